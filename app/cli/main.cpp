@@ -1,0 +1,143 @@
+// tcpscope-cli: the headless front end. Argument parsing and output only; the work is in core/.
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "capture/bpf_filter.hpp"
+#include "capture/capture_error.hpp"
+#include "engine/capture_analysis.hpp"
+#include "report/json_report.hpp"
+#include "report/text_report.hpp"
+
+namespace {
+
+// Exit codes, documented in the README.
+constexpr int kExitAnalysed = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitUnreadable = 3;
+
+struct CommonOptions {
+    std::vector<std::string> files;
+    std::string filter;
+    std::string format = "text";
+};
+
+void addCommonOptions(CLI::App& command, CommonOptions& options, bool severalFiles) {
+    if (severalFiles) {
+        command.add_option("files", options.files, "capture files (pcap, pcapng, gzip or zstd; - for standard input)")
+            ->required();
+    } else {
+        command.add_option("file", options.files, "capture file (pcap, pcapng, gzip or zstd; - for standard input)")
+            ->required()
+            ->expected(1);
+    }
+    command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
+    command.add_option("--format", options.format, "output format")->check(CLI::IsMember({"text", "json"}));
+}
+
+// Problems that ended a file early are shown on stderr too, one line each; the report still comes.
+void reportInputProblems(const tcpscope::CaptureAnalysis& analysis) {
+    for (const tcpscope::InputSummary& input : analysis.inputs) {
+        for (const tcpscope::InputProblem& problem : input.errors) {
+            fmt::print(stderr, "tcpscope-cli: {} (the {} packets before it were analysed)\n", problem.describe(),
+                       input.frames);
+        }
+        for (const tcpscope::InputProblem& problem : input.warnings) {
+            fmt::print(stderr, "tcpscope-cli: warning: {}\n", problem.describe());
+        }
+    }
+}
+
+enum class Command { Analyze, Flows, Packets };
+
+int run(Command command, const CommonOptions& options, std::optional<uint32_t> flow) {
+    tcpscope::EngineOptions engineOptions;
+    engineOptions.filter = options.filter;
+    tcpscope::CaptureAnalysis analysis;
+    try {
+        analysis = tcpscope::analyzeCaptures(options.files, engineOptions);
+    } catch (const tcpscope::BpfFilterError& error) {
+        fmt::print(stderr, "tcpscope-cli: invalid filter expression '{}': {}\n", options.filter, error.what());
+        return kExitUsage;
+    } catch (const tcpscope::CaptureError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    }
+    reportInputProblems(analysis);
+
+    const bool json = options.format == "json";
+    switch (command) {
+        case Command::Analyze:
+            if (json) {
+                std::cout << tcpscope::analysisReportJson(analysis).dump(2) << '\n';
+            } else {
+                tcpscope::writeAnalysisText(std::cout, analysis);
+            }
+            break;
+        case Command::Flows:
+            if (json) {
+                std::cout << tcpscope::flowsReportJson(analysis).dump(2) << '\n';
+            } else {
+                tcpscope::writeFlowsText(std::cout, analysis);
+            }
+            break;
+        case Command::Packets:
+            if (json) {
+                std::cout << tcpscope::packetsReportJson(analysis, flow).dump(1) << '\n';
+            } else {
+                tcpscope::writePacketsText(std::cout, analysis, flow);
+            }
+            break;
+    }
+    std::cout.flush();
+    return kExitAnalysed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tcpscope-cli: find the stalls in TCP captures (Nagle and delayed ACK, port reuse, "
+                 "TIME_WAIT, backlog overflow)"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "tcpscope 0.1.0");
+
+    CommonOptions analyzeOptions;
+    CLI::App* analyze = app.add_subcommand("analyze", "capture summary, findings and connections");
+    addCommonOptions(*analyze, analyzeOptions, true);
+
+    CommonOptions flowsOptions;
+    CLI::App* flows = app.add_subcommand("flows", "the connection table");
+    addCommonOptions(*flows, flowsOptions, false);
+
+    CommonOptions packetsOptions;
+    std::optional<uint32_t> flow;
+    CLI::App* packets = app.add_subcommand("packets", "one row per TCP packet with Wireshark's analysis flags");
+    addCommonOptions(*packets, packetsOptions, false);
+    packets->add_option("--flow", flow, "only the packets of this flow id");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::CallForAllHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::CallForVersion& version) {
+        return app.exit(version);
+    } catch (const CLI::ParseError& error) {
+        app.exit(error);
+        return kExitUsage;
+    }
+
+    if (analyze->parsed()) {
+        return run(Command::Analyze, analyzeOptions, std::nullopt);
+    }
+    if (flows->parsed()) {
+        return run(Command::Flows, flowsOptions, std::nullopt);
+    }
+    return run(Command::Packets, packetsOptions, flow);
+}

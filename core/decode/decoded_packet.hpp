@@ -1,0 +1,71 @@
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "decode/ip_address.hpp"
+
+namespace tcpscope {
+
+/// TCP header flag bits as on the wire (byte 13 of the TCP header, plus NS in bit 8).
+namespace tcpflag {
+inline constexpr uint16_t kFin = 0x01;
+inline constexpr uint16_t kSyn = 0x02;
+inline constexpr uint16_t kRst = 0x04;
+inline constexpr uint16_t kPsh = 0x08;
+inline constexpr uint16_t kAck = 0x10;
+inline constexpr uint16_t kUrg = 0x20;
+inline constexpr uint16_t kEce = 0x40;
+inline constexpr uint16_t kCwr = 0x80;
+inline constexpr uint16_t kNs = 0x100;
+}  // namespace tcpflag
+
+/// One SACK block [left, right) from a TCP SACK option.
+struct SackBlock {
+    uint32_t left = 0;
+    uint32_t right = 0;
+};
+
+/// TCP options the analysis uses. Absent options keep their "absent" values.
+struct TcpOptions {
+    uint16_t mss = 0;             ///< 0 = no MSS option
+    int8_t windowScale = -1;      ///< -1 = no window scale option; otherwise the shift count (0..14)
+    bool sackPermitted = false;
+    bool hasTimestamp = false;
+    uint32_t tsVal = 0;
+    uint32_t tsEcr = 0;
+    uint8_t sackCount = 0;
+    std::array<SackBlock, 4> sack{};
+    uint8_t windowScaleSent = 0;  ///< shift count as sent, before clamping to 14 (valid when windowScale >= 0)
+    bool malformed = false;       ///< an option had a bad length: that option, or all after an impossible one, ignored
+    bool truncated = false;       ///< the capture ended inside the options: the options after that point are unknown
+};
+
+/// The IP and TCP fields of one TCP segment, decoded from a frame without copying its payload.
+struct TcpSegment {
+    Endpoint source;
+    Endpoint destination;
+    uint32_t seq = 0;
+    uint32_t ack = 0;
+    uint16_t flags = 0;           ///< tcpflag bits
+    uint16_t window = 0;          ///< raw window field, not scaled
+    uint32_t payloadLength = 0;   ///< TCP payload length taken from the IP header lengths
+    uint32_t payloadCaptured = 0; ///< payload bytes actually present in the frame
+    uint32_t payloadOffset = 0;   ///< offset of the payload in the frame
+    uint8_t ipVersion = 4;
+    uint8_t ttl = 0;              ///< TTL or hop limit
+    uint16_t ipId = 0;            ///< IPv4 identification (0 for IPv6)
+    bool sizeLimited = false;     ///< the frame was cut by the snapshot length (caplen < len)
+    TcpOptions options;
+};
+
+/// What the decoder made of a frame.
+enum class DecodeStatus : uint8_t {
+    Tcp,              ///< a TCP segment; the TcpSegment is filled in
+    NotTcp,           ///< IP but another transport (UDP, ICMP, ...), or not IP at all (ARP, ...)
+    Fragment,         ///< a non-first IPv4 or IPv6 fragment: counted, not parsed as TCP
+    UnsupportedLink,  ///< a link type the decoder does not know
+    Malformed,        ///< headers inconsistent (bad lengths, bad version)
+    Truncated,        ///< the frame ends before the TCP header does
+};
+
+}  // namespace tcpscope

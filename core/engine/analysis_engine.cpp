@@ -1,0 +1,77 @@
+#include "engine/analysis_engine.hpp"
+
+#include "decode/packet_decoder.hpp"
+
+namespace tcpscope {
+
+AnalysisEngine::AnalysisEngine(const EngineOptions& options) : options_(options) {
+    if (!options_.filter.empty()) {
+        filter_.emplace(options_.filter);
+    }
+}
+
+void AnalysisEngine::addObserver(SegmentObserver* observer) { observers_.push_back(observer); }
+
+std::vector<std::string> AnalysisEngine::filterWarnings() const {
+    return filter_ ? filter_->warnings() : std::vector<std::string>{};
+}
+
+void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
+    const uint32_t frame = nextFrame_++;
+    if (counters_.frames == 0) {
+        firstTsNs_ = packet.tsNs;
+    }
+    ++counters_.frames;
+    lastTsNs_ = packet.tsNs;
+    ++counters_.framesByLinkType[packet.linkType];
+
+    if (filter_ && !filter_->matches(packet)) {
+        ++counters_.filteredOut;
+        return;
+    }
+    TcpSegment segment;
+    switch (decodePacket(packet, segment)) {
+        case DecodeStatus::Tcp: break;
+        case DecodeStatus::NotTcp: ++counters_.notTcp; return;
+        case DecodeStatus::Fragment: ++counters_.fragments; return;
+        case DecodeStatus::UnsupportedLink: ++counters_.unsupportedLink; return;
+        case DecodeStatus::Malformed: ++counters_.malformed; return;
+        case DecodeStatus::Truncated: ++counters_.truncated; return;
+    }
+    ++counters_.tcp;
+    if (segment.sizeLimited) {
+        ++counters_.sizeLimited;
+    }
+
+    const TrackedSegment tracked = tracker_.track(segment, packet.tsNs, frame);
+    IndexedPacket indexed;
+    indexed.tsNs = packet.tsNs;
+    indexed.recordOffset = packet.recordOffset;
+    indexed.fileIndex = fileIndex;
+    indexed.frame = frame;
+    indexed.connection = tracked.connection->id;
+    indexed.seq = segment.seq;
+    indexed.ack = segment.ack;
+    indexed.payloadLength = segment.payloadLength;
+    indexed.tcpFlags = static_cast<uint8_t>(segment.flags & 0xff);
+    indexed.fromServer = tracked.sender == Side::Server;
+    indexed.window = segment.window;
+    indexed.analysis = tracked.analysis;
+    const size_t position = packets_.append(indexed);
+
+    if (!observers_.empty()) {
+        const SegmentEvent event{segment, *tracked.connection, tracked.sender, frame, packet.tsNs, tracked.analysis,
+                                 position};
+        for (SegmentObserver* observer : observers_) {
+            observer->onSegment(event);
+        }
+    }
+}
+
+void AnalysisEngine::finish() {
+    for (SegmentObserver* observer : observers_) {
+        observer->onEnd(lastTsNs_);
+    }
+}
+
+}  // namespace tcpscope

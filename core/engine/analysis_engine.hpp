@@ -1,0 +1,75 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/bpf_filter.hpp"
+#include "capture/raw_packet.hpp"
+#include "engine/segment_observer.hpp"
+#include "tcp/packet_index.hpp"
+#include "tcp/tcp_tracker.hpp"
+
+namespace tcpscope {
+
+/// Settings of one analysis run.
+struct EngineOptions {
+    std::string filter;  ///< tcpdump filter expression; empty = every frame
+};
+
+/// Counts of what the frames were, for the capture summary.
+struct FrameCounters {
+    uint64_t frames = 0;           ///< all frames read (before the filter)
+    uint64_t filteredOut = 0;      ///< rejected by the filter expression
+    uint64_t tcp = 0;              ///< TCP segments analysed
+    uint64_t sizeLimited = 0;      ///< TCP segments cut by the snapshot length (still analysed)
+    uint64_t notTcp = 0;
+    uint64_t fragments = 0;        ///< non-first IP fragments, not parsed as TCP
+    uint64_t malformed = 0;
+    uint64_t truncated = 0;
+    uint64_t unsupportedLink = 0;
+    std::map<uint32_t, uint64_t> framesByLinkType;
+};
+
+/// The incremental analysis: frames are pushed one at a time, in capture order, and every
+/// result (connections, packet index, counters) can be read between two pushes. The file
+/// loader and the live capture feed it the same way.
+class AnalysisEngine {
+public:
+    /// Throws BpfFilterError if the filter expression is invalid.
+    explicit AnalysisEngine(const EngineOptions& options = {});
+
+    /// Adds an observer that sees every analysed segment; it must outlive the engine's use.
+    void addObserver(SegmentObserver* observer);
+    /// Analyses one frame from input file `fileIndex`. Frames are numbered 1, 2, ... in push order.
+    void push(const RawPacket& packet, uint32_t fileIndex);
+    /// Tells observers that the input has ended.
+    void finish();
+
+    [[nodiscard]] const std::vector<Connection>& connections() const { return tracker_.table().connections(); }
+    [[nodiscard]] const PacketIndex& packets() const { return packets_; }
+    [[nodiscard]] const FrameCounters& counters() const { return counters_; }
+    /// Capture time of the first and last frame pushed (0 before any).
+    [[nodiscard]] int64_t firstTsNs() const { return firstTsNs_; }
+    [[nodiscard]] int64_t lastTsNs() const { return lastTsNs_; }
+    [[nodiscard]] const std::string& filterExpression() const { return options_.filter; }
+    /// Warnings from the filter (link types it does not apply to).
+    [[nodiscard]] std::vector<std::string> filterWarnings() const;
+    /// Pre-sizes for about `connections` connections.
+    void reserveConnections(size_t connections) { tracker_.reserve(connections); }
+
+private:
+    EngineOptions options_;
+    std::optional<BpfFilter> filter_;
+    TcpTracker tracker_;
+    PacketIndex packets_;
+    FrameCounters counters_;
+    std::vector<SegmentObserver*> observers_;
+    int64_t firstTsNs_ = 0;
+    int64_t lastTsNs_ = 0;
+    uint32_t nextFrame_ = 1;
+};
+
+}  // namespace tcpscope

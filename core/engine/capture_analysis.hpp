@@ -1,0 +1,25 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/analysis_engine.hpp"
+#include "engine/capture_loader.hpp"
+#include "engine/finding.hpp"
+
+namespace tcpscope {
+
+/// Everything one analysis of one or more capture files produced: what was read, the engine's
+/// results (connections, packet index, counters), and the findings.
+struct CaptureAnalysis {
+    std::vector<InputSummary> inputs;
+    std::unique_ptr<AnalysisEngine> engine;
+    std::vector<Finding> findings;
+};
+
+/// Opens and analyses `paths` (merged in time order). Throws CaptureError if a file cannot be
+/// opened, BpfFilterError if the filter is invalid. `progress` and `stop` may be null.
+CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const EngineOptions& options,
+                                LoadProgress* progress = nullptr, const StopToken* stop = nullptr);
+
+}  // namespace tcpscope

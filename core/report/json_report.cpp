@@ -1,0 +1,176 @@
+#include "report/json_report.hpp"
+
+#include "decode/packet_decoder.hpp"
+#include "report/report_format.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+Json problemJson(const InputProblem& problem) {
+    return Json{{"file", problem.file}, {"offset", problem.offset}, {"reason", problem.reason}};
+}
+
+Json perSide(uint64_t fromClient, uint64_t fromServer) {
+    return Json{{"client_to_server", fromClient}, {"server_to_client", fromServer}};
+}
+
+std::string containerSummary(const std::vector<InputSummary>& inputs) {
+    std::string format;
+    for (const InputSummary& input : inputs) {
+        if (format.empty()) {
+            format = input.format.container;
+        } else if (format != input.format.container) {
+            return "mixed";
+        }
+    }
+    return format;
+}
+
+}  // namespace
+
+Json captureJson(const CaptureAnalysis& analysis) {
+    const AnalysisEngine& engine = *analysis.engine;
+    const FrameCounters& counters = engine.counters();
+    Json files = Json::array();
+    Json warnings = Json::array();
+    Json errors = Json::array();
+    for (const InputSummary& input : analysis.inputs) {
+        Json linkTypes = Json::array();
+        for (uint32_t linkType : input.linkTypes) {
+            linkTypes.push_back(linkTypeName(linkType));
+        }
+        files.push_back(Json{{"path", input.path},
+                             {"format", input.format.container},
+                             {"compression", input.format.compression},
+                             {"link_types", linkTypes},
+                             {"packets", input.frames},
+                             {"bytes", input.bytes}});
+        for (const InputProblem& problem : input.warnings) {
+            warnings.push_back(problemJson(problem));
+        }
+        for (const InputProblem& problem : input.errors) {
+            errors.push_back(problemJson(problem));
+        }
+    }
+    for (const std::string& text : engine.filterWarnings()) {
+        warnings.push_back(Json{{"file", nullptr}, {"offset", nullptr}, {"reason", text}});
+    }
+    Json linkTypes = Json::array();
+    for (const auto& [linkType, frames] : counters.framesByLinkType) {
+        linkTypes.push_back(Json{{"link_type", linkTypeName(linkType)}, {"packets", frames}});
+    }
+    const bool any = counters.frames > 0;
+    return Json{{"files", files},
+                {"format", containerSummary(analysis.inputs)},
+                {"link_types", linkTypes},
+                {"filter", engine.filterExpression().empty() ? Json(nullptr) : Json(engine.filterExpression())},
+                {"packets", counters.frames},
+                {"tcp_packets", counters.tcp},
+                {"other_packets",
+                 Json{{"filtered_out", counters.filteredOut},
+                      {"not_tcp", counters.notTcp},
+                      {"ip_fragments", counters.fragments},
+                      {"malformed", counters.malformed},
+                      {"truncated", counters.truncated},
+                      {"unsupported_link_type", counters.unsupportedLink}}},
+                {"size_limited_tcp_packets", counters.sizeLimited},
+                {"connections", engine.connections().size()},
+                {"first_ts", any ? Json(epochSeconds(engine.firstTsNs())) : Json(nullptr)},
+                {"last_ts", any ? Json(epochSeconds(engine.lastTsNs())) : Json(nullptr)},
+                {"warnings", warnings},
+                {"errors", errors}};
+}
+
+Json flowJson(const Connection& connection) {
+    const DirectionSummary& client = connection.from(Side::Client);
+    const DirectionSummary& server = connection.from(Side::Server);
+    const int64_t rttNs = connection.handshakeRttNs();
+    Json flow{{"id", connection.id},
+              {"client", connection.client.toString()},
+              {"server", connection.server.toString()},
+              {"first_ts", epochSeconds(connection.firstTsNs)},
+              {"last_ts", epochSeconds(connection.lastTsNs)},
+              {"packets", perSide(client.packets, server.packets)},
+              {"bytes", perSide(client.payloadBytes, server.payloadBytes)},
+              {"retransmitted_bytes", perSide(client.retransmittedBytes, server.retransmittedBytes)},
+              {"state", connectionStateName(connection.state)},
+              {"midstream", connection.midstream},
+              {"active_closer", activeCloserName(connection)},
+              {"reset_by", connection.hasResetBy ? Json(sideName(connection.resetBy)) : Json(nullptr)},
+              {"handshake_rtt_ms", rttNs >= 0 ? Json(milliseconds(rttNs)) : Json(nullptr)},
+              {"syn_count", connection.synCount},
+              {"reused", connection.reusedFrom != kNoConnection ? Json(connection.reusedFrom) : Json(nullptr)}};
+    if (connection.reusedFrom != kNoConnection) {
+        flow["reuse"] = Json{{"earlier_closed", connection.reusedEarlierClosed},
+                             {"since_earlier_ms", milliseconds(connection.reuseGapNs)}};
+    }
+    return flow;
+}
+
+Json findingJson(const Finding& finding) {
+    return Json{{"kind", finding.kind},
+                {"severity", severityName(finding.severity)},
+                {"flow", finding.connection != kNoConnection ? Json(finding.connection) : Json(nullptr)},
+                {"ts", epochSeconds(finding.tsNs)},
+                {"duration_ms", finding.durationMs},
+                {"frames", finding.frames},
+                {"summary", finding.summary},
+                {"evidence", Json(finding.evidence)}};
+}
+
+Json flowsReportJson(const CaptureAnalysis& analysis) {
+    Json flows = Json::array();
+    for (const Connection& connection : analysis.engine->connections()) {
+        flows.push_back(flowJson(connection));
+    }
+    return Json{{"schema", kReportSchema}, {"capture", captureJson(analysis)}, {"flows", flows}};
+}
+
+Json analysisReportJson(const CaptureAnalysis& analysis) {
+    Json report = flowsReportJson(analysis);
+    Json findings = Json::array();
+    for (const Finding& finding : analysis.findings) {
+        findings.push_back(findingJson(finding));
+    }
+    report["findings"] = findings;
+    return report;
+}
+
+Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
+    const AnalysisEngine& engine = *analysis.engine;
+    const PacketIndex& packets = engine.packets();
+    const auto& connections = engine.connections();
+    Json rows = Json::array();
+    for (size_t i = 0; i < packets.size(); ++i) {
+        if (flow && packets.connection(i) != *flow) {
+            continue;
+        }
+        const IndexedPacket packet = packets.at(i);
+        const Connection& connection = connections[packet.connection];
+        const Side sender = packet.fromServer ? Side::Server : Side::Client;
+        const RelativeNumbers relative = relativeNumbers(connection, packet);
+        Json analysisNames = Json::array();
+        for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
+            if (has(packet.analysis, analysisFlagAt(bitIndex))) {
+                analysisNames.push_back(analysisFlagName(analysisFlagAt(bitIndex)));
+            }
+        }
+        rows.push_back(Json{{"frame", packet.frame},
+                            {"flow", packet.connection},
+                            {"ts", epochSeconds(packet.tsNs)},
+                            {"src", connection.endpoint(sender).toString()},
+                            {"dst", connection.endpoint(otherSide(sender)).toString()},
+                            {"flags", tcpFlagsText(packet.tcpFlags)},
+                            {"seq", relative.seq},
+                            {"ack", relative.ack},
+                            {"seq_raw", packet.seq},
+                            {"ack_raw", packet.ack},
+                            {"len", packet.payloadLength},
+                            {"win", packet.window},
+                            {"analysis", analysisNames}});
+    }
+    return Json{{"schema", kReportSchema}, {"packets", rows}};
+}
+
+}  // namespace tcpscope

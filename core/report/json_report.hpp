@@ -1,0 +1,30 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/capture_analysis.hpp"
+
+namespace tcpscope {
+
+/// The JSON report contract's version, in every document's "schema" field.
+inline constexpr const char* kReportSchema = "tcpscope/1";
+
+using Json = nlohmann::ordered_json;
+
+/// The full report of `tcpscope-cli analyze`: schema, capture, flows, findings.
+Json analysisReportJson(const CaptureAnalysis& analysis);
+/// The report of `tcpscope-cli flows`: schema, capture, flows.
+Json flowsReportJson(const CaptureAnalysis& analysis);
+/// The report of `tcpscope-cli packets`: schema and one object per TCP packet (of one flow if given).
+Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow);
+
+/// The `capture` section alone.
+Json captureJson(const CaptureAnalysis& analysis);
+/// One flow object of the `flows` array.
+Json flowJson(const Connection& connection);
+/// One finding object of the `findings` array.
+Json findingJson(const Finding& finding);
+
+}  // namespace tcpscope

@@ -1,0 +1,157 @@
+#include "report/text_report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "decode/packet_decoder.hpp"
+#include "report/report_format.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+std::string analysisText(AnalysisFlags flags) {
+    std::string text;
+    for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
+        const AnalysisFlag flag = analysisFlagAt(bitIndex);
+        // Wireshark lists fast and spurious retransmissions under "retransmission" too; one name is enough here.
+        if (flag == AnalysisFlag::Retransmission &&
+            (has(flags, AnalysisFlag::FastRetransmission) || has(flags, AnalysisFlag::SpuriousRetransmission))) {
+            continue;
+        }
+        if (has(flags, flag)) {
+            text += text.empty() ? "[" : ", ";
+            text += analysisFlagName(flag);
+        }
+    }
+    return text.empty() ? text : text + "]";
+}
+
+void writeProblems(std::ostream& out, const char* label, const std::vector<InputProblem>& problems) {
+    for (const InputProblem& problem : problems) {
+        fmt::print(out, "  {}: {}\n", label, problem.describe());
+    }
+}
+
+}  // namespace
+
+void writeCaptureText(std::ostream& out, const CaptureAnalysis& analysis) {
+    const AnalysisEngine& engine = *analysis.engine;
+    const FrameCounters& counters = engine.counters();
+    fmt::print(out, "Capture\n");
+    for (const InputSummary& input : analysis.inputs) {
+        std::string linkTypes;
+        for (uint32_t linkType : input.linkTypes) {
+            linkTypes += (linkTypes.empty() ? "" : ", ") + linkTypeName(linkType);
+        }
+        const std::string compression =
+            input.format.compression == "none" ? std::string() : ", " + input.format.compression + " compressed";
+        fmt::print(out, "  {}: {}{}, {}, {} packets\n", input.path, input.format.container, compression,
+                   linkTypes.empty() ? "no packets" : linkTypes, input.frames);
+    }
+    if (!engine.filterExpression().empty()) {
+        fmt::print(out, "  filter: {} ({} packets did not match)\n", engine.filterExpression(), counters.filteredOut);
+    }
+    fmt::print(out, "  {} packets, {} TCP ({} cut by the snapshot length), {} connections\n", counters.frames,
+               counters.tcp, counters.sizeLimited, engine.connections().size());
+    const uint64_t skipped = counters.notTcp + counters.fragments + counters.malformed + counters.truncated +
+                             counters.unsupportedLink;
+    if (skipped > 0) {
+        fmt::print(out, "  not analysed: {} other protocols, {} IP fragments, {} malformed, {} truncated, {} unsupported link type\n",
+                   counters.notTcp, counters.fragments, counters.malformed, counters.truncated, counters.unsupportedLink);
+    }
+    if (counters.frames > 0) {
+        fmt::print(out, "  from {} to {} UTC ({:.3f} s)\n", utcTimestamp(engine.firstTsNs()),
+                   utcTimestamp(engine.lastTsNs()), static_cast<double>(engine.lastTsNs() - engine.firstTsNs()) / 1e9);
+    }
+    for (const InputSummary& input : analysis.inputs) {
+        writeProblems(out, "warning", input.warnings);
+        writeProblems(out, "error", input.errors);
+    }
+    for (const std::string& text : engine.filterWarnings()) {
+        fmt::print(out, "  warning: {}\n", text);
+    }
+}
+
+void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis) {
+    const auto& connections = analysis.engine->connections();
+    fmt::print(out, "Connections ({})\n", connections.size());
+    if (connections.empty()) {
+        return;
+    }
+    fmt::print(out, "  {:>5}  {:<24} {:<24} {:<12} {:<7} {:>13} {:>19} {:>10} {:>9}  {}\n", "id", "client", "server",
+               "state", "closer", "packets c>s/s>c", "bytes c>s/s>c", "duration", "rtt ms", "notes");
+    for (const Connection& connection : connections) {
+        const DirectionSummary& client = connection.from(Side::Client);
+        const DirectionSummary& server = connection.from(Side::Server);
+        const int64_t rttNs = connection.handshakeRttNs();
+        std::string notes;
+        if (connection.midstream) {
+            notes += "started before capture; ";
+        }
+        if (connection.hasResetBy) {
+            notes += fmt::format("reset by {}; ", sideName(connection.resetBy));
+        }
+        if (connection.reusedFrom != kNoConnection) {
+            notes += fmt::format("reuses tuple of #{} ({} {:.1f} ms before); ", connection.reusedFrom,
+                                 connection.reusedEarlierClosed ? "closed" : "last seen",
+                                 milliseconds(connection.reuseGapNs));
+        }
+        if (!notes.empty()) {
+            notes.resize(notes.size() - 2);
+        }
+        fmt::print(out, "  {:>5}  {:<24} {:<24} {:<12} {:<7} {:>13} {:>19} {:>9.3f}s {:>9}  {}\n", connection.id,
+                   connection.client.toString(), connection.server.toString(), connectionStateName(connection.state),
+                   activeCloserName(connection), fmt::format("{}/{}", client.packets, server.packets),
+                   fmt::format("{}/{}", client.payloadBytes, server.payloadBytes),
+                   static_cast<double>(connection.lastTsNs - connection.firstTsNs) / 1e9,
+                   rttNs >= 0 ? fmt::format("{:.3f}", milliseconds(rttNs)) : std::string("-"), notes);
+    }
+}
+
+void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
+    const AnalysisEngine& engine = *analysis.engine;
+    const PacketIndex& packets = engine.packets();
+    const auto& connections = engine.connections();
+    const int64_t startNs = engine.firstTsNs();
+    for (size_t i = 0; i < packets.size(); ++i) {
+        if (flow && packets.connection(i) != *flow) {
+            continue;
+        }
+        const IndexedPacket packet = packets.at(i);
+        const Connection& connection = connections[packet.connection];
+        const Side sender = packet.fromServer ? Side::Server : Side::Client;
+        const RelativeNumbers relative = relativeNumbers(connection, packet);
+        fmt::print(out, "{:>7} {:>12.6f} #{:<4} {} > {} [{}] seq={} ack={} win={} len={} {}\n", packet.frame,
+                   static_cast<double>(packet.tsNs - startNs) / 1e9, packet.connection,
+                   connection.endpoint(sender).toString(), connection.endpoint(otherSide(sender)).toString(),
+                   tcpFlagsText(packet.tcpFlags), relative.seq, relative.ack, packet.window, packet.payloadLength,
+                   analysisText(packet.analysis));
+    }
+}
+
+void writeAnalysisText(std::ostream& out, const CaptureAnalysis& analysis) {
+    writeCaptureText(out, analysis);
+    fmt::print(out, "\n");
+    std::vector<const Finding*> findings;
+    for (const Finding& finding : analysis.findings) {
+        findings.push_back(&finding);
+    }
+    std::stable_sort(findings.begin(), findings.end(),
+                     [](const Finding* a, const Finding* b) { return a->durationMs > b->durationMs; });
+    fmt::print(out, "Findings ({}), by time lost\n", findings.size());
+    if (findings.empty()) {
+        fmt::print(out, "  none\n");
+    }
+    for (const Finding* finding : findings) {
+        const std::string flow = finding->connection != kNoConnection ? fmt::format("#{}", finding->connection) : "-";
+        fmt::print(out, "  {:<7} {:<20} {:>5} {:>10.1f} ms  {}\n", severityName(finding->severity), finding->kind, flow,
+                   finding->durationMs, finding->summary);
+    }
+    fmt::print(out, "\n");
+    writeFlowsText(out, analysis);
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,95 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "decode/ip_address.hpp"
+#include "tcp/sequence_analysis.hpp"
+
+namespace tcpscope {
+
+/// Which end of a connection: the client sent the first SYN (without a SYN, the higher port).
+enum class Side : uint8_t { Client = 0, Server = 1 };
+
+constexpr Side otherSide(Side side) { return side == Side::Client ? Side::Server : Side::Client; }
+constexpr size_t sideIndex(Side side) { return static_cast<size_t>(side); }
+/// "client" or "server".
+std::string_view sideName(Side side);
+
+/// The life stage a connection reached, as far as the capture shows.
+enum class ConnectionState : uint8_t {
+    SynSent,      ///< SYN seen, no SYN-ACK
+    SynReceived,  ///< SYN-ACK seen, handshake not completed
+    Established,  ///< data can flow; no FIN or RST yet
+    HalfClosed,   ///< one side sent FIN
+    Closed,       ///< both sides sent FIN
+    Reset,        ///< ended by RST
+};
+/// "syn_sent", "established", ... as used in the JSON report.
+std::string_view connectionStateName(ConnectionState state);
+
+inline constexpr uint32_t kNoConnection = UINT32_MAX;
+inline constexpr int64_t kNoTime = INT64_MIN;
+
+/// What one side sent, and what it announced in its SYN.
+struct DirectionSummary {
+    uint64_t packets = 0;
+    uint64_t payloadBytes = 0;
+    uint64_t retransmittedBytes = 0;
+    uint32_t isn = 0;
+    bool sawSyn = false;
+    bool sawFin = false;
+    bool sawRst = false;
+    bool sackPermitted = false;
+    bool timestamps = false;
+    int8_t windowScale = -1;  ///< shift announced in its SYN, -1 if none
+    uint16_t mss = 0;         ///< MSS announced in its SYN, 0 if none
+    int64_t firstFinTsNs = kNoTime;
+    uint32_t firstFinFrame = 0;
+};
+
+/// One TCP connection (one generation of a 4-tuple): identity, handshake, close, and the
+/// per-direction state of the sequence analysis. Everything here is bounded in size.
+struct Connection {
+    uint32_t id = 0;
+    Endpoint client;
+    Endpoint server;
+    bool clientIsLow = true;     ///< client is FlowKey::low (lets a lookup find the side without comparing addresses)
+    bool midstream = false;      ///< first packet was not a SYN: the capture started after the handshake
+    ConnectionState state = ConnectionState::Established;
+
+    int64_t firstTsNs = 0;
+    int64_t lastTsNs = 0;
+    uint32_t firstFrame = 0;
+    uint32_t lastFrame = 0;
+
+    // Handshake. A retransmitted SYN moves synTsNs, as Wireshark's initial RTT does.
+    int64_t synTsNs = kNoTime;
+    int64_t synAckTsNs = kNoTime;
+    int64_t handshakeAckTsNs = kNoTime;
+    int64_t initialRttNs = 0;  ///< handshakeAckTsNs - synTsNs when the ACK was seen, fixed once set (0: unknown)
+    uint32_t synCount = 0;
+    uint32_t synAckCount = 0;
+
+    // Close: the first FIN's sender is the active closer, who keeps TIME_WAIT.
+    bool hasActiveCloser = false;
+    Side activeCloser = Side::Client;
+    bool hasResetBy = false;
+    Side resetBy = Side::Client;
+    int64_t closeTsNs = kNoTime;  ///< second FIN, or the RST
+
+    // Port reuse: the earlier generation of the same 4-tuple.
+    uint32_t reusedFrom = kNoConnection;
+    int64_t reuseGapNs = 0;        ///< from the earlier generation's close (or last packet) to this SYN
+    bool reusedEarlierClosed = false;
+
+    std::array<DirectionSummary, 2> sent;          ///< indexed by sideIndex(sender)
+    std::array<SequenceState, 2> sequence;         ///< indexed by sideIndex(sender)
+
+    [[nodiscard]] const DirectionSummary& from(Side side) const { return sent[sideIndex(side)]; }
+    [[nodiscard]] const Endpoint& endpoint(Side side) const { return side == Side::Client ? client : server; }
+    /// Initial RTT from the handshake (SYN to the ACK of the SYN-ACK), or a negative value if unknown.
+    [[nodiscard]] int64_t handshakeRttNs() const { return handshakeAckTsNs != kNoTime ? initialRttNs : -1; }
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,82 @@
+#include "tcp/connection_table.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+bool isPlainSyn(const TcpSegment& segment) {
+    return (segment.flags & (tcpflag::kSyn | tcpflag::kAck)) == tcpflag::kSyn;
+}
+
+// Which side opened the connection: the sender of a SYN, the receiver of a SYN-ACK, otherwise
+// (capture started mid-stream) the side with the higher port, which is usually the ephemeral one.
+bool sourceIsClient(const TcpSegment& segment) {
+    if ((segment.flags & tcpflag::kSyn) != 0) {
+        return (segment.flags & tcpflag::kAck) == 0;
+    }
+    if (segment.source.port != segment.destination.port) {
+        return segment.source.port > segment.destination.port;
+    }
+    return true;
+}
+
+}  // namespace
+
+void ConnectionTable::reserve(size_t count) {
+    latestByTuple_.reserve(count);
+    connections_.reserve(count);
+}
+
+Connection& ConnectionTable::create(const TcpSegment& segment, bool sourceIsLow, int64_t tsNs, uint32_t frame) {
+    Connection& connection = connections_.emplace_back();
+    connection.id = static_cast<uint32_t>(connections_.size() - 1);
+    const bool sourceClient = sourceIsClient(segment);
+    connection.client = sourceClient ? segment.source : segment.destination;
+    connection.server = sourceClient ? segment.destination : segment.source;
+    connection.clientIsLow = sourceClient == sourceIsLow;
+    connection.midstream = (segment.flags & tcpflag::kSyn) == 0;
+    connection.state = connection.midstream ? ConnectionState::Established : ConnectionState::SynSent;
+    connection.firstTsNs = tsNs;
+    connection.lastTsNs = tsNs;
+    connection.firstFrame = frame;
+    connection.lastFrame = frame;
+    return connection;
+}
+
+ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, int64_t tsNs, uint32_t frame) {
+    bool sourceIsLow = true;
+    const FlowKey key = FlowKey::fromSegment(segment.source, segment.destination, sourceIsLow);
+    auto [slot, inserted] = latestByTuple_.try_emplace(key, 0);
+    ConnectionLookup result;
+    if (inserted) {
+        Connection& connection = create(segment, sourceIsLow, tsNs, frame);
+        slot->second = connection.id;
+        result.connection = &connection;
+        result.created = true;
+    } else {
+        Connection* existing = &connections_[slot->second];
+        const Side sender = (sourceIsLow == existing->clientIsLow) ? Side::Client : Side::Server;
+        const SequenceState& senderSequence = existing->sequence[sideIndex(sender)];
+        // A SYN that does not repeat the sender's first sequence number is a new connection
+        // on the same tuple; a SYN with the same number is a retransmission.
+        if (isPlainSyn(segment) && senderSequence.baseSeqSet && segment.seq != senderSequence.baseSeq) {
+            const uint32_t earlierId = existing->id;
+            Connection& connection = create(segment, sourceIsLow, tsNs, frame);
+            const Connection& earlier = connections_[earlierId];  // re-read: create() may have moved it
+            connection.reusedFrom = earlierId;
+            connection.reusedEarlierClosed = earlier.closeTsNs != kNoTime;
+            connection.reuseGapNs = tsNs - (connection.reusedEarlierClosed ? earlier.closeTsNs : earlier.lastTsNs);
+            slot->second = connection.id;
+            result.connection = &connection;
+            result.created = true;
+            result.newGeneration = true;
+        } else {
+            result.connection = existing;
+        }
+    }
+    Connection& connection = *result.connection;
+    result.sender = (sourceIsLow == connection.clientIsLow) ? Side::Client : Side::Server;
+    return result;
+}
+
+}  // namespace tcpscope

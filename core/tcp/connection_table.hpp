@@ -1,0 +1,42 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "decode/decoded_packet.hpp"
+#include "tcp/connection.hpp"
+#include "tcp/flow_key.hpp"
+
+namespace tcpscope {
+
+/// Where a segment belongs: its connection and which side sent it.
+struct ConnectionLookup {
+    Connection* connection = nullptr;
+    Side sender = Side::Client;
+    bool created = false;        ///< the segment opened a connection (first sight of the tuple or a new generation)
+    bool newGeneration = false;  ///< the tuple was used before: `connection->reusedFrom` is the earlier one
+};
+
+/// All connections seen, keyed by 4-tuple, with generations: a SYN on a known tuple whose
+/// sequence number differs from the one that tuple's sender started with opens a new
+/// connection, and the earlier one is kept (Wireshark splits conversations the same way).
+class ConnectionTable {
+public:
+    /// Finds or creates the connection of `segment` seen at `tsNs` in frame `frame`.
+    ConnectionLookup lookup(const TcpSegment& segment, int64_t tsNs, uint32_t frame);
+
+    [[nodiscard]] const std::vector<Connection>& connections() const { return connections_; }
+    [[nodiscard]] const Connection& at(uint32_t id) const { return connections_[id]; }
+    [[nodiscard]] size_t size() const { return connections_.size(); }
+    /// Pre-sizes the table for about `count` connections.
+    void reserve(size_t count);
+
+private:
+    Connection& create(const TcpSegment& segment, bool sourceIsLow, int64_t tsNs, uint32_t frame);
+
+    absl::flat_hash_map<FlowKey, uint32_t> latestByTuple_;  // the newest generation of each tuple
+    std::vector<Connection> connections_;
+};
+
+}  // namespace tcpscope

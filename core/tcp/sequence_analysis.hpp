@@ -1,0 +1,43 @@
+#pragma once
+#include <cstdint>
+
+#include "tcp/analysis_flags.hpp"
+
+namespace tcpscope {
+
+/// Per-direction state of the sequence analysis, with the meaning Wireshark gives it.
+/// A zero nextSeq or maxSeqToBeAcked means "not known yet", as in Wireshark.
+struct SequenceState {
+    uint32_t baseSeq = 0;            ///< the sender's initial sequence number (guessed when the SYN was not seen)
+    bool baseSeqSet = false;
+    bool isFirstAck = false;         ///< from this side's SYN until its first non-SYN ACK: its window is unscaled
+    int8_t windowScale = -1;         ///< -1 unknown, -2 no scaling in use, otherwise the shift
+    uint32_t nextSeq = 0;            ///< highest seq + length (+1 for SYN/FIN) sent
+    int64_t nextSeqTsNs = 0;         ///< when nextSeq last rose
+    uint32_t maxSeqToBeAcked = 0;    ///< end of the contiguous data sent (for ack_lost_segment)
+    uint32_t lastAck = 0;            ///< ack field of the last segment sent
+    int64_t lastAckTsNs = 0;         ///< time of the last segment sent
+    uint32_t window = UINT32_MAX;    ///< raw window field of the last segment sent
+    int32_t dupAckCount = 0;         ///< duplicate ACKs in a row; -1 marks "ack_lost_segment already reported"
+    AnalysisFlags lastSegmentFlags = 0;
+};
+
+/// The fields of one segment that the sequence analysis looks at.
+struct SequenceInput {
+    uint32_t seq = 0;
+    uint32_t ack = 0;
+    uint32_t payloadLength = 0;
+    uint16_t tcpFlags = 0;
+    uint16_t window = 0;   ///< raw window field
+    int64_t tsNs = 0;
+};
+
+/// Classifies one segment sent by the `sender` side with Wireshark 4.0's TCP sequence analysis
+/// (retransmissions, out-of-order, lost and ACKed-unseen segments, duplicate ACKs, window and
+/// keep-alive conditions) and updates both directions' state. `initialRttNs` is the
+/// connection's handshake RTT (0 if unknown), which bounds what counts as out-of-order.
+/// `flags` carries bits already decided for this segment (reused_ports).
+AnalysisFlags analyzeSequence(SequenceState& sender, SequenceState& receiver, const SequenceInput& segment,
+                              int64_t initialRttNs, AnalysisFlags flags);
+
+}  // namespace tcpscope

@@ -1,0 +1,34 @@
+#pragma once
+#include <cstdint>
+
+#include "decode/decoded_packet.hpp"
+#include "tcp/analysis_flags.hpp"
+#include "tcp/connection_table.hpp"
+
+namespace tcpscope {
+
+/// What the tracker made of one segment.
+struct TrackedSegment {
+    Connection* connection = nullptr;  ///< valid until the next call to track()
+    Side sender = Side::Client;
+    AnalysisFlags analysis = 0;
+    bool newConnection = false;
+};
+
+/// Rebuilds TCP connections from segments pushed one at a time in capture order: finds the
+/// connection (and generation) of each segment, runs the sequence analysis, and keeps the
+/// handshake, close and per-direction summaries of every connection up to date.
+class TcpTracker {
+public:
+    /// Tracks one segment seen at `tsNs` in frame `frame`.
+    TrackedSegment track(const TcpSegment& segment, int64_t tsNs, uint32_t frame);
+
+    [[nodiscard]] const ConnectionTable& table() const { return table_; }
+    /// Pre-sizes for about `connections` connections.
+    void reserve(size_t connections) { table_.reserve(connections); }
+
+private:
+    ConnectionTable table_;
+};
+
+}  // namespace tcpscope
