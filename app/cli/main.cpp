@@ -10,7 +10,7 @@
 
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
-#include "engine/capture_analysis.hpp"
+#include "analysis/capture_analysis.hpp"
 #include "report/json_report.hpp"
 #include "report/text_report.hpp"
 
@@ -56,11 +56,11 @@ void reportInputProblems(const tcpscope::CaptureAnalysis& analysis) {
 enum class Command { Analyze, Flows, Packets };
 
 int run(Command command, const CommonOptions& options, std::optional<uint32_t> flow) {
-    tcpscope::EngineOptions engineOptions;
-    engineOptions.filter = options.filter;
+    tcpscope::AnalysisOptions analysisOptions;
+    analysisOptions.engine.filter = options.filter;
     tcpscope::CaptureAnalysis analysis;
     try {
-        analysis = tcpscope::analyzeCaptures(options.files, engineOptions);
+        analysis = tcpscope::analyzeCaptures(options.files, analysisOptions);
     } catch (const tcpscope::BpfFilterError& error) {
         fmt::print(stderr, "tcpscope-cli: invalid filter expression '{}': {}\n", options.filter, error.what());
         return kExitUsage;

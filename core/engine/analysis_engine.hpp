@@ -45,6 +45,8 @@ public:
     void addObserver(SegmentObserver* observer);
     /// Analyses one frame from input file `fileIndex`. Frames are numbered 1, 2, ... in push order.
     void push(const RawPacket& packet, uint32_t fileIndex);
+    /// Detaches every observer (before they are destroyed).
+    void clearObservers() { observers_.clear(); }
     /// Tells observers that the input has ended.
     void finish();
 

@@ -17,6 +17,7 @@ std::string_view severityName(Severity severity);
 
 /// One diagnosed problem, as it appears in the report's `findings` array.
 struct Finding {
+    uint32_t id = 0;                  ///< position in the FindingLog, stable while the finding grows
     std::string kind;                 ///< e.g. "delayed_ack_stall", "port_reuse"
     Severity severity = Severity::Info;
     uint32_t connection = kNoConnection;  ///< the flow it concerns, or kNoConnection

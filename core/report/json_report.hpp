@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/capture_analysis.hpp"
+#include "analysis/capture_analysis.hpp"
 
 namespace tcpscope {
 

@@ -3,7 +3,7 @@
 #include <optional>
 #include <ostream>
 
-#include "engine/capture_analysis.hpp"
+#include "analysis/capture_analysis.hpp"
 
 namespace tcpscope {
 

@@ -3,11 +3,18 @@
 #include <string>
 #include <vector>
 
+#include "detect/detector_options.hpp"
 #include "engine/analysis_engine.hpp"
 #include "engine/capture_loader.hpp"
 #include "engine/finding.hpp"
 
 namespace tcpscope {
+
+/// Settings of one analysis: what to read and how to judge it.
+struct AnalysisOptions {
+    EngineOptions engine;
+    DetectorOptions detectors;
+};
 
 /// Everything one analysis of one or more capture files produced: what was read, the engine's
 /// results (connections, packet index, counters), and the findings.
@@ -17,9 +24,9 @@ struct CaptureAnalysis {
     std::vector<Finding> findings;
 };
 
-/// Opens and analyses `paths` (merged in time order). Throws CaptureError if a file cannot be
-/// opened, BpfFilterError if the filter is invalid. `progress` and `stop` may be null.
-CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const EngineOptions& options,
+/// Opens and analyses `paths` (merged in time order) with every detector. Throws CaptureError if
+/// a file cannot be opened, BpfFilterError if the filter is invalid. `progress` and `stop` may be null.
+CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const AnalysisOptions& options,
                                 LoadProgress* progress = nullptr, const StopToken* stop = nullptr);
 
 }  // namespace tcpscope

@@ -1,0 +1,19 @@
+#include "analysis/capture_analysis.hpp"
+
+#include "detect/detector_set.hpp"
+
+namespace tcpscope {
+
+CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const AnalysisOptions& options,
+                                LoadProgress* progress, const StopToken* stop) {
+    CaptureAnalysis analysis;
+    analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
+    FindingLog log;
+    const DetectorSet detectors(*analysis.engine, options.detectors, log);
+    analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop);
+    analysis.engine->clearObservers();
+    analysis.findings = log.release();
+    return analysis;
+}
+
+}  // namespace tcpscope

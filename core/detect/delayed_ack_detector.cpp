@@ -1,0 +1,159 @@
+#include "detect/delayed_ack_detector.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tcp/seq_math.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kNsPerMs = 1'000'000;
+constexpr size_t kMaxListedStalls = 1000;  // evidence keeps the first ones; counts and totals keep all
+constexpr uint32_t kTimestampOptionBytes = 12;
+
+double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
+
+bool isPureAck(const TcpSegment& segment) {
+    return segment.payloadLength == 0 && (segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0 &&
+           (segment.flags & tcpflag::kAck) != 0;
+}
+
+bool isResent(AnalysisFlags flags) {
+    return has(flags, AnalysisFlag::Retransmission) || has(flags, AnalysisFlag::OutOfOrder) ||
+           has(flags, AnalysisFlag::ZeroWindowProbe) || has(flags, AnalysisFlag::KeepAlive);
+}
+
+}  // namespace
+
+DelayedAckDetector::SenderState& DelayedAckDetector::stateOf(uint32_t connection, Side side) {
+    const size_t index = size_t{connection} * 2 + sideIndex(side);
+    if (index >= states_.size()) {
+        states_.resize(std::max(index + 1, states_.size() * 2));
+    }
+    return states_[index];
+}
+
+// Nagle holds back only segments smaller than the sender's MSS. The MSS is the one the peer
+// announced (less the timestamp option); without a handshake, the largest segment seen so far.
+bool DelayedAckDetector::isSmall(const Connection& connection, Side sender, uint32_t length,
+                                 const SenderState& state) const {
+    const DirectionSummary& peer = connection.from(otherSide(sender));
+    if (peer.mss != 0) {
+        const uint32_t overhead = connection.from(sender).timestamps && peer.timestamps ? kTimestampOptionBytes : 0;
+        return length + overhead < peer.mss;
+    }
+    return length < state.largestSegment;
+}
+
+void DelayedAckDetector::onSegment(const SegmentEvent& event) {
+    const TcpSegment& segment = event.segment;
+    const Connection& connection = event.connection;
+    SenderState& own = stateOf(connection.id, event.sender);
+    SenderState& peer = stateOf(connection.id, otherSide(event.sender));
+
+    // As the peer of a pending small segment: is this the late, pure ACK that releases it?
+    if (peer.smallPending && (segment.flags & tcpflag::kAck) != 0 && seq::ge(segment.ack, peer.smallEndSeq)) {
+        peer.smallPending = false;
+        const int64_t ackDelayNs = event.tsNs - peer.smallTsNs;
+        if (isPureAck(segment) && ackDelayNs >= static_cast<int64_t>(options().delayedAckFloorMs * kNsPerMs)) {
+            peer.ackSeen = true;
+            peer.ackFrame = event.frame;
+            peer.ackTsNs = event.tsNs;
+        }
+    }
+
+    if (segment.payloadLength == 0) {
+        return;
+    }
+    // As a sender of data.
+    const bool small = isSmall(connection, event.sender, segment.payloadLength, own);
+    own.largestSegment = std::max(own.largestSegment, segment.payloadLength);
+    if (own.ackSeen) {
+        own.ackSeen = false;
+        const int64_t rttNs = std::max<int64_t>(connection.handshakeRttNs(), 0);
+        const int64_t releaseNs = static_cast<int64_t>(options().nagleReleaseMs * kNsPerMs) + rttNs;
+        if (small && !isResent(event.analysis) && event.tsNs - own.ackTsNs <= releaseNs) {
+            recordStall(event, own);
+        }
+    }
+    own.smallPending = small && !isResent(event.analysis);
+    if (own.smallPending) {
+        own.smallFrame = event.frame;
+        own.smallTsNs = event.tsNs;
+        own.smallEndSeq = segment.seq + segment.payloadLength;
+        own.smallLength = segment.payloadLength;
+    }
+}
+
+void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& state) {
+    const Connection& connection = held.connection;
+    const int64_t holdNs = held.tsNs - state.smallTsNs;
+    if (!state.hasFinding) {
+        Finding finding;
+        finding.kind = "delayed_ack_stall";
+        finding.severity = Severity::Warning;
+        finding.connection = connection.id;
+        finding.tsNs = state.smallTsNs;
+        finding.evidence = {{"sender", connection.endpoint(held.sender).toString()},
+                            {"receiver", connection.endpoint(otherSide(held.sender)).toString()},
+                            {"sender_side", sideName(held.sender)},
+                            {"stalls", 0},
+                            {"held_ms", 0.0},
+                            {"share_of_connection", 0.0},
+                            {"instances", nlohmann::json::array()}};
+        state.findingId = log().add(std::move(finding));
+        state.hasFinding = true;
+    }
+    ++state.stalls;
+    state.heldNs += holdNs;
+    Finding& finding = log().edit(state.findingId);
+    if (state.stalls <= kMaxListedStalls) {
+        finding.frames.insert(finding.frames.end(), {state.smallFrame, state.ackFrame, held.frame});
+        finding.evidence["instances"].push_back({{"frames", {state.smallFrame, state.ackFrame, held.frame}},
+                                                 {"ts_offset_ms", toMs(state.smallTsNs - finding.tsNs)},
+                                                 {"hold_ms", toMs(holdNs)},
+                                                 {"ack_delay_ms", toMs(state.ackTsNs - state.smallTsNs)},
+                                                 {"previous_bytes", state.smallLength},
+                                                 {"held_bytes", held.segment.payloadLength}});
+    }
+    refreshSummary(connection, held.sender, state);
+    log().changed(state.findingId);
+}
+
+void DelayedAckDetector::refreshSummary(const Connection& connection, Side sender, SenderState& state) {
+    Finding& finding = log().edit(state.findingId);
+    const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
+    const double share = std::min(1.0, static_cast<double>(state.heldNs) / static_cast<double>(lifeNs));
+    finding.durationMs = toMs(state.heldNs);
+    finding.evidence["stalls"] = state.stalls;
+    finding.evidence["held_ms"] = finding.durationMs;
+    finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
+    finding.evidence["instances_truncated"] = state.stalls > kMaxListedStalls;
+    const std::string what =
+        state.stalls == 1 ? std::string("a small write was") : fmt::format("{} small writes were", state.stalls);
+    finding.summary = fmt::format(
+        "{} -> {}: {} held back by Nagle's algorithm until the peer's delayed ACK, {:.1f} ms lost ({:.0f}% of the "
+        "connection's life); fix: set TCP_NODELAY on the sender, or send each message in one write (writev, a "
+        "buffered writer, TCP_CORK then uncork), or TCP_QUICKACK on the receiver.",
+        connection.endpoint(sender).toString(), connection.endpoint(otherSide(sender)).toString(), what,
+        finding.durationMs, share * 100);
+}
+
+void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
+    // The connections' lives are final now: update the shares.
+    const auto& connections = engine().connections();
+    for (size_t index = 0; index < states_.size(); ++index) {
+        SenderState& state = states_[index];
+        if (state.hasFinding) {
+            const Side side = (index % 2) == 0 ? Side::Client : Side::Server;
+            refreshSummary(connections[index / 2], side, state);
+            log().changed(state.findingId);
+        }
+    }
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,28 @@
+#pragma once
+#include "detect/detector_options.hpp"
+#include "detect/finding_log.hpp"
+#include "engine/analysis_engine.hpp"
+#include "engine/segment_observer.hpp"
+
+namespace tcpscope {
+
+/// Base of every detector: sees each analysed segment (it is a SegmentObserver registered with
+/// the engine), may read the engine's results, and writes findings into the log as soon as it
+/// is sure of them, so it runs the same on a file and on a live capture.
+class Detector : public SegmentObserver {
+public:
+    Detector(const AnalysisEngine& engine, const DetectorOptions& options, FindingLog& log)
+        : engine_(engine), options_(options), log_(log) {}
+
+protected:
+    [[nodiscard]] const AnalysisEngine& engine() const { return engine_; }
+    [[nodiscard]] const DetectorOptions& options() const { return options_; }
+    [[nodiscard]] FindingLog& log() { return log_; }
+
+private:
+    const AnalysisEngine& engine_;
+    const DetectorOptions& options_;
+    FindingLog& log_;
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,22 @@
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "detect/detector.hpp"
+
+namespace tcpscope {
+
+/// Every detector, built with one set of options and attached to one engine. Findings go to
+/// `log` as they are made.
+class DetectorSet {
+public:
+    DetectorSet(AnalysisEngine& engine, const DetectorOptions& options, FindingLog& log);
+
+    [[nodiscard]] size_t size() const { return detectors_.size(); }
+
+private:
+    DetectorOptions options_;
+    std::vector<std::unique_ptr<Detector>> detectors_;
+};
+
+}  // namespace tcpscope

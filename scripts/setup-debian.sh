@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages tcpscope needs, skipping the ones already there.
+# Usage: scripts/setup-debian.sh [--tests]   (--tests adds what the test suite runs: tshark, Xvfb, ...)
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config
+    qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+    libpcap-dev libfmt-dev catch2 zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev libabsl-dev
+)
+if [[ "${1:-}" == "--tests" ]]; then
+    # tshark: the analysis flags are compared with Wireshark's frame by frame.
+    packages+=(tshark tcpdump xvfb xauth poppler-utils)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+    sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}"
+# wireshark-common asks whether non-root users may capture; answer for it.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
+$sudo apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
