@@ -11,6 +11,7 @@
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "detect/detector_options.hpp"
 #include "report/json_report.hpp"
 #include "report/text_report.hpp"
 
@@ -25,7 +26,69 @@ struct CommonOptions {
     std::vector<std::string> files;
     std::string filter;
     std::string format = "text";
+    std::string os = "linux";
+    std::string portRange;
+    tcpscope::DetectorOptions detectors;
 };
+
+// The detectors' thresholds. --os sets the defaults of a system; the other flags override them.
+void addDetectorOptions(CLI::App& command, CommonOptions& options) {
+    tcpscope::DetectorOptions& d = options.detectors;
+    const char* group = "Detector thresholds";
+    command.add_option("--os", options.os, "defaults of the hosts' system: TIME_WAIT length, port range")
+        ->check(CLI::IsMember({"linux", "macos", "windows"}))
+        ->group(group);
+    command.add_option("--delayed-ack-floor-ms", d.delayedAckFloorMs,
+                       "an ACK at least this late is a delayed ACK (Linux 40, macOS ~100, Windows 200)")
+        ->capture_default_str()->group(group);
+    command.add_option("--nagle-release-ms", d.nagleReleaseMs,
+                       "a held segment leaves within this (plus the RTT) after the ACK")
+        ->capture_default_str()->group(group);
+    command.add_option("--time-wait-s", d.timeWaitSeconds, "TIME_WAIT length in seconds (Linux 60)")->group(group);
+    command.add_option("--port-range", options.portRange, "ephemeral port range LOW-HIGH (Linux 32768-60999)")
+        ->group(group);
+    command.add_option("--syn-retransmit-min-ms", d.synRetransmitMinMs,
+                       "a repeated SYN at least this late is a retransmission by timeout")
+        ->capture_default_str()->group(group);
+    command.add_option("--rto-stall-min-ms", d.retransmissionStallMinMs,
+                       "a gap ended by a retransmission at least this long is a stall")
+        ->capture_default_str()->group(group);
+    command.add_option("--zero-window-min-ms", d.zeroWindowStallMinMs,
+                       "a closed receive window at least this long is a stall")
+        ->capture_default_str()->group(group);
+}
+
+// Applies --os defaults under the values given explicitly. Returns false for a bad --port-range.
+bool resolveDetectorOptions(CLI::App& command, CommonOptions& options) {
+    tcpscope::DetectorOptions resolved = *tcpscope::DetectorOptions::forOs(options.os);
+    const tcpscope::DetectorOptions& given = options.detectors;
+    auto take = [&command](const char* flag, auto& target, auto value) {
+        if (command.count(flag) > 0) {
+            target = value;
+        }
+    };
+    take("--delayed-ack-floor-ms", resolved.delayedAckFloorMs, given.delayedAckFloorMs);
+    take("--nagle-release-ms", resolved.nagleReleaseMs, given.nagleReleaseMs);
+    take("--time-wait-s", resolved.timeWaitSeconds, given.timeWaitSeconds);
+    take("--syn-retransmit-min-ms", resolved.synRetransmitMinMs, given.synRetransmitMinMs);
+    take("--rto-stall-min-ms", resolved.retransmissionStallMinMs, given.retransmissionStallMinMs);
+    take("--zero-window-min-ms", resolved.zeroWindowStallMinMs, given.zeroWindowStallMinMs);
+    if (!options.portRange.empty()) {
+        unsigned low = 0;
+        unsigned high = 0;
+        char dash = 0;
+        if (std::sscanf(options.portRange.c_str(), "%u%c%u", &low, &dash, &high) != 3 || dash != '-' || low == 0 ||
+            high > 65535 || low > high) {
+            fmt::print(stderr, "tcpscope-cli: --port-range must be LOW-HIGH, e.g. 32768-60999\n");
+            return false;
+        }
+        resolved.portRangeLow = static_cast<uint16_t>(low);
+        resolved.portRangeHigh = static_cast<uint16_t>(high);
+        resolved.portRangeGiven = true;
+    }
+    options.detectors = resolved;
+    return true;
+}
 
 void addCommonOptions(CLI::App& command, CommonOptions& options, bool severalFiles) {
     if (severalFiles) {
@@ -38,6 +101,7 @@ void addCommonOptions(CLI::App& command, CommonOptions& options, bool severalFil
     }
     command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
     command.add_option("--format", options.format, "output format")->check(CLI::IsMember({"text", "json"}));
+    addDetectorOptions(command, options);
 }
 
 // Problems that ended a file early are shown on stderr too, one line each; the report still comes.
@@ -58,6 +122,7 @@ enum class Command { Analyze, Flows, Packets };
 int run(Command command, const CommonOptions& options, std::optional<uint32_t> flow) {
     tcpscope::AnalysisOptions analysisOptions;
     analysisOptions.engine.filter = options.filter;
+    analysisOptions.detectors = options.detectors;
     tcpscope::CaptureAnalysis analysis;
     try {
         analysis = tcpscope::analyzeCaptures(options.files, analysisOptions);
@@ -133,11 +198,20 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
 
-    if (analyze->parsed()) {
-        return run(Command::Analyze, analyzeOptions, std::nullopt);
+    struct Choice {
+        CLI::App* command;
+        CommonOptions* options;
+        Command which;
+    };
+    for (const Choice& choice : {Choice{analyze, &analyzeOptions, Command::Analyze},
+                                 Choice{flows, &flowsOptions, Command::Flows},
+                                 Choice{packets, &packetsOptions, Command::Packets}}) {
+        if (choice.command->parsed()) {
+            if (!resolveDetectorOptions(*choice.command, *choice.options)) {
+                return kExitUsage;
+            }
+            return run(choice.which, *choice.options, flow);
+        }
     }
-    if (flows->parsed()) {
-        return run(Command::Flows, flowsOptions, std::nullopt);
-    }
-    return run(Command::Packets, packetsOptions, flow);
+    return kExitUsage;
 }

@@ -1,7 +1,11 @@
 #include "report/json_report.hpp"
 
+#include <cmath>
+#include <map>
+
 #include "decode/packet_decoder.hpp"
 #include "report/report_format.hpp"
+#include "report/time_lost.hpp"
 
 namespace tcpscope {
 
@@ -82,7 +86,7 @@ Json captureJson(const CaptureAnalysis& analysis) {
                 {"errors", errors}};
 }
 
-Json flowJson(const Connection& connection) {
+Json flowJson(const Connection& connection, const std::map<std::string, double>& timeLostMs) {
     const DirectionSummary& client = connection.from(Side::Client);
     const DirectionSummary& server = connection.from(Side::Server);
     const int64_t rttNs = connection.handshakeRttNs();
@@ -101,6 +105,14 @@ Json flowJson(const Connection& connection) {
               {"handshake_rtt_ms", rttNs >= 0 ? Json(milliseconds(rttNs)) : Json(nullptr)},
               {"syn_count", connection.synCount},
               {"reused", connection.reusedFrom != kNoConnection ? Json(connection.reusedFrom) : Json(nullptr)}};
+    Json lost = Json::object();
+    double total = 0;
+    for (const auto& [kind, ms] : timeLostMs) {
+        lost[kind] = std::round(ms * 1000) / 1000;
+        total += ms;
+    }
+    lost["total"] = std::round(total * 1000) / 1000;
+    flow["time_lost_ms"] = lost;
     if (connection.reusedFrom != kNoConnection) {
         flow["reuse"] = Json{{"earlier_closed", connection.reusedEarlierClosed},
                              {"since_earlier_ms", milliseconds(connection.reuseGapNs)}};
@@ -121,8 +133,9 @@ Json findingJson(const Finding& finding) {
 
 Json flowsReportJson(const CaptureAnalysis& analysis) {
     Json flows = Json::array();
+    const auto timeLost = timeLostByFlow(analysis);
     for (const Connection& connection : analysis.engine->connections()) {
-        flows.push_back(flowJson(connection));
+        flows.push_back(flowJson(connection, timeLost[connection.id]));
     }
     return Json{{"schema", kReportSchema}, {"capture", captureJson(analysis)}, {"flows", flows}};
 }

@@ -1,6 +1,9 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,8 +25,8 @@ Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> 
 
 /// The `capture` section alone.
 Json captureJson(const CaptureAnalysis& analysis);
-/// One flow object of the `flows` array.
-Json flowJson(const Connection& connection);
+/// One flow object of the `flows` array, with its time lost by finding kind.
+Json flowJson(const Connection& connection, const std::map<std::string, double>& timeLostMs);
 /// One finding object of the `findings` array.
 Json findingJson(const Finding& finding);
 

@@ -7,6 +7,7 @@
 
 #include "decode/packet_decoder.hpp"
 #include "report/report_format.hpp"
+#include "report/time_lost.hpp"
 
 namespace tcpscope {
 
@@ -81,8 +82,9 @@ void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis) {
     if (connections.empty()) {
         return;
     }
-    fmt::print(out, "  {:>5}  {:<24} {:<24} {:<12} {:<7} {:>13} {:>19} {:>10} {:>9}  {}\n", "id", "client", "server",
-               "state", "closer", "packets c>s/s>c", "bytes c>s/s>c", "duration", "rtt ms", "notes");
+    fmt::print(out, "  {:>5}  {:<24} {:<24} {:<12} {:<7} {:>15} {:>19} {:>10} {:>9} {:>10}  {}\n", "id", "client",
+               "server", "state", "closer", "packets c>s/s>c", "bytes c>s/s>c", "duration", "rtt ms", "lost ms", "notes");
+    const auto timeLost = timeLostByFlow(analysis);
     for (const Connection& connection : connections) {
         const DirectionSummary& client = connection.from(Side::Client);
         const DirectionSummary& server = connection.from(Side::Server);
@@ -102,12 +104,14 @@ void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis) {
         if (!notes.empty()) {
             notes.resize(notes.size() - 2);
         }
-        fmt::print(out, "  {:>5}  {:<24} {:<24} {:<12} {:<7} {:>13} {:>19} {:>9.3f}s {:>9}  {}\n", connection.id,
+        const double lostMs = totalMs(timeLost[connection.id]);
+        fmt::print(out, "  {:>5}  {:<24} {:<24} {:<12} {:<7} {:>15} {:>19} {:>9.3f}s {:>9} {:>10}  {}\n", connection.id,
                    connection.client.toString(), connection.server.toString(), connectionStateName(connection.state),
                    activeCloserName(connection), fmt::format("{}/{}", client.packets, server.packets),
                    fmt::format("{}/{}", client.payloadBytes, server.payloadBytes),
                    static_cast<double>(connection.lastTsNs - connection.firstTsNs) / 1e9,
-                   rttNs >= 0 ? fmt::format("{:.3f}", milliseconds(rttNs)) : std::string("-"), notes);
+                   rttNs >= 0 ? fmt::format("{:.3f}", milliseconds(rttNs)) : std::string("-"),
+                   lostMs > 0 ? fmt::format("{:.1f}", lostMs) : std::string("-"), notes);
     }
 }
 
