@@ -138,6 +138,13 @@ AnalysisFlags analyzeSequence(SequenceState& sender, SequenceState& receiver, co
     if (!probe && (sender.maxSeqToBeAcked == 0 || in.seq == sender.maxSeqToBeAcked)) {
         sender.maxSeqToBeAcked = sender.nextSeq;
     }
+    // A repeated SYN (same ISN) takes the sender back to the end of what it sent without a hole,
+    // forgetting a RST's far-ahead sequence number (measured on tshark 4.0.17).
+    const bool repeatedSyn = (in.tcpFlags & (tcpflag::kSyn | tcpflag::kAck)) == tcpflag::kSyn &&
+                             in.seq == sender.baseSeq && sender.maxSeqToBeAcked != 0;
+    if (repeatedSyn) {
+        sender.nextSeq = sender.maxSeqToBeAcked;
+    }
     sender.window = in.window;
     sender.lastAck = in.ack;
     sender.lastAckTsNs = in.tsNs;

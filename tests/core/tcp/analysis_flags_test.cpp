@@ -107,3 +107,23 @@ TEST_CASE("window full is never claimed when the handshake was not captured", "[
     s.push(ack, 0);
     CHECK(s.push(Session::fromClient(1, 1, kAckPsh, 100), 1) == 0);
 }
+
+TEST_CASE("a repeated SYN after a far-ahead RST does not make the next data look resent", "[tcp][flags]") {
+    // The port-reuse collision: SYN, the TIME_WAIT socket's challenge ACK, the client's RST with
+    // the sequence number that ACK asked for, then the same SYN again. tshark 4.0 forgets the RST's
+    // sequence number when the SYN repeats; so do we.
+    Session s;
+    s.push(Session::fromClient(100, 0, tcpflag::kSyn), 0);
+    s.push(Session::fromClient(900000, 0, tcpflag::kRst), 2);
+    CHECK(only(s.push(Session::fromClient(100, 0, tcpflag::kSyn), 500), AnalysisFlag::Retransmission));
+    s.push(Session::fromServer(500, 101, tcpflag::kSyn | kAck), 501);
+    s.push(Session::fromClient(101, 501, kAck), 502);
+    CHECK(s.push(Session::fromClient(101, 501, kAckPsh, 10), 503) == 0);
+}
+
+TEST_CASE("without a repeated SYN, data behind a RST's sequence number is a retransmission", "[tcp][flags]") {
+    Session s;
+    s.push(Session::fromClient(100, 0, tcpflag::kSyn), 0);
+    s.push(Session::fromClient(900000, 0, tcpflag::kRst), 2);
+    CHECK(only(s.push(Session::fromClient(101, 501, kAckPsh, 10), 503), AnalysisFlag::Retransmission));
+}
