@@ -1,5 +1,7 @@
 #include "engine/analysis_engine.hpp"
 
+#include <algorithm>
+
 #include "decode/packet_decoder.hpp"
 
 namespace tcpscope {
@@ -24,6 +26,9 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     ++counters_.frames;
     lastTsNs_ = packet.tsNs;
     ++counters_.framesByLinkType[packet.linkType];
+    if (!packet.comment.empty()) {
+        comments_.emplace_back(frame, std::string(packet.comment));  // kept for every frame, TCP or not
+    }
 
     if (filter_ && !filter_->matches(packet)) {
         ++counters_.filteredOut;
@@ -66,6 +71,12 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
             observer->onSegment(event);
         }
     }
+}
+
+std::string_view AnalysisEngine::commentOf(uint32_t frame) const {
+    const auto found = std::lower_bound(comments_.begin(), comments_.end(), frame,
+                                        [](const auto& entry, uint32_t wanted) { return entry.first < wanted; });
+    return found != comments_.end() && found->first == frame ? std::string_view(found->second) : std::string_view();
 }
 
 void AnalysisEngine::finish() {

@@ -4,6 +4,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "capture/bpf_filter.hpp"
@@ -59,6 +61,10 @@ public:
     [[nodiscard]] const std::string& filterExpression() const { return options_.filter; }
     /// Warnings from the filter (link types it does not apply to).
     [[nodiscard]] std::vector<std::string> filterWarnings() const;
+    /// Packet comments of pcapng files (opt_comment), by frame number, in frame order.
+    [[nodiscard]] const std::vector<std::pair<uint32_t, std::string>>& packetComments() const { return comments_; }
+    /// The comment of `frame`, or an empty view.
+    [[nodiscard]] std::string_view commentOf(uint32_t frame) const;
     /// Pre-sizes for about `connections` connections.
     void reserveConnections(size_t connections) { tracker_.reserve(connections); }
 
@@ -69,6 +75,7 @@ private:
     PacketIndex packets_;
     FrameCounters counters_;
     std::vector<SegmentObserver*> observers_;
+    std::vector<std::pair<uint32_t, std::string>> comments_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
     uint32_t nextFrame_ = 1;

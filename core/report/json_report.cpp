@@ -49,7 +49,8 @@ Json captureJson(const CaptureAnalysis& analysis) {
                              {"compression", input.format.compression},
                              {"link_types", linkTypes},
                              {"packets", input.frames},
-                             {"bytes", input.bytes}});
+                             {"bytes", input.bytes},
+                             {"comments", input.comments}});
         for (const InputProblem& problem : input.warnings) {
             warnings.push_back(problemJson(problem));
         }
@@ -80,6 +81,7 @@ Json captureJson(const CaptureAnalysis& analysis) {
                       {"unsupported_link_type", counters.unsupportedLink}}},
                 {"size_limited_tcp_packets", counters.sizeLimited},
                 {"connections", engine.connections().size()},
+                {"packet_comments", engine.packetComments().size()},
                 {"first_ts", any ? Json(epochSeconds(engine.firstTsNs())) : Json(nullptr)},
                 {"last_ts", any ? Json(epochSeconds(engine.lastTsNs())) : Json(nullptr)},
                 {"warnings", warnings},
@@ -182,6 +184,9 @@ Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> 
                             {"len", packet.payloadLength},
                             {"win", packet.window},
                             {"analysis", analysisNames}});
+        if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
+            rows.back()["comment"] = comment;
+        }
     }
     return Json{{"schema", kReportSchema}, {"packets", rows}};
 }

@@ -133,6 +133,9 @@ void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::o
                    connection.endpoint(sender).toString(), connection.endpoint(otherSide(sender)).toString(),
                    tcpFlagsText(packet.tcpFlags), relative.seq, relative.ack, packet.window, packet.payloadLength,
                    analysisText(packet.analysis));
+        if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
+            fmt::print(out, "        comment: {}\n", comment);
+        }
     }
 }
 

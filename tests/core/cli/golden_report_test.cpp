@@ -109,3 +109,28 @@ TEST_CASE("a BPF filter keeps Wireshark's frame numbers and only the matching co
     CHECK(backend.out.find(":3307") == std::string::npos);
     CHECK(backend.out.find(":3306") != std::string::npos);
 }
+
+TEST_CASE("pcapng packet comments written by editcap are shown with their packets", "[cli]") {
+    const auto editcap = tcpscope::test::findInPath("editcap");
+    if (!editcap) {
+        WARN("editcap not installed: packet comments not checked");
+        return;
+    }
+    const fs::path plain = fs::temp_directory_path() / "tcpscope-comment-plain.pcapng";
+    const fs::path commented = fs::temp_directory_path() / "tcpscope-comment.pcapng";
+    const fs::path sample = fs::path(TCPSCOPE_SOURCE_DIR) / "samples" / "proxy-nagle.pcap";
+    REQUIRE(tcpscope::test::runCommand({editcap->string(), "-F", "pcapng", sample.string(), plain.string()}).ok());
+    REQUIRE(tcpscope::test::runCommand(
+                {editcap->string(), "-a", "3:incident starts here", plain.string(), commented.string()})
+                .ok());
+    const auto result = tcpscope::test::runCommand({TCPSCOPE_CLI, "packets", commented.string(), "--format", "json"});
+    REQUIRE(result.exitCode == 0);
+    const auto frame3 = result.out.find("\"frame\": 3,");
+    const auto frame4 = result.out.find("\"frame\": 4,");
+    const auto comment = result.out.find("\"comment\": \"incident starts here\"");
+    CHECK(comment != std::string::npos);
+    CHECK(frame3 < comment);
+    CHECK(comment < frame4);
+    fs::remove(plain);
+    fs::remove(commented);
+}
