@@ -54,7 +54,7 @@ struct TcpSegment {
     uint8_t ipVersion = 4;
     uint8_t ttl = 0;              ///< TTL or hop limit
     uint16_t ipId = 0;            ///< IPv4 identification (0 for IPv6)
-    bool sizeLimited = false;     ///< the frame was cut by the snapshot length (caplen < len)
+    bool sizeLimited = false;     ///< the captured bytes end before the IP packet does (snapshot length)
     TcpOptions options;
 };
 
@@ -62,7 +62,7 @@ struct TcpSegment {
 enum class DecodeStatus : uint8_t {
     Tcp,              ///< a TCP segment; the TcpSegment is filled in
     NotTcp,           ///< IP but another transport (UDP, ICMP, ...), or not IP at all (ARP, ...)
-    Fragment,         ///< a non-first IPv4 or IPv6 fragment: counted, not parsed as TCP
+    Fragment,         ///< an IPv4 or IPv6 fragment of a TCP packet (first or not): counted, not parsed as TCP
     UnsupportedLink,  ///< a link type the decoder does not know
     Malformed,        ///< headers inconsistent (bad lengths, bad version)
     Truncated,        ///< the frame ends before the TCP header does

@@ -1,0 +1,57 @@
+#include "decode/ipv4_decoder.hpp"
+
+#include "decode/byte_order.hpp"
+
+namespace tcpscope {
+namespace {
+
+constexpr uint32_t kMinHeaderBytes = 20;
+constexpr uint8_t kProtocolTcp = 6;
+constexpr uint16_t kMoreFragments = 0x2000;
+constexpr uint16_t kFragmentOffsetMask = 0x1FFF;
+
+}  // namespace
+
+DecodeStatus decodeIpv4(const FrameView& frame, uint32_t offset, IpLayer& ip) {
+    const uint32_t capturedLength = frame.capturedLength;
+    if (offset > capturedLength || capturedLength - offset < kMinHeaderBytes) {
+        return DecodeStatus::Truncated;
+    }
+    const uint8_t* header = frame.data + offset;
+    if ((header[0] >> 4) != 4) {
+        return DecodeStatus::Malformed;
+    }
+    const uint32_t headerBytes = static_cast<uint32_t>(header[0] & 0x0F) * 4;
+    if (headerBytes < kMinHeaderBytes) {
+        return DecodeStatus::Malformed;
+    }
+    uint32_t totalLength = loadBigEndian16(header + 2);
+    if (totalLength == 0) {
+        // Captured on the sending host before TCP segmentation offload split the packet: the stack
+        // leaves the length 0. Like Wireshark, take the length on the wire instead.
+        totalLength = frame.wireLength > offset ? frame.wireLength - offset : 0;
+    }
+    if (totalLength < headerBytes) {
+        return DecodeStatus::Malformed;
+    }
+    if (capturedLength - offset < headerBytes) {
+        return DecodeStatus::Truncated;
+    }
+    if (header[9] != kProtocolTcp) {
+        return DecodeStatus::NotTcp;
+    }
+    const uint16_t flagsAndOffset = loadBigEndian16(header + 6);
+    if ((flagsAndOffset & (kMoreFragments | kFragmentOffsetMask)) != 0) {
+        return DecodeStatus::Fragment;
+    }
+    ip.source = header + 12;
+    ip.destination = header + 16;
+    ip.transportOffset = offset + headerBytes;
+    ip.transportLength = totalLength - headerBytes;
+    ip.version = 4;
+    ip.ttl = header[8];
+    ip.ipId = loadBigEndian16(header + 4);
+    return DecodeStatus::Tcp;
+}
+
+}  // namespace tcpscope
