@@ -5,12 +5,17 @@
 namespace tcpscope {
 
 CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const AnalysisOptions& options,
-                                LoadProgress* progress, const StopToken* stop) {
+                                LoadProgress* progress, const StopToken* stop,
+                                const AnalysisCheckpointFn& checkpoint) {
     CaptureAnalysis analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
     FindingLog log;
     const DetectorSet detectors(*analysis.engine, options.detectors, log);
-    analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop);
+    LoadCheckpoint engineCheckpoint;
+    if (checkpoint) {
+        engineCheckpoint = [&](const AnalysisEngine& engine) { checkpoint(AnalysisCheckpoint{engine, log.all()}); };
+    }
+    analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop, engineCheckpoint);
     analysis.engine->clearObservers();
     analysis.findings = log.release();
     return analysis;

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,9 +25,19 @@ struct CaptureAnalysis {
     std::vector<Finding> findings;
 };
 
+/// Partial results, readable only during the call that receives them (on the loading thread).
+struct AnalysisCheckpoint {
+    const AnalysisEngine& engine;
+    const std::vector<Finding>& findings;
+};
+/// Receives partial results every few thousand frames while a load runs.
+using AnalysisCheckpointFn = std::function<void(const AnalysisCheckpoint& checkpoint)>;
+
 /// Opens and analyses `paths` (merged in time order) with every detector. Throws CaptureError if
-/// a file cannot be opened, BpfFilterError if the filter is invalid. `progress` and `stop` may be null.
+/// a file cannot be opened, BpfFilterError if the filter is invalid. `progress`, `stop` and
+/// `checkpoint` may be null.
 CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const AnalysisOptions& options,
-                                LoadProgress* progress = nullptr, const StopToken* stop = nullptr);
+                                LoadProgress* progress = nullptr, const StopToken* stop = nullptr,
+                                const AnalysisCheckpointFn& checkpoint = {});
 
 }  // namespace tcpscope

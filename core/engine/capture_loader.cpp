@@ -42,7 +42,8 @@ void closeOut(OpenInput& input) {
 }  // namespace
 
 std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, AnalysisEngine& engine,
-                                       LoadProgress* progress, const StopToken* stop) {
+                                       LoadProgress* progress, const StopToken* stop,
+                                       const LoadCheckpoint& checkpoint) {
     std::vector<OpenInput> inputs(paths.size());
     uint64_t totalBytes = 0;
     for (size_t i = 0; i < paths.size(); ++i) {
@@ -74,13 +75,18 @@ std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, An
         }
         engine.push(earliest->pending, earliestIndex);
         advance(*earliest);
-        if (progress != nullptr && (++frames % kProgressEveryFrames) == 0) {
-            uint64_t done = 0;
-            for (const OpenInput& input : inputs) {
-                done += input.reader->bytesConsumed();
+        if ((++frames % kProgressEveryFrames) == 0) {
+            if (progress != nullptr) {
+                uint64_t done = 0;
+                for (const OpenInput& input : inputs) {
+                    done += input.reader->bytesConsumed();
+                }
+                progress->bytesDone = done;
+                progress->frames = frames;
             }
-            progress->bytesDone = done;
-            progress->frames = frames;
+            if (checkpoint) {
+                checkpoint(engine);
+            }
         }
     }
     engine.finish();

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,11 +23,16 @@ struct InputSummary {
     std::vector<std::string> comments;      ///< section comments of a pcapng file
 };
 
+/// Called on the loading thread every few thousand frames, between two pushes, when the
+/// engine's results may be read (to publish partial results while a big file loads).
+using LoadCheckpoint = std::function<void(const AnalysisEngine& engine)>;
+
 /// Reads one or more capture files into `engine`, merged in time order (ties keep the order the
 /// files were given). Throws CaptureError if a file cannot be opened or is not a capture; a
-/// problem later in a file ends that file only and is kept in its summary. `progress` and
-/// `stop` may be null.
+/// problem later in a file ends that file only and is kept in its summary. `progress`, `stop`
+/// and `checkpoint` may be null.
 std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, AnalysisEngine& engine,
-                                       LoadProgress* progress = nullptr, const StopToken* stop = nullptr);
+                                       LoadProgress* progress = nullptr, const StopToken* stop = nullptr,
+                                       const LoadCheckpoint& checkpoint = {});
 
 }  // namespace tcpscope

@@ -1,0 +1,26 @@
+#include "loading/analysis_results.hpp"
+
+#include <algorithm>
+
+namespace tcpscope::ui {
+
+std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCheckpoint& checkpoint,
+                                                                size_t maxConnections) {
+    auto results = std::make_shared<AnalysisResults>();
+    const auto& connections = checkpoint.engine.connections();
+    results->connections_.assign(connections.begin(),
+                                 connections.begin() + static_cast<ptrdiff_t>(std::min(maxConnections, connections.size())));
+    results->findings_ = checkpoint.findings;
+    results->counters_ = checkpoint.engine.counters();
+    results->firstTsNs_ = checkpoint.engine.firstTsNs();
+    results->lastTsNs_ = checkpoint.engine.lastTsNs();
+    return results;
+}
+
+std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis analysis) {
+    auto results = std::make_shared<AnalysisResults>();
+    results->analysis_ = std::move(analysis);
+    return results;
+}
+
+}  // namespace tcpscope::ui

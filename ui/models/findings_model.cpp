@@ -1,0 +1,166 @@
+#include "models/findings_model.hpp"
+
+#include <QApplication>
+#include <QStyle>
+
+#include <algorithm>
+#include <map>
+
+namespace tcpscope::ui {
+
+namespace {
+
+QIcon severityIcon(Severity severity) {
+    // The style's own icons keep their meaning on light and dark palettes alike.
+    QStyle* style = QApplication::style();
+    switch (severity) {
+        case Severity::Error: return style->standardIcon(QStyle::SP_MessageBoxCritical);
+        case Severity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
+        case Severity::Info: return style->standardIcon(QStyle::SP_MessageBoxInformation);
+    }
+    return {};
+}
+
+QString formatMs(double ms) {
+    return ms >= 1000 ? QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 2) : QStringLiteral("%1 ms").arg(ms, 0, 'f', 1);
+}
+
+}  // namespace
+
+FindingsModel::FindingsModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void FindingsModel::setResults(ResultsPtr results) {
+    beginResetModel();
+    results_ = std::move(results);
+    groups_.clear();
+    if (results_) {
+        std::map<std::string, KindGroup> byKind;
+        for (const Finding& finding : results_->findings()) {
+            KindGroup& group = byKind[finding.kind];
+            group.kind = QString::fromStdString(finding.kind);
+            group.timeLostMs += finding.durationMs;
+            group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info
+            group.findings.push_back(finding.id);
+        }
+        const auto& findings = results_->findings();
+        for (auto& [kind, group] : byKind) {
+            std::stable_sort(group.findings.begin(), group.findings.end(), [&findings](uint32_t a, uint32_t b) {
+                return findings[a].durationMs > findings[b].durationMs;
+            });
+            groups_.push_back(std::move(group));
+        }
+        std::stable_sort(groups_.begin(), groups_.end(), [](const KindGroup& a, const KindGroup& b) {
+            return a.worst != b.worst ? a.worst < b.worst : a.timeLostMs > b.timeLostMs;
+        });
+    }
+    endResetModel();
+}
+
+const Finding* FindingsModel::findingAt(const QModelIndex& index) const {
+    if (!index.isValid() || index.internalId() == kKindRow || !results_) {
+        return nullptr;
+    }
+    const KindGroup& group = groups_[index.internalId()];
+    return &results_->findings()[group.findings[static_cast<size_t>(index.row())]];
+}
+
+QModelIndex FindingsModel::indexOfFinding(uint32_t id) const {
+    for (size_t groupRow = 0; groupRow < groups_.size(); ++groupRow) {
+        const auto& ids = groups_[groupRow].findings;
+        const auto found = std::find(ids.begin(), ids.end(), id);
+        if (found != ids.end()) {
+            return createIndex(static_cast<int>(found - ids.begin()), 0, static_cast<quintptr>(groupRow));
+        }
+    }
+    return {};
+}
+
+QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent) const {
+    if (row < 0 || column < 0 || column >= ColumnCount) {
+        return {};
+    }
+    if (!parent.isValid()) {
+        return row < static_cast<int>(groups_.size()) ? createIndex(row, column, kKindRow) : QModelIndex();
+    }
+    if (parent.internalId() != kKindRow) {
+        return {};
+    }
+    const auto& group = groups_[static_cast<size_t>(parent.row())];
+    return row < static_cast<int>(group.findings.size()) ? createIndex(row, column, static_cast<quintptr>(parent.row()))
+                                                         : QModelIndex();
+}
+
+QModelIndex FindingsModel::parent(const QModelIndex& child) const {
+    if (!child.isValid() || child.internalId() == kKindRow) {
+        return {};
+    }
+    return createIndex(static_cast<int>(child.internalId()), 0, kKindRow);
+}
+
+int FindingsModel::rowCount(const QModelIndex& parent) const {
+    if (!parent.isValid()) {
+        return static_cast<int>(groups_.size());
+    }
+    if (parent.column() != 0 || parent.internalId() != kKindRow) {
+        return 0;
+    }
+    return static_cast<int>(groups_[static_cast<size_t>(parent.row())].findings.size());
+}
+
+int FindingsModel::columnCount(const QModelIndex& /*parent*/) const { return ColumnCount; }
+
+QVariant FindingsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) {
+        return {};
+    }
+    if (index.internalId() == kKindRow) {
+        const KindGroup& group = groups_[static_cast<size_t>(index.row())];
+        if (role == Qt::DisplayRole) {
+            switch (index.column()) {
+                case KindColumn: return QStringLiteral("%1 (%2)").arg(group.kind).arg(group.findings.size());
+                case TimeLostColumn: return formatMs(group.timeLostMs);
+                default: return {};
+            }
+        }
+        if (role == Qt::DecorationRole && index.column() == KindColumn) {
+            return severityIcon(group.worst);
+        }
+        if (role == FindingIdRole || role == FlowIdRole) {
+            return -1;
+        }
+        return {};
+    }
+    const Finding& finding = *findingAt(index);
+    switch (role) {
+        case Qt::DisplayRole:
+            switch (index.column()) {
+                case KindColumn: return QString::fromUtf8(severityName(finding.severity).data());
+                case FlowColumn:
+                    return finding.connection == kNoConnection ? QStringLiteral("-")
+                                                               : QStringLiteral("#%1").arg(finding.connection);
+                case TimeLostColumn: return formatMs(finding.durationMs);
+                case SummaryColumn: return QString::fromStdString(finding.summary);
+                default: return {};
+            }
+        case Qt::ToolTipRole: return QString::fromStdString(finding.summary);
+        case Qt::DecorationRole: return index.column() == KindColumn ? QVariant(severityIcon(finding.severity)) : QVariant();
+        case FindingIdRole: return static_cast<int>(finding.id);
+        case FlowIdRole: return finding.connection == kNoConnection ? -1 : static_cast<int>(finding.connection);
+        default: return {};
+    }
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+        case KindColumn: return tr("Finding");
+        case FlowColumn: return tr("Flow");
+        case TimeLostColumn: return tr("Time lost");
+        case SummaryColumn: return tr("Summary");
+        default: return {};
+    }
+}
+
+}  // namespace tcpscope::ui

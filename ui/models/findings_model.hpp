@@ -1,0 +1,51 @@
+#pragma once
+#include <QAbstractItemModel>
+
+#include <vector>
+
+#include "loading/analysis_results.hpp"
+
+namespace tcpscope::ui {
+
+/// The findings as a two-level tree: one row per kind (sorted by the time that kind cost), its
+/// findings below it (sorted by time lost). Columns: finding, flow, time lost, summary.
+class FindingsModel : public QAbstractItemModel {
+    Q_OBJECT
+
+public:
+    enum Column { KindColumn, FlowColumn, TimeLostColumn, SummaryColumn, ColumnCount };
+    /// Item data role giving the finding id (findings) or -1 (kind rows).
+    static constexpr int FindingIdRole = Qt::UserRole + 1;
+    /// Item data role giving the flow id of a finding, or -1.
+    static constexpr int FlowIdRole = Qt::UserRole + 2;
+
+    explicit FindingsModel(QObject* parent = nullptr);
+
+    /// Shows `results` (replaces what was shown).
+    void setResults(ResultsPtr results);
+    /// The finding of `index`, or null for a kind row.
+    [[nodiscard]] const Finding* findingAt(const QModelIndex& index) const;
+    /// The index of the finding with `id`, or an invalid index.
+    [[nodiscard]] QModelIndex indexOfFinding(uint32_t id) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct KindGroup {
+        QString kind;
+        double timeLostMs = 0;
+        Severity worst = Severity::Info;
+        std::vector<uint32_t> findings;  // ids, by time lost
+    };
+    static constexpr quintptr kKindRow = ~quintptr{0};
+
+    ResultsPtr results_;
+    std::vector<KindGroup> groups_;
+};
+
+}  // namespace tcpscope::ui

@@ -1,0 +1,53 @@
+#pragma once
+#include <QAbstractTableModel>
+
+#include <cstdint>
+#include <vector>
+
+#include "loading/analysis_results.hpp"
+
+namespace tcpscope::ui {
+
+/// The TCP packets of one connection, as Wireshark lists them: frame, time, direction, flags,
+/// relative seq/ack, length, window and analysis flags.
+class PacketsModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column {
+        FrameColumn,
+        TimeColumn,
+        DirectionColumn,
+        FlagsColumn,
+        SeqColumn,
+        AckColumn,
+        LengthColumn,
+        WindowColumn,
+        AnalysisColumn,
+        ColumnCount
+    };
+    /// Role giving the position of the row's packet in the packet index.
+    static constexpr int PacketIndexRole = Qt::UserRole + 1;
+
+    explicit PacketsModel(QObject* parent = nullptr);
+    /// Shows the packets of `connection` (none while the results are partial).
+    void setConnection(ResultsPtr results, uint32_t connection);
+    /// The row of the packet with frame number `frame`, or -1.
+    [[nodiscard]] int rowOfFrame(uint32_t frame) const;
+    [[nodiscard]] const std::vector<size_t>& packetPositions() const { return positions_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    ResultsPtr results_;
+    uint32_t connection_ = kNoConnection;
+    std::vector<size_t> positions_;
+};
+
+/// Wireshark's names of the analysis flags set in `flags`, comma separated.
+QString analysisFlagsText(AnalysisFlags flags);
+
+}  // namespace tcpscope::ui
