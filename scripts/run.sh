@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Quick start: installs what is missing, builds (release), and analyses FILE... or, without a
-# file, the bundled sample (a proxy whose two small writes meet Nagle and delayed ACKs).
+# Quick start: installs what is missing, builds (release), and opens the GUI on FILE... or,
+# without a file, on the bundled sample (a proxy whose two small writes meet Nagle and delayed
+# ACKs). Without a display it prints the same analysis with tcpscope-cli instead.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup-debian.sh"
 cmake --preset release -S "$root" >/dev/null
 cmake --build "$root/build/release" --parallel "$(nproc)" >/dev/null
 
+if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" || -n "${QT_QPA_PLATFORM:-}" ]]; then
+    exec "$root/build/release/app/tcpscope" "$@"
+fi
+echo "run: no display found; printing the analysis with tcpscope-cli (the GUI needs X11 or Wayland)" >&2
 if (($# == 0)); then
     set -- "$root/samples/proxy-nagle.pcap"
 fi
