@@ -56,7 +56,7 @@ AnalysisFlags classifyWindowAndAck(SequenceState& sender, const SequenceState& r
         return flags | bit(AnalysisFlag::ZeroWindowProbeAck);
     }
     if (pureRepeat && in.window != 0 && in.window == sender.window) {
-        sender.dupAckCount = sender.dupAckCount == -1 ? 1 : sender.dupAckCount + 1;
+        sender.dupAckCount = sender.dupAckCount == kAckedUnseenReported ? 1 : sender.dupAckCount + 1;
         flags |= bit(AnalysisFlag::DuplicateAck);
     }
     return flags;
@@ -68,13 +68,13 @@ AnalysisFlags classifyAckedUnseen(SequenceState& receiver, const SequenceInput& 
         !anyOf(in.tcpFlags, tcpflag::kAck)) {
         return 0;
     }
-    if (receiver.nextSeq > receiver.maxSeqToBeAcked) {
+    if (seq::gt(receiver.nextSeq, receiver.maxSeqToBeAcked)) {
         // The peer sent data beyond a hole: the hole is now acknowledged, report it once.
         receiver.maxSeqToBeAcked = receiver.nextSeq;
         return bit(AnalysisFlag::AckLostSegment);
     }
     const bool firstReport = receiver.dupAckCount == 0;
-    receiver.dupAckCount = -1;
+    receiver.dupAckCount = kAckedUnseenReported;
     return firstReport ? bit(AnalysisFlag::AckLostSegment) : 0;
 }
 

@@ -18,9 +18,14 @@ struct SequenceState {
     uint32_t lastAck = 0;            ///< ack field of the last segment sent
     int64_t lastAckTsNs = 0;         ///< time of the last segment sent
     uint32_t window = UINT32_MAX;    ///< raw window field of the last segment sent
-    int32_t dupAckCount = 0;         ///< duplicate ACKs in a row; -1 marks "ack_lost_segment already reported"
+    uint32_t dupAckCount = 0;        ///< duplicate ACKs in a row; kAckedUnseenReported marks "ack_lost_segment already reported"
     AnalysisFlags lastSegmentFlags = 0;
 };
+
+/// The duplicate-ACK counter's marker after an ACK of unseen data was reported. Being unsigned and
+/// large, it also counts as "two or more duplicate ACKs" for the fast-retransmission test, as in
+/// Wireshark 4.0.
+inline constexpr uint32_t kAckedUnseenReported = UINT32_MAX;
 
 /// The fields of one segment that the sequence analysis looks at.
 struct SequenceInput {
