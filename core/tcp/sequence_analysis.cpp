@@ -110,6 +110,14 @@ AnalysisFlags classifyRetransmission(const SequenceState& sender, const Sequence
 
 AnalysisFlags analyzeSequence(SequenceState& sender, SequenceState& receiver, const SequenceInput& in,
                               int64_t initialRttNs, AnalysisFlags flags) {
+    // A repeated SYN (same ISN) first takes the sender back to the end of what it sent without a
+    // hole, forgetting a RST's far-ahead sequence number or data sent after a gap (measured on
+    // tshark 4.0.17: the SYN itself is then a retransmission, never out-of-order).
+    const bool repeatedSyn = (in.tcpFlags & (tcpflag::kSyn | tcpflag::kAck)) == tcpflag::kSyn && sender.baseSeqSet &&
+                             in.seq == sender.baseSeq && sender.maxSeqToBeAcked != 0;
+    if (repeatedSyn) {
+        sender.nextSeq = sender.maxSeqToBeAcked;
+    }
     if (!sender.baseSeqSet) {
         sender.baseSeq = anyOf(in.tcpFlags, tcpflag::kSyn) ? in.seq : in.seq - 1;
         sender.baseSeqSet = true;
@@ -137,13 +145,6 @@ AnalysisFlags analyzeSequence(SequenceState& sender, SequenceState& receiver, co
     }
     if (!probe && (sender.maxSeqToBeAcked == 0 || in.seq == sender.maxSeqToBeAcked)) {
         sender.maxSeqToBeAcked = sender.nextSeq;
-    }
-    // A repeated SYN (same ISN) takes the sender back to the end of what it sent without a hole,
-    // forgetting a RST's far-ahead sequence number (measured on tshark 4.0.17).
-    const bool repeatedSyn = (in.tcpFlags & (tcpflag::kSyn | tcpflag::kAck)) == tcpflag::kSyn &&
-                             in.seq == sender.baseSeq && sender.maxSeqToBeAcked != 0;
-    if (repeatedSyn) {
-        sender.nextSeq = sender.maxSeqToBeAcked;
     }
     sender.window = in.window;
     sender.lastAck = in.ack;

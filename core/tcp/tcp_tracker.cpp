@@ -33,7 +33,8 @@ void updateHandshake(Connection& connection, Side sender, const TcpSegment& segm
         }
     }
     if (synAck == tcpflag::kAck) {
-        if (connection.synTsNs != kNoTime && connection.handshakeAckTsNs == kNoTime) {
+        // Set once; a zero RTT counts as unknown and the next ACK measures again (as in Wireshark).
+        if (connection.synTsNs != kNoTime && connection.initialRttNs == 0) {
             connection.handshakeAckTsNs = tsNs;
             connection.initialRttNs = tsNs - connection.synTsNs;
         }
@@ -73,6 +74,13 @@ void updateSummary(Connection& connection, Side sender, const TcpSegment& segmen
             }
         } else {
             ++connection.synCount;
+            // A SYN repeated after a RST, before any SYN-ACK (the RST answered a TIME_WAIT
+            // socket's challenge ACK): the connection attempt goes on, it did not end.
+            if (connection.state == ConnectionState::Reset && connection.synAckCount == 0) {
+                connection.state = ConnectionState::SynSent;
+                connection.hasResetBy = false;
+                connection.closeTsNs = kNoTime;
+            }
         }
     } else if ((flags & tcpflag::kAck) != 0 && connection.state == ConnectionState::SynReceived &&
                sender == Side::Client) {
