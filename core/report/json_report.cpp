@@ -5,6 +5,7 @@
 
 #include "decode/packet_decoder.hpp"
 #include "report/report_format.hpp"
+#include "report/syscalls_json.hpp"
 #include "report/time_lost.hpp"
 
 namespace tcpscope {
@@ -133,17 +134,26 @@ Json findingJson(const Finding& finding) {
                 {"evidence", Json(finding.evidence)}};
 }
 
-Json flowsReportJson(const CaptureAnalysis& analysis) {
+Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
     Json flows = Json::array();
     const auto timeLost = timeLostByFlow(analysis);
     for (const Connection& connection : analysis.engine->connections()) {
         flows.push_back(flowJson(connection, timeLost[connection.id]));
+        if (alignment != nullptr) {
+            if (Json calls = flowSyscallsJson(*alignment, connection.id); !calls.is_null()) {
+                flows.back()["syscalls"] = std::move(calls);
+            }
+        }
     }
-    return Json{{"schema", kReportSchema}, {"capture", captureJson(analysis)}, {"flows", flows}};
+    Json report{{"schema", kReportSchema}, {"capture", captureJson(analysis)}, {"flows", flows}};
+    if (alignment != nullptr) {
+        report["syscalls"] = syscallsJson(*alignment);
+    }
+    return report;
 }
 
-Json analysisReportJson(const CaptureAnalysis& analysis) {
-    Json report = flowsReportJson(analysis);
+Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    Json report = flowsReportJson(analysis, alignment);
     Json findings = Json::array();
     for (const Finding& finding : analysis.findings) {
         findings.push_back(findingJson(finding));

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 
 namespace tcpscope {
@@ -16,10 +17,11 @@ inline constexpr const char* kReportSchema = "tcpscope/1";
 
 using Json = nlohmann::ordered_json;
 
-/// The full report of `tcpscope-cli analyze`: schema, capture, flows, findings.
-Json analysisReportJson(const CaptureAnalysis& analysis);
+/// The full report of `tcpscope-cli analyze`: schema, capture, flows, findings, and with strace
+/// logs (`alignment` not null) the syscalls section and each flow's syscalls.
+Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);
 /// The report of `tcpscope-cli flows`: schema, capture, flows.
-Json flowsReportJson(const CaptureAnalysis& analysis);
+Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);
 /// The report of `tcpscope-cli packets`: schema and one object per TCP packet (of one flow if given).
 Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow);
 

@@ -1,0 +1,32 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "report/sequence_diagram.hpp"
+
+namespace tcpscope {
+
+/// What the Mermaid text of a ladder includes.
+struct MermaidOptions {
+    size_t maxArrows = 500;                       ///< arrows written at most; a note says how many were left out
+    size_t firstArrow = 0;                        ///< start here (e.g. a little before a finding)
+    int64_t gapNoteNs = 200'000'000;              ///< a note for every silence longer than this (0: none)
+};
+
+/// The Mermaid `sequenceDiagram` text of `diagram`: its participants, one arrow per packet with the
+/// ladder's label ("C->>S: [P.] seq=1 ack=1 len=128"), a note over the waiting side at the start of
+/// each stall ("Note over P: 35 bytes held by Nagle for 40.1 ms until the delayed ACK"), notes for
+/// long silences, and a last note when the arrow limit cut the diagram.
+std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions& options = {});
+
+/// The short Mermaid name of a lifeline: C, S, or C, P, S for a proxy.
+std::string mermaidAlias(const SequenceDiagram& diagram, size_t lifeline);
+
+/// Text made safe for a Mermaid message or note: `#` and `;` become entity codes, line breaks spaces.
+std::string mermaidEscape(const std::string& text);
+
+/// "40.1 ms", "2.35 s": a duration in the unit a reader expects.
+std::string humanDuration(int64_t durationNs);
+
+}  // namespace tcpscope

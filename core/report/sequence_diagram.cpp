@@ -1,0 +1,264 @@
+#include "report/sequence_diagram.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "decode/decoded_packet.hpp"
+#include "report/report_format.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+const Connection& connectionAt(const CaptureAnalysis& analysis, uint32_t id) {
+    if (analysis.engine == nullptr) {
+        throw std::invalid_argument("the analysis has no packet index");
+    }
+    const std::vector<Connection>& connections = analysis.engine->connections();
+    if (id >= connections.size()) {
+        throw std::out_of_range(fmt::format("no connection {} (the capture has {})", id, connections.size()));
+    }
+    return connections[id];
+}
+
+// The first packet index position whose frame is at least `frame` (frames grow with the position).
+size_t firstPositionAtFrame(const PacketIndex& packets, uint32_t frame) {
+    size_t low = 0;
+    size_t high = packets.size();
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        if (packets.at(middle).frame < frame) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low;
+}
+
+double numberOr(const nlohmann::json& object, const char* key, double fallback) {
+    const auto found = object.find(key);
+    return found != object.end() && found->is_number() ? found->get<double>() : fallback;
+}
+
+std::string analysisNames(AnalysisFlags flags) {
+    std::string names;
+    for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
+        const AnalysisFlag flag = analysisFlagAt(bitIndex);
+        // Wireshark sets "retransmission" beside its fast and spurious kinds; naming both is noise.
+        const bool implied = flag == AnalysisFlag::Retransmission &&
+                             (has(flags, AnalysisFlag::FastRetransmission) ||
+                              has(flags, AnalysisFlag::SpuriousRetransmission));
+        if (has(flags, flag) && !implied) {
+            if (!names.empty()) {
+                names += ", ";
+            }
+            names += analysisFlagName(flag);
+        }
+    }
+    return names;
+}
+
+}  // namespace
+
+SequenceDiagram SequenceDiagram::ofConnection(const CaptureAnalysis& analysis, uint32_t connection) {
+    const Connection& flow = connectionAt(analysis, connection);
+    SequenceDiagram diagram;
+    diagram.engine_ = analysis.engine.get();
+    diagram.connections_ = {connection};
+    diagram.participants_ = {{"client", {flow.client}}, {"server", {flow.server}}};
+    diagram.collectArrows(analysis);
+    diagram.collectStalls(analysis);
+    return diagram;
+}
+
+SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32_t clientSide, uint32_t serverSide) {
+    const Connection& front = connectionAt(analysis, clientSide);
+    const Connection& back = connectionAt(analysis, serverSide);
+    if (clientSide == serverSide) {
+        throw std::invalid_argument("a proxy diagram needs two different connections");
+    }
+    SequenceDiagram diagram;
+    diagram.engine_ = analysis.engine.get();
+    diagram.connections_ = {clientSide, serverSide};
+    diagram.participants_ = {{"client", {front.client}}, {"proxy", {front.server, back.client}}, {"server", {back.server}}};
+    diagram.collectArrows(analysis);
+    diagram.collectStalls(analysis);
+    return diagram;
+}
+
+void SequenceDiagram::collectArrows(const CaptureAnalysis& analysis) {
+    const PacketIndex& packets = analysis.engine->packets();
+    const std::vector<Connection>& all = analysis.engine->connections();
+    uint32_t firstFrame = UINT32_MAX;
+    uint32_t lastFrame = 0;
+    for (const uint32_t id : connections_) {
+        firstFrame = std::min(firstFrame, all[id].firstFrame);
+        lastFrame = std::max(lastFrame, all[id].lastFrame);
+    }
+    // Only the span of the connections' lives is read, not the whole index.
+    for (size_t position = firstPositionAtFrame(packets, firstFrame); position < packets.size(); ++position) {
+        const uint32_t connection = packets.connection(position);
+        const auto leg = std::find(connections_.begin(), connections_.end(), connection);
+        if (leg == connections_.end()) {
+            continue;
+        }
+        const IndexedPacket packet = packets.at(position);
+        if (packet.frame > lastFrame) {
+            break;
+        }
+        SequenceArrow arrow;
+        arrow.packet = position;
+        arrow.tsNs = packet.tsNs;
+        arrow.frame = packet.frame;
+        arrow.leg = static_cast<uint8_t>(leg - connections_.begin());
+        // Leg 0 runs between lifelines 0 and 1, leg 1 (a proxy's server side) between 1 and 2.
+        const auto clientLifeline = arrow.leg;
+        const auto serverLifeline = static_cast<uint8_t>(arrow.leg + 1);
+        arrow.from = packet.fromServer ? serverLifeline : clientLifeline;
+        arrow.to = packet.fromServer ? clientLifeline : serverLifeline;
+        arrows_.push_back(arrow);
+    }
+}
+
+void SequenceDiagram::collectStalls(const CaptureAnalysis& analysis) {
+    for (const Finding& finding : analysis.findings) {
+        const auto leg = std::find(connections_.begin(), connections_.end(), finding.connection);
+        if (leg == connections_.end()) {
+            continue;
+        }
+        const auto legIndex = static_cast<uint8_t>(leg - connections_.begin());
+        const nlohmann::json& evidence = finding.evidence;
+        Side sender = Side::Client;
+        if (evidence.contains("sender_side")) {
+            sender = evidence["sender_side"] == "server" ? Side::Server : Side::Client;
+        } else if (evidence.contains("receiver_side")) {
+            sender = evidence["receiver_side"] == "server" ? Side::Client : Side::Server;
+        }
+        const auto senderLifeline = static_cast<uint8_t>(legIndex + (sender == Side::Server ? 1 : 0));
+        const auto peerLifeline = static_cast<uint8_t>(legIndex + (sender == Side::Server ? 0 : 1));
+        const auto instances = evidence.find("instances");
+        if (instances == evidence.end() || !instances->is_array()) {
+            continue;
+        }
+        for (const nlohmann::json& instance : *instances) {
+            const auto frames = instance.find("frames");
+            if (frames == instance.end() || !frames->is_array() || frames->size() < 2) {
+                continue;
+            }
+            SequenceStall stall;
+            stall.kind = finding.kind;
+            stall.findingId = finding.id;
+            stall.lifeline = senderLifeline;
+            stall.peer = peerLifeline;
+            stall.startArrow = arrowOfFrame(frames->front().get<uint32_t>());
+            stall.endArrow = arrowOfFrame(frames->back().get<uint32_t>());
+            if (stall.startArrow == kNoArrow || stall.endArrow == kNoArrow) {
+                continue;
+            }
+            stall.startTsNs = arrows_[stall.startArrow].tsNs;
+            stall.endTsNs = arrows_[stall.endArrow].tsNs;
+            const double spanMs = static_cast<double>(stall.endTsNs - stall.startTsNs) / 1e6;
+            if (finding.kind == "delayed_ack_stall" && frames->size() == 3) {
+                stall.causeArrow = arrowOfFrame((*frames)[1].get<uint32_t>());
+                const double holdMs = numberOr(instance, "hold_ms", spanMs);
+                const double ackDelayMs = numberOr(instance, "ack_delay_ms", holdMs);
+                const auto heldBytes = static_cast<uint64_t>(numberOr(instance, "held_bytes", 0));
+                const auto previousBytes = static_cast<uint64_t>(numberOr(instance, "previous_bytes", 0));
+                stall.text = fmt::format("{} bytes held by Nagle for {:.1f} ms until the delayed ACK", heldBytes, holdMs);
+                stall.explanation = fmt::format(
+                    "Why: Nagle's algorithm holds a small segment while earlier data is unacknowledged, and the "
+                    "receiver delayed its ACK of the {} bytes before. Fix: TCP_NODELAY on the sender.",
+                    previousBytes);
+                stall.causeText = fmt::format("delayed ACK ({:.1f} ms)", ackDelayMs);
+                stall.endText = fmt::format("held {:.1f} ms", holdMs);
+            } else if (finding.kind == "retransmission_stall") {
+                const double gapMs = numberOr(instance, "gap_ms", spanMs);
+                const auto bytes = static_cast<uint64_t>(numberOr(instance, "bytes", 0));
+                const bool spurious = instance.value("spurious", false);
+                stall.text = fmt::format("{} bytes resent after {:.1f} ms without an ACK", bytes, gapMs);
+                stall.endText = fmt::format("resent after {:.1f} ms", gapMs);
+                stall.explanation = spurious ? "the retransmission timer fired although the data had arrived "
+                                               "(a spurious retransmission)"
+                                             : "the segment or its ACK was lost, and the sender waited for its "
+                                               "retransmission timer";
+            } else if (finding.kind == "zero_window_stall") {
+                const double closedMs = numberOr(instance, "closed_ms", spanMs);
+                stall.causeArrow = stall.endArrow;
+                stall.text = fmt::format("sender blocked for {:.1f} ms by a zero window", closedMs);
+                stall.explanation = "the receiver's buffer was full (it announced a window of 0 bytes), so the "
+                                    "sender could not send until it opened again";
+                stall.causeText = "the window opens";
+            } else {
+                stall.text = fmt::format("{} for {:.1f} ms", finding.kind, spanMs);
+            }
+            stalls_.push_back(std::move(stall));
+        }
+    }
+    std::stable_sort(stalls_.begin(), stalls_.end(), [](const SequenceStall& a, const SequenceStall& b) {
+        return a.startArrow < b.startArrow;
+    });
+}
+
+IndexedPacket SequenceDiagram::packetOf(size_t arrow) const { return engine_->packets().at(arrows_.at(arrow).packet); }
+
+bool SequenceDiagram::isPureAck(size_t arrow) const {
+    const IndexedPacket packet = packetOf(arrow);
+    return packet.payloadLength == 0 && (packet.tcpFlags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0;
+}
+
+std::string SequenceDiagram::arrowLabel(size_t arrow) const {
+    const IndexedPacket packet = packetOf(arrow);
+    const Connection& connection = engine_->connections()[packet.connection];
+    const RelativeNumbers relative = relativeNumbers(connection, packet);
+    std::string label = fmt::format("[{}] seq={}", tcpFlagsText(packet.tcpFlags), relative.seq);
+    if ((packet.tcpFlags & tcpflag::kAck) != 0) {
+        label += fmt::format(" ack={}", relative.ack);
+    }
+    label += fmt::format(" len={}", packet.payloadLength);
+    const std::string names = analysisNames(packet.analysis);
+    if (!names.empty()) {
+        label += fmt::format(" ({})", names);
+    }
+    return label;
+}
+
+std::string SequenceDiagram::arrowShortLabel(size_t arrow) const {
+    const IndexedPacket packet = packetOf(arrow);
+    const Connection& connection = engine_->connections()[packet.connection];
+    const RelativeNumbers relative = relativeNumbers(connection, packet);
+    if (isPureAck(arrow)) {
+        return fmt::format("[{}] ack={}", tcpFlagsText(packet.tcpFlags), relative.ack);
+    }
+    return packet.payloadLength == 0 ? fmt::format("[{}] seq={}", tcpFlagsText(packet.tcpFlags), relative.seq)
+                                     : fmt::format("[{}] seq={} len={}", tcpFlagsText(packet.tcpFlags), relative.seq,
+                                                   packet.payloadLength);
+}
+
+size_t SequenceDiagram::arrowOfFrame(uint32_t frame) const {
+    const auto found = std::lower_bound(arrows_.begin(), arrows_.end(), frame,
+                                        [](const SequenceArrow& arrow, uint32_t value) { return arrow.frame < value; });
+    return found != arrows_.end() && found->frame == frame ? static_cast<size_t>(found - arrows_.begin()) : kNoArrow;
+}
+
+size_t SequenceDiagram::firstArrowAtOrAfter(int64_t tsNs) const {
+    // Arrows are in capture order, which is time order except for rare steps back of the clock;
+    // there the answer is one of the arrows around the step.
+    const auto found = std::partition_point(arrows_.begin(), arrows_.end(),
+                                            [tsNs](const SequenceArrow& arrow) { return arrow.tsNs < tsNs; });
+    return static_cast<size_t>(found - arrows_.begin());
+}
+
+std::string SequenceDiagram::participantTitle(size_t lifeline) const {
+    const SequenceParticipant& participant = participants_.at(lifeline);
+    std::string title = participant.role;
+    for (size_t i = 0; i < participant.endpoints.size(); ++i) {
+        title += i == 0 ? " " : " / ";
+        title += participant.endpoints[i].toString();
+    }
+    return title;
+}
+
+}  // namespace tcpscope

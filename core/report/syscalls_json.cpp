@@ -1,0 +1,137 @@
+#include "report/syscalls_json.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "report/report_format.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+double roundedMs(double ms) { return std::round(ms * 1000) / 1000; }
+
+Json resultJson(const StraceLog& log, const SyscallRecord& call) {
+    (void)log;
+    switch (call.returnKind) {
+        case ReturnKind::Value: return call.returnValue;
+        case ReturnKind::Error: return Json{{"errno", call.errnoCode}};
+        case ReturnKind::None: return "?";
+        case ReturnKind::Missing: return nullptr;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+Json syscallsJson(const StraceAlignment& alignment) {
+    Json logs = Json::array();
+    for (uint32_t index = 0; index < alignment.logs.size(); ++index) {
+        const AlignedLog& aligned = alignment.logs[index];
+        const StraceLog& log = aligned.log;
+        std::map<std::string, uint64_t> byKind;
+        for (const SyscallRecord& record : log.records) {
+            ++byKind[std::string(syscallKindName(record.kind))];
+        }
+        Json kinds = Json::object();
+        for (const auto& [kind, count] : byKind) {
+            kinds[kind] = count;
+        }
+        Json sockets = Json::array();
+        for (const TracedSocket& socket : alignment.sockets) {
+            if (socket.log != index || socket.connection == kNoConnection) {
+                continue;
+            }
+            sockets.push_back(Json{{"pid", socket.pid},
+                                   {"fd", socket.fd},
+                                   {"flow", socket.connection},
+                                   {"side", sideName(socket.side)},
+                                   {"matched_by", socketMatchName(socket.match)},
+                                   {"nodelay_set", socket.nodelaySet}});
+        }
+        const ClockFit& clock = aligned.clock;
+        Json clockJson{{"time_base", straceTimeBaseName(log.format.timeBase)},
+                       {"offset_ms", roundedMs(static_cast<double>(clock.offsetNs) / 1e6)},
+                       {"residual_ms", roundedMs(static_cast<double>(clock.residualNs) / 1e6)},
+                       {"method", clock.method},
+                       {"matched_writes", clock.matchedWrites},
+                       {"prompt_share", std::round(clock.promptShare * 1000) / 1000},
+                       {"p90_prompt_ms", roundedMs(clock.p90PromptMs)}};
+        if (log.format.timeBase == StraceTimeBase::TimeOfDay) {
+            clockJson["tz_offset_minutes"] = clock.tzOffsetMinutes;
+            clockJson["tz_given"] = clock.tzGiven;
+        }
+        logs.push_back(Json{{"files", aligned.files},
+                            {"format", log.format.describe()},
+                            {"pids", log.pids()},
+                            {"records", log.records.size()},
+                            {"calls_by_kind", kinds},
+                            {"unparsed_lines", log.stats.unparsedLines},
+                            {"clock", clockJson},
+                            {"sockets", sockets}});
+    }
+    return logs;
+}
+
+Json flowSyscallsJson(const StraceAlignment& alignment, uint32_t connection, size_t maxCalls) {
+    Json sockets = Json::array();
+    Json calls = Json::array();
+    double blockedMs = 0;
+    double heldMs = 0;
+    size_t total = 0;
+    if (connection >= alignment.connectionSockets.size()) {
+        return nullptr;
+    }
+    for (uint32_t socketIndex : alignment.connectionSockets[connection]) {
+        const TracedSocket& socket = alignment.sockets[socketIndex];
+        const StraceLog& log = alignment.logs[socket.log].log;
+        sockets.push_back(Json{{"pid", socket.pid},
+                               {"fd", socket.fd},
+                               {"side", sideName(socket.side)},
+                               {"matched_by", socketMatchName(socket.match)},
+                               {"nodelay_set", socket.nodelaySet}});
+        for (uint32_t record : socket.waits) {
+            const SyscallRecord& call = log.records[record];
+            blockedMs += call.durationNs > 0 ? static_cast<double>(call.durationNs) / 1e6 : 0;
+        }
+        for (uint32_t record : socket.records) {
+            const SyscallRecord& call = log.records[record];
+            const CallLink* link = alignment.linkOf(socketIndex, record);
+            if (call.kind == SyscallKind::Read && call.durationNs > 0) {
+                blockedMs += static_cast<double>(call.durationNs) / 1e6;
+            }
+            if (call.kind == SyscallKind::Write && link != nullptr && link->firstSegmentTsNs != 0) {
+                heldMs += std::max(0.0, static_cast<double>(link->firstSegmentTsNs -
+                                                            alignment.captureTsNs(socket.log, call)) / 1e6);
+            }
+            if (++total > maxCalls) {
+                continue;
+            }
+            Json entry{{"ts", epochSeconds(alignment.captureTsNs(socket.log, call))},
+                       {"pid", call.pid},
+                       {"fd", socket.fd},
+                       {"call", std::string(log.nameOf(call))},
+                       {"result", resultJson(log, call)}};
+            if (call.bytes >= 0) {
+                entry["bytes"] = call.bytes;
+            }
+            if (call.durationNs >= 0) {
+                entry["duration_ms"] = roundedMs(static_cast<double>(call.durationNs) / 1e6);
+            }
+            if (link != nullptr) {
+                entry["frames"] = link->frames;
+            }
+            calls.push_back(std::move(entry));
+        }
+    }
+    if (sockets.empty()) {
+        return nullptr;
+    }
+    return Json{{"sockets", sockets},
+                {"calls", calls},
+                {"calls_truncated", total > maxCalls},
+                {"app_blocked_ms", roundedMs(blockedMs)},
+                {"kernel_held_ms", roundedMs(heldMs)}};
+}
+
+}  // namespace tcpscope

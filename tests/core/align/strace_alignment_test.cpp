@@ -1,0 +1,185 @@
+// The strace alignment on the real recordings of samples/: the proxy traced with strace -f -tt
+// -T -yy (and -ttt, and -ff) while the capture ran on the same host.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "align/stall_confirmation.hpp"
+#include "align/strace_alignment.hpp"
+#include "analysis/capture_analysis.hpp"
+
+using namespace tcpscope;
+
+namespace {
+
+std::string sample(const std::string& name) { return std::string(TCPSCOPE_SOURCE_DIR) + "/samples/" + name; }
+
+struct Aligned {
+    CaptureAnalysis capture;
+    StraceAlignment alignment;
+};
+
+Aligned align(const std::string& captureFile, const std::vector<std::string>& logs, StraceClockOptions clock = {}) {
+    Aligned result;
+    result.capture = analyzeCaptures({sample(captureFile)}, {});
+    result.alignment = loadStraceLogs(logs, result.capture, clock);
+    confirmFindingsWithSyscalls(result.capture.findings, result.alignment, *result.capture.engine);
+    return result;
+}
+
+int confirmedStalls(const CaptureAnalysis& capture) {
+    int confirmed = 0;
+    for (const Finding& finding : capture.findings) {
+        if (finding.kind == "delayed_ack_stall") {
+            confirmed += finding.evidence["strace"]["confirmed"].get<int>();
+            CHECK(finding.evidence["strace"]["refuted"].get<int>() == 0);
+        }
+    }
+    return confirmed;
+}
+
+int stalls(const CaptureAnalysis& capture) {
+    int count = 0;
+    for (const Finding& finding : capture.findings) {
+        if (finding.kind == "delayed_ack_stall") {
+            count += finding.evidence["stalls"].get<int>();
+        }
+    }
+    return count;
+}
+
+// The same log with every time of day moved by `minutes`, as if recorded in another time zone.
+std::string shiftedLog(const std::string& path, int minutes) {
+    std::ifstream in(path);
+    const std::string target =
+        (std::filesystem::temp_directory_path() / ("tcpscope-shifted-" + std::to_string(minutes) + ".strace")).string();
+    std::ofstream out(target);
+    const std::regex time(R"(^(\d+ +)?(\d\d):(\d\d):(\d\d)\.)");
+    std::string line;
+    while (std::getline(in, line)) {
+        std::smatch match;
+        if (std::regex_search(line, match, time)) {
+            int total = std::stoi(match[2]) * 60 + std::stoi(match[3]) + minutes;
+            total = ((total % 1440) + 1440) % 1440;
+            char clock[16];
+            std::snprintf(clock, sizeof clock, "%02d:%02d:%s.", total / 60, total % 60, match[4].str().c_str());
+            line = match[1].str() + clock + match.suffix().str();
+        }
+        out << line << '\n';
+    }
+    return target;
+}
+
+}  // namespace
+
+TEST_CASE("the proxy's sockets are tied to both connections and its clock to the capture's", "[align]") {
+    const Aligned result = align("proxy-nagle.pcap", {sample("proxy-nagle.strace")});
+    REQUIRE(result.alignment.logs.size() == 1);
+    const ClockFit& clock = result.alignment.logs[0].clock;
+    CHECK(clock.method == "writes");
+    CHECK(clock.tzOffsetMinutes == 0);
+    CHECK(std::abs(static_cast<double>(clock.residualNs)) < 1e6);  // within 1 ms on loopback
+    CHECK(clock.matchedWrites >= 150);
+    // Every connection of the capture is a socket of the proxy: the client side towards the
+    // backend, the server side towards the client.
+    for (uint32_t id = 0; id < result.capture.engine->connections().size(); ++id) {
+        REQUIRE(result.alignment.connectionSockets[id].size() == 1);
+        const TracedSocket& socket = result.alignment.sockets[result.alignment.connectionSockets[id][0]];
+        CHECK(socket.match == SocketMatch::Decoration);
+        CHECK(socket.side == (result.capture.engine->connections()[id].server.port == 3307 ? Side::Server : Side::Client));
+    }
+}
+
+TEST_CASE("every Nagle stall of the proxy is confirmed by its write calls", "[align]") {
+    const Aligned result = align("proxy-nagle.pcap", {sample("proxy-nagle.strace")});
+    const int total = stalls(result.capture);
+    CHECK(total >= 70);
+    CHECK(confirmedStalls(result.capture) == total);
+    for (const Finding& finding : result.capture.findings) {
+        if (finding.kind != "delayed_ack_stall") {
+            continue;
+        }
+        CHECK(finding.evidence["strace"]["nodelay_set"] == false);
+        CHECK(finding.evidence["strace"]["pattern"] == "sendto, sendto, epoll_wait");
+        const auto& first = finding.evidence["instances"][0]["strace"];
+        CHECK(first["held_write"]["bytes"] == 35);
+        CHECK(first["kernel_hold_ms"].get<double>() > 30);
+    }
+}
+
+TEST_CASE("with TCP_NODELAY the trace shows the option set and the capture no stall", "[align]") {
+    const Aligned result = align("proxy-nodelay.pcap", {sample("proxy-nodelay.strace")});
+    CHECK(stalls(result.capture) == 0);
+    int nodelaySockets = 0;
+    for (const TracedSocket& socket : result.alignment.sockets) {
+        nodelaySockets += socket.connection != kNoConnection && socket.nodelaySet ? 1 : 0;
+    }
+    CHECK(nodelaySockets == 2);
+    CHECK(result.alignment.logs[0].clock.promptShare > 0.95);
+}
+
+TEST_CASE("epoch timestamps (-ttt) and per-process files (-ff) align the same way", "[align]") {
+    const Aligned epoch = align("proxy-nagle-ttt.pcapng", {sample("proxy-nagle-ttt.strace")});
+    CHECK(epoch.alignment.logs[0].log.format.timeBase == StraceTimeBase::Epoch);
+    CHECK(std::abs(static_cast<double>(epoch.alignment.logs[0].clock.offsetNs)) < 1e6);
+    CHECK(confirmedStalls(epoch.capture) == stalls(epoch.capture));
+
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(TCPSCOPE_SOURCE_DIR) + "/samples")) {
+        if (entry.path().filename().string().starts_with("proxy-nagle-ff.strace.")) {
+            files.push_back(entry.path().string());
+        }
+    }
+    REQUIRE(files.size() >= 3);
+    const Aligned forked = align("proxy-nagle-ff.pcap", files);
+    REQUIRE(forked.alignment.logs.size() == 1);  // the NAME.PID files are one log
+    CHECK(forked.alignment.logs[0].log.pids().size() == files.size());
+    CHECK(stalls(forked.capture) >= 50);
+    CHECK(confirmedStalls(forked.capture) == stalls(forked.capture));
+}
+
+TEST_CASE("a log written in another time zone is found by best fit, or taken as given", "[align]") {
+    const std::string shifted = shiftedLog(sample("proxy-nagle.strace"), 120);
+    const Aligned found = align("proxy-nagle.pcap", {shifted});
+    CHECK(found.alignment.logs[0].clock.tzOffsetMinutes == 120);
+    CHECK(std::abs(static_cast<double>(found.alignment.logs[0].clock.residualNs)) < 1e6);
+    CHECK(confirmedStalls(found.capture) == stalls(found.capture));
+
+    StraceClockOptions given;
+    given.tzOffsetMinutes = 120;
+    const Aligned told = align("proxy-nagle.pcap", {shifted}, given);
+    CHECK(told.alignment.logs[0].clock.tzGiven);
+    CHECK(told.alignment.logs[0].clock.offsetNs == found.alignment.logs[0].clock.offsetNs);
+
+    const std::string west = shiftedLog(sample("proxy-nagle.strace"), -330);
+    CHECK(align("proxy-nagle.pcap", {west}).alignment.logs[0].clock.tzOffsetMinutes == -330);
+    std::filesystem::remove(shifted);
+    std::filesystem::remove(west);
+}
+
+TEST_CASE("a given offset replaces the measured one", "[align]") {
+    StraceClockOptions clock;
+    clock.offsetMs = 5;
+    const Aligned result = align("proxy-nagle.pcap", {sample("proxy-nagle.strace")}, clock);
+    CHECK(result.alignment.logs[0].clock.method == "given");
+    CHECK(result.alignment.logs[0].clock.residualNs == 5'000'000);
+}
+
+TEST_CASE("the churn client's failed connects are added to the port exhaustion finding", "[align]") {
+    const Aligned result = align("churn-exhaustion.pcap", {sample("churn-exhaustion.strace")});
+    bool found = false;
+    for (const Finding& finding : result.capture.findings) {
+        if (finding.kind == "port_exhaustion") {
+            found = true;
+            REQUIRE(finding.evidence.contains("strace"));
+            CHECK(finding.evidence["strace"]["eaddrnotavail_connects"].get<int>() > 100);
+            CHECK(finding.evidence["strace"]["span_ms"].get<double>() > 30'000);
+            CHECK(finding.summary.find("EADDRNOTAVAIL") != std::string::npos);
+        }
+    }
+    CHECK(found);
+}
