@@ -1,0 +1,336 @@
+#include "capture/pcapng_reader.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "capture/file_byte_order.hpp"
+#include "capture/pcapng_options.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+namespace blocktype {
+constexpr uint32_t kSectionHeader = 0x0a0d0d0a;
+constexpr uint32_t kInterfaceDescription = 0x00000001;
+constexpr uint32_t kObsoletePacket = 0x00000002;
+constexpr uint32_t kSimplePacket = 0x00000003;
+constexpr uint32_t kEnhancedPacket = 0x00000006;
+}  // namespace blocktype
+
+constexpr uint32_t kByteOrderMagic = 0x1a2b3c4d;
+constexpr size_t kBlockHeaderBytes = 8;
+constexpr size_t kBlockOverheadBytes = 12;  // type, length, trailing length
+constexpr size_t kSectionHeaderFixedBytes = 16;
+constexpr size_t kInterfaceFixedBytes = 8;
+constexpr size_t kPacketFixedBytes = 20;  // enhanced and obsolete packet blocks alike
+constexpr size_t kSimplePacketFixedBytes = 4;
+// Limits on what a file can make us keep; each is far above anything a capture tool writes.
+constexpr size_t kMaxInterfaces = 65536;
+constexpr size_t kMaxSectionComments = 100;
+constexpr uint32_t kSupportedMajorVersion = 1;
+
+size_t padded4(size_t length) { return (length + 3) & ~size_t{3}; }
+
+std::string_view optionText(const PcapngOption& option) {
+    std::string_view text(reinterpret_cast<const char*>(option.value), option.length);
+    // Some writers count a terminating NUL in the option length.
+    while (!text.empty() && text.back() == '\0') {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+}  // namespace
+
+PcapngReader::PcapngReader(ByteSource source) : SourceBackedReader(std::move(source), "pcapng") {
+    Block block;
+    if (!readBlock(block)) {
+        if (const InputProblem* problem = source_.error()) {
+            throw CaptureError(*problem);
+        }
+        reject(0, "file ends inside the first section header block");
+    }
+    if (block.type != blocktype::kSectionHeader) {
+        reject(0, fmt::format("not a pcapng file (first block type 0x{:08x})", block.type));
+    }
+    if (!startSection(block)) {
+        throw CaptureError(*source_.error());
+    }
+    source_.consume(block.length);
+}
+
+void PcapngReader::warnOnce(bool& warned, uint64_t offset, std::string reason) {
+    if (!warned) {
+        warned = true;
+        source_.warn(offset, std::move(reason) + " (reported once)");
+    }
+}
+
+void PcapngReader::endOfFile(uint64_t blockOffset, uint32_t blockLength) {
+    done_ = true;
+    const size_t left = source_.available();
+    if (left == 0 || source_.error() != nullptr) {
+        return;
+    }
+    if (blockLength == 0) {
+        source_.warn(blockOffset,
+                     fmt::format("file ends {} into a block header; the partial block is ignored", bytesText(left)));
+    } else {
+        source_.warn(blockOffset, fmt::format("file ends {} into a block of {}; the partial block is ignored",
+                                              bytesText(left), bytesText(blockLength)));
+    }
+}
+
+bool PcapngReader::readBlock(Block& block) {
+    block.offset = source_.offset();
+    const uint8_t* bytes = source_.ensure(kBlockHeaderBytes);
+    if (bytes == nullptr) {
+        endOfFile(block.offset, 0);
+        return false;
+    }
+    block.type = byteorder::load32(bytes, swapped_);
+    if (block.type == blocktype::kSectionHeader) {
+        // A new section may change the byte order, and its length is written in the new order.
+        bytes = source_.ensure(kBlockOverheadBytes);
+        if (bytes == nullptr) {
+            endOfFile(block.offset, 0);
+            return false;
+        }
+        const uint32_t magic = byteorder::load32(bytes + kBlockHeaderBytes, false);
+        if (magic != kByteOrderMagic && magic != __builtin_bswap32(kByteOrderMagic)) {
+            source_.fail(block.offset + kBlockHeaderBytes,
+                         fmt::format("section header block with an unknown byte-order magic 0x{:08x}",
+                                     byteorder::loadBigEndian32(bytes + kBlockHeaderBytes)));
+            return false;
+        }
+        swapped_ = magic != kByteOrderMagic;
+    }
+    block.length = byteorder::load32(bytes + 4, swapped_);
+    if (block.length < kBlockOverheadBytes || block.length % 4 != 0 || block.length > kMaxBlockBytes) {
+        source_.fail(block.offset, fmt::format("block of type 0x{:08x} has an invalid length of {} bytes (a block "
+                                               "is a multiple of 4 bytes, from 12 bytes to {} bytes)",
+                                               block.type, block.length, kMaxBlockBytes));
+        return false;
+    }
+    bytes = source_.ensure(block.length);
+    if (bytes == nullptr) {
+        endOfFile(block.offset, block.length);
+        return false;
+    }
+    const uint32_t trailingLength = byteorder::load32(bytes + block.length - 4, swapped_);
+    if (trailingLength != block.length) {
+        source_.fail(block.offset, fmt::format("block of type 0x{:08x} says it is {} bytes long at its start but {} "
+                                               "at its end",
+                                               block.type, block.length, trailingLength));
+        return false;
+    }
+    block.body = bytes + kBlockHeaderBytes;
+    block.bodyLength = block.length - kBlockOverheadBytes;
+    return true;
+}
+
+bool PcapngReader::next(RawPacket& packet) {
+    if (done_) {
+        return false;
+    }
+    Block block;
+    while (readBlock(block)) {
+        bool produced = false;
+        switch (block.type) {
+        case blocktype::kSectionHeader:
+            if (!startSection(block)) {
+                done_ = true;
+                return false;
+            }
+            break;
+        case blocktype::kInterfaceDescription:
+            if (!addInterface(block)) {
+                done_ = true;
+                return false;
+            }
+            break;
+        case blocktype::kEnhancedPacket:
+            produced = readEnhancedPacket(block, packet);
+            break;
+        case blocktype::kSimplePacket:
+            produced = readSimplePacket(block, packet);
+            break;
+        case blocktype::kObsoletePacket:
+            produced = readObsoletePacket(block, packet);
+            break;
+        default:
+            break;  // name resolution, statistics, secrets, custom and unknown blocks hold no packets
+        }
+        // The packet's bytes stay where they are until the next ensure(), i.e. the next call.
+        source_.consume(block.length);
+        if (produced) {
+            return true;
+        }
+    }
+    done_ = true;
+    return false;
+}
+
+bool PcapngReader::startSection(const Block& block) {
+    if (block.bodyLength < kSectionHeaderFixedBytes) {
+        source_.fail(block.offset, fmt::format("section header block too short ({} bytes)", block.length));
+        return false;
+    }
+    const uint16_t major = byteorder::load16(block.body + 4, swapped_);
+    const uint16_t minor = byteorder::load16(block.body + 6, swapped_);
+    if (major != kSupportedMajorVersion) {
+        source_.fail(block.offset, fmt::format("unsupported pcapng version {}.{}", major, minor));
+        return false;
+    }
+    interfaces_.clear();
+    PcapngOptionReader options(block.body + kSectionHeaderFixedBytes, block.bodyLength - kSectionHeaderFixedBytes,
+                               swapped_);
+    PcapngOption option;
+    while (options.next(option)) {
+        if (option.code == pcapngopt::kComment && sectionComments_.size() < kMaxSectionComments) {
+            sectionComments_.emplace_back(optionText(option));
+        }
+    }
+    if (options.malformed()) {
+        warnOnce(warnedMalformedOption_, block.offset, "option runs past the end of its block");
+    }
+    return true;
+}
+
+bool PcapngReader::addInterface(const Block& block) {
+    if (block.bodyLength < kInterfaceFixedBytes) {
+        // Skipping it would renumber the interfaces after it, so packets would get wrong link types.
+        source_.fail(block.offset, fmt::format("interface description block too short ({} bytes)", block.length));
+        return false;
+    }
+    if (interfaces_.size() >= kMaxInterfaces) {
+        warnOnce(warnedTooManyInterfaces_, block.offset,
+                 fmt::format("more than {} interfaces in one section; further ones are ignored", kMaxInterfaces));
+        return true;
+    }
+    Interface interface;
+    interface.linkType = byteorder::load16(block.body, swapped_);
+    interface.snapLength = byteorder::load32(block.body + 4, swapped_);
+    uint8_t tsresol = 6;
+    int64_t offsetSeconds = 0;
+    PcapngOptionReader options(block.body + kInterfaceFixedBytes, block.bodyLength - kInterfaceFixedBytes, swapped_);
+    PcapngOption option;
+    while (options.next(option)) {
+        if (option.code == pcapngopt::kInterfaceTsresol && option.length >= 1) {
+            tsresol = option.value[0];
+        } else if (option.code == pcapngopt::kInterfaceTsoffset && option.length >= 8) {
+            offsetSeconds = static_cast<int64_t>(byteorder::load64(option.value, swapped_));
+        }
+    }
+    if (options.malformed()) {
+        warnOnce(warnedMalformedOption_, block.offset, "option runs past the end of its block");
+    }
+    interface.scale = TimestampScale::fromTsresol(tsresol, offsetSeconds);
+    interfaces_.push_back(interface);
+    return true;
+}
+
+bool PcapngReader::readEnhancedPacket(const Block& block, RawPacket& packet) {
+    if (block.bodyLength < kPacketFixedBytes) {
+        source_.warn(block.offset, fmt::format("enhanced packet block too short ({} bytes); skipped", block.length));
+        return false;
+    }
+    const uint8_t* body = block.body;
+    const uint64_t timestamp =
+        (uint64_t{byteorder::load32(body + 4, swapped_)} << 32) | byteorder::load32(body + 8, swapped_);
+    return fillPacket(block, byteorder::load32(body, swapped_), timestamp, byteorder::load32(body + 12, swapped_),
+                      byteorder::load32(body + 16, swapped_), packet);
+}
+
+bool PcapngReader::readObsoletePacket(const Block& block, RawPacket& packet) {
+    if (block.bodyLength < kPacketFixedBytes) {
+        source_.warn(block.offset, fmt::format("packet block too short ({} bytes); skipped", block.length));
+        return false;
+    }
+    // Like an enhanced packet block, but a 16-bit interface id followed by a 16-bit drop count.
+    const uint8_t* body = block.body;
+    const uint64_t timestamp =
+        (uint64_t{byteorder::load32(body + 4, swapped_)} << 32) | byteorder::load32(body + 8, swapped_);
+    return fillPacket(block, byteorder::load16(body, swapped_), timestamp, byteorder::load32(body + 12, swapped_),
+                      byteorder::load32(body + 16, swapped_), packet);
+}
+
+bool PcapngReader::fillPacket(const Block& block, uint32_t interfaceId, uint64_t timestamp, uint32_t capturedLength,
+                              uint32_t originalLength, RawPacket& packet) {
+    const size_t dataSpace = block.bodyLength - kPacketFixedBytes;
+    if (capturedLength > dataSpace) {
+        source_.warn(block.offset, fmt::format("packet claims {} captured bytes but its block holds only {}; "
+                                               "skipped",
+                                               capturedLength, dataSpace));
+        return false;
+    }
+    if (interfaceId >= interfaces_.size()) {
+        source_.warn(block.offset, fmt::format("packet of interface {}, but the section describes {} interfaces; "
+                                               "skipped",
+                                               interfaceId, interfaces_.size()));
+        return false;
+    }
+    const Interface& interface = interfaces_[interfaceId];
+    const uint8_t* data = block.body + kPacketFixedBytes;
+    const size_t dataBytes = std::min(padded4(capturedLength), dataSpace);
+    packet.tsNs = interface.scale.toNs(timestamp);
+    packet.capturedLength = capturedLength;
+    packet.originalLength = originalLength;
+    packet.linkType = interface.linkType;
+    packet.interfaceId = interfaceId;
+    packet.recordOffset = block.offset;
+    packet.data = data;
+    packet.comment = findComment(data + dataBytes, dataSpace - dataBytes);
+    return true;
+}
+
+bool PcapngReader::readSimplePacket(const Block& block, RawPacket& packet) {
+    if (block.bodyLength < kSimplePacketFixedBytes) {
+        source_.warn(block.offset, fmt::format("simple packet block too short ({} bytes); skipped", block.length));
+        return false;
+    }
+    if (interfaces_.empty()) {
+        source_.warn(block.offset, "simple packet block in a section that describes no interface; skipped");
+        return false;
+    }
+    const Interface& interface = interfaces_.front();
+    const uint32_t originalLength = byteorder::load32(block.body, swapped_);
+    // The block has no captured length: the frame fills the block up to the padding, and no more
+    // than the interface's snapshot length.
+    size_t capturedLength = std::min<size_t>(originalLength, block.bodyLength - kSimplePacketFixedBytes);
+    if (interface.snapLength != 0) {
+        capturedLength = std::min<size_t>(capturedLength, interface.snapLength);
+    }
+    warnOnce(warnedSimplePacketTime_, block.offset, "simple packet blocks have no timestamp; their time is 0");
+    packet.tsNs = 0;
+    packet.capturedLength = static_cast<uint32_t>(capturedLength);
+    packet.originalLength = originalLength;
+    packet.linkType = interface.linkType;
+    packet.interfaceId = 0;
+    packet.recordOffset = block.offset;
+    packet.data = block.body + kSimplePacketFixedBytes;
+    packet.comment = {};
+    return true;
+}
+
+std::string_view PcapngReader::findComment(const uint8_t* options, size_t length) {
+    if (length == 0) {
+        return {};
+    }
+    PcapngOptionReader reader(options, length, swapped_);
+    PcapngOption option;
+    while (reader.next(option)) {
+        if (option.code == pcapngopt::kComment) {
+            return optionText(option);
+        }
+    }
+    if (reader.malformed()) {
+        warnOnce(warnedMalformedOption_, source_.offset(), "option runs past the end of its block");
+    }
+    return {};
+}
+
+}  // namespace tcpscope
