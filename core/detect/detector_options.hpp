@@ -17,6 +17,10 @@ struct DetectorOptions {
     uint16_t portRangeLow = 32768;     ///< ephemeral port range (Linux ip_local_port_range default)
     uint16_t portRangeHigh = 60999;
     bool portRangeGiven = false;       ///< the range was set by the user, not guessed from the capture
+    uint32_t timeWaitMinCloses = 20;       ///< time_wait_churn: report a host that closed at least this many first
+    double timeWaitWarnShare = 0.1;        ///< time_wait_churn: warn above this share of the port range in TIME_WAIT
+    double portPauseMinShare = 0.5;        ///< port_exhaustion: a pause of new connections this long (x TIME_WAIT)
+    uint32_t portExhaustionMinPorts = 20;  ///< port_exhaustion: ... counts with at least this many ports in use
 
     // syn_backlog_overflow
     double synRetransmitMinMs = 200;   ///< a repeated SYN at least this late is a retransmission by timeout

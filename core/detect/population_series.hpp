@@ -1,0 +1,53 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tcpscope {
+
+/// A count that steps up and down over time (TIME_WAIT entries of a host, ephemeral ports in
+/// use), with its peak. The history is kept as the highest count per time bucket; buckets double
+/// in width whenever there would be too many, so memory stays bounded however long the input is
+/// and a chart can be drawn from it without seeing every change.
+class PopulationSeries {
+public:
+    /// The count becomes `value` at `tsNs`; times must not go backwards.
+    void set(int64_t tsNs, int64_t value);
+    /// The count changes by `delta` at `tsNs`.
+    void add(int64_t tsNs, int64_t delta) { set(tsNs, value_ + delta); }
+
+    /// The current count.
+    [[nodiscard]] int64_t value() const { return value_; }
+    /// The highest count so far, and when it was first reached.
+    [[nodiscard]] int64_t peak() const { return peak_; }
+    [[nodiscard]] int64_t peakTsNs() const { return peakTsNs_; }
+    /// When the first change was recorded (0 before any).
+    [[nodiscard]] int64_t startTsNs() const { return startNs_; }
+
+    /// At most `maxPoints` points [seconds since `originNs`, highest count in that stretch], from
+    /// the first change until `endTsNs` (the count is assumed to stay as it is until then).
+    [[nodiscard]] nlohmann::json points(int64_t originNs, int64_t endTsNs, size_t maxPoints) const;
+    /// The time each of those points stands for, in seconds.
+    [[nodiscard]] double pointSeconds(int64_t endTsNs, size_t maxPoints) const;
+
+private:
+    static constexpr size_t kMaxBuckets = 512;
+
+    // How many buckets there are until `endTsNs`, and how many of them each output point covers.
+    [[nodiscard]] size_t bucketsUntil(int64_t endTsNs) const;
+    [[nodiscard]] static size_t bucketsPerPoint(size_t buckets, size_t maxPoints) {
+        return (buckets + maxPoints - 1) / maxPoints;
+    }
+
+    bool started_ = false;
+    int64_t startNs_ = 0;
+    int64_t bucketNs_ = 1'000'000;  // starts at 1 ms, doubles as needed
+    std::vector<int64_t> bucketMax_;
+    int64_t value_ = 0;
+    int64_t peak_ = 0;
+    int64_t peakTsNs_ = 0;
+};
+
+}  // namespace tcpscope

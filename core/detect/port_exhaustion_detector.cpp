@@ -1,0 +1,302 @@
+#include "detect/port_exhaustion_detector.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kNsPerSecond = 1'000'000'000;
+constexpr double kNearFullShare = 0.9;              // ports in use / observed range before a pause
+constexpr int64_t kMinRateWindowNs = kNsPerSecond;  // a rate over less than this is not extrapolated
+constexpr size_t kMaxSeriesPoints = 200;
+constexpr size_t kMaxListedPauses = 100;
+
+// `value` to a multiple of `unit` (0.1, 0.01, ...), as the nearest double to that decimal.
+double rounded(double value, double unit) { return std::round(value / unit) / std::round(1 / unit); }
+double seconds(int64_t ns) { return static_cast<double>(ns) / kNsPerSecond; }
+
+bool isPlainSyn(const TcpSegment& segment) {
+    return (segment.flags & (tcpflag::kSyn | tcpflag::kAck | tcpflag::kRst)) == tcpflag::kSyn;
+}
+
+constexpr std::string_view kRemedies =
+    "keep-alive or a connection pool, several jobs per connection (ab -k), a wider net.ipv4.ip_local_port_range, "
+    "or net.ipv4.tcp_tw_reuse=1 on the client; tcp_fin_timeout does not shorten TIME_WAIT on Linux (it is the "
+    "FIN_WAIT2 timeout), and tcp_tw_recycle is no option: it was removed in Linux 4.12 because it broke clients "
+    "behind NAT";
+
+}  // namespace
+
+PortExhaustionDetector::ConnectionState& PortExhaustionDetector::stateOf(uint32_t connection) {
+    if (connection >= states_.size()) {
+        states_.resize(std::max<size_t>(size_t{connection} + 1, states_.size() * 2));
+    }
+    return states_[connection];
+}
+
+PortExhaustionDetector::Pool& PortExhaustionDetector::poolOf(const Connection& connection, ConnectionState& state) {
+    if (state.pool == UINT32_MAX) {
+        const PoolKey key{connection.client.address, connection.server};
+        auto [slot, isNew] = poolIndex_.try_emplace(key, static_cast<uint32_t>(pools_.size()));
+        if (isNew) {
+            pools_.emplace_back().key = key;
+        }
+        state.pool = slot->second;
+    }
+    return pools_[state.pool];
+}
+
+uint32_t PortExhaustionDetector::rangePorts() const {
+    return static_cast<uint32_t>(options().portRangeHigh) - options().portRangeLow + 1;
+}
+
+uint32_t PortExhaustionDetector::observedRangePorts(const Pool& pool) {
+    return pool.ports.empty() ? 0 : static_cast<uint32_t>(pool.highestPort) - pool.lowestPort + 1;
+}
+
+void PortExhaustionDetector::expire(int64_t nowNs) {
+    while (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
+        const Expiry expiry = expiries_.front();
+        expiries_.pop_front();
+        if (stateOf(expiry.connection).timeWait) {
+            release(expiry.connection, expiry.tsNs);
+        }
+    }
+}
+
+void PortExhaustionDetector::acquire(uint32_t connection, int64_t tsNs) {
+    ConnectionState& state = stateOf(connection);
+    if (!state.inUse) {
+        state.inUse = true;
+        pools_[state.pool].portsInUse.add(tsNs, +1);
+    }
+}
+
+void PortExhaustionDetector::release(uint32_t connection, int64_t tsNs) {
+    ConnectionState& state = stateOf(connection);
+    state.timeWait = false;
+    if (state.inUse) {
+        state.inUse = false;
+        pools_[state.pool].portsInUse.add(tsNs, -1);
+    }
+}
+
+void PortExhaustionDetector::onSegment(const SegmentEvent& event) {
+    const TcpSegment& segment = event.segment;
+    const Connection& connection = event.connection;
+    expire(event.tsNs);
+    ConnectionState& state = stateOf(connection.id);
+    Pool& pool = poolOf(connection, state);
+
+    if (event.frame == connection.firstFrame) {
+        // The new generation of a tuple takes over the port its earlier generation held.
+        if (connection.reusedFrom != kNoConnection) {
+            release(connection.reusedFrom, event.tsNs);
+        }
+        if (isPlainSyn(segment)) {
+            onNewSyn(event, pool);
+        } else {
+            acquire(connection.id, event.tsNs);  // a connection already open when the capture started
+        }
+        return;
+    }
+    if ((segment.flags & tcpflag::kRst) != 0) {
+        state.aborted = true;
+        release(connection.id, event.tsNs);
+        return;
+    }
+    if (isPlainSyn(segment) && state.aborted) {
+        state.aborted = false;  // the SYN is sent again after a failed handshake: the port is held again
+        acquire(connection.id, event.tsNs);
+        return;
+    }
+    // The second FIN: if the client closed first, it keeps the port in TIME_WAIT.
+    const bool firstFinOfSender =
+        (segment.flags & tcpflag::kFin) != 0 && connection.from(event.sender).firstFinFrame == event.frame;
+    if (firstFinOfSender && connection.from(otherSide(event.sender)).sawFin && !state.aborted && state.inUse) {
+        if (connection.hasActiveCloser && connection.activeCloser == Side::Client) {
+            onClientClose(connection, pool, event.tsNs);
+        } else {
+            release(connection.id, event.tsNs);
+        }
+    }
+}
+
+void PortExhaustionDetector::onNewSyn(const SegmentEvent& event, Pool& pool) {
+    const uint16_t port = event.connection.client.port;
+    const auto minPauseNs = static_cast<int64_t>(options().portPauseMinShare * options().timeWaitSeconds * 1e9);
+    if (pool.lastSynTsNs != kNoTime && event.tsNs - pool.lastSynTsNs >= minPauseNs) {
+        const uint32_t observed = observedRangePorts(pool);
+        const auto nearFull = static_cast<int64_t>(std::ceil(kNearFullShare * observed));
+        const int64_t minPorts = std::max<int64_t>(options().portExhaustionMinPorts, nearFull);
+        if (pool.inUseAfterLastSyn >= minPorts && pool.ports.contains(port)) {
+            Pause pause;
+            pause.startTsNs = pool.lastSynTsNs;
+            pause.endTsNs = event.tsNs;
+            pause.lastSynFrame = pool.lastSynFrame;
+            pause.nextSynFrame = event.frame;
+            pause.reusedPort = port;
+            pause.portsInUse = pool.inUseAfterLastSyn;
+            pause.observedRangePorts = observed;
+            pool.pausedNs += pause.endTsNs - pause.startTsNs;
+            if (pool.pauses.size() < kMaxListedPauses) {
+                pool.pauses.push_back(pause);
+            }
+            refreshError(pool, event.tsNs);
+        }
+    }
+    pool.ports.insert(port);
+    pool.lowestPort = std::min(pool.lowestPort, port);
+    pool.highestPort = std::max(pool.highestPort, port);
+    ++pool.connections;
+    if (pool.firstSynTsNs == kNoTime) {
+        pool.firstSynTsNs = event.tsNs;
+    }
+    pool.lastSynTsNs = event.tsNs;
+    pool.lastSynFrame = event.frame;
+    acquire(event.connection.id, event.tsNs);
+    pool.inUseAfterLastSyn = pool.portsInUse.value();
+}
+
+void PortExhaustionDetector::onClientClose(const Connection& connection, Pool& pool, int64_t tsNs) {
+    const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * 1e9);
+    stateOf(connection.id).timeWait = true;
+    expiries_.push_back({tsNs + timeWaitNs, connection.id});
+    ++pool.clientCloses;
+    pool.recentTimeWaits.push_back(tsNs);
+    while (pool.recentTimeWaits.front() <= tsNs - timeWaitNs) {
+        pool.recentTimeWaits.pop_front();
+    }
+    // The rate of ports going into TIME_WAIT, over the last TIME_WAIT length (or since the first
+    // connection, if that is shorter): at this rate, how many ports does one TIME_WAIT length need?
+    const int64_t firstNs = pool.firstSynTsNs != kNoTime ? pool.firstSynTsNs : tsNs;
+    const int64_t windowNs = std::min(timeWaitNs, tsNs - firstNs);
+    if (windowNs < kMinRateWindowNs) {
+        return;
+    }
+    const double rate = static_cast<double>(pool.recentTimeWaits.size()) / seconds(windowNs);
+    if (rate > pool.peakRate) {
+        pool.peakRate = rate;
+        pool.peakRateTsNs = tsNs;
+        pool.peakRateWindowS = seconds(windowNs);
+        if (rate * options().timeWaitSeconds >= rangePorts()) {
+            refreshWarning(pool, tsNs);
+        }
+    }
+}
+
+nlohmann::json PortExhaustionDetector::poolEvidence(const Pool& pool, int64_t nowNs) const {
+    const double timeWait = options().timeWaitSeconds;
+    const uint32_t observed = observedRangePorts(pool);
+    return {
+        {"client", pool.key.client.toString()},
+        {"server", pool.key.server.toString()},
+        {"connections", pool.connections},
+        {"client_closes_first", pool.clientCloses},
+        {"distinct_ports", pool.ports.size()},
+        {"observed_port_range", fmt::format("{}-{}", pool.lowestPort, pool.highestPort)},
+        {"observed_range_ports", observed},
+        {"observed_capacity_per_s", rounded(observed / timeWait, 0.01)},
+        {"port_range", fmt::format("{}-{}", options().portRangeLow, options().portRangeHigh)},
+        {"port_range_given", options().portRangeGiven},
+        {"capacity_per_s", rounded(rangePorts() / timeWait, 0.1)},
+        {"time_wait_s", timeWait},
+        {"peak_ports_in_use", pool.portsInUse.peak()},
+        {"peak_ports_in_use_at_s", rounded(seconds(pool.portsInUse.peakTsNs() - pool.portsInUse.startTsNs()), 0.001)},
+        {"peak_rate_per_s", rounded(pool.peakRate, 0.1)},
+        {"peak_rate_window_s", rounded(pool.peakRateWindowS, 0.001)},
+        {"series", pool.portsInUse.points(pool.portsInUse.startTsNs(), nowNs, kMaxSeriesPoints)},
+        {"series_step_s", pool.portsInUse.pointSeconds(nowNs, kMaxSeriesPoints)}};
+}
+
+void PortExhaustionDetector::refreshError(Pool& pool, int64_t nowNs) {
+    if (!pool.hasError) {
+        Finding finding;
+        finding.kind = "port_exhaustion";
+        finding.severity = Severity::Error;
+        finding.connection = kNoConnection;
+        finding.tsNs = pool.pauses.front().startTsNs;
+        pool.errorId = log().add(std::move(finding));
+        pool.hasError = true;
+    }
+    Finding& finding = log().edit(pool.errorId);
+    finding.durationMs = rounded(static_cast<double>(pool.pausedNs) / 1e6, 0.001);
+    finding.frames.clear();
+    nlohmann::json pauses = nlohmann::json::array();
+    for (const Pause& pause : pool.pauses) {
+        finding.frames.push_back(pause.lastSynFrame);
+        finding.frames.push_back(pause.nextSynFrame);
+        pauses.push_back({{"start_s", rounded(seconds(pause.startTsNs - finding.tsNs), 0.001)},
+                          {"pause_ms", rounded(static_cast<double>(pause.endTsNs - pause.startTsNs) / 1e6, 0.001)},
+                          {"last_syn_frame", pause.lastSynFrame},
+                          {"next_syn_frame", pause.nextSynFrame},
+                          {"reused_port", pause.reusedPort},
+                          {"ports_in_use", pause.portsInUse},
+                          {"observed_range_ports", pause.observedRangePorts}});
+    }
+    finding.evidence = poolEvidence(pool, nowNs);
+    finding.evidence["pauses"] = pauses;
+    finding.evidence["pause_count"] = pool.pauses.size();
+    finding.evidence["paused_ms"] = finding.durationMs;
+
+    const Pause& first = pool.pauses.front();
+    const uint32_t observed = observedRangePorts(pool);
+    const std::string pausesText =
+        pool.pauses.size() == 1 ? fmt::format("for {:.1f} s", seconds(first.endTsNs - first.startTsNs))
+                                : fmt::format("{} times, {:.1f} s in all", pool.pauses.size(), seconds(pool.pausedNs));
+    const bool sameRange = pool.lowestPort == options().portRangeLow && pool.highestPort == options().portRangeHigh;
+    const std::string otherRange = sameRange
+                                       ? std::string()
+                                       : fmt::format(" ({}-{} would give {:.0f}/s)", options().portRangeLow,
+                                                     options().portRangeHigh, rangePorts() / options().timeWaitSeconds);
+    finding.summary = fmt::format(
+        "{} -> {}: the client ran out of ephemeral ports: {} ports ({}-{} seen) were open or in the client's "
+        "TIME_WAIT, and no new connection started {} until TIME_WAIT ({:g} s) freed the same ports again; that range "
+        "sustains only {:.1f} connections/s{}; fix: {}.",
+        pool.key.client.toString(), pool.key.server.toString(), first.portsInUse, pool.lowestPort, pool.highestPort,
+        pausesText, options().timeWaitSeconds, observed / options().timeWaitSeconds, otherRange, kRemedies);
+    log().changed(pool.errorId);
+}
+
+void PortExhaustionDetector::refreshWarning(Pool& pool, int64_t nowNs) {
+    if (!pool.hasWarning) {
+        Finding finding;
+        finding.kind = "port_exhaustion";
+        finding.severity = Severity::Warning;
+        finding.connection = kNoConnection;
+        finding.tsNs = pool.firstSynTsNs;
+        pool.warningId = log().add(std::move(finding));
+        pool.hasWarning = true;
+    }
+    Finding& finding = log().edit(pool.warningId);
+    finding.evidence = poolEvidence(pool, nowNs);
+    const double capacity = rangePorts() / options().timeWaitSeconds;
+    const double secondsToExhaust = static_cast<double>(rangePorts()) / std::max(pool.peakRate, 1e-9);
+    finding.evidence["seconds_to_exhaust"] = rounded(secondsToExhaust, 0.1);
+    finding.summary = fmt::format(
+        "{} -> {}: the client closes connections first at {:.0f}/s (over {:.1f} s), and each keeps its source port "
+        "in TIME_WAIT for {:g} s: the {}-port range {}-{} sustains only {:.0f}/s and runs out after about {:.0f} s "
+        "at this rate, after which connect() fails until ports come back; fix: {}.",
+        pool.key.client.toString(), pool.key.server.toString(), pool.peakRate, pool.peakRateWindowS,
+        options().timeWaitSeconds, rangePorts(), options().portRangeLow, options().portRangeHigh, capacity,
+        secondsToExhaust, kRemedies);
+    log().changed(pool.warningId);
+}
+
+void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
+    expire(lastTsNs);
+    for (Pool& pool : pools_) {
+        if (pool.hasError) {
+            refreshError(pool, lastTsNs);
+        }
+        if (pool.hasWarning) {
+            refreshWarning(pool, lastTsNs);
+        }
+    }
+}
+
+}  // namespace tcpscope

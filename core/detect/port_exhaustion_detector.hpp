@@ -1,0 +1,106 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <vector>
+
+#include <absl/container/flat_hash_set.h>
+
+#include "detect/detector.hpp"
+#include "detect/population_series.hpp"
+
+namespace tcpscope {
+
+/// Follows, per client address towards one server address and port, the ephemeral ports in use
+/// (connections open, or closed by the client first and still in its TIME_WAIT), the observed
+/// port range and the rate of new connections. Two `port_exhaustion` findings per such pair:
+///  - error: the client's new connections paused for at least `portPauseMinShare` of the
+///    TIME_WAIT length while at least `portExhaustionMinPorts` ports, and nearly the whole
+///    observed range, were in use, and the first SYN after the pause reused one of those ports
+///    (connect() failed with EADDRNOTAVAIL until TIME_WAIT expired); duration = the pause;
+///  - warning: the client closed connections first at a rate that fills the port range within one
+///    TIME_WAIT length (range / TIME_WAIT: about 470/s for Linux defaults), even if the capture
+///    ends before it runs out.
+class PortExhaustionDetector : public Detector {
+public:
+    using Detector::Detector;
+
+    void onSegment(const SegmentEvent& event) override;
+    void onEnd(int64_t lastTsNs) override;
+
+private:
+    struct PoolKey {
+        IpAddress client;
+        Endpoint server;
+        auto operator<=>(const PoolKey&) const = default;
+    };
+
+    // One stretch without new connections while the ports were used up.
+    struct Pause {
+        int64_t startTsNs = 0;
+        int64_t endTsNs = 0;
+        uint32_t lastSynFrame = 0;  // last SYN before the pause
+        uint32_t nextSynFrame = 0;  // first SYN after it
+        uint16_t reusedPort = 0;
+        int64_t portsInUse = 0;
+        uint32_t observedRangePorts = 0;
+    };
+
+    // The ports one client address uses towards one server endpoint.
+    struct Pool {
+        PoolKey key;
+        PopulationSeries portsInUse;
+        absl::flat_hash_set<uint16_t> ports;  // distinct client ports seen (at most 65536)
+        uint16_t lowestPort = UINT16_MAX;
+        uint16_t highestPort = 0;
+        uint64_t connections = 0;  // connections started with a SYN
+        int64_t firstSynTsNs = kNoTime;
+        int64_t lastSynTsNs = kNoTime;
+        uint32_t lastSynFrame = 0;
+        int64_t inUseAfterLastSyn = 0;
+        uint64_t clientCloses = 0;            // closed by the client first: each holds its port for TIME_WAIT
+        std::deque<int64_t> recentTimeWaits;  // client active closes within the last TIME_WAIT length
+        double peakRate = 0;                  // of client active closes, per second
+        int64_t peakRateTsNs = 0;
+        double peakRateWindowS = 0;
+        std::vector<Pause> pauses;
+        int64_t pausedNs = 0;
+        bool hasError = false;
+        uint32_t errorId = 0;
+        bool hasWarning = false;
+        uint32_t warningId = 0;
+    };
+
+    // What this detector remembers of every connection.
+    struct ConnectionState {
+        uint32_t pool = UINT32_MAX;
+        bool inUse = false;     // holds its client port now
+        bool timeWait = false;  // ... because the client closed first
+        bool aborted = false;   // a RST not followed by a SYN
+    };
+
+    struct Expiry {
+        int64_t tsNs;
+        uint32_t connection;
+    };
+
+    ConnectionState& stateOf(uint32_t connection);
+    Pool& poolOf(const Connection& connection, ConnectionState& state);
+    void expire(int64_t nowNs);
+    void acquire(uint32_t connection, int64_t tsNs);
+    void release(uint32_t connection, int64_t tsNs);
+    void onNewSyn(const SegmentEvent& event, Pool& pool);
+    void onClientClose(const Connection& connection, Pool& pool, int64_t tsNs);
+    [[nodiscard]] uint32_t rangePorts() const;
+    [[nodiscard]] static uint32_t observedRangePorts(const Pool& pool);
+    void refreshError(Pool& pool, int64_t nowNs);
+    void refreshWarning(Pool& pool, int64_t nowNs);
+    [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
+
+    std::vector<ConnectionState> states_;  // [connection id]
+    std::deque<Expiry> expiries_;          // in time order: every entry lasts the same time
+    std::map<PoolKey, uint32_t> poolIndex_;
+    std::vector<Pool> pools_;
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,455 @@
+#include "detect/port_reuse_detector.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tcp/seq_math.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kNsPerMs = 1'000'000;
+constexpr size_t kMaxListedReuses = 1000;        // a group's evidence keeps the first ones; counts keep all
+constexpr size_t kMaxListedRetransmissions = 8;  // SYN retransmissions listed per collision
+
+double toMs(int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
+
+bool hasFlag(const TcpSegment& segment, uint16_t flag) { return (segment.flags & flag) != 0; }
+
+bool isPlainSyn(const TcpSegment& segment) {
+    return (segment.flags & (tcpflag::kSyn | tcpflag::kAck | tcpflag::kRst)) == tcpflag::kSyn;
+}
+
+bool isSynAck(const TcpSegment& segment) {
+    return (segment.flags & (tcpflag::kSyn | tcpflag::kAck | tcpflag::kRst)) == (tcpflag::kSyn | tcpflag::kAck);
+}
+
+// An ACK without SYN or RST: before the SYN-ACK, a receiver that sends this is answering for an
+// older connection on the same tuple (RFC 5961 challenge ACK, or the TIME_WAIT socket's ACK).
+bool isBareAck(const TcpSegment& segment) {
+    return (segment.flags & (tcpflag::kSyn | tcpflag::kAck | tcpflag::kRst)) == tcpflag::kAck;
+}
+
+std::string_view earlierEndName(int end) {
+    static constexpr std::array<std::string_view, 4> kNames{"reset", "closed", "half_closed", "open"};
+    return kNames.at(static_cast<size_t>(end));
+}
+
+std::string_view tristate(int value) { return value < 0 ? "unknown" : (value > 0 ? "yes" : "no"); }
+
+}  // namespace
+
+std::string_view portReuseOutcomeName(PortReuseDetector::Outcome outcome) {
+    switch (outcome) {
+        case PortReuseDetector::Outcome::AfterGone: return "after_gone";
+        case PortReuseDetector::Outcome::IntoTimeWait: return "into_time_wait";
+        case PortReuseDetector::Outcome::NeverClosed: return "never_closed";
+        case PortReuseDetector::Outcome::Collision: return "collision";
+    }
+    return "unknown";
+}
+
+PortReuseDetector::ConnectionState& PortReuseDetector::stateOf(uint32_t connection) {
+    if (connection >= states_.size()) {
+        states_.resize(std::max<size_t>(size_t{connection} + 1, states_.size() * 2));
+    }
+    return states_[connection];
+}
+
+void PortReuseDetector::onSegment(const SegmentEvent& event) {
+    const TcpSegment& segment = event.segment;
+    const Connection& connection = event.connection;
+    ConnectionState& state = stateOf(connection.id);
+
+    if (connection.reusedFrom != kNoConnection && event.frame == connection.firstFrame) {
+        startReuse(event);
+    } else if (state.reuse != UINT32_MAX && !reuses_[state.reuse].done) {
+        watchHandshake(event, reuses_[state.reuse]);
+    }
+
+    // What a later generation of this tuple needs to know about this one.
+    ConnectionState& own = stateOf(connection.id);  // startReuse may have grown states_
+    if (segment.options.hasTimestamp) {
+        own.lastTsVal[sideIndex(event.sender)] = segment.options.tsVal;
+        own.hasTsVal[sideIndex(event.sender)] = true;
+    }
+    if (hasFlag(segment, tcpflag::kRst)) {
+        own.rstTsNs = event.tsNs;
+    } else if (isPlainSyn(segment)) {
+        own.rstTsNs = kNoTime;  // the RST was part of a failed handshake that is being retried
+    }
+}
+
+void PortReuseDetector::startReuse(const SegmentEvent& event) {
+    const Connection& connection = event.connection;
+    const Connection& earlier = engine().connections().at(connection.reusedFrom);
+    const ConnectionState& earlierState = stateOf(earlier.id);
+
+    Reuse reuse;
+    reuse.connection = connection.id;
+    reuse.earlier = earlier.id;
+    reuse.synTsNs = event.tsNs;
+    reuse.synFrame = event.frame;
+    reuse.lastHandshakeTsNs = event.tsNs;
+
+    const DirectionSummary& earlierClient = earlier.from(Side::Client);
+    const DirectionSummary& earlierServer = earlier.from(Side::Server);
+    int64_t endTsNs = earlier.lastTsNs;
+    if (earlierState.rstTsNs != kNoTime) {
+        reuse.earlierEnd = EarlierEnd::Reset;
+        endTsNs = earlierState.rstTsNs;
+    } else if (earlierClient.sawFin && earlierServer.sawFin) {
+        // The active closer enters TIME_WAIT when the peer's FIN arrives.
+        reuse.earlierEnd = EarlierEnd::Closed;
+        endTsNs = std::max(earlierClient.firstFinTsNs, earlierServer.firstFinTsNs);
+        reuse.hasHolder = earlier.hasActiveCloser;
+        reuse.holderIsReceiver = earlier.hasActiveCloser && earlier.endpoint(earlier.activeCloser) == connection.server;
+    } else if (earlierClient.sawFin || earlierServer.sawFin) {
+        reuse.earlierEnd = EarlierEnd::HalfClosed;
+    }
+    reuse.sinceEarlierNs = event.tsNs - endTsNs;
+    const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * 1e9);
+    reuse.timeWaitLive = reuse.holderIsReceiver && reuse.sinceEarlierNs < timeWaitNs;
+
+    // Would a TIME_WAIT accept this SYN? Its ISN must be above what the sender sent before, or
+    // its timestamp above the last one the sender used (RFC 6191).
+    const Side senderBefore = earlier.client == connection.client ? Side::Client : Side::Server;
+    const SequenceState& sentBefore = earlier.sequence[sideIndex(senderBefore)];
+    if (sentBefore.nextSeq != 0) {
+        reuse.isnNewer = seq::gt(event.segment.seq, sentBefore.nextSeq) ? 1 : 0;
+    }
+    if (event.segment.options.hasTimestamp && earlierState.hasTsVal[sideIndex(senderBefore)]) {
+        reuse.timestampNewer = seq::gt(event.segment.options.tsVal, earlierState.lastTsVal[sideIndex(senderBefore)]);
+    }
+
+    const auto index = static_cast<uint32_t>(reuses_.size());
+    reuses_.push_back(std::move(reuse));
+    stateOf(connection.id).reuse = index;
+}
+
+void PortReuseDetector::watchHandshake(const SegmentEvent& event, Reuse& reuse) {
+    const TcpSegment& segment = event.segment;
+    bool symptom = false;
+    bool progress = false;
+    if (event.sender == Side::Client) {
+        if (isPlainSyn(segment) && reuse.synAckFrame == 0) {
+            if (reuse.synRetransmissions++ == 0) {
+                reuse.firstRetransmissionTsNs = event.tsNs;
+            }
+            if (reuse.synRetransmissionFrames.size() < kMaxListedRetransmissions) {
+                reuse.synRetransmissionFrames.push_back(event.frame);
+            }
+            symptom = true;
+        } else if (hasFlag(segment, tcpflag::kRst) && reuse.establishedFrame == 0) {
+            if (reuse.senderRstFrame == 0) {
+                reuse.senderRstFrame = event.frame;
+            }
+            symptom = true;
+        } else if (isBareAck(segment) && reuse.synAckFrame != 0 && segment.ack == reuse.synAckIsn + 1) {
+            reuse.establishedFrame = event.frame;
+            reuse.establishedTsNs = event.tsNs;
+            progress = true;
+        }
+    } else if (reuse.synAckFrame == 0) {
+        if (isSynAck(segment)) {
+            reuse.synAckFrame = event.frame;
+            reuse.synAckIsn = segment.seq;
+            progress = true;
+        } else if (hasFlag(segment, tcpflag::kRst)) {
+            if (reuse.receiverRstFrame == 0) {
+                reuse.receiverRstFrame = event.frame;
+            }
+            symptom = true;
+        } else if (isBareAck(segment)) {
+            if (reuse.challengeAckFrame == 0) {
+                reuse.challengeAckFrame = event.frame;
+            }
+            ++reuse.challengeAcks;
+            symptom = true;
+        }
+    }
+    if (!symptom && !progress) {
+        return;
+    }
+    reuse.lastHandshakeTsNs = event.tsNs;
+    if (!reuse.decided && (isCollision(reuse) || reuse.synAckFrame != 0)) {
+        decide(reuse);
+    } else if (reuse.decided && reuse.outcome == Outcome::Collision) {
+        refreshCollision(reuse);
+    }
+    if (reuse.decided && (reuse.outcome != Outcome::Collision || reuse.establishedFrame != 0)) {
+        reuse.done = true;
+    }
+}
+
+bool PortReuseDetector::receiverMayHoldState(const Reuse& reuse) const {
+    return reuse.timeWaitLive || reuse.earlierEnd == EarlierEnd::Open || reuse.earlierEnd == EarlierEnd::HalfClosed;
+}
+
+// A challenge ACK proves that the receiver still held the old connection. A RST, a reset by the
+// sender, or a SYN that had to be sent again only point to a collision when the receiver could
+// still hold it; otherwise they are a refused connection or a lost SYN, not a reuse problem.
+bool PortReuseDetector::isCollision(const Reuse& reuse) const {
+    if (reuse.challengeAckFrame != 0) {
+        return true;
+    }
+    const bool trouble = reuse.receiverRstFrame != 0 || reuse.senderRstFrame != 0 || reuse.synRetransmissions > 0;
+    return trouble && receiverMayHoldState(reuse);
+}
+
+void PortReuseDetector::decide(Reuse& reuse) {
+    reuse.decided = true;
+    if (isCollision(reuse)) {
+        reuse.outcome = Outcome::Collision;
+        recordCollision(reuse);
+        return;
+    }
+    if (reuse.earlierEnd == EarlierEnd::Open || reuse.earlierEnd == EarlierEnd::HalfClosed) {
+        reuse.outcome = Outcome::NeverClosed;
+    } else if (reuse.timeWaitLive) {
+        reuse.outcome = Outcome::IntoTimeWait;
+    } else {
+        reuse.outcome = Outcome::AfterGone;
+    }
+    addToGroup(reuse);
+}
+
+nlohmann::json PortReuseDetector::describe(const Reuse& reuse) const {
+    const Connection& earlier = engine().connections().at(reuse.earlier);
+    nlohmann::json frames = {{"syn", reuse.synFrame}};
+    const auto optionalFrame = [](uint32_t frame) { return frame != 0 ? nlohmann::json(frame) : nlohmann::json(); };
+    frames["challenge_ack"] = optionalFrame(reuse.challengeAckFrame);
+    frames["receiver_rst"] = optionalFrame(reuse.receiverRstFrame);
+    frames["sender_rst"] = optionalFrame(reuse.senderRstFrame);
+    frames["syn_retransmissions"] = reuse.synRetransmissionFrames;
+    frames["syn_ack"] = optionalFrame(reuse.synAckFrame);
+    frames["handshake_ack"] = optionalFrame(reuse.establishedFrame);
+    nlohmann::json holder;
+    if (reuse.hasHolder) {
+        holder = {{"side", sideName(earlier.activeCloser)},
+                  {"endpoint", earlier.endpoint(earlier.activeCloser).toString()},
+                  {"is_receiver", reuse.holderIsReceiver}};
+    }
+    return {{"connection", reuse.connection},
+            {"earlier_connection", reuse.earlier},
+            {"earlier_end", earlierEndName(static_cast<int>(reuse.earlierEnd))},
+            {"since_earlier_end_ms", toMs(reuse.sinceEarlierNs)},
+            {"time_wait_holder", holder},
+            {"time_wait_live", reuse.timeWaitLive},
+            {"isn_newer", tristate(reuse.isnNewer)},
+            {"timestamp_newer", tristate(reuse.timestampNewer)},
+            {"syn_retransmissions", reuse.synRetransmissions},
+            {"challenge_acks", reuse.challengeAcks},
+            {"frames", frames}};
+}
+
+void PortReuseDetector::recordCollision(Reuse& reuse) {
+    const Connection& connection = engine().connections().at(reuse.connection);
+    Finding finding;
+    finding.kind = "port_reuse";
+    finding.severity = Severity::Error;
+    finding.connection = connection.id;
+    finding.tsNs = reuse.synTsNs;
+    reuse.findingId = log().add(std::move(finding));
+    refreshCollision(reuse);
+}
+
+void PortReuseDetector::refreshCollision(Reuse& reuse) {
+    const Connection& connection = engine().connections().at(reuse.connection);
+    const Connection& earlier = engine().connections().at(reuse.earlier);
+    const bool established = reuse.establishedFrame != 0;
+    const int64_t delayNs = (established ? reuse.establishedTsNs : reuse.lastHandshakeTsNs) - reuse.synTsNs;
+
+    Finding& finding = log().edit(reuse.findingId);
+    finding.durationMs = toMs(delayNs);
+    finding.frames.clear();
+    for (const uint32_t frame :
+         {reuse.synFrame, reuse.challengeAckFrame, reuse.receiverRstFrame, reuse.senderRstFrame}) {
+        if (frame != 0) {
+            finding.frames.push_back(frame);
+        }
+    }
+    finding.frames.insert(finding.frames.end(), reuse.synRetransmissionFrames.begin(),
+                          reuse.synRetransmissionFrames.end());
+    for (const uint32_t frame : {reuse.synAckFrame, reuse.establishedFrame}) {
+        if (frame != 0) {
+            finding.frames.push_back(frame);
+        }
+    }
+    std::sort(finding.frames.begin(), finding.frames.end());
+    finding.evidence = describe(reuse);
+    finding.evidence["outcome"] = portReuseOutcomeName(Outcome::Collision);
+    finding.evidence["client"] = connection.client.toString();
+    finding.evidence["server"] = connection.server.toString();
+    finding.evidence["established"] = established;
+    finding.evidence["delay_ms"] = finding.durationMs;
+    finding.evidence["syn_again_after_ms"] = reuse.firstRetransmissionTsNs != kNoTime
+                                                 ? nlohmann::json(toMs(reuse.firstRetransmissionTsNs - reuse.synTsNs))
+                                                 : nlohmann::json();
+
+    // What held the old connection, and how the SYN was answered.
+    std::string held;
+    if (reuse.timeWaitLive) {
+        held = fmt::format("the {}'s TIME_WAIT of #{} (it closed first, {:.1f} ms before)", sideName(Side::Server),
+                           earlier.id, toMs(reuse.sinceEarlierNs));
+    } else if (reuse.earlierEnd == EarlierEnd::Open || reuse.earlierEnd == EarlierEnd::HalfClosed) {
+        held = fmt::format("#{}, which was never seen to close", earlier.id);
+    } else {
+        held = fmt::format("the old state of #{} ({} {:.1f} ms before)", earlier.id,
+                           earlierEndName(static_cast<int>(reuse.earlierEnd)), toMs(reuse.sinceEarlierNs));
+    }
+    std::string answer;
+    if (reuse.challengeAckFrame != 0) {
+        answer = "the server answered with a bare ACK for the old connection (challenge ACK)";
+    } else if (reuse.receiverRstFrame != 0) {
+        answer = "the server answered with a RST";
+    } else {
+        answer = "the server did not answer";
+    }
+    std::string retry;
+    if (reuse.senderRstFrame != 0 && reuse.synRetransmissions > 0) {
+        retry = ", the client reset it and sent the SYN again";
+    } else if (reuse.senderRstFrame != 0) {
+        retry = ", the client reset it";
+    } else if (reuse.synRetransmissions > 0) {
+        retry = ", the client sent the SYN again";
+    }
+    if (reuse.synRetransmissions > 1) {
+        retry += fmt::format(" ({} times)", reuse.synRetransmissions);
+    }
+    const std::string cost =
+        established
+            ? fmt::format("the connection was established {:.1f} ms after the first SYN", finding.durationMs)
+            : fmt::format("the connection was still not established {:.1f} ms after the first SYN", finding.durationMs);
+    const std::string fix =
+        reuse.timeWaitLive || reuse.hasHolder
+            ? "don't bind fixed source ports (let the kernel pick one), keep TCP timestamps on so TIME_WAIT can "
+              "accept a newer SYN, have the client close first (its own TIME_WAIT is reused safely with "
+              "tcp_tw_reuse), and avoid SO_LINGER 0 tricks"
+            : "close connections explicitly on both sides and don't bind fixed source ports (let the kernel pick "
+              "one)";
+    finding.summary = fmt::format(
+        "{} -> {}: port reuse collision: the SYN reusing this 4-tuple ran into {}; {}{}; "
+        "{}; fix: {}.",
+        connection.client.toString(), connection.server.toString(), held, answer, retry, cost, fix);
+    log().changed(reuse.findingId);
+}
+
+void PortReuseDetector::addToGroup(Reuse& reuse) {
+    const Connection& connection = engine().connections().at(reuse.connection);
+    const GroupKey key{reuse.outcome, connection.client.address, connection.server};
+    auto [slot, isNew] = groups_.try_emplace(key);
+    Group& group = slot->second;
+    if (isNew) {
+        Finding finding;
+        finding.kind = "port_reuse";
+        finding.severity = reuse.outcome == Outcome::AfterGone ? Severity::Info : Severity::Warning;
+        finding.connection = connection.id;
+        finding.tsNs = reuse.synTsNs;
+        finding.evidence = {{"outcome", portReuseOutcomeName(reuse.outcome)},
+                            {"client", connection.client.address.toString()},
+                            {"server", connection.server.toString()},
+                            {"instances", nlohmann::json::array()}};
+        group.findingId = log().add(std::move(finding));
+    }
+    ++group.reuses;
+    group.minSinceNs = std::min(group.minSinceNs, reuse.sinceEarlierNs);
+    group.maxSinceNs = std::max(group.maxSinceNs, reuse.sinceEarlierNs);
+    group.timestampNewer += reuse.timestampNewer > 0 ? 1 : 0;
+    group.isnNewer += reuse.isnNewer > 0 ? 1 : 0;
+    std::string reason;
+    if (reuse.earlierEnd == EarlierEnd::Reset) {
+        reason = "reset";
+    } else if (reuse.earlierEnd == EarlierEnd::Closed) {
+        const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * 1e9);
+        if (reuse.timeWaitLive) {
+            reason = "receiver_time_wait";
+        } else if (reuse.sinceEarlierNs >= timeWaitNs) {
+            reason = "time_wait_expired";
+        } else {
+            reason = "sender_time_wait";  // the SYN's sender reused its own TIME_WAIT (tcp_tw_reuse)
+        }
+    } else {
+        reason = earlierEndName(static_cast<int>(reuse.earlierEnd));
+    }
+    ++group.reasons[reason];
+
+    Finding& finding = log().edit(group.findingId);
+    if (group.reuses <= kMaxListedReuses) {
+        nlohmann::json instance = describe(reuse);
+        instance["reason"] = reason;
+        finding.evidence["instances"].push_back(std::move(instance));
+        finding.frames.push_back(reuse.synFrame);
+        if (reuse.synAckFrame != 0) {
+            finding.frames.push_back(reuse.synAckFrame);
+        }
+    }
+    refreshGroupSummary(connection, reuse.outcome, group);
+    log().changed(group.findingId);
+}
+
+void PortReuseDetector::refreshGroupSummary(const Connection& connection, Outcome outcome, Group& group) {
+    Finding& finding = log().edit(group.findingId);
+    finding.evidence["reuses"] = group.reuses;
+    finding.evidence["reasons"] = group.reasons;
+    finding.evidence["since_earlier_end_ms"] = {{"min", toMs(group.minSinceNs)}, {"max", toMs(group.maxSinceNs)}};
+    finding.evidence["instances_truncated"] = group.reuses > kMaxListedReuses;
+    const std::string from = connection.client.address.toString();
+    const std::string to = connection.server.toString();
+    const std::string count =
+        group.reuses == 1 ? std::string("1 new connection") : fmt::format("{} new connections", group.reuses);
+    const std::string range = group.minSinceNs == group.maxSinceNs
+                                  ? fmt::format("{:.1f} ms", toMs(group.minSinceNs))
+                                  : fmt::format("{:.1f} to {:.1f} ms", toMs(group.minSinceNs), toMs(group.maxSinceNs));
+    switch (outcome) {
+        case Outcome::IntoTimeWait: {
+            finding.evidence["timestamp_newer"] = group.timestampNewer;
+            finding.evidence["isn_newer"] = group.isnNewer;
+            const std::string why =
+                group.timestampNewer > 0 ? "its timestamp was newer" : "its sequence number was newer";
+            finding.summary = fmt::format(
+                "{} -> {}: {} reused a 4-tuple the server still held in TIME_WAIT (it had closed first; its TIME_WAIT "
+                "began {} before); "
+                "the server accepted the SYN because {}, so no time was lost, but this is fragile: with timestamps off "
+                "or a lower ISN the SYN collides and waits for a retransmission; fix: have the client close first or "
+                "use keep-alive, let the kernel pick source ports from a wide ip_local_port_range, keep TCP timestamps "
+                "on.",
+                from, to, count, range, why);
+            break;
+        }
+        case Outcome::NeverClosed:
+            finding.summary = fmt::format(
+                "{} -> {}: {} reused a 4-tuple whose earlier connection was never seen to close (no FIN or RST, last "
+                "packet {} before): the capture missed its end, or one side dropped it silently (a restart, a NAT or "
+                "firewall timeout) while the other may still hold it; fix: close connections explicitly and find why "
+                "the earlier one was abandoned.",
+                from, to, count, range);
+            break;
+        default: {
+            std::string reasons;
+            for (const auto& [reason, reasonCount] : group.reasons) {
+                reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reasonCount, reason);
+            }
+            finding.summary = fmt::format(
+                "{} -> {}: {} reused a 4-tuple after the earlier connection was gone ({}; {} after its end); the "
+                "server "
+                "had no state left, so nothing was lost.",
+                from, to, count, reasons, range);
+            break;
+        }
+    }
+}
+
+void PortReuseDetector::onEnd(int64_t /*lastTsNs*/) {
+    // SYNs that were never answered are judged on what the capture holds.
+    for (Reuse& reuse : reuses_) {
+        if (!reuse.decided) {
+            decide(reuse);
+        }
+    }
+}
+
+}  // namespace tcpscope

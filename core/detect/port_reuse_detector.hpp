@@ -1,0 +1,112 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "detect/detector.hpp"
+
+namespace tcpscope {
+
+/// Judges every new generation of a 4-tuple (a SYN with a new ISN on a tuple an earlier
+/// connection used), from what the earlier connection left behind and how the SYN was answered:
+///  - collision (error, one `port_reuse` finding per connection): the receiver still held the
+///    old connection (TIME_WAIT, or it never closed) and answered the SYN with a bare ACK for the
+///    old connection (the challenge ACK), a RST, or not at all, so the sender had to reset and
+///    retransmit; the finding's duration is the delay from the first SYN until the handshake
+///    completed;
+///  - accepted into a live TIME_WAIT (warning): the receiver closed first moments ago and took
+///    the SYN because its timestamp or ISN was newer; it works, but only by that margin;
+///  - the earlier connection never closed (warning): no FIN or RST was seen for it;
+///  - after the earlier connection was gone (info): reset, its TIME_WAIT expired, or the SYN's
+///    sender held the TIME_WAIT itself (tcp_tw_reuse).
+/// The non-error classes are grouped into one finding per class, client address and server
+/// endpoint, listing every reuse as an instance.
+class PortReuseDetector : public Detector {
+public:
+    using Detector::Detector;
+
+    void onSegment(const SegmentEvent& event) override;
+    void onEnd(int64_t lastTsNs) override;
+
+    /// How a reuse turned out.
+    enum class Outcome : uint8_t { AfterGone, IntoTimeWait, NeverClosed, Collision };
+
+private:
+    // How the earlier generation ended, as far as the capture shows.
+    enum class EarlierEnd : uint8_t { Reset, Closed, HalfClosed, Open };
+
+    // What this detector remembers of every connection (each may become an earlier generation).
+    struct ConnectionState {
+        std::array<uint32_t, 2> lastTsVal{};  // last TCP timestamp sent, per side
+        std::array<bool, 2> hasTsVal{};
+        int64_t rstTsNs = kNoTime;    // the last RST, unless a SYN followed it
+        uint32_t reuse = UINT32_MAX;  // index in reuses_ when this connection reuses a tuple
+    };
+
+    // One new generation and its handshake.
+    struct Reuse {
+        uint32_t connection = 0;
+        uint32_t earlier = 0;
+        EarlierEnd earlierEnd = EarlierEnd::Open;
+        int64_t sinceEarlierNs = 0;     // from the earlier close (or its last packet) to the SYN
+        bool hasHolder = false;         // the earlier connection closed with FINs: someone holds TIME_WAIT
+        bool holderIsReceiver = false;  // ... and it is the side the new SYN goes to
+        bool timeWaitLive = false;      // the receiver's TIME_WAIT had not expired at the SYN
+        int isnNewer = -1;              // -1 unknown, 0 no, 1 yes: above what the sender sent before
+        int timestampNewer = -1;        // -1 unknown, 0 no, 1 yes
+        int64_t synTsNs = 0;
+        uint32_t synFrame = 0;
+        std::vector<uint32_t> synRetransmissionFrames;
+        uint32_t synRetransmissions = 0;
+        int64_t firstRetransmissionTsNs = kNoTime;
+        uint32_t challengeAckFrame = 0;
+        uint32_t challengeAcks = 0;
+        uint32_t receiverRstFrame = 0;
+        uint32_t senderRstFrame = 0;
+        uint32_t synAckFrame = 0;
+        uint32_t synAckIsn = 0;
+        uint32_t establishedFrame = 0;
+        int64_t establishedTsNs = kNoTime;
+        int64_t lastHandshakeTsNs = 0;
+        bool decided = false;
+        bool done = false;  // nothing more to watch
+        Outcome outcome = Outcome::AfterGone;
+        uint32_t findingId = 0;
+    };
+
+    // One finding that gathers the non-error reuses of one class between two addresses.
+    using GroupKey = std::tuple<Outcome, IpAddress, Endpoint>;
+    struct Group {
+        uint32_t findingId = 0;
+        uint32_t reuses = 0;
+        std::map<std::string, uint32_t> reasons;  // e.g. "time_wait_expired" -> count
+        int64_t minSinceNs = INT64_MAX;
+        int64_t maxSinceNs = INT64_MIN;
+        uint32_t timestampNewer = 0;
+        uint32_t isnNewer = 0;
+    };
+
+    ConnectionState& stateOf(uint32_t connection);
+    void startReuse(const SegmentEvent& event);
+    void watchHandshake(const SegmentEvent& event, Reuse& reuse);
+    [[nodiscard]] bool receiverMayHoldState(const Reuse& reuse) const;
+    [[nodiscard]] bool isCollision(const Reuse& reuse) const;
+    void decide(Reuse& reuse);
+    void recordCollision(Reuse& reuse);
+    void refreshCollision(Reuse& reuse);
+    void addToGroup(Reuse& reuse);
+    void refreshGroupSummary(const Connection& connection, Outcome outcome, Group& group);
+    [[nodiscard]] nlohmann::json describe(const Reuse& reuse) const;
+
+    std::vector<ConnectionState> states_;  // [connection id]
+    std::vector<Reuse> reuses_;
+    std::map<GroupKey, Group> groups_;
+};
+
+/// "after_gone", "into_time_wait", "never_closed" or "collision", as in the finding's evidence.
+std::string_view portReuseOutcomeName(PortReuseDetector::Outcome outcome);
+
+}  // namespace tcpscope

@@ -1,0 +1,219 @@
+#include "detect/retransmission_stall_detector.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "tcp/seq_math.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kNsPerMs = 1'000'000;
+constexpr size_t kMaxListedStalls = 1000;  // evidence keeps the first ones; counts and totals keep all
+// Unacknowledged transmissions remembered per side; beyond that the newest ones are merged,
+// which can only make a gap look shorter, never longer.
+constexpr size_t kMaxInFlight = 64;
+
+double toMs(int64_t ns) {
+    return static_cast<double>(ns) / kNsPerMs;
+}
+
+bool connectionOver(const Connection& connection) {
+    return connection.state == ConnectionState::Closed || connection.state == ConnectionState::Reset;
+}
+
+}  // namespace
+
+RetransmissionStallDetector::SenderState& RetransmissionStallDetector::stateOf(uint32_t connection, Side side) {
+    const size_t index = size_t{connection} * 2 + sideIndex(side);
+    if (index >= states_.size()) {
+        states_.resize(std::max(size_t{connection} * 2 + 2, states_.size() * 2));
+    }
+    return states_[index];
+}
+
+void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) {
+    auto acked = state.inFlight.begin();
+    while (acked != state.inFlight.end() && seq::le(acked->end, ack)) {
+        ++acked;
+    }
+    state.inFlight.erase(state.inFlight.begin(), acked);
+    if (!state.inFlight.empty() && seq::lt(state.inFlight.front().seq, ack)) {
+        state.inFlight.front().seq = ack;
+    }
+}
+
+void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame,
+                                           int64_t tsNs) {
+    const auto push = [&state](const Sent& sent) {
+        if (state.inFlight.size() < kMaxInFlight) {
+            state.inFlight.push_back(sent);
+        } else {
+            Sent& last = state.inFlight.back();
+            last.end = sent.end;
+            last.frame = sent.frame;
+            last.captured = sent.captured;
+            last.tsNs = sent.tsNs;
+        }
+    };
+    if (state.highestKnown) {
+        if (seq::le(end, state.highestEnd)) {
+            return;
+        }
+        if (seq::gt(seq, state.highestEnd)) {
+            // The capture missed [highestEnd, seq): it was sent before this segment, which is
+            // the latest it can have left (the earliest would overstate the stall).
+            push(Sent{state.highestEnd, seq, frame, false, tsNs});
+        }
+        seq = seq::lt(seq, state.highestEnd) ? state.highestEnd : seq;
+    }
+    push(Sent{seq, end, frame, true, tsNs});
+    state.highestKnown = true;
+    state.highestEnd = end;
+}
+
+void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {
+    const TcpSegment& segment = event.segment;
+    const Connection& connection = event.connection;
+    stateOf(connection.id, Side::Server);  // sizes the vector for both sides before taking references
+    SenderState& own = stateOf(connection.id, event.sender);
+    SenderState& peer = stateOf(connection.id, otherSide(event.sender));
+
+    if ((segment.flags & tcpflag::kAck) != 0) {
+        acknowledge(peer, segment.ack);
+        if (peer.inFlight.empty() && connectionOver(connection)) {
+            peer.inFlight.shrink_to_fit();
+        }
+    }
+    if ((segment.flags & tcpflag::kRst) != 0) {
+        own.inFlight = {};
+        peer.inFlight = {};
+        return;
+    }
+    const bool fin = (segment.flags & tcpflag::kFin) != 0;
+    const uint32_t length = segment.payloadLength + (fin ? 1 : 0);
+    // Handshake retransmissions belong to syn_backlog_overflow and port_reuse; probes and
+    // keep-alives are sent on purpose.
+    if ((segment.flags & tcpflag::kSyn) != 0 || length == 0 || has(event.analysis, AnalysisFlag::ZeroWindowProbe) ||
+        has(event.analysis, AnalysisFlag::KeepAlive)) {
+        return;
+    }
+    const uint32_t end = segment.seq + length;
+    if (has(event.analysis, AnalysisFlag::Retransmission)) {
+        onRetransmission(event, own, end);
+    } else if (!has(event.analysis, AnalysisFlag::OutOfOrder)) {
+        remember(own, segment.seq, end, event.frame, event.tsNs);
+    }
+    own.lastSentTsNs = event.tsNs;
+    own.lastSentFrame = event.frame;
+}
+
+void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end) {
+    const uint32_t seq = event.segment.seq;
+    // The last transmission of this data: its original, or the retransmission before this one.
+    Sent from{0, 0, 0, false, kNoTime};
+    for (Sent& sent : state.inFlight) {
+        if (seq::le(sent.end, seq)) {
+            continue;
+        }
+        if (seq::ge(sent.seq, end)) {
+            break;
+        }
+        if (from.tsNs == kNoTime) {
+            from = sent;  // the lowest part is what the receiver is waiting for
+        }
+        sent.tsNs = event.tsNs;
+        sent.frame = event.frame;
+        sent.captured = true;
+    }
+    remember(state, seq, end, event.frame, event.tsNs);  // any new data it carries beyond the old
+    if (from.tsNs == kNoTime) {
+        // Data already acknowledged (a spurious retransmission), or no longer remembered.
+        from = Sent{seq, end, state.lastSentFrame, false, state.lastSentTsNs};
+    }
+    const bool byTimeout = !has(event.analysis, AnalysisFlag::FastRetransmission);
+    if (byTimeout && from.tsNs != kNoTime) {
+        // Time already counted for an earlier retransmission (the burst that follows an RTO) is
+        // not counted twice.
+        const int64_t startNs =
+            state.lastRetransmissionTsNs == kNoTime ? from.tsNs : std::max(from.tsNs, state.lastRetransmissionTsNs);
+        const int64_t gapNs = event.tsNs - startNs;
+        if (gapNs >= static_cast<int64_t>(options().retransmissionStallMinMs * kNsPerMs)) {
+            recordStall(event, state, from, gapNs, end);
+        }
+    }
+    state.lastRetransmissionTsNs = event.tsNs;
+}
+
+void RetransmissionStallDetector::recordStall(const SegmentEvent& event, SenderState& state, const Sent& from,
+                                              int64_t gapNs, uint32_t end) {
+    const Connection& connection = event.connection;
+    if (state.totals == kNoTotals) {
+        Finding finding;
+        finding.kind = "retransmission_stall";
+        finding.severity = Severity::Warning;
+        finding.connection = connection.id;
+        finding.tsNs = event.tsNs - gapNs;
+        finding.evidence = {{"sender", connection.endpoint(event.sender).toString()},
+                            {"receiver", connection.endpoint(otherSide(event.sender)).toString()},
+                            {"sender_side", sideName(event.sender)},
+                            {"instances", nlohmann::json::array()}};
+        state.totals = static_cast<uint32_t>(totals_.size());
+        totals_.push_back(Totals{connection.id, event.sender, log().add(std::move(finding))});
+    }
+    Totals& totals = totals_[state.totals];
+    ++totals.stalls;
+    totals.lostNs += gapNs;
+    totals.longestNs = std::max(totals.longestNs, gapNs);
+    Finding& finding = log().edit(totals.findingId);
+    if (totals.stalls <= kMaxListedStalls) {
+        const uint32_t baseSeq = connection.sequence[sideIndex(event.sender)].baseSeq;
+        const bool fin = (event.segment.flags & tcpflag::kFin) != 0;
+        finding.frames.insert(finding.frames.end(), {from.frame, event.frame});
+        finding.evidence["instances"].push_back(
+            {{"frames", {from.frame, event.frame}},
+             {"original_captured", from.captured},
+             {"ts_offset_ms", toMs(event.tsNs - gapNs - finding.tsNs)},
+             {"gap_ms", toMs(gapNs)},
+             {"relative_seq", event.segment.seq - baseSeq},
+             {"bytes", end - event.segment.seq - (fin ? 1 : 0)},
+             {"fin", fin},
+             {"spurious", has(event.analysis, AnalysisFlag::SpuriousRetransmission)}});
+    }
+    refreshSummary(connection, totals);
+    log().changed(totals.findingId);
+}
+
+void RetransmissionStallDetector::refreshSummary(const Connection& connection, const Totals& totals) {
+    Finding& finding = log().edit(totals.findingId);
+    const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
+    const double share = std::min(1.0, static_cast<double>(totals.lostNs) / static_cast<double>(lifeNs));
+    finding.durationMs = toMs(totals.lostNs);
+    finding.evidence["stalls"] = totals.stalls;
+    finding.evidence["lost_ms"] = finding.durationMs;
+    finding.evidence["longest_ms"] = toMs(totals.longestNs);
+    finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
+    finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
+    const std::string what = totals.stalls == 1 ? std::string("1 retransmission timeout")
+                                                : fmt::format("{} retransmission timeouts", totals.stalls);
+    finding.summary = fmt::format(
+        "{} -> {}: {} cost {:.1f} ms (longest {:.1f} ms, {:.0f}% of the connection's life): data or its ACK was "
+        "lost and the sender sent it again only when its retransmission timer fired; fix the loss on the path "
+        "(interface errors and drops, a full queue or congested link, a firewall or middlebox dropping packets) "
+        "and keep SACK and tail loss probes enabled so that losses are repaired without waiting for the timer.",
+        connection.endpoint(totals.sender).toString(), connection.endpoint(otherSide(totals.sender)).toString(), what,
+        finding.durationMs, toMs(totals.longestNs), share * 100);
+}
+
+void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
+    // The connections' lives are final now: update the shares.
+    for (const Totals& totals : totals_) {
+        refreshSummary(engine().connections()[totals.connection], totals);
+        log().changed(totals.findingId);
+    }
+}
+
+}  // namespace tcpscope

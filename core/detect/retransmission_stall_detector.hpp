@@ -1,0 +1,69 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "detect/detector.hpp"
+
+namespace tcpscope {
+
+/// Finds the time a sender lost waiting for its retransmission timer: data (or a FIN) that was
+/// not acknowledged goes out again only when the RTO fires (a fast retransmission, triggered by
+/// duplicate ACKs, does not count). The stall runs from the last transmission of that data to
+/// its retransmission. Handshake retransmissions are left to syn_backlog_overflow and
+/// port_reuse. One `retransmission_stall` finding per connection and sending side, growing
+/// with every stall: how many, the time they cost, the longest.
+class RetransmissionStallDetector : public Detector {
+public:
+    using Detector::Detector;
+
+    void onSegment(const SegmentEvent& event) override;
+    void onEnd(int64_t lastTsNs) override;
+
+private:
+    // One transmission of a sequence range, while it is unacknowledged. A range the capture
+    // never saw (a hole before a later segment) is kept with the time and frame of the segment
+    // that revealed the hole: the latest time it can have been sent.
+    struct Sent {
+        uint32_t seq = 0;
+        uint32_t end = 0;
+        uint32_t frame = 0;
+        bool captured = true;
+        int64_t tsNs = 0;
+    };
+
+    static constexpr uint32_t kNoTotals = UINT32_MAX;
+
+    // What one sending side of one connection has in flight (kept small: one per side of
+    // every connection).
+    struct SenderState {
+        std::vector<Sent> inFlight;      // in sequence order, bounded by kMaxInFlight
+        int64_t lastSentTsNs = kNoTime;  // last data or FIN segment of this side
+        int64_t lastRetransmissionTsNs = kNoTime;
+        uint32_t lastSentFrame = 0;
+        uint32_t highestEnd = 0;      // the end of the highest segment sent so far
+        uint32_t totals = kNoTotals;  // index in totals_ once this side has a finding
+        bool highestKnown = false;
+    };
+
+    // The finding of one sending side, and what it adds up.
+    struct Totals {
+        uint32_t connection = 0;
+        Side sender = Side::Client;
+        uint32_t findingId = 0;
+        uint32_t stalls = 0;
+        int64_t lostNs = 0;
+        int64_t longestNs = 0;
+    };
+
+    SenderState& stateOf(uint32_t connection, Side side);
+    static void acknowledge(SenderState& state, uint32_t ack);
+    static void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
+    void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
+    void recordStall(const SegmentEvent& event, SenderState& state, const Sent& from, int64_t gapNs, uint32_t end);
+    void refreshSummary(const Connection& connection, const Totals& totals);
+
+    std::vector<SenderState> states_;  // [connection id * 2 + side]
+    std::vector<Totals> totals_;
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,385 @@
+#include "detect/syn_backlog_detector.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kNsPerMs = 1'000'000;
+constexpr int64_t kNsPerSecond = 1'000'000'000;
+// A client gives up a handshake after about 127 s on Linux (tcp_syn_retries 6), 75 s on macOS
+// and 21 s on Windows; a handshake older than this no longer counts as in flight.
+constexpr int64_t kAbandonedHandshakeNs = 130 * kNsPerSecond;
+// tcp_abort_on_overflow answers the final ACK at once: the RST follows it within a round trip
+// (seen from the client) plus scheduling noise.
+constexpr int64_t kAbortMarginNs = 10 * kNsPerMs;
+constexpr size_t kMaxListedFrames = 1000;  // evidence keeps the first ones; counts keep all
+constexpr size_t kMaxListedConnections = 1000;
+constexpr size_t kMaxUnconfirmedSyns = 4096;  // per endpoint, until it answers a SYN at all
+
+double toMs(int64_t ns) {
+    return static_cast<double>(ns) / kNsPerMs;
+}
+
+std::string plural(uint32_t count, const char* one, const char* many) {
+    return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
+}  // namespace
+
+SynBacklogDetector::Handshake& SynBacklogDetector::stateOf(uint32_t connection) {
+    if (connection >= states_.size()) {
+        states_.resize(std::max<size_t>(size_t{connection} + 1, states_.size() * 2));
+    }
+    return states_[connection];
+}
+
+SynBacklogDetector::Listener& SynBacklogDetector::listenerOf(const Endpoint& server, uint32_t& index) {
+    auto [slot, inserted] = listenerIndex_.try_emplace(server, static_cast<uint32_t>(listeners_.size()));
+    if (inserted) {
+        listeners_.emplace_back().endpoint = server;
+    }
+    index = slot->second;
+    return listeners_[index];
+}
+
+void SynBacklogDetector::onSegment(const SegmentEvent& event) {
+    const TcpSegment& segment = event.segment;
+    const Connection& connection = event.connection;
+    Handshake& state = stateOf(connection.id);
+    const bool syn = (segment.flags & tcpflag::kSyn) != 0;
+    const bool ack = (segment.flags & tcpflag::kAck) != 0;
+    const bool rst = (segment.flags & tcpflag::kRst) != 0;
+
+    if (event.sender == Side::Client) {
+        if (syn && !ack) {
+            onClientSyn(event, state);
+        } else if (state.tracked && rst) {
+            // The client gave up or answered a challenge ACK (a TIME_WAIT collision): not ours.
+            state.excluded = state.excluded || !state.completed;
+            settle(state);
+        } else if (state.tracked && ack && !syn && state.answered) {
+            state.clientAckedSynAck = true;
+            if (!state.completed) {
+                state.completed = true;
+                state.completedTsNs = event.tsNs;
+                settle(state);
+                if (state.counted) {
+                    updateDelay(state);  // its outcome is known now
+                    log().changed(listeners_[state.listener].findingId);
+                }
+            }
+        }
+        return;
+    }
+
+    if (syn && ack) {
+        onServerSynAck(event, state);
+    } else if (state.tracked && rst) {
+        onServerReset(event, state);
+    } else if (state.tracked) {
+        state.serverSentData = state.serverSentData || segment.payloadLength > 0 || (segment.flags & tcpflag::kFin);
+        if (!state.answered && !state.completed) {
+            state.excluded = true;  // a bare ACK to a SYN: the challenge ACK of a TIME_WAIT socket
+        }
+    }
+}
+
+void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state) {
+    const Connection& connection = event.connection;
+    if (!state.tracked) {
+        if (connection.firstFrame != event.frame) {
+            return;  // the capture missed this connection's first SYN
+        }
+        state.tracked = true;
+        state.firstSynFrame = event.frame;
+        state.firstSynTsNs = event.tsNs;
+        state.lastSynTsNs = event.tsNs;
+        const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * kNsPerSecond);
+        // A SYN into the TIME_WAIT of an earlier connection on the same tuple is port_reuse's case.
+        state.excluded = connection.reusedFrom != kNoConnection && connection.reuseGapNs < timeWaitNs;
+        Listener& listener = listenerOf(connection.server, state.listener);
+        addInFlight(listener, connection.id, event.tsNs);
+        return;
+    }
+    Listener& listener = listeners_[state.listener];
+    const auto minGapNs = static_cast<int64_t>(options().synRetransmitMinMs * kNsPerMs);
+    const bool byTimeout =
+        event.tsNs - state.lastSynTsNs >= minGapNs && !state.answered && !state.excluded && !state.completed;
+    state.lastSynTsNs = event.tsNs;
+    state.answered = false;
+    state.clientAckedSynAck = false;
+    if (!byTimeout) {
+        return;
+    }
+    ++state.synTimeouts;
+    state.lastCountedSynTsNs = event.tsNs;
+    if (state.pending && !state.waiting) {
+        state.waiting = true;
+        ++listener.waiting;
+        listener.peakWaiting = std::max(listener.peakWaiting, listener.waiting);
+        // A full queue drops every SYN that arrives: the waiting ones crowd out the rest.
+        listener.burst = listener.burst || (listener.waiting >= 2 && 2 * listener.waiting >= listener.inFlight);
+    }
+    if (!listener.everAnswered) {
+        // Nothing has shown yet that a listener is there (a firewall drops SYNs the same way).
+        if (listener.unconfirmed.size() < kMaxUnconfirmedSyns) {
+            listener.unconfirmed.emplace_back(connection.id, event.frame);
+        }
+        return;
+    }
+    ++listener.synRetransmissions;
+    countEvidence(connection, state, event.frame, false);
+}
+
+void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& state) {
+    const Connection& connection = event.connection;
+    uint32_t listenerIndex = 0;
+    Listener& listener = listenerOf(connection.server, listenerIndex);
+    if (!listener.everAnswered) {
+        listener.everAnswered = true;
+        // The SYNs retransmitted before were dropped by a listener, not by a firewall.
+        const auto unconfirmed = std::move(listener.unconfirmed);
+        listener.unconfirmed = {};
+        for (const auto& [connectionId, frame] : unconfirmed) {
+            Handshake& waiting = states_[connectionId];
+            if (!waiting.excluded) {
+                ++listener.synRetransmissions;
+                countEvidence(engine().connections()[connectionId], waiting, frame, false);
+            }
+        }
+    }
+    if (!state.tracked) {
+        return;
+    }
+    if (!state.answered) {
+        state.answered = true;
+        state.roundSynAckTsNs = event.tsNs;
+        state.lastSynAckTsNs = event.tsNs;
+        state.clientAckedSynAck = false;
+        return;
+    }
+    // The same SYN-ACK again although the client had ACKed it: the listener dropped that ACK
+    // because its accept queue was full.
+    const auto minGapNs = static_cast<int64_t>(options().synRetransmitMinMs * kNsPerMs);
+    const bool byTimeout = event.tsNs - state.lastSynAckTsNs >= minGapNs && state.clientAckedSynAck &&
+                           !state.excluded && !state.serverSentData;
+    state.lastSynAckTsNs = event.tsNs;
+    state.clientAckedSynAck = false;
+    if (!byTimeout) {
+        return;
+    }
+    if (state.synAckTimeouts++ == 0) {
+        ++listener.synAckDelayed;
+    }
+    state.lastCountedSynAckTsNs = event.tsNs;
+    ++listener.synAckRetransmissions;
+    countEvidence(connection, state, event.frame, false);
+}
+
+void SynBacklogDetector::onServerReset(const SegmentEvent& event, Handshake& state) {
+    const Connection& connection = event.connection;
+    if (state.completed && !state.serverSentData && !state.excluded && !state.resetByServer) {
+        const int64_t windowNs = 2 * std::max<int64_t>(connection.initialRttNs, 0) + kAbortMarginNs;
+        if (event.tsNs - state.completedTsNs <= windowNs) {
+            state.resetByServer = true;
+            countEvidence(connection, state, event.frame, true);
+        }
+    } else if (!state.completed) {
+        state.excluded = true;  // a RST to a SYN: nothing listens, or a TIME_WAIT collision
+    }
+    settle(state);
+}
+
+void SynBacklogDetector::addInFlight(Listener& listener, uint32_t connection, int64_t tsNs) {
+    while (!listener.inFlightOrder.empty()) {
+        Handshake& oldest = states_[listener.inFlightOrder.front()];
+        if (oldest.pending && tsNs - oldest.firstSynTsNs < kAbandonedHandshakeNs) {
+            break;
+        }
+        settle(oldest);
+        listener.inFlightOrder.pop_front();
+    }
+    listener.inFlightOrder.push_back(connection);
+    states_[connection].pending = true;
+    ++listener.inFlight;
+    listener.peakInFlight = std::max(listener.peakInFlight, listener.inFlight);
+}
+
+void SynBacklogDetector::settle(Handshake& state) {
+    Listener& listener = listeners_[state.listener];
+    if (state.pending) {
+        state.pending = false;
+        --listener.inFlight;
+    }
+    if (state.waiting) {
+        state.waiting = false;
+        --listener.waiting;
+    }
+}
+
+void SynBacklogDetector::countEvidence(const Connection& connection, Handshake& state, uint32_t frame, bool isReset) {
+    Listener& listener = listeners_[state.listener];
+    if (!listener.hasFinding) {
+        Finding finding;
+        finding.kind = "syn_backlog_overflow";
+        finding.severity = Severity::Warning;
+        finding.tsNs = state.firstSynTsNs;
+        finding.evidence = {{"listener", listener.endpoint.toString()}, {"connections", nlohmann::json::array()}};
+        listener.findingId = log().add(std::move(finding));
+        listener.hasFinding = true;
+    }
+    Finding& finding = log().edit(listener.findingId);
+    if (isReset) {
+        ++listener.reset;
+    } else if (!state.delayCounted) {
+        state.delayCounted = true;
+        ++listener.delayed;
+    }
+    if (!state.counted) {
+        state.counted = true;
+        ++listener.affected;
+        if (listener.listed < kMaxListedConnections) {
+            state.listedIndex = listener.listed++;
+            finding.evidence["connections"].push_back({{"connection", connection.id},
+                                                       {"client", connection.client.toString()},
+                                                       {"first_syn_frame", state.firstSynFrame}});
+        }
+    }
+    if (finding.frames.size() < kMaxListedFrames) {
+        finding.frames.push_back(frame);
+    }
+    updateDelay(state);
+    refresh(listener);
+    log().changed(listener.findingId);
+}
+
+void SynBacklogDetector::updateDelay(Handshake& state) {
+    // What the retries added: the time from the first SYN to the last one that was needed, and
+    // from the first SYN-ACK to the last one the server had to resend. The final round itself
+    // is what a normal handshake takes, so it is not counted.
+    int64_t delayNs = 0;
+    if (state.synTimeouts > 0) {
+        delayNs += state.lastCountedSynTsNs - state.firstSynTsNs;
+    }
+    if (state.synAckTimeouts > 0) {
+        delayNs += state.lastCountedSynAckTsNs - state.roundSynAckTsNs;
+    }
+    Listener& listener = listeners_[state.listener];
+    listener.totalDelayNs += delayNs - state.delayNs;
+    listener.maxDelayNs = std::max(listener.maxDelayNs, delayNs);
+    state.delayNs = delayNs;
+    if (state.listedIndex == kNotListed) {
+        return;
+    }
+    std::string outcome = "waiting";
+    if (state.resetByServer) {
+        outcome = "reset";
+    } else if (state.completed) {
+        outcome = "established";
+    } else if (ended_) {
+        outcome = "unfinished";
+    }
+    nlohmann::json& entry = log().edit(listener.findingId).evidence["connections"][state.listedIndex];
+    entry["syn_retransmissions"] = state.synTimeouts;
+    entry["synack_retransmissions"] = state.synAckTimeouts;
+    entry["delay_ms"] = toMs(delayNs);
+    entry["outcome"] = outcome;
+}
+
+void SynBacklogDetector::refresh(Listener& listener) {
+    Finding& finding = log().edit(listener.findingId);
+    const bool burst = listener.burst || listener.reset + listener.synAckDelayed >= 2;
+    finding.severity = burst ? Severity::Error : Severity::Warning;
+    finding.durationMs = toMs(listener.totalDelayNs);
+    nlohmann::json& evidence = finding.evidence;
+    evidence["connections_delayed"] = listener.delayed;
+    evidence["connections_reset"] = listener.reset;
+    evidence["connections_unfinished"] = listener.unfinished;
+    evidence["syn_retransmissions"] = listener.synRetransmissions;
+    evidence["synack_retransmissions"] = listener.synAckRetransmissions;
+    evidence["delay_total_ms"] = finding.durationMs;
+    evidence["delay_max_ms"] = toMs(listener.maxDelayNs);
+    evidence["peak_concurrent_handshakes"] = listener.peakInFlight;
+    evidence["peak_waiting_handshakes"] = listener.peakWaiting;
+    evidence["connections_truncated"] = listener.affected > listener.listed;
+
+    std::string what;
+    const std::string unfinished =
+        listener.unfinished > 0 ? fmt::format(", {} never established", listener.unfinished) : std::string();
+    if (listener.reset == 0) {
+        what = fmt::format("{} waited {:.1f} ms in all for the handshake (up to {:.1f} ms each){}",
+                           plural(listener.delayed, "connection", "connections"), finding.durationMs,
+                           toMs(listener.maxDelayNs), unfinished);
+    } else if (listener.delayed == 0) {
+        what = fmt::format("{} reset by the server right after the handshake",
+                           plural(listener.reset, "connection was", "connections were"));
+    } else {
+        what = fmt::format(
+            "{} suffered ({} waited {:.1f} ms in all for the handshake, up to {:.1f} ms each{}; {} "
+            "reset right after it)",
+            plural(listener.affected, "connection", "connections"), listener.delayed, finding.durationMs,
+            toMs(listener.maxDelayNs), unfinished, plural(listener.reset, "was", "were"));
+    }
+    std::vector<std::string> causes;
+    if (listener.synRetransmissions > 0) {
+        causes.push_back(
+            burst ? fmt::format("dropped {} (the clients retransmitted them)",
+                                plural(listener.synRetransmissions, "SYN", "SYNs"))
+                  : fmt::format("{} retransmitted", plural(listener.synRetransmissions, "SYN was", "SYNs were")));
+    }
+    if (listener.synAckRetransmissions > 0) {
+        causes.push_back(burst ? fmt::format("ignored final ACKs (the server resent its SYN-ACK {} times)",
+                                             listener.synAckRetransmissions)
+                               : fmt::format("the SYN-ACK was resent {} times", listener.synAckRetransmissions));
+    }
+    if (listener.reset > 0 && burst) {
+        causes.push_back(
+            fmt::format("reset {} (tcp_abort_on_overflow)", plural(listener.reset, "connection", "connections")));
+    }
+    std::string cause;
+    for (size_t index = 0; index < causes.size(); ++index) {
+        cause += (index == 0 ? "" : index + 1 == causes.size() ? " and " : ", ") + causes[index];
+    }
+    const std::string name = listener.endpoint.toString();
+    if (burst) {
+        finding.summary = fmt::format(
+            "Listener {}: {} while up to {} handshakes were in flight at once, because its accept queue was full "
+            "and the kernel {}; fix: accept faster (more acceptor threads, a non-blocking accept loop), raise the "
+            "listen() backlog together with net.core.somaxconn and net.ipv4.tcp_max_syn_backlog, or limit the "
+            "clients' connection burst.",
+            name, what, listener.peakInFlight, cause);
+    } else {
+        finding.summary = fmt::format(
+            "Listener {}: {}{}{}, while the other handshakes of the time completed normally, so this looks more "
+            "like packet loss than a full accept queue; if the server is busy, check its accept queue (ss -lnt, "
+            "nstat TcpExtListenOverflows), accept faster, or raise the listen() backlog and net.core.somaxconn.",
+            name, what, cause.empty() ? "" : ": ", cause);
+    }
+}
+
+void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
+    ended_ = true;
+    for (Handshake& state : states_) {
+        if (state.counted && !state.completed && !state.resetByServer) {
+            ++listeners_[state.listener].unfinished;
+        }
+    }
+    for (Handshake& state : states_) {
+        if (state.counted) {
+            updateDelay(state);  // outcomes are final now
+        }
+    }
+    for (Listener& listener : listeners_) {
+        if (listener.hasFinding) {
+            refresh(listener);
+            log().changed(listener.findingId);
+        }
+    }
+}
+
+}  // namespace tcpscope

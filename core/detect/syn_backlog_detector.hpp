@@ -1,0 +1,104 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "detect/detector.hpp"
+
+namespace tcpscope {
+
+/// Finds listeners whose queues overflowed: while the accept queue is full, Linux drops new SYNs
+/// (the client retransmits them after 1 s, or on its backoff) and drops the final ACK of the
+/// handshake (the server retransmits its SYN-ACK), or, with tcp_abort_on_overflow, resets the
+/// connection right after the handshake. One `syn_backlog_overflow` finding per listener
+/// (server address and port), growing with every connection it delayed or refused: how many,
+/// the delay they had added, the peak number of handshakes in flight at once.
+/// SYNs answered by a bare ACK or a RST (a TIME_WAIT collision, left to port_reuse) and SYNs to
+/// an endpoint that never answered any SYN (a firewall, a host that is down) do not count.
+/// It is an error when the drops came in a burst (at some moment at least two handshakes, and
+/// at least half of those in flight, were waiting for a retransmission), or when two or more
+/// connections lost their final ACK or were reset; sparse drops among handshakes that complete
+/// normally look like packet loss and are only a warning.
+class SynBacklogDetector : public Detector {
+public:
+    using Detector::Detector;
+
+    void onSegment(const SegmentEvent& event) override;
+    void onEnd(int64_t lastTsNs) override;
+
+private:
+    static constexpr uint32_t kNotListed = UINT32_MAX;
+
+    // The handshake of one connection, seen from the listener's side.
+    struct Handshake {
+        bool tracked = false;            // began with a SYN seen here
+        bool excluded = false;           // answered by a bare ACK or RST, or a reuse into TIME_WAIT
+        bool pending = false;            // counted in its listener's handshakes in flight
+        bool waiting = false;            // in flight and had a SYN retransmitted by timeout
+        bool answered = false;           // a SYN-ACK answered the latest SYN
+        bool clientAckedSynAck = false;  // the client ACKed the latest SYN-ACK
+        bool completed = false;          // the client ACKed a SYN-ACK
+        bool serverSentData = false;     // payload or FIN from the server
+        bool counted = false;            // part of its listener's finding
+        bool delayCounted = false;       // counted among its listener's delayed connections
+        bool resetByServer = false;      // reset right after the handshake (tcp_abort_on_overflow)
+        uint32_t listener = 0;
+        uint32_t firstSynFrame = 0;
+        uint32_t synTimeouts = 0;     // SYNs retransmitted by timeout while unanswered
+        uint32_t synAckTimeouts = 0;  // SYN-ACKs retransmitted although the client had ACKed
+        uint32_t listedIndex = kNotListed;
+        int64_t firstSynTsNs = 0;
+        int64_t lastSynTsNs = 0;
+        int64_t lastCountedSynTsNs = 0;
+        int64_t roundSynAckTsNs = 0;  // the SYN-ACK that answered the latest SYN
+        int64_t lastSynAckTsNs = 0;
+        int64_t lastCountedSynAckTsNs = 0;
+        int64_t completedTsNs = 0;
+        int64_t delayNs = 0;  // its share of the listener's total delay
+    };
+
+    // One server address and port, and its finding.
+    struct Listener {
+        Endpoint endpoint;
+        std::deque<uint32_t> inFlightOrder;  // connection ids by first SYN; settled ones are popped lazily
+        uint32_t inFlight = 0;
+        uint32_t peakInFlight = 0;
+        uint32_t waiting = 0;  // handshakes in flight that had a SYN retransmitted
+        uint32_t peakWaiting = 0;
+        bool burst = false;         // at some moment, most handshakes in flight were waiting
+        bool everAnswered = false;  // sent a SYN-ACK at least once: it is a listener
+        std::vector<std::pair<uint32_t, uint32_t>> unconfirmed;  // (connection, SYN frame) before everAnswered
+        bool hasFinding = false;
+        uint32_t findingId = 0;
+        uint32_t affected = 0;  // connections in the finding: delayed, reset, or both
+        uint32_t delayed = 0;
+        uint32_t reset = 0;
+        uint32_t synRetransmissions = 0;
+        uint32_t synAckRetransmissions = 0;
+        uint32_t synAckDelayed = 0;  // connections whose SYN-ACK had to be resent
+        uint32_t unfinished = 0;     // delayed, never established (known at the end)
+        uint32_t listed = 0;
+        int64_t totalDelayNs = 0;
+        int64_t maxDelayNs = 0;
+    };
+
+    Handshake& stateOf(uint32_t connection);
+    Listener& listenerOf(const Endpoint& server, uint32_t& index);
+    void onClientSyn(const SegmentEvent& event, Handshake& state);
+    void onServerSynAck(const SegmentEvent& event, Handshake& state);
+    void onServerReset(const SegmentEvent& event, Handshake& state);
+    void addInFlight(Listener& listener, uint32_t connection, int64_t tsNs);
+    void settle(Handshake& state);
+    void countEvidence(const Connection& connection, Handshake& state, uint32_t frame, bool isReset);
+    void updateDelay(Handshake& state);
+    void refresh(Listener& listener);
+
+    std::vector<Handshake> states_;  // [connection id]
+    std::vector<Listener> listeners_;
+    std::map<Endpoint, uint32_t> listenerIndex_;
+    bool ended_ = false;
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,225 @@
+#include "detect/time_wait_detector.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kNsPerSecond = 1'000'000'000;
+constexpr size_t kMaxSeriesPoints = 200;
+constexpr size_t kMaxListedServers = 16;
+constexpr uint64_t kRefreshEveryCloses = 1024;  // besides at powers of two, so a live view keeps moving
+
+// `value` to a multiple of `unit` (0.1, 0.01, ...), as the nearest double to that decimal.
+double rounded(double value, double unit) { return std::round(value / unit) / std::round(1 / unit); }
+
+bool isPlainSyn(const TcpSegment& segment) {
+    return (segment.flags & (tcpflag::kSyn | tcpflag::kAck | tcpflag::kRst)) == tcpflag::kSyn;
+}
+
+}  // namespace
+
+TimeWaitDetector::ConnectionState& TimeWaitDetector::stateOf(uint32_t connection) {
+    if (connection >= states_.size()) {
+        states_.resize(std::max<size_t>(size_t{connection} + 1, states_.size() * 2));
+    }
+    return states_[connection];
+}
+
+void TimeWaitDetector::expire(int64_t nowNs) {
+    while (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
+        const Expiry expiry = expiries_.front();
+        expiries_.pop_front();
+        endTimeWait(expiry.connection, expiry.tsNs);
+    }
+}
+
+void TimeWaitDetector::endTimeWait(uint32_t connection, int64_t tsNs) {
+    ConnectionState& state = stateOf(connection);
+    if (state.timeWaitLive) {
+        state.timeWaitLive = false;
+        hosts_[state.host].population.add(tsNs, -1);
+    }
+}
+
+void TimeWaitDetector::onSegment(const SegmentEvent& event) {
+    const TcpSegment& segment = event.segment;
+    const Connection& connection = event.connection;
+    expire(event.tsNs);
+
+    // A new SYN on the tuple replaces the earlier generation's TIME_WAIT: the holder accepted it
+    // or, after a collision, the sender's RST removed it.
+    if (connection.reusedFrom != kNoConnection && event.frame == connection.firstFrame) {
+        endTimeWait(connection.reusedFrom, event.tsNs);
+    }
+    ConnectionState& state = stateOf(connection.id);
+    if ((segment.flags & tcpflag::kRst) != 0) {
+        if (state.timeWaitLive) {
+            endTimeWait(connection.id, event.tsNs);  // a RST ends TIME_WAIT (Linux, tcp_rfc1337=0)
+        } else {
+            state.rstTsNs = event.tsNs;
+        }
+    } else if (isPlainSyn(segment)) {
+        state.rstTsNs = kNoTime;  // the RST belonged to a handshake that is being retried
+    }
+
+    // The second FIN closes the connection: the first FIN's sender now sits in TIME_WAIT.
+    const bool firstFinOfSender =
+        (segment.flags & tcpflag::kFin) != 0 && connection.from(event.sender).firstFinFrame == event.frame;
+    if (firstFinOfSender && connection.from(otherSide(event.sender)).sawFin && connection.hasActiveCloser &&
+        connection.activeCloser != event.sender && state.rstTsNs == kNoTime) {
+        recordClose(connection, event.tsNs);
+    }
+}
+
+void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
+    const HostKey key{connection.endpoint(connection.activeCloser).address, connection.activeCloser};
+    auto [slot, isNew] = hostIndex_.try_emplace(key, static_cast<uint32_t>(hosts_.size()));
+    if (isNew) {
+        hosts_.emplace_back().key = key;
+    }
+    HostState& host = hosts_[slot->second];
+    if (host.closes == 0) {
+        host.firstCloseTsNs = tsNs;
+    }
+    ++host.closes;
+    host.lastCloseTsNs = tsNs;
+    host.lastSecondCloses.push_back(tsNs);
+    while (host.lastSecondCloses.front() <= tsNs - kNsPerSecond) {
+        host.lastSecondCloses.pop_front();
+    }
+    if (host.lastSecondCloses.size() > host.peakClosesPerSecond) {
+        host.peakClosesPerSecond = host.lastSecondCloses.size();
+        host.peakRateTsNs = host.lastSecondCloses.front();
+    }
+    auto server = host.servers.find(connection.server);
+    if (server != host.servers.end()) {
+        ++server->second;
+    } else if (host.servers.size() < kMaxListedServers) {
+        host.servers.emplace(connection.server, 1);
+    } else {
+        ++host.otherServers;
+    }
+    host.population.add(tsNs, +1);
+    host.closesSoFar.add(tsNs, +1);
+    ConnectionState& state = stateOf(connection.id);
+    state.timeWaitLive = true;
+    state.host = slot->second;
+    expiries_.push_back({tsNs + static_cast<int64_t>(options().timeWaitSeconds * 1e9), connection.id});
+
+    if (host.closes < options().timeWaitMinCloses) {
+        return;
+    }
+    const bool due = std::has_single_bit(host.closes) || host.closes % kRefreshEveryCloses == 0 || !host.hasFinding ||
+                     (isWarning(host) && host.severity != Severity::Warning);
+    if (due) {
+        refresh(host, tsNs);
+    }
+}
+
+// Closes per second over time, from the cumulative count: [seconds since the first close, rate].
+nlohmann::json TimeWaitDetector::closeRates(const HostState& host, int64_t nowNs) {
+    nlohmann::json rates = nlohmann::json::array();
+    const nlohmann::json cumulative = host.closesSoFar.points(host.firstCloseTsNs, nowNs, kMaxSeriesPoints);
+    const double stepSeconds = host.closesSoFar.pointSeconds(nowNs, kMaxSeriesPoints);
+    int64_t before = 0;
+    for (const auto& point : cumulative) {
+        const auto total = point[1].get<int64_t>();
+        rates.push_back({point[0], rounded(static_cast<double>(total - before) / stepSeconds, 0.1)});
+        before = total;
+    }
+    return rates;
+}
+
+bool TimeWaitDetector::isWarning(const HostState& host) const {
+    const double rangePorts = static_cast<double>(options().portRangeHigh) - options().portRangeLow + 1;
+    return static_cast<double>(host.population.peak()) > options().timeWaitWarnShare * rangePorts;
+}
+
+void TimeWaitDetector::refresh(HostState& host, int64_t nowNs) {
+    if (!host.hasFinding) {
+        Finding finding;
+        finding.kind = "time_wait_churn";
+        finding.connection = kNoConnection;
+        finding.tsNs = host.firstCloseTsNs;
+        host.findingId = log().add(std::move(finding));
+        host.hasFinding = true;
+    }
+    host.refreshedAtCloses = host.closes;
+    host.severity = isWarning(host) ? Severity::Warning : Severity::Info;
+
+    const DetectorOptions& limits = options();
+    const auto rangePorts = static_cast<uint32_t>(limits.portRangeHigh - limits.portRangeLow + 1);
+    const double spanSeconds =
+        std::max(1.0, static_cast<double>(host.lastCloseTsNs - host.firstCloseTsNs) / kNsPerSecond);
+    const double meanRate = static_cast<double>(host.closes) / spanSeconds;
+    const double peakAtSeconds = static_cast<double>(host.population.peakTsNs() - host.firstCloseTsNs) / kNsPerSecond;
+    const double shareOfRange = static_cast<double>(host.population.peak()) / rangePorts;
+    const bool client = host.key.role == Side::Client;
+
+    Finding& finding = log().edit(host.findingId);
+    finding.severity = host.severity;
+    nlohmann::json servers = nlohmann::json::array();
+    for (const auto& [endpoint, closes] : host.servers) {
+        servers.push_back({{"server", endpoint.toString()}, {"closes", closes}});
+    }
+    finding.evidence = {
+        {"host", host.key.address.toString()},
+        {"role", sideName(host.key.role)},
+        {"why", client ? "client_closes_first" : "server_closes_first"},
+        {"active_closes", host.closes},
+        {"time_wait_s", limits.timeWaitSeconds},
+        {"peak_population", host.population.peak()},
+        {"peak_population_at_s", rounded(peakAtSeconds, 0.001)},
+        {"population_now", host.population.value()},
+        {"peak_closes_per_s", host.peakClosesPerSecond},
+        {"peak_rate_at_s", rounded(static_cast<double>(host.peakRateTsNs - host.firstCloseTsNs) / kNsPerSecond, 0.001)},
+        {"mean_closes_per_s", rounded(meanRate, 0.01)},  // over the span of the closes, at least 1 s
+        {"closes_span_s", rounded(static_cast<double>(host.lastCloseTsNs - host.firstCloseTsNs) / kNsPerSecond, 0.001)},
+        {"port_range", fmt::format("{}-{}", limits.portRangeLow, limits.portRangeHigh)},
+        {"peak_share_of_port_range", rounded(shareOfRange, 0.0001)},
+        {"servers", servers},
+        {"other_servers_closes", host.otherServers},
+        {"series", host.population.points(host.firstCloseTsNs, nowNs, kMaxSeriesPoints)},
+        {"series_step_s", host.population.pointSeconds(nowNs, kMaxSeriesPoints)},
+        {"closes_per_s_series", closeRates(host, nowNs)},
+    };
+
+    const std::string who =
+        client ? fmt::format("client {} closed {} connections first", host.key.address.toString(), host.closes)
+               : fmt::format(
+                     "server {} closed {} connections first (its FIN came before the client's, as an "
+                     "HTTP/1.0 server without keep-alive does)",
+                     host.key.address.toString(), host.closes);
+    const std::string load = fmt::format(
+        "so it keeps each in TIME_WAIT for {:g} s: up to {} at once ({:.1f}% of the {}-port range {}-{}), {} closes "
+        "in the busiest second, {:.1f}/s on average",
+        limits.timeWaitSeconds, host.population.peak(), shareOfRange * 100, rangePorts, limits.portRangeLow,
+        limits.portRangeHigh, host.peakClosesPerSecond, meanRate);
+    const std::string effect =
+        client ? "each entry blocks that source port towards the same server until it expires, which is what runs "
+                 "out first (port_exhaustion)"
+               : "clients that come back on the same source port meet these entries (port_reuse)";
+    const std::string fix = client ? "keep-alive or a connection pool, so that far fewer connections are opened and "
+                                     "closed; tcp_tw_reuse lets the client reuse its own TIME_WAIT ports safely"
+                                   : "keep-alive (HTTP/1.1), or let the client close first so the TIME_WAIT stays "
+                                     "on the client";
+    finding.summary = fmt::format("{}, {}; no time is lost by itself, but {}; fix: {}.", who, load, effect, fix);
+    log().changed(host.findingId);
+}
+
+void TimeWaitDetector::onEnd(int64_t lastTsNs) {
+    expire(lastTsNs);
+    for (HostState& host : hosts_) {
+        if (host.closes >= options().timeWaitMinCloses) {
+            refresh(host, lastTsNs);
+        }
+    }
+}
+
+}  // namespace tcpscope

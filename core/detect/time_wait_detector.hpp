@@ -1,0 +1,80 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <vector>
+
+#include "detect/detector.hpp"
+#include "detect/population_series.hpp"
+
+namespace tcpscope {
+
+/// Counts, per host and role, the connections it closed first: the active closer keeps each one
+/// in TIME_WAIT for the TIME_WAIT length (Linux 60 s). Estimates the TIME_WAIT population over
+/// time (an entry ends early when a new SYN reuses its 4-tuple or a RST kills it), the rate of
+/// active closes (peak over 1 s windows and mean) and says which side accumulates the entries
+/// and why. One `time_wait_churn` finding per host and role that closed at least
+/// `timeWaitMinCloses` connections first: info, or warning when the peak population exceeds
+/// `timeWaitWarnShare` of the ephemeral port range (at that point the 4-tuples between the
+/// host and its peers start to run short, see port_exhaustion and port_reuse).
+class TimeWaitDetector : public Detector {
+public:
+    using Detector::Detector;
+
+    void onSegment(const SegmentEvent& event) override;
+    void onEnd(int64_t lastTsNs) override;
+
+private:
+    // A host is an address in one role: on loopback the client and the server share an address
+    // but accumulate TIME_WAIT for different reasons.
+    struct HostKey {
+        IpAddress address;
+        Side role = Side::Client;
+        auto operator<=>(const HostKey&) const = default;
+    };
+
+    struct HostState {
+        HostKey key;
+        uint64_t closes = 0;
+        int64_t firstCloseTsNs = 0;
+        int64_t lastCloseTsNs = 0;
+        std::deque<int64_t> lastSecondCloses;  // close times within the last second
+        size_t peakClosesPerSecond = 0;
+        int64_t peakRateTsNs = 0;
+        PopulationSeries population;
+        PopulationSeries closesSoFar;          // cumulative, for the rate over time
+        std::map<Endpoint, uint64_t> servers;  // server endpoints of the closed connections (bounded)
+        uint64_t otherServers = 0;             // closes towards servers beyond the listed ones
+        bool hasFinding = false;
+        uint32_t findingId = 0;
+        uint64_t refreshedAtCloses = 0;
+        Severity severity = Severity::Info;
+    };
+
+    // What this detector remembers of every connection.
+    struct ConnectionState {
+        int64_t rstTsNs = kNoTime;  // a RST not followed by a SYN: the connection was aborted
+        bool timeWaitLive = false;  // counted in its host's population right now
+        uint32_t host = 0;
+    };
+
+    struct Expiry {
+        int64_t tsNs;
+        uint32_t connection;
+    };
+
+    ConnectionState& stateOf(uint32_t connection);
+    void expire(int64_t nowNs);
+    void endTimeWait(uint32_t connection, int64_t tsNs);
+    void recordClose(const Connection& connection, int64_t tsNs);
+    [[nodiscard]] bool isWarning(const HostState& host) const;
+    [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
+    void refresh(HostState& host, int64_t nowNs);
+
+    std::vector<ConnectionState> states_;  // [connection id]
+    std::deque<Expiry> expiries_;          // in time order: every entry lasts the same time
+    std::map<HostKey, uint32_t> hostIndex_;
+    std::vector<HostState> hosts_;
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,198 @@
+#include "detect/zero_window_stall_detector.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kNsPerMs = 1'000'000;
+constexpr size_t kMaxListedStalls = 1000;  // evidence keeps the first ones; counts and totals keep all
+
+double toMs(int64_t ns) {
+    return static_cast<double>(ns) / kNsPerMs;
+}
+
+}  // namespace
+
+ZeroWindowStallDetector::ReceiverState& ZeroWindowStallDetector::stateOf(uint32_t connection, Side side) {
+    const size_t index = size_t{connection} * 2 + sideIndex(side);
+    if (index >= states_.size()) {
+        states_.resize(std::max(size_t{connection} * 2 + 2, states_.size() * 2));
+    }
+    return states_[index];
+}
+
+void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
+    const TcpSegment& segment = event.segment;
+    const Connection& connection = event.connection;
+    const Side sender = event.sender;
+    stateOf(connection.id, Side::Server);  // sizes the vector for both sides before taking references
+    ReceiverState& own = stateOf(connection.id, sender);
+    ReceiverState& peer = stateOf(connection.id, otherSide(sender));
+
+    // As the sender facing a closed window.
+    if (peer.closed && (segment.flags & tcpflag::kRst) == 0) {
+        // Linux probes a closed window with an empty segment one byte back, which Wireshark
+        // calls a keep-alive; other stacks send one byte of new data (a zero-window probe).
+        if (has(event.analysis, AnalysisFlag::ZeroWindowProbe) || has(event.analysis, AnalysisFlag::KeepAlive)) {
+            if (peer.probes++ == 0) {
+                peer.firstProbeFrame = event.frame;
+            }
+        }
+        showOngoing(connection, otherSide(sender), peer, event.tsNs);
+    }
+
+    // A reset from either side ends the connection, and with it a closed period.
+    if ((segment.flags & tcpflag::kRst) != 0) {
+        if (peer.closed) {
+            endPeriod(connection, otherSide(sender), peer, event.frame, event.tsNs, "reset");
+        }
+        if (own.closed) {
+            endPeriod(connection, sender, own, event.frame, event.tsNs, "reset");
+        }
+        return;
+    }
+
+    // As the receiver that advertises the window.
+    if ((segment.flags & tcpflag::kSyn) != 0) {
+        return;
+    }
+    if (!own.closed && has(event.analysis, AnalysisFlag::ZeroWindow)) {
+        own.closed = true;
+        own.closedFrame = event.frame;
+        own.closedTsNs = event.tsNs;
+        own.probes = 0;
+        own.firstProbeFrame = 0;
+    } else if (own.closed && segment.window != 0) {
+        endPeriod(connection, sender, own, event.frame, event.tsNs, "window_update");
+    }
+}
+
+ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Connection& connection, Side receiver,
+                                                                        ReceiverState& state) {
+    if (state.totals != kNoTotals) {
+        return totals_[state.totals];
+    }
+    Finding finding;
+    finding.kind = "zero_window_stall";
+    finding.severity = Severity::Warning;
+    finding.connection = connection.id;
+    finding.tsNs = state.closedTsNs;
+    finding.evidence = {{"receiver", connection.endpoint(receiver).toString()},
+                        {"sender", connection.endpoint(otherSide(receiver)).toString()},
+                        {"receiver_side", sideName(receiver)},
+                        {"stalls", 0},
+                        {"closed_ms", 0.0},
+                        {"longest_ms", 0.0},
+                        {"probes", 0},
+                        {"instances", nlohmann::json::array()}};
+    state.totals = static_cast<uint32_t>(totals_.size());
+    totals_.push_back(Totals{connection.id, receiver, log().add(std::move(finding))});
+    return totals_.back();
+}
+
+void ZeroWindowStallDetector::endPeriod(const Connection& connection, Side receiver, ReceiverState& state,
+                                        uint32_t endFrame, int64_t endTsNs, const char* endedBy) {
+    state.closed = false;
+    const int64_t closedNs = endTsNs - state.closedTsNs;
+    if (closedNs < static_cast<int64_t>(options().zeroWindowStallMinMs * kNsPerMs)) {
+        if (state.totals != kNoTotals) {
+            log().edit(totals_[state.totals].findingId).evidence.erase("ongoing");
+        }
+        return;
+    }
+    Totals& totals = ensureFinding(connection, receiver, state);
+    ++totals.stalls;
+    totals.closedNs += closedNs;
+    totals.longestNs = std::max(totals.longestNs, closedNs);
+    totals.probes += state.probes;
+    Finding& finding = log().edit(totals.findingId);
+    finding.evidence.erase("ongoing");
+    if (totals.stalls <= kMaxListedStalls) {
+        nlohmann::json frames = nlohmann::json::array({state.closedFrame});
+        finding.frames.push_back(state.closedFrame);
+        if (state.probes > 0) {
+            frames.push_back(state.firstProbeFrame);
+            finding.frames.push_back(state.firstProbeFrame);
+        }
+        if (endFrame != 0) {
+            frames.push_back(endFrame);
+            finding.frames.push_back(endFrame);
+        }
+        finding.evidence["instances"].push_back({{"frames", frames},
+                                                 {"ts_offset_ms", toMs(state.closedTsNs - finding.tsNs)},
+                                                 {"closed_ms", toMs(closedNs)},
+                                                 {"probes", state.probes},
+                                                 {"ended_by", endedBy}});
+    }
+    refreshSummary(connection, totals, state, 0);
+    log().changed(totals.findingId);
+}
+
+// A closed window that has already lasted longer than the threshold is a stall even before it
+// opens: show it at once, so a live capture does not wait for the end of the period.
+void ZeroWindowStallDetector::showOngoing(const Connection& connection, Side receiver, ReceiverState& state,
+                                          int64_t nowTsNs) {
+    const int64_t closedNs = nowTsNs - state.closedTsNs;
+    if (closedNs < static_cast<int64_t>(options().zeroWindowStallMinMs * kNsPerMs)) {
+        return;
+    }
+    const Totals& totals = ensureFinding(connection, receiver, state);
+    Finding& finding = log().edit(totals.findingId);
+    finding.evidence["ongoing"] = {
+        {"since_frame", state.closedFrame}, {"closed_ms", toMs(closedNs)}, {"probes", state.probes}};
+    refreshSummary(connection, totals, state, closedNs);
+    log().changed(totals.findingId);
+}
+
+void ZeroWindowStallDetector::refreshSummary(const Connection& connection, const Totals& totals,
+                                             const ReceiverState& state, int64_t ongoingNs) {
+    Finding& finding = log().edit(totals.findingId);
+    const int64_t totalNs = totals.closedNs + ongoingNs;
+    const uint32_t periods = totals.stalls + (ongoingNs > 0 ? 1 : 0);
+    const uint32_t probes = totals.probes + (ongoingNs > 0 ? state.probes : 0);
+    const int64_t longestNs = std::max(totals.longestNs, ongoingNs);
+    const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
+    const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(lifeNs));
+    finding.durationMs = toMs(totalNs);
+    finding.evidence["stalls"] = totals.stalls;
+    finding.evidence["closed_ms"] = finding.durationMs;
+    finding.evidence["longest_ms"] = toMs(longestNs);
+    finding.evidence["probes"] = probes;
+    finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
+    finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
+    const std::string what = periods == 1 ? std::string("once") : fmt::format("{} times", periods);
+    finding.summary = fmt::format(
+        "{} closed its receive window {} for {:.1f} ms in all (longest {:.1f} ms, {:.0f}% of the connection's "
+        "life, {} zero-window probes), so {} could not send: the receiving application is not reading from the "
+        "socket fast enough, or its receive buffer is too small; fix: read sooner and in larger chunks (a "
+        "dedicated reader, non-blocking I/O), or raise SO_RCVBUF / net.ipv4.tcp_rmem.",
+        connection.endpoint(totals.receiver).toString(), what, finding.durationMs, toMs(longestNs), share * 100, probes,
+        connection.endpoint(otherSide(totals.receiver)).toString());
+}
+
+void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
+    const auto& connections = engine().connections();
+    for (size_t index = 0; index < states_.size(); ++index) {
+        ReceiverState& state = states_[index];
+        if (state.closed) {
+            // Still closed when the capture ended: the time until the connection's last segment
+            // was lost (the sender's probes show it was still waiting).
+            const Connection& connection = connections[index / 2];
+            const Side side = (index % 2) == 0 ? Side::Client : Side::Server;
+            endPeriod(connection, side, state, 0, std::min(lastTsNs, connection.lastTsNs), "capture_end");
+        }
+    }
+    // The connections' lives are final now: update the shares.
+    for (const Totals& totals : totals_) {
+        const size_t index = size_t{totals.connection} * 2 + sideIndex(totals.receiver);
+        refreshSummary(connections[totals.connection], totals, states_[index], 0);
+        log().changed(totals.findingId);
+    }
+}
+
+}  // namespace tcpscope

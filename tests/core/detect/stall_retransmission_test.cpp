@@ -1,0 +1,214 @@
+// retransmission_stall with segments built in code: time lost to retransmission timeouts,
+// and what must not count (fast retransmissions, the burst that follows an RTO, handshakes).
+#include <catch2/catch.hpp>
+
+#include "detect/retransmission_stall_detector.hpp"
+#include "stall_test_session.hpp"
+
+using namespace tcpscope;
+using tcpscope::test::SegmentSpec;
+using tcpscope::test::Session;
+
+namespace {
+
+constexpr uint16_t kAck = tcpflag::kAck;
+constexpr uint16_t kAckPsh = tcpflag::kAck | tcpflag::kPsh;
+constexpr uint16_t kFinAck = tcpflag::kFin | tcpflag::kAck;
+
+using StallSession = tcpscope::test::DetectorSession<RetransmissionStallDetector>;
+
+uint32_t lastFrame(const StallSession& session) {
+    return static_cast<uint32_t>(session.engine.packets().size());
+}
+
+Finding onlyFinding(const StallSession& session) {
+    const auto found = session.findings("retransmission_stall");
+    REQUIRE(found.size() == 1);
+    return found.front();
+}
+
+}  // namespace
+
+TEST_CASE("a segment lost at the tail and sent again when the RTO fires", "[detect][rto]") {
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(Session::fromServer(1, 101, kAck), 11);
+    s.push(Session::fromClient(101, 1, kAckPsh, 100), 12);  // lost after the capture point
+    const uint32_t original = lastFrame(s);
+    CHECK(has(s.push(Session::fromClient(101, 1, kAckPsh, 100), 222), AnalysisFlag::Retransmission));
+    const uint32_t resent = lastFrame(s);
+    s.push(Session::fromServer(1, 201, kAck), 223);
+    s.finish();
+
+    const Finding finding = onlyFinding(s);
+    CHECK(finding.severity == Severity::Warning);
+    CHECK(finding.connection == 0);
+    CHECK(finding.durationMs == Approx(210));
+    CHECK(finding.tsNs == Session::kStartNs + 12 * Session::kMs);
+    CHECK(finding.frames == std::vector<uint32_t>{original, resent});
+    CHECK(finding.evidence["sender"] == "10.0.0.1:40000");
+    CHECK(finding.evidence["receiver"] == "10.0.0.2:80");
+    CHECK(finding.evidence["sender_side"] == "client");
+    CHECK(finding.evidence["stalls"] == 1);
+    CHECK(finding.evidence["longest_ms"].get<double>() == Approx(210));
+    const auto& instance = finding.evidence["instances"][0];
+    CHECK(instance["gap_ms"].get<double>() == Approx(210));
+    CHECK(instance["relative_seq"] == 101);
+    CHECK(instance["bytes"] == 100);
+    CHECK(instance["fin"] == false);
+    CHECK(instance["original_captured"] == true);
+    CHECK_THAT(finding.summary, Catch::Contains("1 retransmission timeout cost 210.0 ms"));
+}
+
+TEST_CASE("a backoff chain counts each wait from the transmission before it", "[detect][rto]") {
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 220);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 630);
+    s.push(Session::fromServer(1, 101, kAck), 631);
+    s.finish();
+
+    const Finding finding = onlyFinding(s);
+    CHECK(finding.evidence["stalls"] == 2);
+    CHECK(finding.durationMs == Approx(620));
+    CHECK(finding.evidence["longest_ms"].get<double>() == Approx(410));
+    CHECK(finding.evidence["instances"][1]["frames"] == nlohmann::json::array({5, 6}));
+}
+
+TEST_CASE("the segments resent right after an RTO are not counted again", "[detect][rto]") {
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(Session::fromClient(101, 1, kAckPsh, 100), 10.1);
+    s.push(Session::fromClient(201, 1, kAckPsh, 100), 10.2);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 220);
+    s.push(Session::fromServer(1, 101, kAck), 221);
+    CHECK(has(s.push(Session::fromClient(101, 1, kAckPsh, 100), 221.5), AnalysisFlag::Retransmission));
+    CHECK(has(s.push(Session::fromClient(201, 1, kAckPsh, 100), 221.6), AnalysisFlag::Retransmission));
+    s.push(Session::fromServer(1, 301, kAck), 222);
+    s.finish();
+
+    const Finding finding = onlyFinding(s);
+    CHECK(finding.evidence["stalls"] == 1);
+    CHECK(finding.durationMs == Approx(210));
+}
+
+TEST_CASE("a fast retransmission is not a timeout, however old the lost segment", "[detect][rto]") {
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);  // lost
+    s.push(Session::fromClient(101, 1, kAckPsh, 100), 300);
+    s.push(Session::fromServer(1, 1, kAck), 300.5);
+    s.push(Session::fromClient(201, 1, kAckPsh, 100), 301);
+    s.push(Session::fromServer(1, 1, kAck), 301.5);
+    s.push(Session::fromClient(301, 1, kAckPsh, 100), 302);
+    s.push(Session::fromServer(1, 1, kAck), 302.5);
+    CHECK(has(s.push(Session::fromClient(1, 1, kAckPsh, 100), 303), AnalysisFlag::FastRetransmission));
+    s.push(Session::fromServer(1, 401, kAck), 304);
+    s.finish();
+    CHECK(s.findings("retransmission_stall").empty());
+}
+
+TEST_CASE("a retransmitted FIN is a stall too", "[detect][rto]") {
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(Session::fromServer(1, 101, kAck), 11);
+    s.push(Session::fromClient(101, 1, kFinAck), 20);
+    CHECK(has(s.push(Session::fromClient(101, 1, kFinAck), 230), AnalysisFlag::Retransmission));
+    s.push(Session::fromServer(1, 102, kFinAck), 231);
+    s.finish();
+
+    const Finding finding = onlyFinding(s);
+    CHECK(finding.durationMs == Approx(210));
+    CHECK(finding.evidence["instances"][0]["fin"] == true);
+    CHECK(finding.evidence["instances"][0]["bytes"] == 0);
+}
+
+TEST_CASE("an original transmission the capture missed: the gap runs from the segment that revealed the hole",
+          "[detect][rto]") {
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    // 101..201 was lost before reaching the capture point (at the receiver).
+    CHECK(has(s.push(Session::fromClient(201, 1, kAckPsh, 100), 12), AnalysisFlag::LostSegment));
+    const uint32_t before = lastFrame(s);
+    s.push(Session::fromServer(1, 101, kAck), 12.5);
+    CHECK(has(s.push(Session::fromClient(101, 1, kAckPsh, 100), 222), AnalysisFlag::Retransmission));
+    const uint32_t resent = lastFrame(s);
+    s.finish();
+
+    const Finding finding = onlyFinding(s);
+    CHECK(finding.durationMs == Approx(210));
+    CHECK(finding.frames == std::vector<uint32_t>{before, resent});
+    CHECK(finding.evidence["instances"][0]["original_captured"] == false);
+}
+
+TEST_CASE("a gap shorter than the stall minimum is not a stall", "[detect][rto]") {
+    DetectorOptions options;
+    options.retransmissionStallMinMs = 500;
+    StallSession s(options);
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 220);
+    s.push(Session::fromServer(1, 101, kAck), 221);
+    s.finish();
+    CHECK(s.findings("retransmission_stall").empty());
+}
+
+TEST_CASE("SYN retransmissions are left to the handshake detectors", "[detect][rto]") {
+    StallSession s;
+    s.push(Session::fromClient(0, 0, tcpflag::kSyn), 0);
+    s.push(Session::fromClient(0, 0, tcpflag::kSyn), 1000);
+    s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 1001);
+    s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 2001);
+    s.push(Session::fromClient(1, 1, kAck), 2002);
+    s.finish();
+    CHECK(s.findings("retransmission_stall").empty());
+}
+
+TEST_CASE("a retransmission across the sequence wraparound", "[detect][rto]") {
+    constexpr uint32_t kIsn = 0xFFFFFFB0u;
+    StallSession s;
+    s.handshake(kIsn, 5000, 0);
+    s.push(Session::fromClient(kIsn + 1, 5001, kAckPsh, 100), 10);  // ends at 0x15, past the wrap; lost
+    const uint32_t original = lastFrame(s);
+    s.push(Session::fromClient(kIsn + 101, 5001, kAckPsh, 100), 10.1);
+    CHECK(has(s.push(Session::fromClient(kIsn + 1, 5001, kAckPsh, 100), 220), AnalysisFlag::Retransmission));
+    const uint32_t resent = lastFrame(s);
+    s.push(Session::fromServer(5001, kIsn + 201, kAck), 221);
+    s.finish();
+
+    const Finding finding = onlyFinding(s);
+    CHECK(finding.durationMs == Approx(210));
+    CHECK(finding.frames == std::vector<uint32_t>{original, resent});
+    CHECK(finding.evidence["instances"][0]["relative_seq"] == 1);
+}
+
+TEST_CASE("each direction of an IPv6 connection has its own finding", "[detect][rto]") {
+    StallSession s;
+    auto v6 = [](SegmentSpec spec) {
+        const bool fromClient = spec.sourcePort == 40000;
+        spec.source = fromClient ? "2001:db8::1" : "2001:db8::2";
+        spec.destination = fromClient ? "2001:db8::2" : "2001:db8::1";
+        return spec;
+    };
+    s.push(v6(Session::fromClient(0, 0, tcpflag::kSyn)), 0);
+    s.push(v6(Session::fromServer(0, 1, tcpflag::kSyn | kAck)), 1);
+    s.push(v6(Session::fromClient(1, 1, kAck)), 2);
+    s.push(v6(Session::fromClient(1, 1, kAckPsh, 100)), 10);
+    s.push(v6(Session::fromClient(1, 1, kAckPsh, 100)), 250);
+    s.push(v6(Session::fromServer(1, 101, kAckPsh, 50)), 251);
+    s.push(v6(Session::fromServer(1, 101, kAckPsh, 50)), 551);
+    s.push(v6(Session::fromClient(101, 51, kAck)), 552);
+    s.finish();
+
+    const auto found = s.findings("retransmission_stall");
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].evidence["sender"] == "[2001:db8::1]:40000");
+    CHECK(found[0].durationMs == Approx(240));
+    CHECK(found[1].evidence["sender_side"] == "server");
+    CHECK(found[1].durationMs == Approx(300));
+}
