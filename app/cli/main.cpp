@@ -8,11 +8,17 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "bench/generator_error.hpp"
+#include "bench/workload.hpp"
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "align/stall_confirmation.hpp"
+#include "align/strace_alignment.hpp"
 #include "detect/detector_options.hpp"
+#include "report/syscalls_text.hpp"
 #include "report/json_report.hpp"
+#include "report/mermaid_sequence.hpp"
 #include "report/text_report.hpp"
 
 namespace {
@@ -29,7 +35,40 @@ struct CommonOptions {
     std::string os = "linux";
     std::string portRange;
     tcpscope::DetectorOptions detectors;
+    std::vector<std::string> straceLogs;
+    std::string straceTz;
+    std::optional<double> straceOffsetMs;
 };
+
+// strace logs of the traced processes, put on the capture's time axis.
+void addStraceOptions(CLI::App& command, CommonOptions& options) {
+    const char* group = "System call traces";
+    command.add_option("--strace", options.straceLogs,
+                       "strace log of a process (strace -f -tt -T -yy); repeat for several; NAME.PID files of "
+                       "strace -ff given together form one log")
+        ->group(group);
+    command.add_option("--strace-tz", options.straceTz,
+                       "time zone of -t/-tt logs as +HH:MM or -HH:MM (default: found by best fit)")
+        ->group(group);
+    command.add_option("--strace-offset", options.straceOffsetMs,
+                       "milliseconds to add to the logs' times (default: measured from writes and segments)")
+        ->group(group);
+}
+
+// "+02:00", "-05:30", "UTC" -> minutes east of UTC.
+std::optional<int> parseTimeZone(const std::string& text) {
+    if (text == "UTC" || text == "Z") {
+        return 0;
+    }
+    int hours = 0;
+    int minutes = 0;
+    char sign = 0;
+    if (std::sscanf(text.c_str(), "%c%d:%d", &sign, &hours, &minutes) < 2 || (sign != '+' && sign != '-') ||
+        hours > 14 || minutes < 0 || minutes >= 60) {
+        return std::nullopt;
+    }
+    return (sign == '-' ? -1 : 1) * (hours * 60 + minutes);
+}
 
 // The detectors' thresholds. --os sets the defaults of a system; the other flags override them.
 void addDetectorOptions(CLI::App& command, CommonOptions& options) {
@@ -56,6 +95,18 @@ void addDetectorOptions(CLI::App& command, CommonOptions& options) {
     command.add_option("--zero-window-min-ms", d.zeroWindowStallMinMs,
                        "a closed receive window at least this long is a stall")
         ->capture_default_str()->group(group);
+    command.add_option("--time-wait-min-closes", d.timeWaitMinCloses,
+                       "report TIME_WAIT churn for a host that closed at least this many connections first")
+        ->capture_default_str()->group(group);
+    command.add_option("--time-wait-warn-share", d.timeWaitWarnShare,
+                       "TIME_WAIT churn is a warning above this share of the port range in TIME_WAIT")
+        ->capture_default_str()->group(group);
+    command.add_option("--port-pause-min-share", d.portPauseMinShare,
+                       "a pause of new connections at least this share of TIME_WAIT counts as port exhaustion")
+        ->capture_default_str()->group(group);
+    command.add_option("--port-exhaustion-min-ports", d.portExhaustionMinPorts,
+                       "port exhaustion needs at least this many ports in use")
+        ->capture_default_str()->group(group);
 }
 
 // Applies --os defaults under the values given explicitly. Returns false for a bad --port-range.
@@ -73,6 +124,10 @@ bool resolveDetectorOptions(CLI::App& command, CommonOptions& options) {
     take("--syn-retransmit-min-ms", resolved.synRetransmitMinMs, given.synRetransmitMinMs);
     take("--rto-stall-min-ms", resolved.retransmissionStallMinMs, given.retransmissionStallMinMs);
     take("--zero-window-min-ms", resolved.zeroWindowStallMinMs, given.zeroWindowStallMinMs);
+    take("--time-wait-min-closes", resolved.timeWaitMinCloses, given.timeWaitMinCloses);
+    take("--time-wait-warn-share", resolved.timeWaitWarnShare, given.timeWaitWarnShare);
+    take("--port-pause-min-share", resolved.portPauseMinShare, given.portPauseMinShare);
+    take("--port-exhaustion-min-ports", resolved.portExhaustionMinPorts, given.portExhaustionMinPorts);
     if (!options.portRange.empty()) {
         unsigned low = 0;
         unsigned high = 0;
@@ -102,6 +157,7 @@ void addCommonOptions(CLI::App& command, CommonOptions& options, bool severalFil
     command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
     command.add_option("--format", options.format, "output format")->check(CLI::IsMember({"text", "json"}));
     addDetectorOptions(command, options);
+    addStraceOptions(command, options);
 }
 
 // Problems that ended a file early are shown on stderr too, one line each; the report still comes.
@@ -135,18 +191,42 @@ int run(Command command, const CommonOptions& options, std::optional<uint32_t> f
     }
     reportInputProblems(analysis);
 
+    std::optional<tcpscope::StraceAlignment> alignment;
+    if (!options.straceLogs.empty()) {
+        tcpscope::StraceClockOptions clock;
+        if (!options.straceTz.empty()) {
+            clock.tzOffsetMinutes = parseTimeZone(options.straceTz);
+            if (!clock.tzOffsetMinutes) {
+                fmt::print(stderr, "tcpscope-cli: --strace-tz must be +HH:MM or -HH:MM, e.g. +02:00\n");
+                return kExitUsage;
+            }
+        }
+        clock.offsetMs = options.straceOffsetMs;
+        try {
+            alignment = tcpscope::loadStraceLogs(options.straceLogs, analysis, clock);
+        } catch (const tcpscope::CaptureError& error) {
+            fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+            return kExitUnreadable;
+        }
+        tcpscope::confirmFindingsWithSyscalls(analysis.findings, *alignment, *analysis.engine);
+    }
+    const tcpscope::StraceAlignment* aligned = alignment ? &*alignment : nullptr;
+
     const bool json = options.format == "json";
     switch (command) {
         case Command::Analyze:
             if (json) {
-                std::cout << tcpscope::analysisReportJson(analysis).dump(2) << '\n';
+                std::cout << tcpscope::analysisReportJson(analysis, aligned).dump(2) << '\n';
             } else {
                 tcpscope::writeAnalysisText(std::cout, analysis);
+                if (aligned != nullptr) {
+                    tcpscope::writeSyscallsText(std::cout, *aligned);
+                }
             }
             break;
         case Command::Flows:
             if (json) {
-                std::cout << tcpscope::flowsReportJson(analysis).dump(2) << '\n';
+                std::cout << tcpscope::flowsReportJson(analysis, aligned).dump(2) << '\n';
             } else {
                 tcpscope::writeFlowsText(std::cout, analysis);
             }
@@ -162,6 +242,102 @@ int run(Command command, const CommonOptions& options, std::optional<uint32_t> f
     std::cout.flush();
     return kExitAnalysed;
 }
+
+// ---- generate: the benchmark's synthetic captures (core/bench/) ----------------------------
+struct GenerateOptions {
+    std::string workload;
+    tcpscope::bench::WorkloadOptions workloadOptions;
+    std::string out;
+};
+
+CLI::App* addGenerateCommand(CLI::App& app, GenerateOptions& options) {
+    CLI::App* generate = app.add_subcommand(
+        "generate", "write a deterministic synthetic capture for the benchmark (W1, W2, W3 of issue 7)");
+    generate->add_option("--workload", options.workload,
+                         "w1: 10 M small packets over 1 M short connections with every trouble mixed in; "
+                         "w2: 3 M packets, 3 GB of full-sized segments over 2,000 long connections; "
+                         "w3: SYN scan of 5 M tuples, one tuple reused 5,000 times, zero-window storms")
+        ->required()
+        ->check(CLI::IsMember({"w1", "w2", "w3"}, CLI::ignore_case));
+    tcpscope::bench::WorkloadOptions& w = options.workloadOptions;
+    generate->add_option("--packets", w.packets, "packets to write (default: the full workload)")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
+    generate->add_option("--connections", w.connections,
+                         "w1: connections; w2: long connections; w3: scanned tuples (default: in proportion)")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 26));
+    generate->add_option("--seed", w.seed, "same seed, same bytes")->capture_default_str();
+    generate->add_option("--snaplen", w.snaplen, "cut frames longer than this (IP lengths stay real)")
+        ->capture_default_str()
+        ->check(CLI::Range(64u, 262144u));
+    generate->add_option("--out", options.out, "the pcap file to write")->required();
+    return generate;
+}
+
+int runGenerate(GenerateOptions& options) {
+    tcpscope::bench::WorkloadOptions& w = options.workloadOptions;
+    w.workload = *tcpscope::bench::parseWorkload(options.workload);
+    tcpscope::bench::GeneratorStats stats;
+    try {
+        stats = tcpscope::bench::generateCapture(options.out, w);
+    } catch (const tcpscope::bench::GeneratorError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    }
+    fmt::print("generated {}\n  workload     {} (seed {})\n  packets      {}\n  connections  {}\n"
+               "  bytes        {}\n  capture time {:.3f} s\n  peak open    {} conversations\n",
+               options.out, tcpscope::bench::workloadName(w.workload), w.seed, stats.packets, stats.connections,
+               stats.bytes, static_cast<double>(stats.lastTsNs - stats.firstTsNs) / 1e9, stats.peakConversations);
+    return kExitAnalysed;
+}
+// ---- end of generate -----------------------------------------------------------------------
+
+// ---- mermaid: the ladder diagram of a flow (or a proxy pair) as Mermaid text (issue 5) -----
+struct MermaidCommandOptions {
+    std::string file;
+    uint32_t flow = 0;
+    std::optional<uint32_t> proxyFlow;
+    size_t maxArrows = 500;
+};
+
+CLI::App* addMermaidCommand(CLI::App& app, MermaidCommandOptions& options) {
+    CLI::App* mermaid = app.add_subcommand("mermaid", "the sequence diagram of a flow as Mermaid text");
+    mermaid->add_option("file", options.file, "capture file")->required();
+    mermaid->add_option("--flow", options.flow, "flow id (the client side, with --proxy-flow)")->required();
+    mermaid->add_option("--proxy-flow", options.proxyFlow, "the proxy's flow to the server: three lifelines");
+    mermaid->add_option("--max-arrows", options.maxArrows, "packets drawn at most")->capture_default_str();
+    return mermaid;
+}
+
+int runMermaid(const MermaidCommandOptions& options) {
+    tcpscope::CaptureAnalysis analysis;
+    try {
+        analysis = tcpscope::analyzeCaptures({options.file}, {});
+    } catch (const tcpscope::CaptureError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    }
+    reportInputProblems(analysis);
+    const size_t flows = analysis.engine->connections().size();
+    for (const uint32_t id : {options.flow, options.proxyFlow.value_or(options.flow)}) {
+        if (id >= flows) {
+            fmt::print(stderr, "tcpscope-cli: no flow {} (the capture has {})\n", id, flows);
+            return kExitUsage;
+        }
+    }
+    if (options.proxyFlow == options.flow) {
+        fmt::print(stderr, "tcpscope-cli: --proxy-flow must differ from --flow\n");
+        return kExitUsage;
+    }
+    const tcpscope::SequenceDiagram diagram =
+        options.proxyFlow ? tcpscope::SequenceDiagram::ofProxy(analysis, options.flow, *options.proxyFlow)
+                          : tcpscope::SequenceDiagram::ofConnection(analysis, options.flow);
+    tcpscope::MermaidOptions mermaidOptions;
+    mermaidOptions.maxArrows = options.maxArrows;
+    std::cout << tcpscope::mermaidSequence(diagram, mermaidOptions);
+    std::cout.flush();
+    return kExitAnalysed;
+}
+// ---- end of mermaid ------------------------------------------------------------------------
 
 }  // namespace
 
@@ -185,6 +361,12 @@ int main(int argc, char** argv) {
     addCommonOptions(*packets, packetsOptions, false);
     packets->add_option("--flow", flow, "only the packets of this flow id");
 
+    GenerateOptions generateOptions;
+    CLI::App* generate = addGenerateCommand(app, generateOptions);
+
+    MermaidCommandOptions mermaidOptions;
+    CLI::App* mermaid = addMermaidCommand(app, mermaidOptions);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
@@ -196,6 +378,13 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& error) {
         app.exit(error);
         return kExitUsage;
+    }
+
+    if (generate->parsed()) {
+        return runGenerate(generateOptions);
+    }
+    if (mermaid->parsed()) {
+        return runMermaid(mermaidOptions);
     }
 
     struct Choice {

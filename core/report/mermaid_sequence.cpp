@@ -1,8 +1,8 @@
 #include "report/mermaid_sequence.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace tcpscope {
 
@@ -44,8 +44,7 @@ std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions
     const std::string everyone = fmt::format("{},{}", mermaidAlias(diagram, 0), mermaidAlias(diagram, lifelines - 1));
 
     std::string text = "sequenceDiagram\n";
-    text += fmt::format("    %% tcpscope: {} packets of connection{} {}\n", arrows.size(),
-                        diagram.isProxy() ? "s" : "",
+    text += fmt::format("    %% tcpscope: {} packets of connection{} {}\n", arrows.size(), diagram.isProxy() ? "s" : "",
                         diagram.isProxy() ? fmt::format("{} and {}", diagram.connections()[0], diagram.connections()[1])
                                           : fmt::format("{}", diagram.connections()[0]));
     for (size_t lifeline = 0; lifeline < lifelines; ++lifeline) {

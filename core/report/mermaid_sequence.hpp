@@ -9,9 +9,9 @@ namespace tcpscope {
 
 /// What the Mermaid text of a ladder includes.
 struct MermaidOptions {
-    size_t maxArrows = 500;                       ///< arrows written at most; a note says how many were left out
-    size_t firstArrow = 0;                        ///< start here (e.g. a little before a finding)
-    int64_t gapNoteNs = 200'000'000;              ///< a note for every silence longer than this (0: none)
+    size_t maxArrows = 500;           ///< arrows written at most; a note says how many were left out
+    size_t firstArrow = 0;            ///< start here (e.g. a little before a finding)
+    int64_t gapNoteNs = 200'000'000;  ///< a note for every silence longer than this (0: none)
 };
 
 /// The Mermaid `sequenceDiagram` text of `diagram`: its participants, one arrow per packet with the

@@ -1,9 +1,9 @@
 #include "report/sequence_diagram.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "decode/decoded_packet.hpp"
 #include "report/report_format.hpp"
@@ -48,9 +48,8 @@ std::string analysisNames(AnalysisFlags flags) {
     for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
         const AnalysisFlag flag = analysisFlagAt(bitIndex);
         // Wireshark sets "retransmission" beside its fast and spurious kinds; naming both is noise.
-        const bool implied = flag == AnalysisFlag::Retransmission &&
-                             (has(flags, AnalysisFlag::FastRetransmission) ||
-                              has(flags, AnalysisFlag::SpuriousRetransmission));
+        const bool implied = flag == AnalysisFlag::Retransmission && (has(flags, AnalysisFlag::FastRetransmission) ||
+                                                                      has(flags, AnalysisFlag::SpuriousRetransmission));
         if (has(flags, flag) && !implied) {
             if (!names.empty()) {
                 names += ", ";
@@ -83,7 +82,8 @@ SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32
     SequenceDiagram diagram;
     diagram.engine_ = analysis.engine.get();
     diagram.connections_ = {clientSide, serverSide};
-    diagram.participants_ = {{"client", {front.client}}, {"proxy", {front.server, back.client}}, {"server", {back.server}}};
+    diagram.participants_ = {
+        {"client", {front.client}}, {"proxy", {front.server, back.client}}, {"server", {back.server}}};
     diagram.collectArrows(analysis);
     diagram.collectStalls(analysis);
     return diagram;
@@ -167,7 +167,8 @@ void SequenceDiagram::collectStalls(const CaptureAnalysis& analysis) {
                 const double ackDelayMs = numberOr(instance, "ack_delay_ms", holdMs);
                 const auto heldBytes = static_cast<uint64_t>(numberOr(instance, "held_bytes", 0));
                 const auto previousBytes = static_cast<uint64_t>(numberOr(instance, "previous_bytes", 0));
-                stall.text = fmt::format("{} bytes held by Nagle for {:.1f} ms until the delayed ACK", heldBytes, holdMs);
+                stall.text =
+                    fmt::format("{} bytes held by Nagle for {:.1f} ms until the delayed ACK", heldBytes, holdMs);
                 stall.explanation = fmt::format(
                     "Why: Nagle's algorithm holds a small segment while earlier data is unacknowledged, and the "
                     "receiver delayed its ACK of the {} bytes before. Fix: TCP_NODELAY on the sender.",
@@ -188,8 +189,9 @@ void SequenceDiagram::collectStalls(const CaptureAnalysis& analysis) {
                 const double closedMs = numberOr(instance, "closed_ms", spanMs);
                 stall.causeArrow = stall.endArrow;
                 stall.text = fmt::format("sender blocked for {:.1f} ms by a zero window", closedMs);
-                stall.explanation = "the receiver's buffer was full (it announced a window of 0 bytes), so the "
-                                    "sender could not send until it opened again";
+                stall.explanation =
+                    "the receiver's buffer was full (it announced a window of 0 bytes), so the "
+                    "sender could not send until it opened again";
                 stall.causeText = "the window opens";
             } else {
                 stall.text = fmt::format("{} for {:.1f} ms", finding.kind, spanMs);
@@ -197,12 +199,13 @@ void SequenceDiagram::collectStalls(const CaptureAnalysis& analysis) {
             stalls_.push_back(std::move(stall));
         }
     }
-    std::stable_sort(stalls_.begin(), stalls_.end(), [](const SequenceStall& a, const SequenceStall& b) {
-        return a.startArrow < b.startArrow;
-    });
+    std::stable_sort(stalls_.begin(), stalls_.end(),
+                     [](const SequenceStall& a, const SequenceStall& b) { return a.startArrow < b.startArrow; });
 }
 
-IndexedPacket SequenceDiagram::packetOf(size_t arrow) const { return engine_->packets().at(arrows_.at(arrow).packet); }
+IndexedPacket SequenceDiagram::packetOf(size_t arrow) const {
+    return engine_->packets().at(arrows_.at(arrow).packet);
+}
 
 bool SequenceDiagram::isPureAck(size_t arrow) const {
     const IndexedPacket packet = packetOf(arrow);
@@ -232,9 +235,9 @@ std::string SequenceDiagram::arrowShortLabel(size_t arrow) const {
     if (isPureAck(arrow)) {
         return fmt::format("[{}] ack={}", tcpFlagsText(packet.tcpFlags), relative.ack);
     }
-    return packet.payloadLength == 0 ? fmt::format("[{}] seq={}", tcpFlagsText(packet.tcpFlags), relative.seq)
-                                     : fmt::format("[{}] seq={} len={}", tcpFlagsText(packet.tcpFlags), relative.seq,
-                                                   packet.payloadLength);
+    return packet.payloadLength == 0
+               ? fmt::format("[{}] seq={}", tcpFlagsText(packet.tcpFlags), relative.seq)
+               : fmt::format("[{}] seq={} len={}", tcpFlagsText(packet.tcpFlags), relative.seq, packet.payloadLength);
 }
 
 size_t SequenceDiagram::arrowOfFrame(uint32_t frame) const {

@@ -10,37 +10,37 @@ namespace tcpscope {
 
 /// One lifeline of a sequence diagram: a host's role and the endpoints it uses.
 struct SequenceParticipant {
-    std::string role;                  ///< "client", "proxy" or "server"
-    std::vector<Endpoint> endpoints;   ///< a proxy has two: where it listens, where it connects from
+    std::string role;                 ///< "client", "proxy" or "server"
+    std::vector<Endpoint> endpoints;  ///< a proxy has two: where it listens, where it connects from
 };
 
 /// One packet, drawn as an arrow from its sender's lifeline to its receiver's.
 struct SequenceArrow {
-    size_t packet = 0;          ///< position in the packet index
-    int64_t tsNs = 0;           ///< capture time
-    uint32_t frame = 0;         ///< frame number, as in Wireshark
-    uint8_t from = 0;           ///< sender's lifeline
-    uint8_t to = 0;             ///< receiver's lifeline
-    uint8_t leg = 0;            ///< which of the diagram's connections (0, or 1 for the server side of a proxy)
+    size_t packet = 0;   ///< position in the packet index
+    int64_t tsNs = 0;    ///< capture time
+    uint32_t frame = 0;  ///< frame number, as in Wireshark
+    uint8_t from = 0;    ///< sender's lifeline
+    uint8_t to = 0;      ///< receiver's lifeline
+    uint8_t leg = 0;     ///< which of the diagram's connections (0, or 1 for the server side of a proxy)
 };
 
 inline constexpr size_t kNoArrow = SIZE_MAX;
 
 /// A stall drawn as a bracket beside the lifeline of the side that waited, with its cause.
 struct SequenceStall {
-    std::string kind;           ///< the finding's kind, e.g. "delayed_ack_stall"
+    std::string kind;  ///< the finding's kind, e.g. "delayed_ack_stall"
     uint32_t findingId = 0;
-    uint8_t lifeline = 0;       ///< the sender that waited
-    uint8_t peer = 0;           ///< the other end of its connection
-    size_t startArrow = 0;      ///< arrow where the wait began (the small segment still unacknowledged)
-    size_t endArrow = 0;        ///< arrow that ended it (the held segment leaving)
+    uint8_t lifeline = 0;          ///< the sender that waited
+    uint8_t peer = 0;              ///< the other end of its connection
+    size_t startArrow = 0;         ///< arrow where the wait began (the small segment still unacknowledged)
+    size_t endArrow = 0;           ///< arrow that ended it (the held segment leaving)
     size_t causeArrow = kNoArrow;  ///< the arrow that released it (the delayed ACK), or kNoArrow
     int64_t startTsNs = 0;
     int64_t endTsNs = 0;
-    std::string text;           ///< "35 bytes held by Nagle for 40.1 ms until the delayed ACK"
-    std::string explanation;    ///< one sentence for a reader who does not know the mechanism
-    std::string causeText;      ///< note on the cause arrow, e.g. "delayed ACK (40.0 ms)"
-    std::string endText;        ///< note on the arrow that ended the wait, e.g. "held 40.1 ms"
+    std::string text;         ///< "35 bytes held by Nagle for 40.1 ms until the delayed ACK"
+    std::string explanation;  ///< one sentence for a reader who does not know the mechanism
+    std::string causeText;    ///< note on the cause arrow, e.g. "delayed ACK (40.0 ms)"
+    std::string endText;      ///< note on the arrow that ended the wait, e.g. "held 40.1 ms"
 };
 
 /// The content of a ladder diagram of one connection, or of two connections through a proxy:

@@ -1,0 +1,97 @@
+#pragma once
+#include <QAbstractScrollArea>
+#include <QPalette>
+#include <cstdint>
+#include <vector>
+
+#include "loading/analysis_results.hpp"
+#include "views/sequence_layout.hpp"
+#include "views/sequence_painter.hpp"
+
+namespace tcpscope::ui {
+
+/// The sequence (ladder) diagram of one connection, or of a client, a proxy and a server: time
+/// runs down, packets are arrows, stalls are brackets with their cause. Paints only the rows in
+/// view; the lifelines' names stay at the top while scrolling. Wheel scrolls, Ctrl+wheel or +/-
+/// zooms the time scale, a click on an arrow selects its packet, Up/Down step through packets.
+class SequenceView : public QAbstractScrollArea {
+    Q_OBJECT
+
+public:
+    explicit SequenceView(QWidget* parent = nullptr);
+
+    /// Shows `connection`; with autoProxy() on (the default) and a proxy partner found, shows the
+    /// client, the proxy and the server instead. Shows nothing for partial results.
+    void showConnection(ResultsPtr results, uint32_t connection);
+    /// Three lifelines: client, proxy, server.
+    void showProxy(ResultsPtr results, uint32_t clientSideConnection, uint32_t serverSideConnection);
+    void clear();
+    /// Brings capture time `tsNs` to the middle of the view.
+    void scrollToTime(int64_t tsNs);
+    /// Selects the arrow of `frame` (or the next one of the diagram) and brings it into view.
+    void scrollToFrame(uint32_t frame);
+    /// System calls drawn beside the lifelines (strace alignment); an empty list removes them.
+    void setSyscalls(std::vector<SequenceSyscall> syscalls);
+
+    void setAutoProxy(bool on) { autoProxy_ = on; }
+    [[nodiscard]] bool autoProxy() const { return autoProxy_; }
+    void setCompressGaps(bool on);
+    [[nodiscard]] bool compressGaps() const { return scale_.compressGaps; }
+    /// Zoom: the height of one millisecond of silence.
+    void setPixelsPerMs(double pixelsPerMs);
+    [[nodiscard]] double pixelsPerMs() const { return scale_.pixelsPerMs; }
+    void zoomIn();
+    void zoomOut();
+
+    [[nodiscard]] const SequenceLayout& sequenceLayout() const { return layout_; }
+    /// The arrow selected by a click or scrollToFrame(), or kNoArrow.
+    [[nodiscard]] size_t selectedArrow() const { return selectedArrow_; }
+    /// The rows the viewport shows now.
+    [[nodiscard]] SequenceRowRange visibleRows() const;
+    /// Colours, selection and (for exports) title and legend of the next paint or render.
+    [[nodiscard]] SequencePaintOptions paintOptions() const;
+
+    /// Paints `rows` into `target` with the lifelines' names on top: the same drawing as the
+    /// screen, for SVG, PDF and PNG. For a 2x PNG, give a target twice renderSize().
+    void render(QPainter& painter, const QRectF& target, SequenceRowRange rows) const;
+    void render(QPainter& painter, const QRectF& target, SequenceRowRange rows,
+                const SequencePaintOptions& options) const;
+    [[nodiscard]] QSizeF renderSize(SequenceRowRange rows) const;
+
+signals:
+    /// The user clicked (or stepped to) the arrow of the packet at `packetIndex` in the packet index.
+    void packetClicked(size_t packetIndex);
+    /// Another connection or pair is shown.
+    void diagramChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void setSequenceLayout(SequenceLayout layout);
+    void applyScale();
+    void updateScrollBar();
+    void select(size_t arrow, bool emitClick);
+    [[nodiscard]] double headerHeight() const;
+    [[nodiscard]] double contentWidth() const;
+    [[nodiscard]] double viewportHeight() const;
+    [[nodiscard]] double scrollY() const;
+    void setScrollY(double y);
+    [[nodiscard]] QPointF contentPoint(const QPointF& viewportPoint) const;
+    void zoomAbout(double factor, double viewportY);
+
+    SequenceLayout layout_;
+    SequenceScale scale_;
+    std::vector<SequenceSyscall> syscalls_;
+    size_t selectedArrow_ = kNoArrow;
+    bool autoProxy_ = true;
+    double unitsPerStep_ = 1;  // content pixels per scroll bar unit (above 1 for diagrams taller than int)
+};
+
+}  // namespace tcpscope::ui

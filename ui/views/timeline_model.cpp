@@ -1,0 +1,348 @@
+#include "views/timeline_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <numeric>
+
+#include "decode/decoded_packet.hpp"
+#include "loading/analysis_results.hpp"
+
+namespace tcpscope::ui {
+
+namespace {
+
+constexpr AnalysisFlags kRetransmissionFlags = bit(AnalysisFlag::Retransmission) |
+                                               bit(AnalysisFlag::FastRetransmission) |
+                                               bit(AnalysisFlag::SpuriousRetransmission);
+constexpr AnalysisFlags kZeroWindowFlags = bit(AnalysisFlag::ZeroWindow) | bit(AnalysisFlag::ZeroWindowProbe) |
+                                           bit(AnalysisFlag::ZeroWindowProbeAck) | bit(AnalysisFlag::WindowFull);
+constexpr AnalysisFlags kAnomalyFlags = bit(AnalysisFlag::OutOfOrder) | bit(AnalysisFlag::LostSegment) |
+                                        bit(AnalysisFlag::AckLostSegment) | bit(AnalysisFlag::DuplicateAck);
+
+uint16_t packetStyle(bool fromServer, AnalysisFlags analysis, uint8_t tcpFlags, bool hasPayload) {
+    uint16_t style = 0;
+    style |= fromServer ? markstyle::kFromServer : 0;
+    style |= hasPayload ? markstyle::kPayload : 0;
+    style |= (analysis & kRetransmissionFlags) != 0 ? markstyle::kRetransmission : 0;
+    style |= (analysis & kZeroWindowFlags) != 0 ? markstyle::kZeroWindow : 0;
+    style |= (analysis & kAnomalyFlags) != 0 ? markstyle::kAnomaly : 0;
+    style |= (tcpFlags & tcpflag::kSyn) != 0 ? markstyle::kSyn : 0;
+    style |= (tcpFlags & tcpflag::kFin) != 0 ? markstyle::kFin : 0;
+    style |= (tcpFlags & tcpflag::kRst) != 0 ? markstyle::kReset : 0;
+    return style;
+}
+
+TimeRange unite(TimeRange range, int64_t startNs, int64_t endNs) {
+    if (range.empty() && range.startNs == 0 && range.endNs == 0) {
+        return {startNs, endNs};
+    }
+    return {std::min(range.startNs, startNs), std::max(range.endNs, endNs)};
+}
+
+void copyMarks(const MarkTrack& from, MarkTrack& to) {
+    for (size_t mark = 0; mark < from.size(); ++mark) {
+        to.append(from.tsNs(mark), from.item(mark), from.style(mark), from.endNs(mark));
+    }
+}
+
+}  // namespace
+
+void LaneContent::finishStalls() {
+    std::stable_sort(stalls.begin(), stalls.end(),
+                     [](const StallSpan& a, const StallSpan& b) { return a.startNs < b.startNs; });
+    stallPrefixEndNs.resize(stalls.size());
+    int64_t running = INT64_MIN;
+    for (size_t i = 0; i < stalls.size(); ++i) {
+        running = std::max(running, stalls[i].endNs);
+        stallPrefixEndNs[i] = running;
+    }
+}
+
+size_t LaneContent::firstStallEndingAfter(int64_t fromNs) const {
+    return static_cast<size_t>(std::partition_point(stallPrefixEndNs.begin(), stallPrefixEndNs.end(),
+                                                    [fromNs](int64_t end) { return end < fromNs; }) -
+                               stallPrefixEndNs.begin());
+}
+
+TimelineModelBuilder::TimelineModelBuilder(const std::vector<Connection>& connections,
+                                           const std::vector<Finding>& findings, TimeRange capture) {
+    TimelineModel& model = model_;
+    model.capture_ = capture;
+    model.connections_.resize(connections.size());
+    for (size_t position = 0; position < connections.size(); ++position) {
+        const Connection& connection = connections[position];
+        ConnectionLane& lane = model.connections_[position];
+        lane.connection = static_cast<uint32_t>(position);  // ids are positions in the table
+        lane.clientText = connection.client.toString();
+        lane.serverText = connection.server.toString();
+        lane.state = connection.state;
+        lane.midstream = connection.midstream;
+        lane.content.firstTsNs = connection.firstTsNs;
+        lane.content.lastTsNs = std::max(connection.lastTsNs, connection.firstTsNs);
+        if (capture.empty()) {
+            model.capture_ = unite(model.capture_, lane.content.firstTsNs, lane.content.lastTsNs);
+        }
+    }
+    model.connectionOrder_.resize(connections.size());
+    std::iota(model.connectionOrder_.begin(), model.connectionOrder_.end(), 0u);
+    std::stable_sort(model.connectionOrder_.begin(), model.connectionOrder_.end(), [&model](uint32_t a, uint32_t b) {
+        return model.connections_[a].content.firstTsNs < model.connections_[b].content.firstTsNs;
+    });
+
+    model.spans_ = stallSpans(findings, connections);
+    for (const StallSpan& span : model.spans_) {
+        LaneContent& content = span.connection < model.connections_.size() ? model.connections_[span.connection].content
+                                                                           : model.captureFindings_;
+        content.stalls.push_back(span);
+    }
+}
+
+void TimelineModelBuilder::reservePackets(uint32_t connection, size_t fromClient, size_t fromServer) {
+    if (connection < model_.connections_.size()) {
+        model_.connections_[connection].content.toServer.reserve(fromClient);
+        model_.connections_[connection].content.toClient.reserve(fromServer);
+    }
+}
+
+void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t connection, bool fromServer,
+                                     AnalysisFlags analysis, uint8_t tcpFlags, bool hasPayload) {
+    if (connection >= model_.connections_.size() || packetIndex > UINT32_MAX) {
+        return;
+    }
+    LaneContent& content = model_.connections_[connection].content;
+    MarkTrack& track = fromServer ? content.toClient : content.toServer;
+    track.append(tsNs, static_cast<uint32_t>(packetIndex), packetStyle(fromServer, analysis, tcpFlags, hasPayload));
+    ++model_.packets_;
+}
+
+TimelineModel TimelineModelBuilder::finish() {
+    TimelineModel& model = model_;
+    for (ConnectionLane& lane : model.connections_) {
+        lane.content.toServer.finish();
+        lane.content.toClient.finish();
+        lane.content.finishStalls();
+    }
+    model.captureFindings_.finishStalls();
+    model.bounds_ = model.capture_;
+    model.layoutRows();
+    return std::move(model_);
+}
+
+TimelineModel TimelineModel::fromResults(const AnalysisResults& results) {
+    TimelineModelBuilder builder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()});
+    if (const CaptureAnalysis* analysis = results.analysis(); analysis != nullptr && analysis->engine != nullptr) {
+        const PacketIndex& packets = analysis->engine->packets();
+        // Count first, so that each track is allocated once.
+        std::vector<std::array<size_t, 2>> perConnection(results.connections().size());
+        for (size_t index = 0; index < packets.size(); ++index) {
+            const uint32_t connection = packets.connection(index);
+            if (connection < perConnection.size()) {
+                ++perConnection[connection][0];
+            }
+        }
+        for (uint32_t connection = 0; connection < perConnection.size(); ++connection) {
+            // Both directions get the total: an upper bound that costs one allocation each.
+            builder.reservePackets(connection, perConnection[connection][0], perConnection[connection][0]);
+        }
+        for (size_t index = 0; index < packets.size(); ++index) {
+            const IndexedPacket packet = packets.at(index);
+            builder.addPacket(index, packet.tsNs, packet.connection, packet.fromServer, packet.analysis,
+                              packet.tcpFlags, packet.payloadLength > 0);
+        }
+    }
+    return builder.finish();
+}
+
+const ConnectionLane* TimelineModel::connection(uint32_t id) const {
+    return id < connections_.size() ? &connections_[id] : nullptr;
+}
+
+std::vector<StallCause> TimelineModel::causesPresent() const {
+    std::array<bool, kStallCauseCount> present{};
+    for (const StallSpan& span : spans_) {
+        present[static_cast<size_t>(span.cause)] = true;
+    }
+    std::vector<StallCause> causes;
+    for (int cause = 0; cause < kStallCauseCount; ++cause) {
+        if (present[static_cast<size_t>(cause)]) {
+            causes.push_back(static_cast<StallCause>(cause));
+        }
+    }
+    return causes;
+}
+
+std::optional<TimeRange> TimelineModel::findingRange(uint32_t id) const {
+    std::optional<TimeRange> range;
+    for (const StallSpan& span : spans_) {
+        if (span.finding == id) {
+            range = range ? TimeRange{std::min(range->startNs, span.startNs), std::max(range->endNs, span.endNs)}
+                          : TimeRange{span.startNs, span.endNs};
+        }
+    }
+    return range;
+}
+
+uint32_t TimelineModel::findingConnection(uint32_t id) const {
+    for (const StallSpan& span : spans_) {
+        if (span.finding == id) {
+            return span.connection;
+        }
+    }
+    return kNoConnection;
+}
+
+void TimelineModel::setGrouping(LaneGrouping grouping) {
+    grouping_ = grouping;
+    groups_.clear();
+    groupOf_.assign(connections_.size(), UINT32_MAX);
+    if (grouping != LaneGrouping::Connection) {
+        std::map<std::string, size_t> byKey;
+        for (const uint32_t id : connectionOrder_) {
+            const ConnectionLane& lane = connections_[id];
+            std::string key;
+            if (grouping == LaneGrouping::ClientAddress) {
+                // The client's address without its port: the text up to the last ':' (IPv6 is in brackets).
+                const size_t colon = lane.clientText.rfind(':');
+                key = colon == std::string::npos ? lane.clientText : lane.clientText.substr(0, colon);
+            } else {
+                key = lane.serverText;
+            }
+            auto [slot, isNew] = byKey.try_emplace(key, groups_.size());
+            if (isNew) {
+                LaneGroup group;
+                group.label = (grouping == LaneGrouping::ClientAddress ? "client " : "server ") + key;
+                groups_.push_back(std::move(group));
+            }
+            groups_[slot->second].connections.push_back(id);
+            groupOf_[id] = static_cast<uint32_t>(slot->second);
+        }
+        for (LaneGroup& group : groups_) {
+            buildGroupContent(group);
+        }
+    }
+    layoutRows();
+}
+
+void TimelineModel::buildGroupContent(LaneGroup& group) const {
+    LaneContent& content = group.content;
+    bool first = true;
+    for (const uint32_t id : group.connections) {
+        const LaneContent& member = connections_[id].content;
+        copyMarks(member.toServer, content.toServer);
+        copyMarks(member.toClient, content.toClient);
+        content.stalls.insert(content.stalls.end(), member.stalls.begin(), member.stalls.end());
+        content.firstTsNs = first ? member.firstTsNs : std::min(content.firstTsNs, member.firstTsNs);
+        content.lastTsNs = first ? member.lastTsNs : std::max(content.lastTsNs, member.lastTsNs);
+        first = false;
+    }
+    content.toServer.finish();
+    content.toClient.finish();
+    content.finishStalls();
+}
+
+void TimelineModel::setGroupCollapsed(size_t group, bool collapsed) {
+    if (group < groups_.size() && groups_[group].collapsed != collapsed) {
+        groups_[group].collapsed = collapsed;
+        layoutRows();
+    }
+}
+
+std::optional<size_t> TimelineModel::groupOfConnection(uint32_t id) const {
+    if (grouping_ == LaneGrouping::Connection || id >= groupOf_.size() || groupOf_[id] == UINT32_MAX) {
+        return std::nullopt;
+    }
+    return groupOf_[id];
+}
+
+void TimelineModel::setExtraLanes(std::vector<TimelineLane> lanes) {
+    extraLanes_.clear();
+    bounds_ = capture_;
+    for (TimelineLane& lane : lanes) {
+        ExtraLane extra;
+        extra.events.reserve(lane.events.size());
+        for (size_t position = 0; position < lane.events.size() && position <= UINT32_MAX; ++position) {
+            const TimelineEvent& event = lane.events[position];
+            const int64_t endNs = event.tsNs + std::max<int64_t>(event.durationNs, 0);
+            extra.events.append(event.tsNs, static_cast<uint32_t>(position), 0, endNs);
+            bounds_ = unite(bounds_, event.tsNs, endNs);
+        }
+        extra.events.finish();
+        extra.lane = std::move(lane);
+        extraLanes_.push_back(std::move(extra));
+    }
+    layoutRows();
+}
+
+void TimelineModel::setRowHeights(RowHeights heights) {
+    heights_ = heights;
+    layoutRows();
+}
+
+void TimelineModel::layoutRows() {
+    rows_.clear();
+    double y = 0;
+    const auto add = [&](RowKind kind, uint32_t index, double height) {
+        rows_.push_back({kind, index, y, height});
+        y += height;
+    };
+    std::vector<std::vector<uint32_t>> attached(connections_.size());
+    for (uint32_t extra = 0; extra < extraLanes_.size(); ++extra) {
+        const uint32_t connection = extraLanes_[extra].lane.attachedConnection;
+        if (connection < connections_.size()) {
+            attached[connection].push_back(extra);
+        }
+    }
+    if (!captureFindings_.stalls.empty()) {
+        add(RowKind::CaptureFindings, 0, heights_.lanePx);
+    }
+    for (uint32_t extra = 0; extra < extraLanes_.size(); ++extra) {
+        if (extraLanes_[extra].lane.attachedConnection >= connections_.size()) {
+            add(RowKind::Extra, extra, heights_.extraPx);
+        }
+    }
+    const auto addConnection = [&](uint32_t id) {
+        add(RowKind::Connection, id, heights_.lanePx);
+        for (const uint32_t extra : attached[id]) {
+            add(RowKind::Extra, extra, heights_.extraPx);
+        }
+    };
+    if (grouping_ == LaneGrouping::Connection) {
+        for (const uint32_t id : connectionOrder_) {
+            addConnection(id);
+        }
+        return;
+    }
+    for (uint32_t group = 0; group < groups_.size(); ++group) {
+        add(RowKind::GroupHeader, group, heights_.lanePx);
+        if (!groups_[group].collapsed) {
+            for (const uint32_t id : groups_[group].connections) {
+                addConnection(id);
+            }
+        }
+    }
+}
+
+std::optional<size_t> TimelineModel::rowAt(double yPx) const {
+    const auto after =
+        std::upper_bound(rows_.begin(), rows_.end(), yPx, [](double y, const LaneRow& row) { return y < row.topPx; });
+    if (after == rows_.begin()) {
+        return std::nullopt;
+    }
+    const auto row = std::prev(after);
+    if (yPx >= row->topPx + row->heightPx) {
+        return std::nullopt;
+    }
+    return static_cast<size_t>(row - rows_.begin());
+}
+
+std::optional<size_t> TimelineModel::rowOfConnection(uint32_t id) const {
+    for (size_t row = 0; row < rows_.size(); ++row) {
+        if (rows_[row].kind == RowKind::Connection && rows_[row].index == id) {
+            return row;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace tcpscope::ui

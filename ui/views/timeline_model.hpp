@@ -1,0 +1,187 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/finding.hpp"
+#include "tcp/analysis_flags.hpp"
+#include "tcp/connection.hpp"
+#include "views/timeline_axis.hpp"
+#include "views/timeline_stalls.hpp"
+#include "views/timeline_track.hpp"
+
+namespace tcpscope::ui {
+
+class AnalysisResults;
+
+/// How connection lanes are arranged.
+enum class LaneGrouping : uint8_t {
+    Connection,      ///< one lane per connection, in order of their first packet
+    ClientAddress,   ///< a header lane per client address, its connections below
+    ServerEndpoint,  ///< a header lane per server address and port, its connections below
+};
+
+/// One event of an extra lane: an instant or a stretch of time, with a short label ("write 35").
+struct TimelineEvent {
+    int64_t tsNs = 0;
+    int64_t durationNs = 0;
+    std::string label;
+};
+
+/// A lane of events from outside the capture (the system calls of a traced process, ...), drawn
+/// on the same time axis as the connections.
+struct TimelineLane {
+    std::string label;
+    std::vector<TimelineEvent> events;  ///< sorted by tsNs (sorted again if not)
+    /// Shown right below this connection's lane; kNoConnection: above every connection lane.
+    uint32_t attachedConnection = kNoConnection;
+};
+
+/// What a lane draws: packets of each direction, and the stalls, sorted by start.
+struct LaneContent {
+    MarkTrack toServer;
+    MarkTrack toClient;
+    std::vector<StallSpan> stalls;
+    std::vector<int64_t> stallPrefixEndNs;  ///< running maximum of the stalls' ends
+    int64_t firstTsNs = 0;
+    int64_t lastTsNs = 0;
+
+    /// Sorts the stalls and indexes their ends; call after filling them.
+    void finishStalls();
+    /// Index of the first stall that may reach into [fromNs, ...).
+    [[nodiscard]] size_t firstStallEndingAfter(int64_t fromNs) const;
+};
+
+/// The lane of one connection.
+struct ConnectionLane {
+    uint32_t connection = kNoConnection;
+    std::string clientText;  ///< "127.0.0.1:58562"
+    std::string serverText;  ///< "127.0.0.1:3307"
+    ConnectionState state = ConnectionState::Established;
+    bool midstream = false;
+    LaneContent content;
+};
+
+/// Connections sharing a client address or a server endpoint.
+struct LaneGroup {
+    std::string label;                  ///< "client 10.0.0.1", "server 10.0.0.2:80"
+    std::vector<uint32_t> connections;  ///< in order of their first packet
+    LaneContent content;                ///< every member's packets and stalls together
+    bool collapsed = false;
+};
+
+/// An extra lane with its events indexed for folding.
+struct ExtraLane {
+    TimelineLane lane;
+    MarkTrack events;  ///< item = position in lane.events
+};
+
+enum class RowKind : uint8_t { CaptureFindings, GroupHeader, Connection, Extra };
+
+/// One lane as laid out from top to bottom.
+struct LaneRow {
+    RowKind kind = RowKind::Connection;
+    uint32_t index = 0;  ///< connection id, group index or extra lane index (0 for capture findings)
+    double topPx = 0;
+    double heightPx = 0;
+};
+
+/// Row heights in pixels, from the font.
+struct RowHeights {
+    double lanePx = 38;   ///< connection lanes and group headers: a label band and a packet band
+    double extraPx = 24;  ///< extra lanes
+};
+
+/// The timeline's content, built once per results snapshot: lanes with time-sorted, summarised
+/// packet marks and stall spans; then grouped and laid out in rows. No Qt, no painting.
+class TimelineModel {
+public:
+    TimelineModel() = default;
+
+    /// Lanes of every connection. A complete snapshot gives packets; a partial one gives the
+    /// connections' first and last times and the findings so far.
+    static TimelineModel fromResults(const AnalysisResults& results);
+
+    /// First to last packet of the capture (the origin of relative times).
+    [[nodiscard]] TimeRange captureRange() const { return capture_; }
+    /// The capture and every extra lane's events: what "show everything" shows.
+    [[nodiscard]] TimeRange bounds() const { return bounds_; }
+    [[nodiscard]] bool hasPackets() const { return packets_ > 0; }
+    [[nodiscard]] size_t packetCount() const { return packets_; }
+    [[nodiscard]] const std::vector<ConnectionLane>& connections() const { return connections_; }
+    /// The lane of connection `id`, or null.
+    [[nodiscard]] const ConnectionLane* connection(uint32_t id) const;
+    [[nodiscard]] const std::vector<LaneGroup>& groups() const { return groups_; }
+    [[nodiscard]] const std::vector<ExtraLane>& extraLanes() const { return extraLanes_; }
+    /// Spans of findings that concern no single connection (port exhaustion, TIME_WAIT churn).
+    [[nodiscard]] const LaneContent& captureFindings() const { return captureFindings_; }
+    /// Every stall span, in finding order.
+    [[nodiscard]] const std::vector<StallSpan>& spans() const { return spans_; }
+    /// Causes that have at least one span, for the legend.
+    [[nodiscard]] std::vector<StallCause> causesPresent() const;
+    /// From the start of the first span of finding `id` to the end of its last, if it has any.
+    [[nodiscard]] std::optional<TimeRange> findingRange(uint32_t id) const;
+    /// The connection lane a finding is drawn on (its first span's), or kNoConnection.
+    [[nodiscard]] uint32_t findingConnection(uint32_t id) const;
+
+    void setGrouping(LaneGrouping grouping);
+    [[nodiscard]] LaneGrouping grouping() const { return grouping_; }
+    void setGroupCollapsed(size_t group, bool collapsed);
+    /// Group of connection `id` in the current grouping, or nullopt (ungrouped).
+    [[nodiscard]] std::optional<size_t> groupOfConnection(uint32_t id) const;
+
+    /// Replaces the extra lanes (system calls, ...). Their events widen the time range.
+    void setExtraLanes(std::vector<TimelineLane> lanes);
+
+    void setRowHeights(RowHeights heights);
+    [[nodiscard]] const RowHeights& rowHeights() const { return heights_; }
+    [[nodiscard]] const std::vector<LaneRow>& rows() const { return rows_; }
+    [[nodiscard]] double totalHeightPx() const {
+        return rows_.empty() ? 0 : rows_.back().topPx + rows_.back().heightPx;
+    }
+    /// The row under `yPx` (0 = top of the first row), or nullopt.
+    [[nodiscard]] std::optional<size_t> rowAt(double yPx) const;
+    /// The row of connection `id` (nullopt if hidden in a collapsed group or unknown).
+    [[nodiscard]] std::optional<size_t> rowOfConnection(uint32_t id) const;
+
+private:
+    friend class TimelineModelBuilder;
+    void layoutRows();
+    void buildGroupContent(LaneGroup& group) const;
+
+    TimeRange capture_;
+    TimeRange bounds_;
+    size_t packets_ = 0;
+    std::vector<ConnectionLane> connections_;  // indexed by connection id
+    std::vector<uint32_t> connectionOrder_;    // ids by first packet time
+    std::vector<StallSpan> spans_;
+    LaneContent captureFindings_;
+    std::vector<LaneGroup> groups_;
+    std::vector<uint32_t> groupOf_;  // per connection id: its group, when grouped
+    std::vector<ExtraLane> extraLanes_;
+    LaneGrouping grouping_ = LaneGrouping::Connection;
+    RowHeights heights_;
+    std::vector<LaneRow> rows_;
+};
+
+/// Feeds a model from parts: connections, findings, then every packet in capture order.
+/// fromResults() uses it; the benchmark and tests build synthetic captures with it.
+class TimelineModelBuilder {
+public:
+    TimelineModelBuilder(const std::vector<Connection>& connections, const std::vector<Finding>& findings,
+                         TimeRange capture);
+    /// Optional: sizes the tracks of `connection` for the packets to come.
+    void reservePackets(uint32_t connection, size_t fromClient, size_t fromServer);
+    /// The packet at `packetIndex` of the packet index. Packets of an unknown connection are ignored.
+    void addPacket(size_t packetIndex, int64_t tsNs, uint32_t connection, bool fromServer, AnalysisFlags analysis,
+                   uint8_t tcpFlags, bool hasPayload);
+    /// Builds the summaries and lays out the rows.
+    TimelineModel finish();
+
+private:
+    TimelineModel model_;
+};
+
+}  // namespace tcpscope::ui

@@ -1,0 +1,250 @@
+#include "views/timeline_paint.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QTextOption>
+#include <QVector>
+#include <cmath>
+#include <map>
+
+namespace tcpscope::ui {
+
+namespace {
+
+QColor withAlpha(QColor color, int alpha) {
+    color.setAlpha(alpha);
+    return color;
+}
+
+QColor pick(bool dark, const char* onLight, const char* onDark) {
+    return {dark ? onDark : onLight};
+}
+
+QRectF toQt(const LayoutRect& rect) {
+    return {rect.x, rect.y, rect.w, rect.h};
+}
+
+// Rectangles of one colour, filled in one call: a frame has thousands of marks but few colours.
+class RectBatches {
+public:
+    void add(const QColor& color, const QRectF& rect) { batches_[color.rgba()].append(rect); }
+    void fill(QPainter& painter) {
+        painter.setPen(Qt::NoPen);
+        for (const auto& [rgba, rects] : batches_) {
+            painter.setBrush(QColor::fromRgba(rgba));
+            painter.drawRects(rects);
+        }
+        batches_.clear();
+    }
+
+private:
+    std::map<QRgb, QVector<QRectF>> batches_;
+};
+
+QColor boxColor(const LayoutBox& box, const TimelineColors& colors) {
+    switch (box.role) {
+        case BoxRole::RulerBackground: return colors.rulerBackground;
+        case BoxRole::GutterBackground: return colors.base;
+        case BoxRole::LaneStripe: return colors.stripe;
+        case BoxRole::LaneSelected: return colors.selectedLane;
+        case BoxRole::GroupHeader: return colors.groupHeader;
+        case BoxRole::OutsideCapture: return colors.outsideCapture;
+        case BoxRole::LifeBar: return colors.lifeBar;
+        case BoxRole::ResetEnd: return colors.reset;
+        case BoxRole::ExtraEvent: return colors.event;
+        case BoxRole::LegendBackground: return colors.rulerBackground;
+        case BoxRole::LegendSwatch: return box.causeSwatch ? colors.stall(box.cause) : colors.mark(box.style);
+    }
+    return colors.base;
+}
+
+QColor lineColor(LineRole role, const TimelineColors& colors) {
+    // Grid lines are faint; ticks and separators take the ruler's text colour.
+    if (role == LineRole::Cursor) {
+        return colors.selection;
+    }
+    return role == LineRole::GridLine ? colors.grid : colors.tick;
+}
+
+void paintBoxes(QPainter& painter, const std::vector<LayoutBox>& boxes, const TimelineColors& colors) {
+    painter.setPen(Qt::NoPen);
+    for (const LayoutBox& box : boxes) {
+        painter.fillRect(toQt(box.rect), boxColor(box, colors));
+    }
+}
+
+void paintLines(QPainter& painter, const std::vector<LayoutLine>& lines, const TimelineColors& colors) {
+    for (const LayoutLine& line : lines) {
+        painter.setPen(QPen(lineColor(line.role, colors), line.role == LineRole::Cursor ? 2 : 1));
+        painter.drawLine(QLineF(line.x1, line.y1, line.x2, line.y2));
+    }
+}
+
+void paintTexts(QPainter& painter, const std::vector<LayoutText>& texts, const TimelineColors& colors,
+                const QFont& font) {
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF metrics(font, painter.device());
+    const QFontMetricsF boldMetrics(bold, painter.device());
+    for (const LayoutText& text : texts) {
+        const bool isBold = text.role == TextRole::GroupLabel;
+        painter.setFont(isBold ? bold : font);
+        QColor color = colors.text;
+        switch (text.role) {
+            case TextRole::RulerAbsolute:
+            case TextRole::RulerRelative:
+            case TextRole::LegendLabel: color = colors.rulerText; break;
+            case TextRole::RulerCaption:
+            case TextRole::LaneDetail:
+            case TextRole::Notice: color = colors.mutedText; break;
+            default: break;
+        }
+        painter.setPen(color);
+        const QString content = QString::fromStdString(text.text);
+        const QString elided = (isBold ? boldMetrics : metrics).elidedText(content, Qt::ElideRight, text.rect.w + 1);
+        const Qt::Alignment alignment = Qt::AlignVCenter | (text.alignRight ? Qt::AlignRight : Qt::AlignLeft);
+        painter.drawText(toQt(text.rect).adjusted(0, 0, 2, 0), elided, QTextOption(alignment));
+    }
+    painter.setFont(font);
+}
+
+void paintSpans(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors) {
+    RectBatches fills;
+    RectBatches edges;
+    for (const LayoutSpan& span : frame.spans) {
+        const QRectF rect = toQt(span.rect);
+        // A translucent fill and a solid top edge: the packets at the stall's ends stay visible.
+        fills.add(colors.stallFill(span.cause), rect);
+        edges.add(colors.stall(span.cause), QRectF(rect.left(), rect.top(), rect.width(), 2));
+    }
+    fills.fill(painter);
+    edges.fill(painter);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(colors.selection, 1.5));
+    for (const LayoutSpan& span : frame.spans) {
+        if (span.selected) {
+            painter.drawRect(toQt(span.rect).adjusted(-1, -1, 1, 1));
+        }
+    }
+}
+
+void paintMarks(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors) {
+    RectBatches batches;
+    for (const LayoutMark& mark : frame.marks) {
+        const bool toServer = (mark.style & markstyle::kFromServer) == 0;
+        QColor color = colors.mark(mark.style);
+        if (mark.source == MarkSource::Event) {
+            // An event: its duration as a bar, or a tick for an instant.
+            const double width = std::max(mark.x2 - mark.x, 1.5);
+            batches.add(mark.count > 1 ? withAlpha(colors.event, 150) : colors.event,
+                        QRectF(mark.x, mark.y, width, mark.h));
+            continue;
+        }
+        const bool flagged = (mark.style & markstyle::kFlagged) != 0;
+        // Data reaches across the band; a pure ACK only the half next to the life bar.
+        const bool data =
+            (mark.style & (markstyle::kPayload | markstyle::kSyn | markstyle::kFin | markstyle::kReset)) != 0;
+        const double height = data || flagged ? mark.h : mark.h * 0.6;
+        const double top = toServer ? mark.y + mark.h - height : mark.y;
+        if (mark.count > 1) {
+            // Folded: a band whose opacity grows with the number of packets in it.
+            const int alpha = std::min(255, 150 + static_cast<int>(25 * std::log2(static_cast<double>(mark.count))));
+            batches.add(withAlpha(color, alpha), QRectF(mark.x - 1, top, std::max(mark.x2 - mark.x, 0.0) + 2, height));
+        } else if (flagged) {
+            // Retransmissions, zero windows and the like stand out: wider and beyond the band.
+            batches.add(color, QRectF(mark.x - 1.5, mark.y - 2, 3, mark.h + 4));
+        } else {
+            batches.add(color, QRectF(mark.x - 1, top, 2, height));
+        }
+    }
+    batches.fill(painter);
+}
+
+}  // namespace
+
+TimelineColors TimelineColors::fromPalette(const QPalette& palette) {
+    TimelineColors colors;
+    colors.base = palette.color(QPalette::Base);
+    colors.dark = colors.base.lightness() < 128;
+    const bool dark = colors.dark;
+    colors.text = palette.color(QPalette::Text);
+    colors.mutedText = palette.color(QPalette::PlaceholderText);
+    if (std::abs(colors.mutedText.lightness() - colors.base.lightness()) < 60) {
+        colors.mutedText = withAlpha(colors.text, 160);  // some styles give a placeholder that barely shows
+    }
+    colors.stripe = palette.color(QPalette::AlternateBase);
+    if (colors.stripe == colors.base) {
+        colors.stripe = withAlpha(colors.text, 12);
+    }
+    colors.selectedLane = withAlpha(palette.color(QPalette::Highlight), 55);
+    colors.groupHeader = palette.color(QPalette::Button);
+    colors.outsideCapture = withAlpha(colors.text, 22);
+    colors.rulerBackground = palette.color(QPalette::Window);
+    colors.rulerText = palette.color(QPalette::WindowText);
+    colors.grid = withAlpha(colors.text, 28);
+    colors.tick = withAlpha(colors.rulerText, 110);
+    colors.lifeBar = withAlpha(colors.text, 90);
+    colors.selection = palette.color(QPalette::Highlight);
+
+    colors.toServer = pick(dark, "#2f6fd0", "#6ea8ff");
+    colors.toClient = pick(dark, "#168a68", "#4cc9a0");
+    colors.retransmission = pick(dark, "#d62828", "#ff6b6b");
+    colors.zeroWindow = pick(dark, "#8e44ad", "#c58af0");
+    colors.anomaly = pick(dark, "#b86e00", "#f2b233");
+    colors.control = withAlpha(colors.text, 200);
+    colors.reset = colors.retransmission;
+    colors.event = pick(dark, "#5a6fd6", "#8fa0ff");
+
+    colors.stalls[static_cast<size_t>(StallCause::NagleDelayedAck)] = pick(dark, "#f08a24", "#ffa94d");
+    colors.stalls[static_cast<size_t>(StallCause::RetransmissionTimeout)] = pick(dark, "#e03131", "#ff8787");
+    colors.stalls[static_cast<size_t>(StallCause::ZeroWindow)] = pick(dark, "#9c36b5", "#da77f2");
+    colors.stalls[static_cast<size_t>(StallCause::PortReuse)] = pick(dark, "#c2255c", "#f783ac");
+    colors.stalls[static_cast<size_t>(StallCause::SynBacklog)] = pick(dark, "#0c8599", "#3bc9db");
+    colors.stalls[static_cast<size_t>(StallCause::PortExhaustion)] = pick(dark, "#a0740b", "#fcc419");
+    colors.stalls[static_cast<size_t>(StallCause::TimeWait)] = pick(dark, "#5c940d", "#a9e34b");
+    colors.stalls[static_cast<size_t>(StallCause::Other)] = pick(dark, "#868e96", "#adb5bd");
+    return colors;
+}
+
+QColor TimelineColors::mark(uint16_t style) const {
+    if ((style & (markstyle::kReset | markstyle::kRetransmission)) != 0) {
+        return retransmission;
+    }
+    if ((style & markstyle::kZeroWindow) != 0) {
+        return zeroWindow;
+    }
+    if ((style & markstyle::kAnomaly) != 0) {
+        return anomaly;
+    }
+    return (style & markstyle::kFromServer) != 0 ? toClient : toServer;
+}
+
+QColor TimelineColors::stallFill(StallCause cause) const {
+    return withAlpha(stall(cause), dark ? 95 : 80);
+}
+
+void paintTimelineFrame(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors,
+                        const QFont& font) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setFont(font);
+
+    painter.save();
+    painter.setClipRect(toQt(frame.lanesClip));
+    painter.fillRect(toQt(frame.lanesClip), colors.base);
+    paintBoxes(painter, frame.boxes, colors);
+    paintLines(painter, frame.lines, colors);
+    paintSpans(painter, frame, colors);
+    paintMarks(painter, frame, colors);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    paintTexts(painter, frame.texts, colors, font);
+    painter.restore();
+
+    paintBoxes(painter, frame.chromeBoxes, colors);
+    paintLines(painter, frame.chromeLines, colors);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    paintTexts(painter, frame.chromeTexts, colors, font);
+    painter.restore();
+}
+
+}  // namespace tcpscope::ui

@@ -1,0 +1,34 @@
+#pragma once
+#include <QColor>
+#include <QFont>
+#include <QPalette>
+#include <array>
+
+#include "views/timeline_layout.hpp"
+
+class QPainter;
+
+namespace tcpscope::ui {
+
+/// The timeline's colours: the palette's own roles for surfaces and text (so light and dark
+/// themes both work), and a few hues, lighter on dark backgrounds, for packets and stalls.
+struct TimelineColors {
+    bool dark = false;
+    QColor base, stripe, selectedLane, groupHeader, outsideCapture;
+    QColor text, mutedText, rulerBackground, rulerText, grid, tick, lifeBar, selection;
+    QColor toServer, toClient, retransmission, zeroWindow, anomaly, control, reset;
+    std::array<QColor, kStallCauseCount> stalls;
+    QColor event;
+
+    static TimelineColors fromPalette(const QPalette& palette);
+    /// The colour of a mark of `style` bits: the most serious flag wins, then the direction.
+    [[nodiscard]] QColor mark(uint16_t style) const;
+    [[nodiscard]] QColor stall(StallCause cause) const { return stalls[static_cast<size_t>(cause)]; }
+    /// A stall's fill, translucent so the packets under it stay visible.
+    [[nodiscard]] QColor stallFill(StallCause cause) const;
+};
+
+/// Paints a prepared frame with its top-left corner at the painter's origin.
+void paintTimelineFrame(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors, const QFont& font);
+
+}  // namespace tcpscope::ui

@@ -1,0 +1,163 @@
+#pragma once
+#include <QAbstractScrollArea>
+#include <QFutureWatcher>
+#include <QPointF>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "loading/analysis_results.hpp"
+#include "views/timeline_layout.hpp"
+#include "views/timeline_model.hpp"
+#include "views/timeline_paint.hpp"
+
+namespace tcpscope::ui {
+
+/// Options of one render() beyond the time range.
+struct TimelineRenderOptions {
+    bool legend = true;
+    /// First row pixel at the top of the lanes; negative: where the view is scrolled now.
+    double scrollYPx = -1;
+};
+
+/// Every connection as a lane over time: packets as marks (by direction; retransmissions, zero
+/// windows, duplicate ACKs stand out), the connection's life as a thin bar, stalls as coloured
+/// spans labelled with their cause, extra lanes (system calls) on the same axis, and a ruler
+/// with UTC and capture-relative time. Wheel or +/- zoom about the pointer, drag or arrow keys
+/// pan, Home shows everything; the wheel over the lane names (or Shift+wheel) scrolls lanes.
+/// Draws only what is in view, from summaries when zoomed out.
+class TimelineView : public QAbstractScrollArea {
+    Q_OBJECT
+
+public:
+    /// Complete results with at least this many packets are summarised on a pool thread.
+    static constexpr size_t kBackgroundBuildPackets = 200'000;
+
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    /// Shows `results` (null: nothing). Partial results show lanes from the connections' first
+    /// and last times and the findings so far; the view keeps its zoom unless the user has not
+    /// touched it yet, in which case it shows the whole capture.
+    void setResults(ResultsPtr results);
+    [[nodiscard]] const ResultsPtr& results() const { return results_; }
+    /// Lanes of events from outside the capture, e.g. system calls; kept across setResults().
+    void setExtraLanes(std::vector<TimelineLane> lanes);
+    void setGrouping(LaneGrouping grouping);
+    [[nodiscard]] LaneGrouping grouping() const { return grouping_; }
+
+    [[nodiscard]] const TimelineModel& model() const { return *model_; }
+    /// True while a large capture's lanes are being built on a pool thread.
+    [[nodiscard]] bool isBuilding() const { return building_; }
+    /// Packets from which the lanes are built on a pool thread (kBackgroundBuildPackets).
+    void setBackgroundBuildThreshold(size_t packets) { backgroundBuildPackets_ = packets; }
+    [[nodiscard]] TimeRange visibleRange() const;
+    [[nodiscard]] uint32_t selectedConnection() const { return selectedConnection_; }
+    [[nodiscard]] uint32_t selectedFinding() const { return selectedFinding_; }
+    /// The time of the selected packet's cursor, or kNoTime.
+    [[nodiscard]] int64_t cursorTsNs() const { return cursorTsNs_; }
+    /// The frame painted last on screen (for tests and tooltips).
+    [[nodiscard]] const TimelineFrame& lastFrame() const { return frame_; }
+    /// What render() would draw into a target of `size` showing `range`.
+    [[nodiscard]] TimelineFrame prepareFrame(const QSizeF& size, TimeRange range,
+                                             const TimelineRenderOptions& options = {}) const;
+
+    /// Paints `range` into `target` (in the painter's coordinates): the same drawing as the
+    /// screen, for SVG, PDF and PNG. For a 2x PNG, scale the painter by 2 and give the 1x target.
+    void render(QPainter& painter, const QRectF& target, TimeRange range) const;
+    void render(QPainter& painter, const QRectF& target, TimeRange range, const TimelineRenderOptions& options) const;
+
+    QSize sizeHint() const override;
+
+public slots:
+    /// Selects connection `id`, expands its group and scrolls its lane into view.
+    void scrollToConnection(uint32_t id);
+    /// Shows [range.startNs, range.endNs) across the plot.
+    void zoomToRange(tcpscope::ui::TimeRange range);
+    /// Shows the whole capture (and the extra lanes' events).
+    void zoomToFit();
+    /// Selects finding `id` and scrolls to its lane; zooms to its stalls unless some are in view.
+    void showFinding(uint32_t id);
+    /// Marks the time of the packet at `packetIndex` with a cursor across the lanes, selects its
+    /// connection and brings both into view (keeping the zoom; the pan waits for the event loop).
+    void selectPacket(size_t packetIndex);
+    void zoomIn();
+    void zoomOut();
+
+signals:
+    /// A click on a connection's lane (also sent before packetClicked for a packet of it).
+    void connectionClicked(uint32_t id);
+    /// A click on a stall span or its label; packetClicked follows with the stall's first packet.
+    void findingClicked(uint32_t id);
+    /// A click on a packet mark (the first packet of a folded mark) or a stall: a position in the
+    /// packet index.
+    void packetClicked(size_t packetIndex);
+    /// A click on an event of extra lane `lane`.
+    void eventClicked(int lane, size_t event);
+    /// The time shown changed (zoom, pan, resize).
+    void visibleRangeChanged(qint64 startNs, qint64 endNs);
+    /// The lanes of a large capture, built on a pool thread, are shown.
+    void modelReady();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void setModel(std::shared_ptr<TimelineModel> model);
+    void applyFontMetrics();
+    void updateScrollBars();
+    void setAxis(const TimeAxis& axis, bool byUser);
+    [[nodiscard]] TimelineViewport viewportFor(const QSizeF& size, const TimeAxis& axis, double scrollYPx,
+                                               bool legend) const;
+    [[nodiscard]] double plotWidth() const;
+    [[nodiscard]] double lanesHeight() const;
+    [[nodiscard]] double maxNsPerPx() const;
+    [[nodiscard]] QString tooltipFor(const TimelineHit& hit) const;
+    void handleClick(const QPointF& position);
+    void panToCursor();
+    [[nodiscard]] std::optional<size_t> packetOfFrame(uint32_t frame) const;
+    [[nodiscard]] std::optional<size_t> firstPacketOfStall(uint32_t findingId, uint32_t instance) const;
+    void zoomAbout(double x, double factor);
+
+    ResultsPtr results_;
+    std::shared_ptr<TimelineModel> model_;
+    std::vector<TimelineLane> extraLanes_;
+    LaneGrouping grouping_ = LaneGrouping::Connection;
+    TimeAxis axis_;
+    bool userMovedAxis_ = false;
+    uint32_t selectedConnection_ = kNoConnection;
+    uint32_t selectedFinding_ = UINT32_MAX;
+    int64_t cursorTsNs_ = kNoTime;
+    bool panPending_ = false;
+    double gutterPx_ = 230;
+    double lineHeightPx_ = 15;
+    TimelineFrame frame_;
+    TimelineColors colors_;
+
+    QFutureWatcher<std::shared_ptr<TimelineModel>> buildWatcher_;
+    uint64_t buildGeneration_ = 0;    // counts setResults() calls
+    uint64_t watchedGeneration_ = 0;  // the call whose build is being watched
+    bool building_ = false;
+    size_t backgroundBuildPackets_ = kBackgroundBuildPackets;
+
+    QPointF pressPosition_;
+    QPointF lastDragPosition_;
+    bool pressed_ = false;
+    bool dragging_ = false;
+    TimelineHit hover_;
+    bool updatingScrollBars_ = false;
+};
+
+}  // namespace tcpscope::ui
