@@ -101,6 +101,7 @@ Json flowJson(const Connection& connection, const std::map<std::string, double>&
               {"packets", perSide(client.packets, server.packets)},
               {"bytes", perSide(client.payloadBytes, server.payloadBytes)},
               {"retransmitted_bytes", perSide(client.retransmittedBytes, server.retransmittedBytes)},
+              {"max_bytes_in_flight", perSide(client.maxBytesInFlight, server.maxBytesInFlight)},
               {"state", connectionStateName(connection.state)},
               {"midstream", connection.midstream},
               {"active_closer", activeCloserName(connection)},

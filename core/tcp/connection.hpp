@@ -36,6 +36,7 @@ struct DirectionSummary {
     uint64_t packets = 0;
     uint64_t payloadBytes = 0;
     uint64_t retransmittedBytes = 0;
+    uint32_t maxBytesInFlight = 0;  ///< most data sent and not yet acknowledged by the peer at once
     uint32_t isn = 0;
     bool sawSyn = false;
     bool sawFin = false;

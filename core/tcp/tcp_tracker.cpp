@@ -146,6 +146,15 @@ TrackedSegment TcpTracker::track(const TcpSegment& segment, int64_t tsNs, uint32
     const AnalysisFlags analysis = analyzeSequence(fwd, rev, input, rttNs, preset);
 
     updateHandshake(connection, sender, segment, tsNs);
+    // Bytes in flight as Wireshark counts them: from the peer's last ACK to the end of this segment.
+    const SequenceState& peer = connection.sequence[sideIndex(otherSide(sender))];
+    if (segment.payloadLength > 0 && peer.lastAck != 0 && (peer.lastAckTsNs != 0)) {
+        const uint32_t inFlight = segment.seq + segment.payloadLength - peer.lastAck;
+        if (static_cast<int32_t>(inFlight) > 0) {
+            DirectionSummary& from = connection.sent[sideIndex(sender)];
+            from.maxBytesInFlight = std::max(from.maxBytesInFlight, inFlight);
+        }
+    }
     updateSummary(connection, sender, segment, tsNs, frame, analysis);
     return TrackedSegment{&connection, sender, analysis, found.created};
 }

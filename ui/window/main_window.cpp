@@ -18,6 +18,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tcpscope::ui {
 
 namespace {
@@ -118,6 +120,16 @@ void MainWindow::buildLayout() {
 
     viewTabs_ = new QTabWidget;
     viewTabs_->setObjectName(QStringLiteral("viewTabs"));
+    timelineView_ = new TimelineView;
+    timelineView_->setObjectName(QStringLiteral("timelineView"));
+    viewTabs_->addTab(timelineView_, tr("Timeline"));
+    sequenceView_ = new SequenceView;
+    sequenceView_->setObjectName(QStringLiteral("sequenceView"));
+    viewTabs_->addTab(sequenceView_, tr("Sequence"));
+    connect(timelineView_, &TimelineView::connectionClicked, this, &MainWindow::selectConnection);
+    connect(timelineView_, &TimelineView::findingClicked, this, &MainWindow::selectFinding);
+    connect(timelineView_, &TimelineView::packetClicked, this, &MainWindow::showPacketFromView);
+    connect(sequenceView_, &SequenceView::packetClicked, this, &MainWindow::showPacketFromView);
 
     connectionsFilterEdit_ = new QLineEdit;
     connectionsFilterEdit_->setPlaceholderText(tr("Filter: address, port, state or finding (e.g. 3306 delayed_ack)"));
@@ -131,6 +143,7 @@ void MainWindow::buildLayout() {
     connectionsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     connectionsView_->setSelectionMode(QAbstractItemView::SingleSelection);
     connectionsView_->verticalHeader()->hide();
+    connectionsView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     connectionsView_->horizontalHeader()->setStretchLastSection(true);
     connect(connectionsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::onConnectionSelected);
@@ -141,6 +154,7 @@ void MainWindow::buildLayout() {
     packetsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     packetsView_->setSelectionMode(QAbstractItemView::SingleSelection);
     packetsView_->verticalHeader()->hide();
+    packetsView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     packetsView_->horizontalHeader()->setStretchLastSection(true);
     connect(packetsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::onPacketSelected);
@@ -153,6 +167,7 @@ void MainWindow::buildLayout() {
     top->addWidget(viewTabs_);
     top->setStretchFactor(0, 2);
     top->setStretchFactor(1, 3);
+    top->setSizes({560, 840});
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(titled(tr("Connections"), connectionsView_, connectionsFilterEdit_));
     bottom->addWidget(titled(tr("Packets of the selected connection"), packetsView_));
@@ -192,6 +207,8 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     }
     connectionsModel_.setResults(results);
     connectionsView_->resizeColumnsToContents();
+    timelineView_->setResults(results);
+    sequenceView_->clear();
     packetsModel_.setConnection(nullptr, kNoConnection);
     detailPanel_->clearPacket();
     if (!results) {
@@ -219,7 +236,10 @@ void MainWindow::onFindingActivated(const QModelIndex& index) {
         return;
     }
     selectConnection(finding->connection);
+    timelineView_->showFinding(finding->id);
     if (!finding->frames.empty()) {
+        sequenceView_->scrollToFrame(finding->frames.front());
+        viewTabs_->setCurrentWidget(sequenceView_);
         const int row = packetsModel_.rowOfFrame(finding->frames.front());
         if (row >= 0) {
             packetsView_->selectRow(row);
@@ -255,6 +275,10 @@ void MainWindow::onConnectionSelected() {
     pendingConnection_ = id;
     packetsModel_.setConnection(results_, id);
     packetsView_->resizeColumnsToContents();
+    if (results_ && results_->isComplete()) {
+        sequenceView_->showConnection(results_, id);
+        timelineView_->scrollToConnection(id);
+    }
     detailPanel_->clearPacket();
     QSettings().setValue(QStringLiteral("selection/connection"), id);
 }
@@ -264,7 +288,21 @@ void MainWindow::onPacketSelected() {
     if (!current.isValid()) {
         return;
     }
-    detailPanel_->showPacket(results_, current.data(PacketsModel::PacketIndexRole).toULongLong());
+    const size_t position = current.data(PacketsModel::PacketIndexRole).toULongLong();
+    detailPanel_->showPacket(results_, position);
+    if (results_ && results_->analysis() != nullptr) {
+        sequenceView_->scrollToFrame(results_->analysis()->engine->packets().at(position).frame);
+        timelineView_->selectPacket(position);
+    }
+}
+
+void MainWindow::showPacketFromView(size_t packetIndex) {
+    const auto& positions = packetsModel_.packetPositions();
+    const auto found = std::find(positions.begin(), positions.end(), packetIndex);
+    if (found != positions.end()) {
+        packetsView_->selectRow(static_cast<int>(found - positions.begin()));
+    }
+    detailPanel_->showPacket(results_, packetIndex);  // may be a packet of the proxy partner
 }
 
 void MainWindow::openDialog() {

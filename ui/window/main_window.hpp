@@ -14,6 +14,8 @@
 #include "models/findings_model.hpp"
 #include "models/packets_model.hpp"
 #include "panels/packet_detail_panel.hpp"
+#include "views/sequence_view.hpp"
+#include "views/timeline_view.hpp"
 
 namespace tcpscope::ui {
 
@@ -53,6 +55,7 @@ private:
     void onFindingActivated(const QModelIndex& index);
     void onConnectionSelected();
     void onPacketSelected();
+    void showPacketFromView(size_t packetIndex);
     void openDialog();
     void updateRecentMenu();
     void rememberRecent(const QStringList& captures);
@@ -73,6 +76,8 @@ private:
     QTableView* packetsView_ = nullptr;
     PacketDetailPanel* detailPanel_ = nullptr;
     QTabWidget* viewTabs_ = nullptr;
+    TimelineView* timelineView_ = nullptr;
+    SequenceView* sequenceView_ = nullptr;
     QLabel* summaryLabel_ = nullptr;
     QProgressBar* progressBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
