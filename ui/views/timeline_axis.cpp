@@ -179,7 +179,7 @@ std::string formatDuration(int64_t durationNs) {
         return fmt::format("{}{:.0f} ns", sign, ns);
     }
     if (ns < kNsPerMs) {
-        return sign + threeDigits(ns / kNsPerUs, "µs");
+        return fmt::format("{}{}", sign, threeDigits(ns / kNsPerUs, "µs"));
     }
     if (ns < 10 * kNsPerS) {
         return fmt::format("{}{:.1f} ms", sign, ns / kNsPerMs);

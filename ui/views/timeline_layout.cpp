@@ -123,7 +123,7 @@ private:
         const RulerTicks clock = rulerTicks(frame_.axis, plot.w, captureStart, true, measure);
         const RulerTicks relative = rulerTicks(frame_.axis, plot.w, captureStart, false, measure);
         frame_.chromeTexts.push_back({{kTextPadPx, 2, plot.x - 2 * kTextPadPx, lineHeight_},
-                                      formatDateUtc(visible_.startNs) + " UTC",
+                                      fmt::format("{} UTC", formatDateUtc(visible_.startNs)),
                                       TextRole::RulerCaption});
         frame_.chromeTexts.push_back({{kTextPadPx, rowHeight + 2, plot.x - 2 * kTextPadPx, lineHeight_},
                                       "since capture start",
@@ -165,8 +165,8 @@ private:
             case RowKind::Connection: {
                 const ConnectionLane& lane = model_.connections()[row.index];
                 const double indent = model_.grouping() == LaneGrouping::Connection ? 0 : kGroupIndentPx;
-                addGutterLines(row, fmt::format("#{}  {}", lane.connection, lane.clientText), "→ " + lane.serverText,
-                               TextRole::LaneLabel, indent);
+                addGutterLines(row, fmt::format("#{}  {}", lane.connection, lane.clientText()),
+                               fmt::format("→ {}", lane.serverText()), TextRole::LaneLabel, indent);
                 addContent(row, lane.content, lane.state == ConnectionState::Reset);
                 break;
             }
