@@ -187,3 +187,39 @@ TEST_CASE("timeline on a generated capture of a million packets", "[.benchmark][
         }
     }
 }
+
+namespace {
+// Resident memory of this process, from /proc (Linux).
+double residentMb() {
+    long pages = 0;
+    long resident = 0;
+    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) {
+            resident = 0;
+        }
+        std::fclose(statm);
+    }
+    return static_cast<double>(resident) * 4096 / (1024 * 1024);
+}
+}  // namespace
+
+TEST_CASE("timeline memory: a million packets in 2,000 long or 200,000 short connections",
+          "[.benchmark][timeline-benchmark]") {
+    constexpr int64_t kT0 = 1'795'231'732'000'000'000;
+    for (const auto& [connections, packetsEach] : {std::pair<uint32_t, size_t>{2000, 500}, {200'000, 5}}) {
+        const SyntheticCapture capture = syntheticCapture(connections, packetsEach, 1'000'000, 50'000, kT0);
+        const double before = residentMb();
+        const auto start = Clock::now();
+        const TimelineModel model = buildModel(capture, packetsEach, 1'000'000, 50'000);
+        const double buildMs = msSince(start);
+        const double lanesMb = static_cast<double>(model.connections().capacity() * sizeof(ConnectionLane) +
+                                                   model.rows().capacity() * sizeof(LaneRow)) /
+                               (1024 * 1024);
+        std::printf(
+            "%u connections x %zu packets: model built in %.0f ms; marks and summaries %.1f MB, lanes and rows "
+            "%.1f MB (resident +%.0f MB)\n",
+            connections, packetsEach, buildMs, static_cast<double>(model.markMemoryBytes()) / (1024 * 1024), lanesMb,
+            residentMb() - before);
+        CHECK(model.packetCount() == connections * packetsEach);
+    }
+}

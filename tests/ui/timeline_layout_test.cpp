@@ -134,7 +134,7 @@ TEST_CASE("stall spans are drawn where the stalls are and labelled with their ca
     CHECK(placed.size() == 3);
 }
 
-TEST_CASE("narrow stalls fold; a selected finding is marked", "[timeline][layout]") {
+TEST_CASE("narrow stalls fold, and a selected finding is marked", "[timeline][layout]") {
     SyntheticCapture capture = syntheticCapture(1, 2, 1000 * kMs, 0, kT0);
     std::vector<std::pair<double, double>> instances;
     for (int i = 0; i < 1000; ++i) {
@@ -236,7 +236,7 @@ TEST_CASE("extra lanes draw their events with labels where there is room, and ar
     CHECK(hit.item == 0);
 }
 
-TEST_CASE("the ruler shows clock and relative labels; the legend names what is present", "[timeline][layout]") {
+TEST_CASE("the ruler shows clock and relative labels, the legend names what is present", "[timeline][layout]") {
     const TimelineModel model = smallModel();
     const TimelineFrame frame = prepareTimeline(model, viewportOver(model.captureRange()));
     size_t clock = 0;

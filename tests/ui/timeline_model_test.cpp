@@ -53,8 +53,8 @@ TEST_CASE("one lane per connection, in order of the first packet", "[timeline][m
     CHECK(model.packetCount() == 5);
 
     const ConnectionLane& lane = model.connections()[0];
-    CHECK(lane.clientText == "10.0.0.1:5000");
-    CHECK(lane.serverText == "10.0.0.9:80");
+    CHECK(lane.clientText() == "10.0.0.1:5000");
+    CHECK(lane.serverText() == "10.0.0.9:80");
     REQUIRE(lane.content.toServer.size() == 2);
     REQUIRE(lane.content.toClient.size() == 1);
     CHECK(lane.content.toServer.item(1) == 4);
@@ -120,7 +120,7 @@ TEST_CASE("a delayed-ACK finding gives one span per held segment, labelled Nagle
     CHECK(model.causesPresent() == std::vector<StallCause>{StallCause::NagleDelayedAck});
 }
 
-TEST_CASE("findings without instances span their time and duration; capture-wide ones get a lane",
+TEST_CASE("findings without instances span their time and duration, capture-wide ones get a lane",
           "[timeline][model]") {
     Finding reuse;
     reuse.id = 1;

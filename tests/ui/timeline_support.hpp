@@ -74,9 +74,7 @@ inline tcpscope::ui::TimelineModel buildModel(const SyntheticCapture& capture, s
                                               int64_t staggerNs) {
     tcpscope::ui::TimelineModelBuilder builder(capture.connections, capture.findings, capture.range);
     const auto count = static_cast<uint32_t>(capture.connections.size());
-    for (uint32_t id = 0; id < count; ++id) {
-        builder.reservePackets(id, packetsEach / 2 + 1, packetsEach / 2 + 1);
-    }
+    builder.reservePackets(packetsEach * count);
     // Packet index positions follow a global time order: interleave the connections.
     size_t index = 0;
     const int64_t startNs = capture.range.startNs;

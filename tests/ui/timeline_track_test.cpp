@@ -1,7 +1,9 @@
 // Level of detail of a timeline row: summaries per zoom, folding of marks closer than 3 px.
 #include "views/timeline_track.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -12,18 +14,17 @@ constexpr int64_t kStartNs = 1'700'000'000'000'000'000;
 constexpr int64_t kSpacingNs = 10'000;  // a mark every 10 µs
 constexpr size_t kMillion = 1'000'000;
 
-const MarkTrack& millionMarks() {
-    static const MarkTrack track = [] {
-        MarkTrack built;
-        built.reserve(kMillion);
+MarkTrack millionMarks() {
+    static const std::unique_ptr<MarkStore> store = [] {
+        MarkStoreBuilder builder(1);
+        builder.reserve(kMillion);
         for (size_t i = 0; i < kMillion; ++i) {
             const uint16_t style = i == 500'000 ? markstyle::kRetransmission : markstyle::kPayload;
-            built.append(kStartNs + static_cast<int64_t>(i) * kSpacingNs, static_cast<uint32_t>(i), style);
+            builder.append(0, kStartNs + static_cast<int64_t>(i) * kSpacingNs, static_cast<uint32_t>(i), style);
         }
-        built.finish();
-        return built;
+        return builder.finish();
     }();
-    return track;
+    return store->track(0);
 }
 
 uint64_t totalCount(const std::vector<FoldedMark>& marks) {
@@ -33,14 +34,14 @@ uint64_t totalCount(const std::vector<FoldedMark>& marks) {
 }  // namespace
 
 TEST_CASE("summaries never hold more entries than the marks", "[timeline][lod]") {
-    const MarkTrack& track = millionMarks();
+    const MarkTrack track = millionMarks();
     CHECK(track.size() == kMillion);
     CHECK(track.summaryEntries() <= track.size());
     CHECK_FALSE(track.levelShifts().empty());
 }
 
 TEST_CASE("a million marks at full zoom-out fold to at most a third of the width", "[timeline][lod]") {
-    const MarkTrack& track = millionMarks();
+    const MarkTrack track = millionMarks();
     const double widthPx = 1000;
     const TimeAxis axis = TimeAxis::fit({kStartNs, kStartNs + static_cast<int64_t>(kMillion) * kSpacingNs}, 0, widthPx);
     std::vector<FoldedMark> folded;
@@ -48,7 +49,7 @@ TEST_CASE("a million marks at full zoom-out fold to at most a third of the width
     CHECK(folded.size() <= static_cast<size_t>(widthPx / 3) + 1);
     CHECK(totalCount(folded) == kMillion);
     // The frame reads a summary, not the million marks: a few entries per pixel column.
-    CHECK(stats.levelShift >= MarkTrack::kFirstShift);
+    CHECK(stats.levelShift >= MarkStore::kFirstShift);
     CHECK(stats.entriesVisited <= static_cast<size_t>(4 * widthPx) + 4);
     // Each fold starts at least 3 px after the previous one: no two draws on one pixel.
     for (size_t i = 1; i < folded.size(); ++i) {
@@ -62,7 +63,7 @@ TEST_CASE("a million marks at full zoom-out fold to at most a third of the width
 }
 
 TEST_CASE("zoomed in, single marks come back with their exact x and packet", "[timeline][lod]") {
-    const MarkTrack& track = millionMarks();
+    const MarkTrack track = millionMarks();
     // 100 ns per pixel: marks 100 px apart.
     const int64_t viewStart = kStartNs + 123'456 * kSpacingNs - 5'000;
     const TimeAxis axis(viewStart, 0, 100, 50);
@@ -81,7 +82,7 @@ TEST_CASE("zoomed in, single marks come back with their exact x and packet", "[t
 }
 
 TEST_CASE("at every zoom the folds count each visible mark once", "[timeline][lod]") {
-    const MarkTrack& track = millionMarks();
+    const MarkTrack track = millionMarks();
     for (const double nsPerPx : {30.0, 3'000.0, 40'000.0, 2e6, 9e6}) {
         const int64_t viewStart = kStartNs + 2'500'000'000;
         const TimeAxis axis(viewStart, 0, nsPerPx, 0);
@@ -100,12 +101,13 @@ TEST_CASE("at every zoom the folds count each visible mark once", "[timeline][lo
 }
 
 TEST_CASE("marks added out of order are sorted, equal times keep their order", "[timeline][lod]") {
-    MarkTrack track;
-    track.append(300, 3, 0);
-    track.append(100, 1, 0);
-    track.append(200, 2, 0);
-    track.append(200, 4, 0);
-    track.finish();
+    MarkStoreBuilder builder(1);
+    builder.append(0, 300, 3, 0);
+    builder.append(0, 100, 1, 0);
+    builder.append(0, 200, 2, 0);
+    builder.append(0, 200, 4, 0);
+    const auto store = builder.finish();
+    const MarkTrack track = store->track(0);
     REQUIRE(track.size() == 4);
     CHECK(track.tsNs(0) == 100);
     CHECK(track.item(1) == 2);
@@ -114,13 +116,14 @@ TEST_CASE("marks added out of order are sorted, equal times keep their order", "
 }
 
 TEST_CASE("marks with a duration that began before the view still show", "[timeline][lod]") {
-    MarkTrack track;
-    track.append(0, 0, 0, 1'000'000);  // a long epoll_wait
+    MarkStoreBuilder builder(1);
+    builder.append(0, 0, 0, 0, 1'000'000);  // a long epoll_wait
     for (uint32_t i = 1; i < 1000; ++i) {
-        track.append(static_cast<int64_t>(i) * 100, i, 0);  // short ones inside it
+        builder.append(0, static_cast<int64_t>(i) * 100, i, 0);  // short ones inside it
     }
-    track.append(2'000'000, 1000, 0);
-    track.finish();
+    builder.append(0, 2'000'000, 1000, 0);
+    const auto store = builder.finish();
+    const MarkTrack track = store->track(0);
     const TimeAxis axis(500'000, 0, 100, 0);  // from 0.5 ms, 100 ns per px
     std::vector<FoldedMark> folded;
     track.fold(axis, 0, 1000, 3, folded);
@@ -128,4 +131,38 @@ TEST_CASE("marks with a duration that began before the view still show", "[timel
     CHECK(folded.front().item == 0);
     CHECK(folded.front().x == Approx(0));
     CHECK(folded.front().x2 == Approx(1000));  // clipped to the view
+}
+
+TEST_CASE("marks of many tracks arriving interleaved are stored per track, in time order", "[timeline][lod]") {
+    // Three tracks fed round-robin, as packets of concurrent connections arrive; track 1 steps
+    // back in time once (merged captures); track 2 gets nothing.
+    MarkStoreBuilder builder(3);
+    for (uint32_t i = 0; i < 300; ++i) {
+        builder.append(0, 1000 * static_cast<int64_t>(i), i, 0);
+        builder.append(1, i == 150 ? 10 : 1000 * static_cast<int64_t>(i) + 1, 1000 + i, markstyle::kFromServer);
+    }
+    const auto store = builder.finish();
+    CHECK(store->trackCount() == 3);
+    CHECK(store->size() == 600);
+    CHECK(store->memoryBytes() > 600 * 14);
+    const MarkTrack first = store->track(0);
+    const MarkTrack second = store->track(1);
+    CHECK(store->track(2).empty());
+    REQUIRE(first.size() == 300);
+    REQUIRE(second.size() == 300);
+    CHECK(first.item(299) == 299);
+    CHECK(second.tsNs(1) == 10);  // moved into place
+    CHECK(second.item(1) == 1150);
+    const std::vector<int> shifts = second.levelShifts();
+    CHECK(std::is_sorted(shifts.begin(), shifts.end()));
+    // Each track folds only its own marks.
+    std::vector<FoldedMark> folded;
+    second.fold(TimeAxis(0, 0, 1, 0), 0, 5000, 3, folded);
+    for (const FoldedMark& mark : folded) {
+        CHECK(mark.item >= 1000);
+        CHECK((mark.style & markstyle::kFromServer) != 0);
+    }
+    // A track with enough marks has summaries; they never outnumber its marks.
+    CHECK_FALSE(first.levelShifts().empty());
+    CHECK(first.summaryEntries() <= first.size());
 }

@@ -305,7 +305,7 @@ TEST_CASE("extra lanes from outside the capture show on the same axis", "[timeli
     CHECK(events == 2);
 }
 
-TEST_CASE("large captures are summarised on a pool thread; a newer result wins", "[timeline][view]") {
+TEST_CASE("large captures are summarised on a pool thread and a newer result wins", "[timeline][view]") {
     TimelineView view;
     view.resize(1000, 300);
     view.setBackgroundBuildThreshold(1);  // treat the sample as large
@@ -338,8 +338,7 @@ TEST_CASE("large captures are summarised on a pool thread; a newer result wins",
     CHECK(ready == 1);
 }
 
-TEST_CASE("a selected packet gets a cursor and comes into view; a visible finding keeps the zoom",
-          "[timeline][view]") {
+TEST_CASE("a selected packet gets a cursor and comes into view, a visible finding keeps the zoom", "[timeline][view]") {
     TimelineView view;
     view.resize(1000, 300);
     view.show();
@@ -374,7 +373,7 @@ TEST_CASE("a selected packet gets a cursor and comes into view; a visible findin
     CHECK(view.selectedFinding() == finding.id);
 }
 
-TEST_CASE("hovering shows what is under the pointer; a double-click on a stall zooms to it", "[timeline][view]") {
+TEST_CASE("hovering shows what is under the pointer, a double-click on a stall zooms to it", "[timeline][view]") {
     TimelineView view;
     view.resize(1200, 400);
     view.show();
@@ -388,9 +387,9 @@ TEST_CASE("hovering shows what is under the pointer; a double-click on a stall z
     const LayoutSpan span = frame.spans.front();
     const LayoutMark mark = frame.marks.front();
     const LayoutRow row = frame.rows.front();
-    for (const QPointF point : {QPointF(span.rect.x + span.rect.w / 2, span.rect.y + span.rect.h / 2),
-                                QPointF(mark.x, mark.y + mark.h / 2), QPointF(40, row.rect.y + 5),
-                                QPointF(frame.plot.right() - 2, row.rect.y + row.rect.h / 2), QPointF(500, 5)}) {
+    for (const QPointF point :
+         {QPointF(span.rect.x + span.rect.w / 2, span.rect.y + span.rect.h / 2), QPointF(mark.x, mark.y + mark.h / 2),
+          QPointF(40, row.rect.y + 5), QPointF(frame.plot.right() - 2, row.rect.y + row.rect.h / 2), QPointF(500, 5)}) {
         QMouseEvent move(QEvent::MouseMove, point, view.viewport()->mapToGlobal(point), Qt::NoButton, Qt::NoButton,
                          Qt::NoModifier);
         QApplication::sendEvent(view.viewport(), &move);
@@ -418,9 +417,10 @@ TEST_CASE("hovering shows what is under the pointer; a double-click on a stall z
         QApplication::sendEvent(view.viewport(), &move);
     }
     const QPointF to(800, span.rect.y);
-    QMouseEvent release(QEvent::MouseButtonRelease, to, view.viewport()->mapToGlobal(to), Qt::LeftButton,
-                        Qt::NoButton, Qt::NoModifier);
+    QMouseEvent release(QEvent::MouseButtonRelease, to, view.viewport()->mapToGlobal(to), Qt::LeftButton, Qt::NoButton,
+                        Qt::NoModifier);
     QApplication::sendEvent(view.viewport(), &release);
     view.grab();
-    CHECK(std::llabs(view.lastFrame().axis.toNs(800) - grabbed) <= static_cast<int64_t>(view.lastFrame().axis.nsPerPx()) + 1);
+    CHECK(std::llabs(view.lastFrame().axis.toNs(800) - grabbed) <=
+          static_cast<int64_t>(view.lastFrame().axis.nsPerPx()) + 1);
 }

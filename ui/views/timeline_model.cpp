@@ -40,9 +40,9 @@ TimeRange unite(TimeRange range, int64_t startNs, int64_t endNs) {
     return {std::min(range.startNs, startNs), std::max(range.endNs, endNs)};
 }
 
-void copyMarks(const MarkTrack& from, MarkTrack& to) {
+void copyMarks(const MarkTrack& from, MarkStoreBuilder& to, uint32_t track) {
     for (size_t mark = 0; mark < from.size(); ++mark) {
-        to.append(from.tsNs(mark), from.item(mark), from.style(mark), from.endNs(mark));
+        to.append(track, from.tsNs(mark), from.item(mark), from.style(mark), from.endNs(mark));
     }
 }
 
@@ -66,7 +66,8 @@ size_t LaneContent::firstStallEndingAfter(int64_t fromNs) const {
 }
 
 TimelineModelBuilder::TimelineModelBuilder(const std::vector<Connection>& connections,
-                                           const std::vector<Finding>& findings, TimeRange capture) {
+                                           const std::vector<Finding>& findings, TimeRange capture)
+    : packets_(static_cast<uint32_t>(std::min<size_t>(connections.size(), UINT32_MAX / 2) * 2)) {
     TimelineModel& model = model_;
     model.capture_ = capture;
     model.connections_.resize(connections.size());
@@ -74,8 +75,8 @@ TimelineModelBuilder::TimelineModelBuilder(const std::vector<Connection>& connec
         const Connection& connection = connections[position];
         ConnectionLane& lane = model.connections_[position];
         lane.connection = static_cast<uint32_t>(position);  // ids are positions in the table
-        lane.clientText = connection.client.toString();
-        lane.serverText = connection.server.toString();
+        lane.client = connection.client;
+        lane.server = connection.server;
         lane.state = connection.state;
         lane.midstream = connection.midstream;
         lane.content.firstTsNs = connection.firstTsNs;
@@ -98,11 +99,8 @@ TimelineModelBuilder::TimelineModelBuilder(const std::vector<Connection>& connec
     }
 }
 
-void TimelineModelBuilder::reservePackets(uint32_t connection, size_t fromClient, size_t fromServer) {
-    if (connection < model_.connections_.size()) {
-        model_.connections_[connection].content.toServer.reserve(fromClient);
-        model_.connections_[connection].content.toClient.reserve(fromServer);
-    }
+void TimelineModelBuilder::reservePackets(size_t packets) {
+    packets_.reserve(packets);
 }
 
 void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t connection, bool fromServer,
@@ -110,17 +108,17 @@ void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t 
     if (connection >= model_.connections_.size() || packetIndex > UINT32_MAX) {
         return;
     }
-    LaneContent& content = model_.connections_[connection].content;
-    MarkTrack& track = fromServer ? content.toClient : content.toServer;
-    track.append(tsNs, static_cast<uint32_t>(packetIndex), packetStyle(fromServer, analysis, tcpFlags, hasPayload));
+    packets_.append(connection * 2 + (fromServer ? 1 : 0), tsNs, static_cast<uint32_t>(packetIndex),
+                    packetStyle(fromServer, analysis, tcpFlags, hasPayload));
     ++model_.packets_;
 }
 
 TimelineModel TimelineModelBuilder::finish() {
     TimelineModel& model = model_;
+    model.packetMarks_ = packets_.finish();
     for (ConnectionLane& lane : model.connections_) {
-        lane.content.toServer.finish();
-        lane.content.toClient.finish();
+        lane.content.toServer = model.packetMarks_->track(lane.connection * 2);
+        lane.content.toClient = model.packetMarks_->track(lane.connection * 2 + 1);
         lane.content.finishStalls();
     }
     model.captureFindings_.finishStalls();
@@ -133,18 +131,7 @@ TimelineModel TimelineModel::fromResults(const AnalysisResults& results) {
     TimelineModelBuilder builder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()});
     if (const CaptureAnalysis* analysis = results.analysis(); analysis != nullptr && analysis->engine != nullptr) {
         const PacketIndex& packets = analysis->engine->packets();
-        // Count first, so that each track is allocated once.
-        std::vector<std::array<size_t, 2>> perConnection(results.connections().size());
-        for (size_t index = 0; index < packets.size(); ++index) {
-            const uint32_t connection = packets.connection(index);
-            if (connection < perConnection.size()) {
-                ++perConnection[connection][0];
-            }
-        }
-        for (uint32_t connection = 0; connection < perConnection.size(); ++connection) {
-            // Both directions get the total: an upper bound that costs one allocation each.
-            builder.reservePackets(connection, perConnection[connection][0], perConnection[connection][0]);
-        }
+        builder.reservePackets(packets.size());
         for (size_t index = 0; index < packets.size(); ++index) {
             const IndexedPacket packet = packets.at(index);
             builder.addPacket(index, packet.tsNs, packet.connection, packet.fromServer, packet.analysis,
@@ -200,14 +187,8 @@ void TimelineModel::setGrouping(LaneGrouping grouping) {
         std::map<std::string, size_t> byKey;
         for (const uint32_t id : connectionOrder_) {
             const ConnectionLane& lane = connections_[id];
-            std::string key;
-            if (grouping == LaneGrouping::ClientAddress) {
-                // The client's address without its port: the text up to the last ':' (IPv6 is in brackets).
-                const size_t colon = lane.clientText.rfind(':');
-                key = colon == std::string::npos ? lane.clientText : lane.clientText.substr(0, colon);
-            } else {
-                key = lane.serverText;
-            }
+            const std::string key =
+                grouping == LaneGrouping::ClientAddress ? lane.client.address.toString() : lane.serverText();
             auto [slot, isNew] = byKey.try_emplace(key, groups_.size());
             if (isNew) {
                 LaneGroup group;
@@ -217,28 +198,32 @@ void TimelineModel::setGrouping(LaneGrouping grouping) {
             groups_[slot->second].connections.push_back(id);
             groupOf_[id] = static_cast<uint32_t>(slot->second);
         }
-        for (LaneGroup& group : groups_) {
-            buildGroupContent(group);
+        // A group's header lane holds all its members' packets together.
+        MarkStoreBuilder marks(static_cast<uint32_t>(groups_.size() * 2));
+        marks.reserve(packets_);
+        for (uint32_t group = 0; group < groups_.size(); ++group) {
+            LaneContent& content = groups_[group].content;
+            bool first = true;
+            for (const uint32_t id : groups_[group].connections) {
+                const LaneContent& member = connections_[id].content;
+                copyMarks(member.toServer, marks, group * 2);
+                copyMarks(member.toClient, marks, group * 2 + 1);
+                content.stalls.insert(content.stalls.end(), member.stalls.begin(), member.stalls.end());
+                content.firstTsNs = first ? member.firstTsNs : std::min(content.firstTsNs, member.firstTsNs);
+                content.lastTsNs = first ? member.lastTsNs : std::max(content.lastTsNs, member.lastTsNs);
+                first = false;
+            }
+            content.finishStalls();
         }
+        groupMarks_ = marks.finish();
+        for (uint32_t group = 0; group < groups_.size(); ++group) {
+            groups_[group].content.toServer = groupMarks_->track(group * 2);
+            groups_[group].content.toClient = groupMarks_->track(group * 2 + 1);
+        }
+    } else {
+        groupMarks_.reset();
     }
     layoutRows();
-}
-
-void TimelineModel::buildGroupContent(LaneGroup& group) const {
-    LaneContent& content = group.content;
-    bool first = true;
-    for (const uint32_t id : group.connections) {
-        const LaneContent& member = connections_[id].content;
-        copyMarks(member.toServer, content.toServer);
-        copyMarks(member.toClient, content.toClient);
-        content.stalls.insert(content.stalls.end(), member.stalls.begin(), member.stalls.end());
-        content.firstTsNs = first ? member.firstTsNs : std::min(content.firstTsNs, member.firstTsNs);
-        content.lastTsNs = first ? member.lastTsNs : std::max(content.lastTsNs, member.lastTsNs);
-        first = false;
-    }
-    content.toServer.finish();
-    content.toClient.finish();
-    content.finishStalls();
 }
 
 void TimelineModel::setGroupCollapsed(size_t group, bool collapsed) {
@@ -258,18 +243,19 @@ std::optional<size_t> TimelineModel::groupOfConnection(uint32_t id) const {
 void TimelineModel::setExtraLanes(std::vector<TimelineLane> lanes) {
     extraLanes_.clear();
     bounds_ = capture_;
-    for (TimelineLane& lane : lanes) {
-        ExtraLane extra;
-        extra.events.reserve(lane.events.size());
+    MarkStoreBuilder marks(static_cast<uint32_t>(lanes.size()));
+    for (uint32_t index = 0; index < lanes.size(); ++index) {
+        const TimelineLane& lane = lanes[index];
         for (size_t position = 0; position < lane.events.size() && position <= UINT32_MAX; ++position) {
             const TimelineEvent& event = lane.events[position];
             const int64_t endNs = event.tsNs + std::max<int64_t>(event.durationNs, 0);
-            extra.events.append(event.tsNs, static_cast<uint32_t>(position), 0, endNs);
+            marks.append(index, event.tsNs, static_cast<uint32_t>(position), 0, endNs);
             bounds_ = unite(bounds_, event.tsNs, endNs);
         }
-        extra.events.finish();
-        extra.lane = std::move(lane);
-        extraLanes_.push_back(std::move(extra));
+    }
+    extraMarks_ = marks.finish();
+    for (uint32_t index = 0; index < lanes.size(); ++index) {
+        extraLanes_.push_back({std::move(lanes[index]), extraMarks_->track(index)});
     }
     layoutRows();
 }
@@ -334,6 +320,14 @@ std::optional<size_t> TimelineModel::rowAt(double yPx) const {
         return std::nullopt;
     }
     return static_cast<size_t>(row - rows_.begin());
+}
+
+size_t TimelineModel::markMemoryBytes() const {
+    size_t bytes = 0;
+    for (const auto* store : {packetMarks_.get(), groupMarks_.get(), extraMarks_.get()}) {
+        bytes += store != nullptr ? store->memoryBytes() : 0;
+    }
+    return bytes;
 }
 
 std::optional<size_t> TimelineModel::rowOfConnection(uint32_t id) const {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,7 +40,8 @@ struct TimelineLane {
     uint32_t attachedConnection = kNoConnection;
 };
 
-/// What a lane draws: packets of each direction, and the stalls, sorted by start.
+/// What a lane draws: packets of each direction (read from the model's mark stores), and the
+/// stalls, sorted by start.
 struct LaneContent {
     MarkTrack toServer;
     MarkTrack toClient;
@@ -57,11 +59,16 @@ struct LaneContent {
 /// The lane of one connection.
 struct ConnectionLane {
     uint32_t connection = kNoConnection;
-    std::string clientText;  ///< "127.0.0.1:58562"
-    std::string serverText;  ///< "127.0.0.1:3307"
+    Endpoint client;
+    Endpoint server;
     ConnectionState state = ConnectionState::Established;
     bool midstream = false;
     LaneContent content;
+
+    /// "127.0.0.1:58562"
+    [[nodiscard]] std::string clientText() const { return client.toString(); }
+    /// "127.0.0.1:3307"
+    [[nodiscard]] std::string serverText() const { return server.toString(); }
 };
 
 /// Connections sharing a client address or a server endpoint.
@@ -96,9 +103,15 @@ struct RowHeights {
 
 /// The timeline's content, built once per results snapshot: lanes with time-sorted, summarised
 /// packet marks and stall spans; then grouped and laid out in rows. No Qt, no painting.
+/// Move-only: lanes read their marks from stores the model owns.
 class TimelineModel {
 public:
     TimelineModel() = default;
+    TimelineModel(TimelineModel&&) = default;
+    TimelineModel& operator=(TimelineModel&&) = default;
+    TimelineModel(const TimelineModel&) = delete;
+    TimelineModel& operator=(const TimelineModel&) = delete;
+    ~TimelineModel() = default;
 
     /// Lanes of every connection. A complete snapshot gives packets; a partial one gives the
     /// connections' first and last times and the findings so far.
@@ -145,11 +158,12 @@ public:
     [[nodiscard]] std::optional<size_t> rowAt(double yPx) const;
     /// The row of connection `id` (nullopt if hidden in a collapsed group or unknown).
     [[nodiscard]] std::optional<size_t> rowOfConnection(uint32_t id) const;
+    /// Bytes held by the packet and event marks and their summaries.
+    [[nodiscard]] size_t markMemoryBytes() const;
 
 private:
     friend class TimelineModelBuilder;
     void layoutRows();
-    void buildGroupContent(LaneGroup& group) const;
 
     TimeRange capture_;
     TimeRange bounds_;
@@ -161,6 +175,9 @@ private:
     std::vector<LaneGroup> groups_;
     std::vector<uint32_t> groupOf_;  // per connection id: its group, when grouped
     std::vector<ExtraLane> extraLanes_;
+    std::unique_ptr<MarkStore> packetMarks_;  // track 2c: connection c to the server, 2c+1: to the client
+    std::unique_ptr<MarkStore> groupMarks_;   // the same per group
+    std::unique_ptr<MarkStore> extraMarks_;   // one track per extra lane
     LaneGrouping grouping_ = LaneGrouping::Connection;
     RowHeights heights_;
     std::vector<LaneRow> rows_;
@@ -172,8 +189,8 @@ class TimelineModelBuilder {
 public:
     TimelineModelBuilder(const std::vector<Connection>& connections, const std::vector<Finding>& findings,
                          TimeRange capture);
-    /// Optional: sizes the tracks of `connection` for the packets to come.
-    void reservePackets(uint32_t connection, size_t fromClient, size_t fromServer);
+    /// Optional: room for `packets` packets.
+    void reservePackets(size_t packets);
     /// The packet at `packetIndex` of the packet index. Packets of an unknown connection are ignored.
     void addPacket(size_t packetIndex, int64_t tsNs, uint32_t connection, bool fromServer, AnalysisFlags analysis,
                    uint8_t tcpFlags, bool hasPayload);
@@ -182,6 +199,7 @@ public:
 
 private:
     TimelineModel model_;
+    MarkStoreBuilder packets_;
 };
 
 }  // namespace tcpscope::ui

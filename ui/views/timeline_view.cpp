@@ -411,7 +411,8 @@ std::optional<size_t> TimelineView::firstPacketOfStall(uint32_t findingId, uint3
             instance < instances->size()) {
             const nlohmann::json& entry = (*instances)[instance];
             const auto frames = entry.find("frames");
-            if (frames != entry.end() && frames->is_array() && !frames->empty() && frames->front().is_number_unsigned()) {
+            if (frames != entry.end() && frames->is_array() && !frames->empty() &&
+                frames->front().is_number_unsigned()) {
                 frame = frames->front().get<uint32_t>();
             }
         }
@@ -649,7 +650,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
             }
             return tr("Connection #%1: %2 → %3, %4\n%5 packets, from %6\nto %7")
                 .arg(lane->connection)
-                .arg(fromUtf8(lane->clientText), fromUtf8(lane->serverText),
+                .arg(fromUtf8(lane->clientText()), fromUtf8(lane->serverText()),
                      fromUtf8(std::string(connectionStateName(lane->state))))
                 .arg(lane->content.toServer.size() + lane->content.toClient.size())
                 .arg(at(lane->content.firstTsNs), at(lane->content.lastTsNs));
