@@ -190,6 +190,7 @@ measure() {
             /Maximum resident set size/ { rss = $NF }
             END { printf "%s failed exit %d after %.1f s, peak RSS %.0f MB\n", name, status, wall / 1e9, rss / 1024 }' \
             "$log" >>"$scratch/results" 2>/dev/null || echo "$name failed exit $status" >>"$scratch/results"
+        tail -1 "$scratch/results" >>"$dir/runs.log"
         return 0
     fi
     awk -v name="$name" -v wall="$(( ended - started ))" '
@@ -233,7 +234,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 table="$scratch/table.md"
 {
-    echo "Benchmark of $(date -u '+%Y-%m-%d %H:%M UTC'), tcpscope $revision ($(basename "$(dirname "$(dirname "$cli")")")), ${tshark_version:-no tshark}"
+    echo "Benchmark of $(date -u '+%Y-%m-%d %H:%M UTC'), tcpscope $revision ($cli), ${tshark_version:-no tshark}"
     echo "Machine: $(machine_line); load average before: $load_before"
     echo "Page cache warm; $runs run(s) per tool$($use_tshark && echo ", tshark $tshark_runs"); wall-clock medians; peak RSS from /usr/bin/time -v; limit $memory_limit_gb GB of address space per command."
     echo

@@ -232,11 +232,15 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
 
 void MainWindow::onFindingActivated(const QModelIndex& index) {
     const Finding* finding = findingsModel_.findingAt(index);
-    if (finding == nullptr || finding->connection == kNoConnection) {
+    if (finding == nullptr) {
+        return;
+    }
+    timelineView_->showFinding(finding->id);  // capture-wide findings have a lane of their own
+    if (finding->connection == kNoConnection) {
+        viewTabs_->setCurrentWidget(timelineView_);
         return;
     }
     selectConnection(finding->connection);
-    timelineView_->showFinding(finding->id);
     if (!finding->frames.empty()) {
         sequenceView_->scrollToFrame(finding->frames.front());
         viewTabs_->setCurrentWidget(sequenceView_);
