@@ -10,7 +10,7 @@ packages=(
 )
 if [[ "${1:-}" == "--tests" ]]; then
     # tshark: the analysis flags are compared with Wireshark's frame by frame.
-    packages+=(tshark tcpdump xvfb xauth poppler-utils)
+    packages+=(tshark tcpdump xvfb xauth poppler-utils python3)
 fi
 
 missing=()
