@@ -1,5 +1,6 @@
 #include "report/json_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -153,6 +154,39 @@ Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* ali
     return report;
 }
 
+namespace {
+
+// Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
+Json endpointStallsJson(const CaptureAnalysis& analysis) {
+    struct Total {
+        uint64_t stalls = 0;
+        double heldMs = 0;
+        uint64_t flows = 0;
+    };
+    std::map<std::string, Total> totals;
+    for (const Finding& finding : analysis.findings) {
+        if (finding.kind == "delayed_ack_stall") {
+            Total& total = totals[finding.evidence.value("sender", std::string())];
+            total.stalls += finding.evidence.value("stalls", uint64_t{0});
+            total.heldMs += finding.durationMs;
+            ++total.flows;
+        }
+    }
+    std::vector<std::pair<std::string, Total>> sorted(totals.begin(), totals.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second.heldMs > b.second.heldMs; });
+    Json endpoints = Json::array();
+    for (const auto& [endpoint, total] : sorted) {
+        endpoints.push_back(Json{{"sender", endpoint},
+                                 {"flows", total.flows},
+                                 {"stalls", total.stalls},
+                                 {"held_ms", std::round(total.heldMs * 1000) / 1000}});
+    }
+    return endpoints;
+}
+
+}  // namespace
+
 Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
     Json report = flowsReportJson(analysis, alignment);
     Json findings = Json::array();
@@ -160,6 +194,7 @@ Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* 
         findings.push_back(findingJson(finding));
     }
     report["findings"] = findings;
+    report["delayed_ack_by_sender"] = endpointStallsJson(analysis);
     return report;
 }
 
