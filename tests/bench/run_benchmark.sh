@@ -18,11 +18,11 @@
 # runs). Peak memory is the process's maximum resident set size from /usr/bin/time -v, the
 # largest over the runs. "CPU s" is user + system time, which moves less than wall time when
 # the machine is busy with something else. tshark runs once per workload by default (on the
-# full W1 it takes minutes and keeps ~600 bytes per packet); --tshark-runs N runs it more often,
-# --tshark-max-packets N skips it on bigger files, --no-tshark skips it. Every measured command
-# runs under an address-space limit (ulimit -v; default 80 % of the memory available at the
-# start), so a tool that needs more fails with its row marked "failed" instead of pushing the
-# machine into the OOM killer.
+# full W1 it takes a minute and ~6 GB; on the full W3 it is superlinear: 25 minutes and 11 GB);
+# --tshark-runs N runs it more often, --tshark-max-packets N skips it on bigger files,
+# --no-tshark skips it. Every measured command runs under an address-space limit (ulimit -v;
+# default 80 % of the memory available at the start), so a tool that needs more fails with its
+# row marked "failed" instead of pushing the machine into the OOM killer.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -32,14 +32,15 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # CPU time, so a busy machine (wall time grows) or a second thread (CPU time grows) does not
 # count as slowness. The baselines are one tenth of what a Release build measured on the
 # development machine (2-core AMD EPYC VM, Debian 12), so a Debug or sanitizer build, a slow CI
-# runner or a noisy neighbour does not trip them; only a collapse does. Recorded before the
-# optimisation of issue 7 (measured about W1 0.29 M, W2 6 M, W3 0.096 M packets/s of CPU time);
-# raise them as tcpscope gets faster: run --quick on a quiet machine and take a tenth.
-declare -A BASELINE_PPS=([w1]=29000 [w2]=600000 [w3]=9600)
+# runner or a noisy neighbour does not trip them; only a collapse does. Recorded on 2026-11-21,
+# before the optimisation of issue 7, on a quiet machine (measured W1 0.34 M, W2 5-6 M, W3
+# 0.107 M packets/s); raise them as tcpscope gets faster: run --quick on a quiet machine and take
+# a tenth.
+declare -A BASELINE_PPS=([w1]=33000 [w2]=500000 [w3]=10000)
 COLLAPSE_FACTOR=10
 
 usage() {
-    sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "${BASH_SOURCE[0]}"
     cat <<'EOF'
 
 Options:
@@ -159,7 +160,8 @@ ensure_capture() {
         local args=(generate --workload "$workload" --seed "$seed" --out "$file")
         [[ -n "$packets" ]] && args+=(--packets "$packets")
         echo "generating $file ..." >&2
-        local started=$(date +%s%N)
+        local started
+        started=$(date +%s%N)
         "$cli" "${args[@]}" >"$file.info.tmp" || die "generating $workload failed"
         mv "$file.info.tmp" "$file.info"
         echo "  $(awk '/packets/ {p=$2} /bytes/ {b=$2} END {printf "%d packets, %.2f GB", p, b/1e9}' "$file.info")" \
@@ -225,11 +227,15 @@ machine_line() {
     cpu="$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)"
     kernel="$(uname -sr)"
     memory="$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
+    # shellcheck source=/dev/null
     echo "$(nproc) cores ($cpu), $memory RAM, $kernel, $(. /etc/os-release && echo "$PRETTY_NAME")"
 }
 
 revision="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
-tshark_version="$($use_tshark && tshark --version 2>/dev/null | head -1 || true)"
+tshark_version=""
+if $use_tshark; then
+    tshark_version="$(tshark --version 2>/dev/null | head -1 || true)"
+fi
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 table="$scratch/table.md"
@@ -292,7 +298,9 @@ for workload in "${workload_list[@]}"; do
         [[ "$tool" == tshark ]] && label="tshark -z conv,tcp"
         [[ "$tool" == cat ]] && label="cat (floor)"
         if [[ "$count" -ne "$runs" ]]; then
-            label="$label ($count run$([[ $count -gt 1 ]] && echo s || true))"
+            plural=""
+            [[ "$count" -gt 1 ]] && plural=s
+            label="$label ($count run$plural)"
         fi
         awk -v workload="$workload" -v label="$label" -v packets="$file_packets" -v bytes="$file_bytes" \
             -v wall="$wall" -v cpu="$cpu" -v rss="$rss" -v tshark="${tshark_wall:-}" -v floor="${floor_wall:-}" '
