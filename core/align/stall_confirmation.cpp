@@ -15,19 +15,10 @@ constexpr int64_t kRefuteBelowNs = 1'000'000;  // bytes written this close to th
 
 double toMs(int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
 
-// The capture time of a frame, by binary search over the packet index (frames only grow).
+// The capture time of a frame (0 if it is not a TCP packet of the index).
 int64_t frameTsNs(const PacketIndex& packets, uint32_t frame) {
-    size_t low = 0;
-    size_t high = packets.size();
-    while (low < high) {
-        const size_t middle = (low + high) / 2;
-        if (packets.at(middle).frame < frame) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    return low < packets.size() && packets.at(low).frame == frame ? packets.tsNs(low) : 0;
+    const size_t position = packets.positionOfFrame(frame);
+    return position < packets.size() ? packets.tsNs(position) : 0;
 }
 
 // The write records of one socket by the frames that carried their bytes.

@@ -23,21 +23,6 @@ const Connection& connectionAt(const CaptureAnalysis& analysis, uint32_t id) {
     return connections[id];
 }
 
-// The first packet index position whose frame is at least `frame` (frames grow with the position).
-size_t firstPositionAtFrame(const PacketIndex& packets, uint32_t frame) {
-    size_t low = 0;
-    size_t high = packets.size();
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (packets.at(middle).frame < frame) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    return low;
-}
-
 double numberOr(const nlohmann::json& object, const char* key, double fallback) {
     const auto found = object.find(key);
     return found != object.end() && found->is_number() ? found->get<double>() : fallback;
@@ -99,7 +84,7 @@ void SequenceDiagram::collectArrows(const CaptureAnalysis& analysis) {
         lastFrame = std::max(lastFrame, all[id].lastFrame);
     }
     // Only the span of the connections' lives is read, not the whole index.
-    for (size_t position = firstPositionAtFrame(packets, firstFrame); position < packets.size(); ++position) {
+    for (size_t position = packets.firstAtOrAfterFrame(firstFrame); position < packets.size(); ++position) {
         const uint32_t connection = packets.connection(position);
         const auto leg = std::find(connections_.begin(), connections_.end(), connection);
         if (leg == connections_.end()) {

@@ -35,6 +35,25 @@ void PacketIndex::setAnalysis(size_t index, AnalysisFlags flags) {
     stored = static_cast<uint16_t>((stored & kFromServerBit) | (flags & ~kFromServerBit));
 }
 
+size_t PacketIndex::firstAtOrAfterFrame(uint32_t wanted) const {
+    size_t low = 0;
+    size_t high = size_;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        if (frame(middle) < wanted) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low;
+}
+
+size_t PacketIndex::positionOfFrame(uint32_t wanted) const {
+    const size_t position = firstAtOrAfterFrame(wanted);
+    return position < size_ && frame(position) == wanted ? position : size_;
+}
+
 IndexedPacket PacketIndex::at(size_t index) const {
     const Chunk& source = chunk(index);
     const size_t slot = index & kMask;

@@ -44,6 +44,12 @@ public:
     [[nodiscard]] IndexedPacket at(size_t index) const;
     [[nodiscard]] int64_t tsNs(size_t index) const { return chunk(index).tsNs[index & kMask]; }
     [[nodiscard]] uint32_t connection(size_t index) const { return chunk(index).connection[index & kMask]; }
+    [[nodiscard]] uint32_t frame(size_t index) const { return chunk(index).frame[index & kMask]; }
+    /// The first position whose frame number is at least `frame` (frames grow with the position;
+    /// non-TCP frames are not in the index), or size() if there is none.
+    [[nodiscard]] size_t firstAtOrAfterFrame(uint32_t frame) const;
+    /// The position of the packet with frame number `frame`, or size() if it is not a TCP packet of the index.
+    [[nodiscard]] size_t positionOfFrame(uint32_t frame) const;
     [[nodiscard]] AnalysisFlags analysis(size_t index) const {
         return static_cast<AnalysisFlags>(chunk(index).analysis[index & kMask] & 0x7fff);
     }

@@ -19,20 +19,6 @@ struct Candidate {
     uint32_t interleavings = 0;
 };
 
-size_t firstPositionAtFrame(const PacketIndex& packets, uint32_t frame) {
-    size_t low = 0;
-    size_t high = packets.size();
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (packets.at(middle).frame < frame) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    return low;
-}
-
 }  // namespace
 
 std::optional<ProxyPair> findProxyPartner(const std::vector<Connection>& connections, const PacketIndex& packets,
@@ -72,7 +58,7 @@ std::optional<ProxyPair> findProxyPartner(const std::vector<Connection>& connect
     // `self` sent data between two of the candidate's data packets (counted once each way).
     uint64_t turn = 0;
     uint64_t lastSelfTurn = 0;
-    for (size_t position = firstPositionAtFrame(packets, self.firstFrame); position < packets.size(); ++position) {
+    for (size_t position = packets.firstAtOrAfterFrame(self.firstFrame); position < packets.size(); ++position) {
         const IndexedPacket packet = packets.at(position);
         if (packet.frame > self.lastFrame) {
             break;

@@ -42,13 +42,10 @@ int PacketsModel::rowOfFrame(uint32_t frame) const {
     if (!results_ || results_->analysis() == nullptr) {
         return -1;
     }
-    const PacketIndex& packets = results_->analysis()->engine->packets();
-    for (size_t row = 0; row < positions_.size(); ++row) {
-        if (packets.at(positions_[row]).frame == frame) {
-            return static_cast<int>(row);
-        }
-    }
-    return -1;
+    // The rows are in packet index order, so the frame's position finds its row.
+    const size_t position = results_->analysis()->engine->packets().positionOfFrame(frame);
+    const auto row = std::lower_bound(positions_.begin(), positions_.end(), position);
+    return row != positions_.end() && *row == position ? static_cast<int>(row - positions_.begin()) : -1;
 }
 
 int PacketsModel::rowCount(const QModelIndex& parent) const {

@@ -382,20 +382,10 @@ std::optional<size_t> TimelineView::packetOfFrame(uint32_t frame) const {
     if (analysis == nullptr) {
         return std::nullopt;
     }
-    // Frame numbers grow with the position in the packet index (non-TCP frames are not in it).
     const PacketIndex& packets = analysis->engine->packets();
-    size_t low = 0;
-    size_t high = packets.size();
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (packets.at(middle).frame < frame) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    if (low < packets.size() && packets.at(low).frame == frame) {
-        return low;
+    const size_t position = packets.positionOfFrame(frame);
+    if (position < packets.size()) {
+        return position;
     }
     return std::nullopt;
 }

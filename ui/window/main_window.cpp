@@ -295,7 +295,7 @@ void MainWindow::onPacketSelected() {
     const size_t position = current.data(PacketsModel::PacketIndexRole).toULongLong();
     detailPanel_->showPacket(results_, position);
     if (results_ && results_->analysis() != nullptr) {
-        sequenceView_->scrollToFrame(results_->analysis()->engine->packets().at(position).frame);
+        sequenceView_->scrollToFrame(results_->analysis()->engine->packets().frame(position));
         timelineView_->selectPacket(position);
     }
 }

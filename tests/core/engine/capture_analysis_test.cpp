@@ -143,3 +143,18 @@ TEST_CASE("the packet index keeps 40 bytes per packet", "[engine]") {
     CHECK(back.fileIndex == 3);
     CHECK(index.memoryBytes() == 2 * PacketIndex::kChunkSize * 40);
 }
+
+TEST_CASE("the packet index finds a frame's position, skipping frames that are not TCP", "[engine]") {
+    PacketIndex index;
+    IndexedPacket packet;
+    for (uint32_t frame : {2u, 3u, 7u, 9u}) {
+        packet.frame = frame;
+        index.append(packet);
+    }
+    CHECK(index.positionOfFrame(7) == 2);
+    CHECK(index.positionOfFrame(4) == index.size());  // a non-TCP frame
+    CHECK(index.firstAtOrAfterFrame(4) == 2);
+    CHECK(index.firstAtOrAfterFrame(1) == 0);
+    CHECK(index.firstAtOrAfterFrame(10) == index.size());
+    CHECK(index.frame(3) == 9);
+}
