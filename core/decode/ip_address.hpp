@@ -3,6 +3,7 @@
 #include <compare>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace tcpscope {
 
@@ -17,6 +18,12 @@ struct IpAddress {
     [[nodiscard]] std::string toString() const;
 
     auto operator<=>(const IpAddress&) const = default;
+
+    /// Hashing for absl (and so for every hash map of the project keyed by addresses).
+    template <typename H>
+    friend H AbslHashValue(H state, const IpAddress& address) {
+        return H::combine(std::move(state), address.bytes);
+    }
 };
 
 /// An address and a TCP port.
@@ -28,6 +35,11 @@ struct Endpoint {
     [[nodiscard]] std::string toString() const;
 
     auto operator<=>(const Endpoint&) const = default;
+
+    template <typename H>
+    friend H AbslHashValue(H state, const Endpoint& endpoint) {
+        return H::combine(std::move(state), endpoint.address, endpoint.port);
+    }
 };
 
 }  // namespace tcpscope

@@ -1,4 +1,5 @@
 #pragma once
+#include <absl/container/flat_hash_map.h>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -33,6 +34,10 @@ private:
         IpAddress client;
         Endpoint server;
         auto operator<=>(const PoolKey&) const = default;
+        template <typename H>
+        friend H AbslHashValue(H state, const PoolKey& key) {
+            return H::combine(std::move(state), key.client, key.server);
+        }
     };
 
     // One stretch without new connections while the ports were used up.
@@ -99,7 +104,7 @@ private:
 
     std::vector<ConnectionState> states_;  // [connection id]
     std::deque<Expiry> expiries_;          // in time order: every entry lasts the same time
-    std::map<PoolKey, uint32_t> poolIndex_;
+    absl::flat_hash_map<PoolKey, uint32_t> poolIndex_;
     std::vector<Pool> pools_;
 };
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <absl/container/flat_hash_map.h>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -97,7 +98,7 @@ private:
 
     std::vector<Handshake> states_;  // [connection id]
     std::vector<Listener> listeners_;
-    std::map<Endpoint, uint32_t> listenerIndex_;
+    absl::flat_hash_map<Endpoint, uint32_t> listenerIndex_;
     bool ended_ = false;
 };
 

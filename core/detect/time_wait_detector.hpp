@@ -1,4 +1,5 @@
 #pragma once
+#include <absl/container/flat_hash_map.h>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -31,6 +32,10 @@ private:
         IpAddress address;
         Side role = Side::Client;
         auto operator<=>(const HostKey&) const = default;
+        template <typename H>
+        friend H AbslHashValue(H state, const HostKey& key) {
+            return H::combine(std::move(state), key.address, key.role);
+        }
     };
 
     struct HostState {
@@ -73,7 +78,7 @@ private:
 
     std::vector<ConnectionState> states_;  // [connection id]
     std::deque<Expiry> expiries_;          // in time order: every entry lasts the same time
-    std::map<HostKey, uint32_t> hostIndex_;
+    absl::flat_hash_map<HostKey, uint32_t> hostIndex_;
     std::vector<HostState> hosts_;
 };
 

@@ -25,7 +25,12 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     }
     ++counters_.frames;
     lastTsNs_ = packet.tsNs;
-    ++counters_.framesByLinkType[packet.linkType];
+    // Frames of one capture almost always share a link type: look the counter up only on a change.
+    if (linkTypeCount_ == nullptr || packet.linkType != countedLinkType_) {
+        countedLinkType_ = packet.linkType;
+        linkTypeCount_ = &counters_.framesByLinkType[packet.linkType];
+    }
+    ++*linkTypeCount_;
     if (!packet.comment.empty()) {
         comments_.emplace_back(frame, std::string(packet.comment));  // kept for every frame, TCP or not
     }

@@ -79,6 +79,8 @@ private:
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
     uint32_t nextFrame_ = 1;
+    uint32_t countedLinkType_ = 0;
+    uint64_t* linkTypeCount_ = nullptr;  // into counters_.framesByLinkType (std::map nodes do not move)
 };
 
 }  // namespace tcpscope

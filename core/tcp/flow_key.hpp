@@ -22,8 +22,7 @@ struct FlowKey {
 
     template <typename H>
     friend H AbslHashValue(H state, const FlowKey& key) {
-        return H::combine(std::move(state), key.low.address.bytes, key.low.port, key.high.address.bytes,
-                          key.high.port);
+        return H::combine(std::move(state), key.low, key.high);
     }
 };
 
