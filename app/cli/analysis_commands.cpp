@@ -1,0 +1,87 @@
+// analyze, flows, packets: the analysis of captures as text or tcpscope/1 JSON.
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "report/json_report.hpp"
+#include "report/syscalls_text.hpp"
+#include "report/text_report.hpp"
+
+namespace tcpscope::cli {
+namespace {
+
+struct AnalysisCommandOptions {
+    AnalysisInputOptions input;
+    std::string format = "text";
+    std::optional<uint32_t> flow;  // packets only
+};
+
+enum class Output { Analyze, Flows, Packets };
+
+void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisCommandOptions& options) {
+    const CaptureAnalysis& analysis = loaded.analysis;
+    const StraceAlignment* aligned = loaded.aligned();
+    const bool json = options.format == "json";
+    switch (output) {
+        case Output::Analyze:
+            if (json) {
+                std::cout << analysisReportJson(analysis, aligned).dump(2) << '\n';
+            } else {
+                writeAnalysisText(std::cout, analysis);
+                if (aligned != nullptr) {
+                    writeSyscallsText(std::cout, *aligned);
+                }
+            }
+            break;
+        case Output::Flows:
+            if (json) {
+                std::cout << flowsReportJson(analysis, aligned).dump(2) << '\n';
+            } else {
+                writeFlowsText(std::cout, analysis);
+            }
+            break;
+        case Output::Packets:
+            if (json) {
+                std::cout << packetsReportJson(analysis, options.flow).dump(1) << '\n';
+            } else {
+                writePacketsText(std::cout, analysis, options.flow);
+            }
+            break;
+    }
+    std::cout.flush();
+}
+
+Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, const char* description) {
+    auto options = std::make_shared<AnalysisCommandOptions>();
+    CLI::App* command = app.add_subcommand(name, description);
+    addAnalysisInputOptions(*command, options->input, output == Output::Analyze);
+    command->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
+    if (output == Output::Packets) {
+        command->add_option("--flow", options->flow, "only the packets of this flow id");
+    }
+    return {command, [command, options, output] {
+                LoadedAnalysis loaded;
+                if (const int status = loadAnalysis(*command, options->input, loaded); status != kExitAnalysed) {
+                    return status;
+                }
+                writeOutput(output, loaded, *options);
+                return kExitAnalysed;
+            }};
+}
+
+}  // namespace
+
+Subcommand addAnalyzeCommand(CLI::App& app) {
+    return addAnalysisCommand(app, Output::Analyze, "analyze", "capture summary, findings and connections");
+}
+
+Subcommand addFlowsCommand(CLI::App& app) {
+    return addAnalysisCommand(app, Output::Flows, "flows", "the connection table");
+}
+
+Subcommand addPacketsCommand(CLI::App& app) {
+    return addAnalysisCommand(app, Output::Packets, "packets",
+                              "one row per TCP packet with Wireshark's analysis flags");
+}
+
+}  // namespace tcpscope::cli

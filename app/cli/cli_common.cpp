@@ -1,0 +1,185 @@
+#include "cli_common.hpp"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "align/stall_confirmation.hpp"
+#include "capture/bpf_filter.hpp"
+#include "capture/capture_error.hpp"
+
+namespace tcpscope::cli {
+namespace {
+
+// strace logs of the traced processes, put on the capture's time axis.
+void addStraceOptions(CLI::App& command, AnalysisInputOptions& options) {
+    const char* group = "System call traces";
+    command.add_option("--strace", options.straceLogs,
+                       "strace log of a process (strace -f -tt -T -yy); repeat for several; NAME.PID files of "
+                       "strace -ff given together form one log")
+        ->group(group);
+    command.add_option("--strace-tz", options.straceTz,
+                       "time zone of -t/-tt logs as +HH:MM or -HH:MM (default: found by best fit)")
+        ->group(group);
+    command.add_option("--strace-offset", options.straceOffsetMs,
+                       "milliseconds to add to the logs' times (default: measured from writes and segments)")
+        ->group(group);
+}
+
+// The detectors' thresholds. --os sets the defaults of a system; the other flags override them.
+void addDetectorOptions(CLI::App& command, AnalysisInputOptions& options) {
+    DetectorOptions& d = options.detectors;
+    const char* group = "Detector thresholds";
+    command.add_option("--os", options.os, "defaults of the hosts' system: TIME_WAIT length, port range")
+        ->check(CLI::IsMember({"linux", "macos", "windows"}))
+        ->group(group);
+    command.add_option("--delayed-ack-floor-ms", d.delayedAckFloorMs,
+                       "an ACK at least this late is a delayed ACK (Linux 40, macOS ~100, Windows 200)")
+        ->capture_default_str()->group(group);
+    command.add_option("--nagle-release-ms", d.nagleReleaseMs,
+                       "a held segment leaves within this (plus the RTT) after the ACK")
+        ->capture_default_str()->group(group);
+    command.add_option("--time-wait-s", d.timeWaitSeconds, "TIME_WAIT length in seconds (Linux 60)")->group(group);
+    command.add_option("--port-range", options.portRange, "ephemeral port range LOW-HIGH (Linux 32768-60999)")
+        ->group(group);
+    command.add_option("--syn-retransmit-min-ms", d.synRetransmitMinMs,
+                       "a repeated SYN at least this late is a retransmission by timeout")
+        ->capture_default_str()->group(group);
+    command.add_option("--rto-stall-min-ms", d.retransmissionStallMinMs,
+                       "a gap ended by a retransmission at least this long is a stall")
+        ->capture_default_str()->group(group);
+    command.add_option("--zero-window-min-ms", d.zeroWindowStallMinMs,
+                       "a closed receive window at least this long is a stall")
+        ->capture_default_str()->group(group);
+    command.add_option("--time-wait-min-closes", d.timeWaitMinCloses,
+                       "report TIME_WAIT churn for a host that closed at least this many connections first")
+        ->capture_default_str()->group(group);
+    command.add_option("--time-wait-warn-share", d.timeWaitWarnShare,
+                       "TIME_WAIT churn is a warning above this share of the port range in TIME_WAIT")
+        ->capture_default_str()->group(group);
+    command.add_option("--port-pause-min-share", d.portPauseMinShare,
+                       "a pause of new connections at least this share of TIME_WAIT counts as port exhaustion")
+        ->capture_default_str()->group(group);
+    command.add_option("--port-exhaustion-min-ports", d.portExhaustionMinPorts,
+                       "port exhaustion needs at least this many ports in use")
+        ->capture_default_str()->group(group);
+}
+
+}  // namespace
+
+void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles) {
+    if (severalFiles) {
+        command.add_option("files", options.files, "capture files (pcap, pcapng, gzip or zstd; - for standard input)")
+            ->required();
+    } else {
+        command.add_option("file", options.files, "capture file (pcap, pcapng, gzip or zstd; - for standard input)")
+            ->required()
+            ->expected(1);
+    }
+    command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
+    addDetectorOptions(command, options);
+    addStraceOptions(command, options);
+}
+
+bool resolveDetectorOptions(const CLI::App& command, AnalysisInputOptions& options) {
+    DetectorOptions resolved = *DetectorOptions::forOs(options.os);
+    const DetectorOptions& given = options.detectors;
+    auto take = [&command](const char* flag, auto& target, auto value) {
+        if (command.count(flag) > 0) {
+            target = value;
+        }
+    };
+    take("--delayed-ack-floor-ms", resolved.delayedAckFloorMs, given.delayedAckFloorMs);
+    take("--nagle-release-ms", resolved.nagleReleaseMs, given.nagleReleaseMs);
+    take("--time-wait-s", resolved.timeWaitSeconds, given.timeWaitSeconds);
+    take("--syn-retransmit-min-ms", resolved.synRetransmitMinMs, given.synRetransmitMinMs);
+    take("--rto-stall-min-ms", resolved.retransmissionStallMinMs, given.retransmissionStallMinMs);
+    take("--zero-window-min-ms", resolved.zeroWindowStallMinMs, given.zeroWindowStallMinMs);
+    take("--time-wait-min-closes", resolved.timeWaitMinCloses, given.timeWaitMinCloses);
+    take("--time-wait-warn-share", resolved.timeWaitWarnShare, given.timeWaitWarnShare);
+    take("--port-pause-min-share", resolved.portPauseMinShare, given.portPauseMinShare);
+    take("--port-exhaustion-min-ports", resolved.portExhaustionMinPorts, given.portExhaustionMinPorts);
+    if (!options.portRange.empty()) {
+        unsigned low = 0;
+        unsigned high = 0;
+        char dash = 0;
+        if (std::sscanf(options.portRange.c_str(), "%u%c%u", &low, &dash, &high) != 3 || dash != '-' || low == 0 ||
+            high > 65535 || low > high) {
+            fmt::print(stderr, "tcpscope-cli: --port-range must be LOW-HIGH, e.g. 32768-60999\n");
+            return false;
+        }
+        resolved.portRangeLow = static_cast<uint16_t>(low);
+        resolved.portRangeHigh = static_cast<uint16_t>(high);
+        resolved.portRangeGiven = true;
+    }
+    options.detectors = resolved;
+    return true;
+}
+
+std::optional<int> parseTimeZone(const std::string& text) {
+    if (text == "UTC" || text == "Z") {
+        return 0;
+    }
+    int hours = 0;
+    int minutes = 0;
+    char sign = 0;
+    if (std::sscanf(text.c_str(), "%c%d:%d", &sign, &hours, &minutes) < 2 || (sign != '+' && sign != '-') ||
+        hours > 14 || minutes < 0 || minutes >= 60) {
+        return std::nullopt;
+    }
+    return (sign == '-' ? -1 : 1) * (hours * 60 + minutes);
+}
+
+void reportInputProblems(const CaptureAnalysis& analysis) {
+    for (const InputSummary& input : analysis.inputs) {
+        for (const InputProblem& problem : input.errors) {
+            fmt::print(stderr, "tcpscope-cli: {} (the {} packets before it were analysed)\n", problem.describe(),
+                       input.frames);
+        }
+        for (const InputProblem& problem : input.warnings) {
+            fmt::print(stderr, "tcpscope-cli: warning: {}\n", problem.describe());
+        }
+    }
+}
+
+int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedAnalysis& loaded) {
+    if (!resolveDetectorOptions(command, options)) {
+        return kExitUsage;
+    }
+    StraceClockOptions clock;
+    if (!options.straceTz.empty()) {
+        clock.tzOffsetMinutes = parseTimeZone(options.straceTz);
+        if (!clock.tzOffsetMinutes) {
+            fmt::print(stderr, "tcpscope-cli: --strace-tz must be +HH:MM or -HH:MM, e.g. +02:00\n");
+            return kExitUsage;
+        }
+    }
+    clock.offsetMs = options.straceOffsetMs;
+
+    AnalysisOptions analysisOptions;
+    analysisOptions.engine.filter = options.filter;
+    analysisOptions.detectors = options.detectors;
+    try {
+        loaded.analysis = analyzeCaptures(options.files, analysisOptions);
+    } catch (const BpfFilterError& error) {
+        fmt::print(stderr, "tcpscope-cli: invalid filter expression '{}': {}\n", options.filter, error.what());
+        return kExitUsage;
+    } catch (const CaptureError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    }
+    reportInputProblems(loaded.analysis);
+
+    if (!options.straceLogs.empty()) {
+        try {
+            loaded.alignment = loadStraceLogs(options.straceLogs, loaded.analysis, clock);
+        } catch (const CaptureError& error) {
+            fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+            return kExitUnreadable;
+        }
+        confirmFindingsWithSyscalls(loaded.analysis.findings, *loaded.alignment, *loaded.analysis.engine);
+    }
+    return kExitAnalysed;
+}
+
+}  // namespace tcpscope::cli

@@ -1,0 +1,65 @@
+#pragma once
+// What every tcpscope-cli subcommand shares: exit codes, the options that choose and analyse
+// captures (files, filter, detector thresholds, strace logs), and loading them.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "align/strace_alignment.hpp"
+#include "analysis/capture_analysis.hpp"
+#include "detect/detector_options.hpp"
+
+namespace tcpscope::cli {
+
+// Exit codes, documented in the README.
+constexpr int kExitAnalysed = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitUnreadable = 3;
+
+/// A subcommand: its options are registered on the app; run() is called when it was chosen.
+struct Subcommand {
+    CLI::App* command = nullptr;
+    std::function<int()> run;
+};
+
+/// The captures to analyse and how.
+struct AnalysisInputOptions {
+    std::vector<std::string> files;
+    std::string filter;
+    std::string os = "linux";
+    std::string portRange;
+    DetectorOptions detectors;
+    std::vector<std::string> straceLogs;
+    std::string straceTz;
+    std::optional<double> straceOffsetMs;
+};
+
+/// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.
+void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles);
+
+/// Applies --os defaults under the values given explicitly. Prints the error and returns false
+/// for a bad --port-range.
+bool resolveDetectorOptions(const CLI::App& command, AnalysisInputOptions& options);
+
+/// "+02:00", "-05:30", "UTC" -> minutes east of UTC.
+std::optional<int> parseTimeZone(const std::string& text);
+
+/// An analysed capture with its strace logs aligned (and the findings confirmed by them).
+struct LoadedAnalysis {
+    CaptureAnalysis analysis;
+    std::optional<StraceAlignment> alignment;
+
+    [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
+};
+
+/// Resolves the detector options, analyses the files and aligns the strace logs. Problems go to
+/// stderr, one line each. Returns kExitAnalysed, or the exit code to stop with.
+int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedAnalysis& loaded);
+
+/// Prints the problems that ended a file early and the warnings; the analysis still goes on.
+void reportInputProblems(const CaptureAnalysis& analysis);
+
+}  // namespace tcpscope::cli

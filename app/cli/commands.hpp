@@ -1,0 +1,15 @@
+#pragma once
+// The subcommands of tcpscope-cli, one file each; main.cpp registers them in this order.
+#include <CLI/CLI.hpp>
+
+#include "cli_common.hpp"
+
+namespace tcpscope::cli {
+
+Subcommand addAnalyzeCommand(CLI::App& app);   // analysis_commands.cpp
+Subcommand addFlowsCommand(CLI::App& app);     // analysis_commands.cpp
+Subcommand addPacketsCommand(CLI::App& app);   // analysis_commands.cpp
+Subcommand addMermaidCommand(CLI::App& app);   // mermaid_command.cpp
+Subcommand addGenerateCommand(CLI::App& app);  // generate_command.cpp
+
+}  // namespace tcpscope::cli
