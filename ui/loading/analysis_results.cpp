@@ -17,9 +17,11 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCh
     return results;
 }
 
-std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis analysis) {
+std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis analysis,
+                                                                 std::optional<StraceAlignment> alignment) {
     auto results = std::make_shared<AnalysisResults>();
     results->analysis_ = std::move(analysis);
+    results->alignment_ = std::move(alignment);
     return results;
 }
 

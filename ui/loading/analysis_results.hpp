@@ -1,7 +1,9 @@
 #pragma once
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 
 namespace tcpscope::ui {
@@ -14,8 +16,10 @@ public:
     /// Copies what the GUI shows of a load in progress. Connections are copied only up to
     /// `maxConnections` (the rest arrive with the complete results).
     static std::shared_ptr<const AnalysisResults> partial(const AnalysisCheckpoint& checkpoint, size_t maxConnections);
-    /// Takes over a finished analysis.
-    static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis);
+    /// Takes over a finished analysis and, when strace logs were given, their alignment (whose
+    /// confirmations are already in the analysis's findings).
+    static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis,
+                                                           std::optional<StraceAlignment> alignment = std::nullopt);
 
     [[nodiscard]] bool isComplete() const { return analysis_.engine != nullptr; }
     [[nodiscard]] const std::vector<Connection>& connections() const {
@@ -29,12 +33,15 @@ public:
     }
     /// The complete analysis (packet index, inputs), or null while loading.
     [[nodiscard]] const CaptureAnalysis* analysis() const { return isComplete() ? &analysis_ : nullptr; }
+    /// The traced processes' system calls on the capture's axis, or null (no strace log, or loading).
+    [[nodiscard]] const StraceAlignment* alignment() const { return alignment_ ? &*alignment_ : nullptr; }
     /// Capture time of the first frame (0 before any).
     [[nodiscard]] int64_t firstTsNs() const { return isComplete() ? analysis_.engine->firstTsNs() : firstTsNs_; }
     [[nodiscard]] int64_t lastTsNs() const { return isComplete() ? analysis_.engine->lastTsNs() : lastTsNs_; }
 
 private:
     CaptureAnalysis analysis_;
+    std::optional<StraceAlignment> alignment_;
     std::vector<Connection> connections_;
     std::vector<Finding> findings_;
     FrameCounters counters_;
