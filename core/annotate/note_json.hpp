@@ -1,0 +1,17 @@
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "annotate/note.hpp"
+
+namespace tcpscope {
+
+/// How times are written: exact integer nanoseconds (the sidecar) or epoch seconds with
+/// microsecond fractions (the JSON report's time form).
+enum class NoteTimeForm : uint8_t { Nanoseconds, EpochSeconds };
+
+/// One note as a JSON object: id, text, created, origin, target {type, ...}.
+nlohmann::ordered_json noteToJson(const Note& note, NoteTimeForm form);
+/// A note from noteToJson(..., Nanoseconds). Throws std::invalid_argument naming the bad field.
+Note noteFromJson(const nlohmann::json& object);
+
+}  // namespace tcpscope
