@@ -10,9 +10,11 @@ namespace tcpscope {
 
 /// The file name of `path` without its folders ("-" stays "-").
 std::string captureFileName(const std::string& path);
+/// The target of a note on frame `frame`: its file and, when it is a TCP packet of the index, its time
+/// (other frames get time 0: listed, but not drawn on the time axis).
+PacketNoteTarget packetNoteTarget(const AnalysisEngine& engine, const std::vector<InputSummary>& inputs, uint32_t frame);
 /// Puts the packet comments of the opened pcapng files into `notes` as read-only notes "from the
-/// capture", replacing earlier ones. Each is pinned to its frame, with the frame's time when it
-/// is a TCP packet of the index (other frames are listed but not drawn on the time axis).
+/// capture", replacing earlier ones. Each is pinned to its frame (packetNoteTarget()).
 void showCaptureComments(NoteSet& notes, const AnalysisEngine& engine, const std::vector<InputSummary>& inputs);
 
 }  // namespace tcpscope
