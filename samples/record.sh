@@ -20,7 +20,8 @@ NS_PREFIX=tcpscope-
 export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in samples/scenarios
 
 ALL_SCENARIOS=(proxy-nagle proxy-nodelay proxy-nagle-ttt proxy-nagle-ff churn-exhaustion
-    port-reuse-collision http-tw-reuse http-keepalive http-close backlog-overflow)
+    port-reuse-collision http-tw-reuse http-keepalive http-close backlog-overflow
+    proxy-nagle-noy proxy-nagle-late)
 
 CURRENT=record
 NAMESPACE=
@@ -197,6 +198,51 @@ scenario_proxy-nagle-ttt() { record_proxy proxy-nagle-ttt 15 1 pcapng "-f -ttt -
 # Two clients at once against a proxy that forks per connection: -ff writes
 # one strace file per process (the parent and two children).
 scenario_proxy-nagle-ff() { record_proxy proxy-nagle-ff 15 2 pcap "-ff -tt -T -yy" --fork; }
+
+# Two clients at once against one epoll proxy traced without -y/-yy: only the
+# connect() and accept() calls say which fd is which connection.
+scenario_proxy-nagle-noy() { record_proxy proxy-nagle-noy 15 2 pcap "-f -tt -T"; }
+
+# The proxy runs untraced; strace attaches to it (-p) once both clients are in
+# the middle of their requests, without -y/-yy: no fd has a history in the log.
+# `ss -tnp` names each of the proxy's fds with its endpoints at that moment
+# (NAME.ss), which the tests take as the truth to compare the mapping with.
+scenario_proxy-nagle-late() {
+    local name=proxy-nagle-late requests=30 clients=2
+    local capture_file=$SAMPLES/$name.pcap
+    rm -f "$capture_file" "$SAMPLES/$name".strace "$SAMPLES/$name".ss
+    make_namespace "$name"
+    start_capture "$capture_file" pcap
+    in_ns "$PYTHON" "$SCENARIOS/backend.py" 127.0.0.1 3306 "$clients" &
+    local backend_pid=$!
+    wait_port 3306
+    log "python3 scenarios/proxy.py 3307 3306 $clients (not traced yet)"
+    in_ns "$PYTHON" "$SCENARIOS/proxy.py" 3307 3306 "$clients" &
+    local proxy_pid=$! traced_pid= pid
+    wait_port 3307
+    for pid in $(ip netns pids "$NAMESPACE"); do
+        grep -q proxy.py "/proc/$pid/cmdline" 2>/dev/null && traced_pid=$pid
+    done
+    [[ -n $traced_pid ]] || die "the proxy's python3 process was not found"
+    local client_pids=() client
+    for ((client = 0; client < clients; client++)); do
+        # the second client half a round trip later, so the two are not in step
+        sleep 0.045
+        in_ns "$PYTHON" "$SCENARIOS/client.py" 127.0.0.1 3307 "$requests" | sed "s/^/client $client: /" &
+        client_pids+=($!)
+    done
+    sleep 1
+    log "strace -f -tt -T -o ${name}.strace -p $traced_pid (attached late, no -y)"
+    strace -f -tt -T -o "$SAMPLES/$name.strace" -p "$traced_pid" &
+    local strace_pid=$!
+    sleep 0.3
+    log "ss -tnpH (the proxy's fds and their endpoints) > ${name}.ss"
+    in_ns ss -tnpH | grep "pid=$traced_pid," >"$SAMPLES/$name.ss"
+    wait "${client_pids[@]}" "$proxy_pid" "$backend_pid"
+    wait "$strace_pid" || true
+    chmod 644 "$SAMPLES/$name.strace" "$SAMPLES/$name.ss"
+    stop_capture "$capture_file"
+}
 
 scenario_churn-exhaustion() {
     local connections=150

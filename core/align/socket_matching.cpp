@@ -50,14 +50,14 @@ std::vector<Candidate> candidatesOf(const TracedSocket& socket, const std::vecto
     if (const auto* asServer = index.servers(socket.remote)) {
         for (uint32_t id : *asServer) {
             if (!socket.hasLocal || connections[id].client == socket.local) {
-                candidates.push_back({id, Side::Client, socket.hasLocal ? SocketMatch::Decoration : SocketMatch::Connect});
+                candidates.push_back({id, Side::Client, socket.decorated ? SocketMatch::Decoration : SocketMatch::Connect});
             }
         }
     }
     if (const auto* asClient = index.clients(socket.remote)) {
         for (uint32_t id : *asClient) {
             if (!socket.hasLocal || connections[id].server == socket.local) {
-                candidates.push_back({id, Side::Server, socket.hasLocal ? SocketMatch::Decoration : SocketMatch::Accept});
+                candidates.push_back({id, Side::Server, socket.decorated ? SocketMatch::Decoration : SocketMatch::Accept});
             }
         }
     }

@@ -28,6 +28,9 @@ struct ClockFit {
     double promptShare = 0;       ///< share of those whose bytes left within 1 ms of the write
     double p90PromptMs = 0;       ///< 90th percentile of the write-to-wire delay of the prompt ones
     std::string method;           ///< "writes", "handshakes", "given", "none"
+    bool searched = false;        ///< no socket's endpoints were known: the coarse offset was searched in the writes
+    uint32_t searchWrites = 0;    ///< writes the search compared
+    uint32_t searchPeakWrites = 0;  ///< of them, followed at the found offset by a segment of their size
 };
 
 /// One write-like or read-like call tied to the segments that carried its bytes.
@@ -36,6 +39,12 @@ struct CallLink {
     uint32_t record = 0;            ///< index into its log's records
     std::vector<uint32_t> frames;   ///< frames of the segments (writes: sent, resent; reads: consumed)
     int64_t firstSegmentTsNs = 0;   ///< capture time of the first of them (0 if none)
+};
+
+/// A socket whose writes and reads fit several connections about equally well: not tied to any.
+struct AmbiguousSocket {
+    uint32_t socket = 0;                     ///< index into StraceAlignment::sockets
+    std::vector<ByteTimingScore> candidates;  ///< the close ones, best first
 };
 
 /// One strace log (one file, or the NAME.PID files of strace -ff) and its clock.
@@ -51,6 +60,7 @@ struct StraceAlignment {
     std::vector<AlignedLog> logs;
     std::vector<TracedSocket> sockets;
     std::vector<CallLink> links;                         ///< sorted by socket, then record
+    std::vector<AmbiguousSocket> ambiguous;              ///< sockets refused by bytes-timing matching
     std::vector<std::vector<uint32_t>> connectionSockets;  ///< per connection id: its sockets
 
     /// A record's time on the capture's clock.

@@ -40,14 +40,14 @@ LinkResult linkSyscallsToSegments(const std::vector<AlignedLog>& logs, const std
     result.writeDelaySamplesNs.resize(logs.size());
     for (uint32_t socketIndex = 0; socketIndex < sockets.size(); ++socketIndex) {
         const TracedSocket& socket = sockets[socketIndex];
-        if (socket.connection == kNoConnection || !socket.seenFromStart) {
+        if (socket.connection == kNoConnection || !socket.streamBasesKnown) {
             continue;
         }
         const StraceLog& log = logs[socket.log].log;
         const auto& sent = segments.of(socket.connection, socket.side);
         const auto& received = segments.of(socket.connection, otherSide(socket.side));
-        uint64_t written = 0;
-        uint64_t read = 0;
+        uint64_t written = socket.sentBase;
+        uint64_t read = socket.receivedBase;
         size_t sentCursor = 0;
         size_t receivedCursor = 0;
         for (uint32_t recordIndex : socket.records) {

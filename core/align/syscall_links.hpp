@@ -7,8 +7,8 @@
 
 namespace tcpscope {
 
-/// Ties every successful write-like and read-like call on a matched socket (one seen from its
-/// start, so its byte counts are stream offsets) to the segments whose bytes it wrote or read:
+/// Ties every successful write-like and read-like call on a matched socket whose place in its
+/// streams is known (TracedSocket::streamBasesKnown) to the segments whose bytes it wrote or read:
 /// a write to the segments that carried any of its bytes (the first transmission and any resend),
 /// a read to the segments, sent by the peer, whose bytes it consumed. Also returns, per write,
 /// the time from the call to the first segment carrying its first byte on the log's own clock

@@ -10,10 +10,19 @@ const char* socketMatchName(SocketMatch match) {
     switch (match) {
         case SocketMatch::None: return "none";
         case SocketMatch::Decoration: return "yy";
-        case SocketMatch::Connect: return "connect";
-        case SocketMatch::Accept: return "accept";
+        case SocketMatch::Connect:
+        case SocketMatch::Accept: return "history";
+        case SocketMatch::BytesTiming: return "bytes-timing";
     }
     return "none";
+}
+
+const char* socketHistoryCall(SocketMatch match) {
+    switch (match) {
+        case SocketMatch::Connect: return "connect";
+        case SocketMatch::Accept: return "accept";
+        default: return "";
+    }
 }
 
 namespace {
@@ -112,13 +121,41 @@ private:
         if (decoration->hasRemote) {
             socket.hasRemote = true;
             socket.remote = decoration->remote;
+            socket.decorated = decoration->hasLocal;
         }
     }
 
-    // A TCP decoration on an fd we did not see created: the trace began after it was made.
-    bool decoratedAsTcp(uint32_t decorationIndex) const {
-        const FdDecoration* decoration = log_.decoration(decorationIndex);
-        return decoration != nullptr && decoration->isTcp();
+    // Whether a call on an fd we did not see created (the trace began after it was made) shows a
+    // TCP socket: its -yy decoration says so, a -y decoration says "socket", or, without
+    // decorations, the call is one only sockets take. Plain read/write on such an fd may be a file
+    // or a pipe as well: `unsure` then, for the matching to decide.
+    bool mayBeTcpSocket(const SyscallRecord& record, bool& unsure) const {
+        unsure = false;
+        if (const FdDecoration* decoration = log_.decoration(record.fdDecoration)) {
+            return decoration->isTcp() || decoration->kind == FdDecorationKind::OtherSocket;
+        }
+        switch (record.name) {
+            case SyscallName::send:
+            case SyscallName::sendto:
+            case SyscallName::sendmsg:
+            case SyscallName::sendmmsg:
+            case SyscallName::recv:
+            case SyscallName::recvfrom:
+            case SyscallName::recvmsg:
+            case SyscallName::recvmmsg:
+            case SyscallName::shutdown:
+            case SyscallName::setsockopt:
+            case SyscallName::getsockopt:
+            case SyscallName::getsockname:
+            case SyscallName::getpeername: return true;
+            case SyscallName::read:
+            case SyscallName::write:
+            case SyscallName::readv:
+            case SyscallName::writev:
+                unsure = true;
+                return record.fd > 2;  // not stdin, stdout, stderr
+            default: return false;
+        }
     }
 
     void visit(uint32_t index, const SyscallRecord& record) {
@@ -198,10 +235,14 @@ private:
         }
         int64_t socketIndex = current(table, record.fd);
         if (socketIndex < 0) {
-            if (!decoratedAsTcp(record.fdDecoration)) {
+            bool unsure = false;
+            if (!mayBeTcpSocket(record, unsure)) {
                 return;
             }
             socketIndex = open(record, record.fd, false);
+            sockets_[static_cast<size_t>(socketIndex)].kindUnsure = unsure;
+        } else if (bool unsure = false; mayBeTcpSocket(record, unsure) && !unsure) {
+            sockets_[static_cast<size_t>(socketIndex)].kindUnsure = false;  // a call only sockets take
         }
         TracedSocket& socket = sockets_[static_cast<size_t>(socketIndex)];
         socket.records.push_back(index);

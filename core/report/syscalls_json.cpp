@@ -22,6 +22,31 @@ Json resultJson(const StraceLog& log, const SyscallRecord& call) {
     return nullptr;
 }
 
+Json scoreJson(const ByteTimingScore& score) {
+    return Json{{"score", std::round(score.score * 100) / 100},
+                {"fitting_calls", score.fittingCalls},
+                {"compared_calls", score.comparedCalls},
+                {"contradictions", score.contradictions}};
+}
+
+// A traced socket and how it was tied to its connection.
+Json socketJson(const TracedSocket& socket) {
+    Json entry{{"pid", socket.pid},
+               {"fd", socket.fd},
+               {"side", sideName(socket.side)},
+               {"matched_by", socketMatchName(socket.match)},
+               {"nodelay_set", socket.nodelaySet}};
+    if (socket.match == SocketMatch::Connect || socket.match == SocketMatch::Accept) {
+        entry["history_call"] = socketHistoryCall(socket.match);
+    }
+    if (socket.match == SocketMatch::BytesTiming) {
+        Json match = scoreJson(socket.byteTiming);
+        match["runner_up_score"] = std::round(socket.runnerUpScore * 100) / 100;
+        entry["bytes_timing"] = std::move(match);
+    }
+    return entry;
+}
+
 }  // namespace
 
 Json syscallsJson(const StraceAlignment& alignment) {
@@ -42,12 +67,24 @@ Json syscallsJson(const StraceAlignment& alignment) {
             if (socket.log != index || socket.connection == kNoConnection) {
                 continue;
             }
-            sockets.push_back(Json{{"pid", socket.pid},
-                                   {"fd", socket.fd},
-                                   {"flow", socket.connection},
-                                   {"side", sideName(socket.side)},
-                                   {"matched_by", socketMatchName(socket.match)},
-                                   {"nodelay_set", socket.nodelaySet}});
+            Json entry = socketJson(socket);
+            entry["flow"] = socket.connection;
+            sockets.push_back(std::move(entry));
+        }
+        Json ambiguous = Json::array();
+        for (const AmbiguousSocket& refused : alignment.ambiguous) {
+            const TracedSocket& socket = alignment.sockets[refused.socket];
+            if (socket.log != index) {
+                continue;
+            }
+            Json candidates = Json::array();
+            for (const ByteTimingScore& candidate : refused.candidates) {
+                Json entry = scoreJson(candidate);
+                entry["flow"] = candidate.connection;
+                entry["side"] = sideName(candidate.side);
+                candidates.push_back(std::move(entry));
+            }
+            ambiguous.push_back(Json{{"pid", socket.pid}, {"fd", socket.fd}, {"candidates", std::move(candidates)}});
         }
         const ClockFit& clock = aligned.clock;
         Json clockJson{{"time_base", straceTimeBaseName(log.format.timeBase)},
@@ -61,6 +98,9 @@ Json syscallsJson(const StraceAlignment& alignment) {
             clockJson["tz_offset_minutes"] = clock.tzOffsetMinutes;
             clockJson["tz_given"] = clock.tzGiven;
         }
+        if (clock.searched) {
+            clockJson["search"] = Json{{"writes", clock.searchWrites}, {"peak_writes", clock.searchPeakWrites}};
+        }
         logs.push_back(Json{{"files", aligned.files},
                             {"format", log.format.describe()},
                             {"pids", log.pids()},
@@ -68,7 +108,8 @@ Json syscallsJson(const StraceAlignment& alignment) {
                             {"calls_by_kind", kinds},
                             {"unparsed_lines", log.stats.unparsedLines},
                             {"clock", clockJson},
-                            {"sockets", sockets}});
+                            {"sockets", sockets},
+                            {"ambiguous_sockets", ambiguous}});
     }
     return logs;
 }
@@ -85,11 +126,7 @@ Json flowSyscallsJson(const StraceAlignment& alignment, uint32_t connection, siz
     for (uint32_t socketIndex : alignment.connectionSockets[connection]) {
         const TracedSocket& socket = alignment.sockets[socketIndex];
         const StraceLog& log = alignment.logs[socket.log].log;
-        sockets.push_back(Json{{"pid", socket.pid},
-                               {"fd", socket.fd},
-                               {"side", sideName(socket.side)},
-                               {"matched_by", socketMatchName(socket.match)},
-                               {"nodelay_set", socket.nodelaySet}});
+        sockets.push_back(socketJson(socket));
         for (uint32_t record : socket.waits) {
             const SyscallRecord& call = log.records[record];
             blockedMs += call.durationNs > 0 ? static_cast<double>(call.durationNs) / 1e6 : 0;

@@ -1,10 +1,30 @@
 #include "report/syscalls_text.hpp"
 
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
 namespace tcpscope {
+
+namespace {
+
+// "yy", "history: connect", "bytes-timing: 38 of 40 calls fit, score 37.5 against 4.0".
+std::string matchText(const TracedSocket& socket) {
+    if (socket.match == SocketMatch::BytesTiming) {
+        const ByteTimingScore& score = socket.byteTiming;
+        return fmt::format("bytes-timing: {} of {} calls fit, score {:.1f} against {:.1f} for any other", score.fittingCalls,
+                           score.comparedCalls, score.score, socket.runnerUpScore);
+    }
+    if (socket.match == SocketMatch::Connect || socket.match == SocketMatch::Accept) {
+        return fmt::format("history: {}()", socketHistoryCall(socket.match));
+    }
+    return socketMatchName(socket.match);
+}
+
+}  // namespace
 
 void writeSyscallsText(std::ostream& out, const StraceAlignment& alignment) {
     fmt::print(out, "\nSystem call traces ({})\n", alignment.logs.size());
@@ -24,12 +44,30 @@ void writeSyscallsText(std::ostream& out, const StraceAlignment& alignment) {
                         "(90% within {:.3f} ms)\n",
                    static_cast<double>(clock.residualNs) / 1e6, clock.method, zone, clock.matchedWrites,
                    clock.promptShare * 100, clock.p90PromptMs);
+        if (clock.searched) {
+            fmt::print(out, "    clock found in the writes alone (no socket's endpoints in the log): {} of {} writes "
+                            "followed by a segment of their size at that offset\n",
+                       clock.searchPeakWrites, clock.searchWrites);
+        }
         for (const TracedSocket& socket : alignment.sockets) {
             if (socket.log == index && socket.connection != kNoConnection) {
                 fmt::print(out, "    pid {} fd {} is the {} of flow #{} (by {}){}\n", socket.pid, socket.fd,
-                           sideName(socket.side), socket.connection, socketMatchName(socket.match),
+                           sideName(socket.side), socket.connection, matchText(socket),
                            socket.nodelaySet ? ", TCP_NODELAY set" : "");
             }
+        }
+        for (const AmbiguousSocket& refused : alignment.ambiguous) {
+            const TracedSocket& socket = alignment.sockets[refused.socket];
+            if (socket.log != index) {
+                continue;
+            }
+            std::vector<std::string> candidates;
+            for (const ByteTimingScore& candidate : refused.candidates) {
+                candidates.push_back(fmt::format("{} of flow #{} (score {:.1f})", sideName(candidate.side),
+                                                 candidate.connection, candidate.score));
+            }
+            fmt::print(out, "    pid {} fd {} is not tied to a flow: its calls fit {} about equally\n", socket.pid,
+                       socket.fd, fmt::join(candidates, ", "));
         }
     }
 }

@@ -2,79 +2,12 @@
 // -T -yy (and -ttt, and -ff) while the capture ran on the same host.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
 
-#include "align/stall_confirmation.hpp"
-#include "align/strace_alignment.hpp"
-#include "analysis/capture_analysis.hpp"
+#include "align_test_helpers.hpp"
 
 using namespace tcpscope;
-
-namespace {
-
-std::string sample(const std::string& name) { return std::string(TCPSCOPE_SOURCE_DIR) + "/samples/" + name; }
-
-struct Aligned {
-    CaptureAnalysis capture;
-    StraceAlignment alignment;
-};
-
-Aligned align(const std::string& captureFile, const std::vector<std::string>& logs, StraceClockOptions clock = {}) {
-    Aligned result;
-    result.capture = analyzeCaptures({sample(captureFile)}, {});
-    result.alignment = loadStraceLogs(logs, result.capture, clock);
-    confirmFindingsWithSyscalls(result.capture.findings, result.alignment, *result.capture.engine);
-    return result;
-}
-
-int confirmedStalls(const CaptureAnalysis& capture) {
-    int confirmed = 0;
-    for (const Finding& finding : capture.findings) {
-        if (finding.kind == "delayed_ack_stall") {
-            confirmed += finding.evidence["strace"]["confirmed"].get<int>();
-            CHECK(finding.evidence["strace"]["refuted"].get<int>() == 0);
-        }
-    }
-    return confirmed;
-}
-
-int stalls(const CaptureAnalysis& capture) {
-    int count = 0;
-    for (const Finding& finding : capture.findings) {
-        if (finding.kind == "delayed_ack_stall") {
-            count += finding.evidence["stalls"].get<int>();
-        }
-    }
-    return count;
-}
-
-// The same log with every time of day moved by `minutes`, as if recorded in another time zone.
-std::string shiftedLog(const std::string& path, int minutes) {
-    std::ifstream in(path);
-    const std::string target =
-        (std::filesystem::temp_directory_path() / ("tcpscope-shifted-" + std::to_string(minutes) + ".strace")).string();
-    std::ofstream out(target);
-    const std::regex time(R"(^(\d+ +)?(\d\d):(\d\d):(\d\d)\.)");
-    std::string line;
-    while (std::getline(in, line)) {
-        std::smatch match;
-        if (std::regex_search(line, match, time)) {
-            int total = std::stoi(match[2]) * 60 + std::stoi(match[3]) + minutes;
-            total = ((total % 1440) + 1440) % 1440;
-            char clock[16];
-            std::snprintf(clock, sizeof clock, "%02d:%02d:%s.", total / 60, total % 60, match[4].str().c_str());
-            line = match[1].str() + clock + match.suffix().str();
-        }
-        out << line << '\n';
-    }
-    return target;
-}
-
-}  // namespace
+using namespace tcpscope::testing;
 
 TEST_CASE("the proxy's sockets are tied to both connections and its clock to the capture's", "[align]") {
     const Aligned result = align("proxy-nagle.pcap", {sample("proxy-nagle.strace")});

@@ -1,0 +1,74 @@
+#include "align_test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "align/stall_confirmation.hpp"
+
+namespace tcpscope::testing {
+
+std::string sample(const std::string& name) { return std::string(TCPSCOPE_SOURCE_DIR) + "/samples/" + name; }
+
+Aligned align(const std::string& captureFile, const std::vector<std::string>& logs, StraceClockOptions clock) {
+    Aligned result;
+    result.capture = analyzeCaptures({sample(captureFile)}, {});
+    result.alignment = loadStraceLogs(logs, result.capture, clock);
+    confirmFindingsWithSyscalls(result.capture.findings, result.alignment, *result.capture.engine);
+    return result;
+}
+
+int confirmedStalls(const CaptureAnalysis& capture) {
+    int confirmed = 0;
+    for (const Finding& finding : capture.findings) {
+        if (finding.kind == "delayed_ack_stall") {
+            confirmed += finding.evidence["strace"]["confirmed"].get<int>();
+            CHECK(finding.evidence["strace"]["refuted"].get<int>() == 0);
+        }
+    }
+    return confirmed;
+}
+
+int stalls(const CaptureAnalysis& capture) {
+    int count = 0;
+    for (const Finding& finding : capture.findings) {
+        if (finding.kind == "delayed_ack_stall") {
+            count += finding.evidence["stalls"].get<int>();
+        }
+    }
+    return count;
+}
+
+std::string rewrittenLog(const std::string& path, const std::string& name,
+                         const std::function<std::string(const std::string&)>& rewrite) {
+    std::ifstream in(path);
+    const std::string target = (std::filesystem::temp_directory_path() / name).string();
+    std::ofstream out(target);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (std::string rewritten = rewrite(line); !rewritten.empty()) {
+            out << rewritten << '\n';
+        }
+    }
+    return target;
+}
+
+std::string shiftedLog(const std::string& path, int minutes) {
+    const std::regex time(R"(^(\d+ +)?(\d\d):(\d\d):(\d\d)\.)");
+    return rewrittenLog(path, "tcpscope-shifted-" + std::to_string(minutes) + ".strace", [&](const std::string& line) {
+        std::smatch match;
+        if (!std::regex_search(line, match, time)) {
+            return line;
+        }
+        int total = std::stoi(match[2]) * 60 + std::stoi(match[3]) + minutes;
+        total = ((total % 1440) + 1440) % 1440;
+        char clock[16];
+        std::snprintf(clock, sizeof clock, "%02d:%02d:%s.", total / 60, total % 60, match[4].str().c_str());
+        return match[1].str() + clock + match.suffix().str();
+    });
+}
+
+}  // namespace tcpscope::testing
