@@ -25,7 +25,8 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
     switch (output) {
         case Output::Analyze:
             if (json) {
-                std::cout << analysisReportJson(analysis, aligned).dump(2) << '\n';
+                writeAnalysisReportJson(std::cout, analysis, aligned);
+                std::cout << '\n';
             } else {
                 writeAnalysisText(std::cout, analysis);
                 if (aligned != nullptr) {
@@ -35,14 +36,16 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
             break;
         case Output::Flows:
             if (json) {
-                std::cout << flowsReportJson(analysis, aligned).dump(2) << '\n';
+                writeFlowsReportJson(std::cout, analysis, aligned);
+                std::cout << '\n';
             } else {
                 writeFlowsText(std::cout, analysis);
             }
             break;
         case Output::Packets:
             if (json) {
-                std::cout << packetsReportJson(analysis, options.flow).dump(1) << '\n';
+                writePacketsReportJson(std::cout, analysis, options.flow);
+                std::cout << '\n';
             } else {
                 writePacketsText(std::cout, analysis, options.flow);
             }

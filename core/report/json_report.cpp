@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sstream>
+#include <string_view>
 
 #include "decode/packet_decoder.hpp"
+#include "report/json_report_writer.hpp"
 #include "report/report_format.hpp"
 #include "report/syscalls_json.hpp"
-#include "report/time_lost.hpp"
 
 namespace tcpscope {
 
@@ -15,10 +17,6 @@ namespace {
 
 Json problemJson(const InputProblem& problem) {
     return Json{{"file", problem.file}, {"offset", problem.offset}, {"reason", problem.reason}};
-}
-
-Json perSide(uint64_t fromClient, uint64_t fromServer) {
-    return Json{{"client_to_server", fromClient}, {"server_to_client", fromServer}};
 }
 
 std::string containerSummary(const std::vector<InputSummary>& inputs) {
@@ -90,71 +88,121 @@ Json captureJson(const CaptureAnalysis& analysis) {
                 {"errors", errors}};
 }
 
-Json flowJson(const Connection& connection, const std::map<std::string, double>& timeLostMs) {
+namespace {
+
+// Per connection, the time its findings cost by kind ("delayed_ack_stall" -> ms), summed in
+// finding order and listed by kind name; found without a map per connection.
+class TimeLostCursor {
+public:
+    explicit TimeLostCursor(const std::vector<Finding>& findings) : findings_(findings) {
+        for (uint32_t i = 0; i < findings.size(); ++i) {
+            if (findings[i].connection != kNoConnection) {
+                order_.push_back(i);
+            }
+        }
+        std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+            return findings_[a].connection < findings_[b].connection;
+        });
+    }
+
+    // The kinds and times of `connection`; connections must be asked in increasing order.
+    const std::vector<std::pair<std::string_view, double>>& of(uint32_t connection) {
+        lost_.clear();
+        while (next_ < order_.size() && findings_[order_[next_]].connection < connection) {
+            ++next_;
+        }
+        for (; next_ < order_.size() && findings_[order_[next_]].connection == connection; ++next_) {
+            const Finding& finding = findings_[order_[next_]];
+            auto slot = std::lower_bound(lost_.begin(), lost_.end(), std::string_view(finding.kind),
+                                         [](const auto& entry, std::string_view kind) { return entry.first < kind; });
+            if (slot == lost_.end() || slot->first != finding.kind) {
+                slot = lost_.insert(slot, {finding.kind, 0.0});
+            }
+            slot->second += finding.durationMs;
+        }
+        return lost_;
+    }
+
+private:
+    const std::vector<Finding>& findings_;
+    std::vector<uint32_t> order_;
+    size_t next_ = 0;
+    std::vector<std::pair<std::string_view, double>> lost_;
+};
+
+double roundedMs(double ms) { return std::round(ms * 1000) / 1000; }
+
+void writePerSide(JsonStreamWriter& out, std::string_view key, uint64_t fromClient, uint64_t fromServer) {
+    out.key(key);
+    out.beginObject();
+    out.field("client_to_server", fromClient);
+    out.field("server_to_client", fromServer);
+    out.endObject();
+}
+
+void writeFlow(JsonStreamWriter& out, const Connection& connection,
+               const std::vector<std::pair<std::string_view, double>>& timeLostMs, const StraceAlignment* alignment) {
     const DirectionSummary& client = connection.from(Side::Client);
     const DirectionSummary& server = connection.from(Side::Server);
     const int64_t rttNs = connection.handshakeRttNs();
-    Json flow{{"id", connection.id},
-              {"client", connection.client.toString()},
-              {"server", connection.server.toString()},
-              {"first_ts", epochSeconds(connection.firstTsNs)},
-              {"last_ts", epochSeconds(connection.lastTsNs)},
-              {"packets", perSide(client.packets, server.packets)},
-              {"bytes", perSide(client.payloadBytes, server.payloadBytes)},
-              {"retransmitted_bytes", perSide(client.retransmittedBytes, server.retransmittedBytes)},
-              {"max_bytes_in_flight", perSide(client.maxBytesInFlight, server.maxBytesInFlight)},
-              {"state", connectionStateName(connection.state)},
-              {"midstream", connection.midstream},
-              {"active_closer", activeCloserName(connection)},
-              {"reset_by", connection.hasResetBy ? Json(sideName(connection.resetBy)) : Json(nullptr)},
-              {"handshake_rtt_ms", rttNs >= 0 ? Json(milliseconds(rttNs)) : Json(nullptr)},
-              {"syn_count", connection.synCount},
-              {"reused", connection.reusedFrom != kNoConnection ? Json(connection.reusedFrom) : Json(nullptr)}};
-    Json lost = Json::object();
+    out.beginObject();
+    out.field("id", connection.id);
+    out.field("client", connection.client.toString());
+    out.field("server", connection.server.toString());
+    out.field("first_ts", epochSeconds(connection.firstTsNs));
+    out.field("last_ts", epochSeconds(connection.lastTsNs));
+    writePerSide(out, "packets", client.packets, server.packets);
+    writePerSide(out, "bytes", client.payloadBytes, server.payloadBytes);
+    writePerSide(out, "retransmitted_bytes", client.retransmittedBytes, server.retransmittedBytes);
+    writePerSide(out, "max_bytes_in_flight", client.maxBytesInFlight, server.maxBytesInFlight);
+    out.field("state", connectionStateName(connection.state));
+    out.field("midstream", connection.midstream);
+    out.field("active_closer", activeCloserName(connection));
+    out.fieldOrNull("reset_by", connection.hasResetBy, sideName(connection.resetBy));
+    out.fieldOrNull("handshake_rtt_ms", rttNs >= 0, milliseconds(rttNs));
+    out.field("syn_count", connection.synCount);
+    out.fieldOrNull("reused", connection.reusedFrom != kNoConnection, connection.reusedFrom);
+    out.key("time_lost_ms");
+    out.beginObject();
     double total = 0;
     for (const auto& [kind, ms] : timeLostMs) {
-        lost[kind] = std::round(ms * 1000) / 1000;
+        out.field(kind, roundedMs(ms));
         total += ms;
     }
-    lost["total"] = std::round(total * 1000) / 1000;
-    flow["time_lost_ms"] = lost;
+    out.field("total", roundedMs(total));
+    out.endObject();
     if (connection.reusedFrom != kNoConnection) {
-        flow["reuse"] = Json{{"earlier_closed", connection.reusedEarlierClosed},
-                             {"since_earlier_ms", milliseconds(connection.reuseGapNs)}};
+        out.key("reuse");
+        out.beginObject();
+        out.field("earlier_closed", connection.reusedEarlierClosed);
+        out.field("since_earlier_ms", milliseconds(connection.reuseGapNs));
+        out.endObject();
     }
-    return flow;
-}
-
-Json findingJson(const Finding& finding) {
-    return Json{{"kind", finding.kind},
-                {"severity", severityName(finding.severity)},
-                {"flow", finding.connection != kNoConnection ? Json(finding.connection) : Json(nullptr)},
-                {"ts", epochSeconds(finding.tsNs)},
-                {"duration_ms", finding.durationMs},
-                {"frames", finding.frames},
-                {"summary", finding.summary},
-                {"evidence", Json(finding.evidence)}};
-}
-
-Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
-    Json flows = Json::array();
-    const auto timeLost = timeLostByFlow(analysis);
-    for (const Connection& connection : analysis.engine->connections()) {
-        flows.push_back(flowJson(connection, timeLost[connection.id]));
-        if (alignment != nullptr) {
-            if (Json calls = flowSyscallsJson(*alignment, connection.id); !calls.is_null()) {
-                flows.back()["syscalls"] = std::move(calls);
-            }
+    if (alignment != nullptr) {
+        if (const Json calls = flowSyscallsJson(*alignment, connection.id); !calls.is_null()) {
+            out.field("syscalls", calls);
         }
     }
-    Json report{{"schema", kReportSchema}, {"capture", captureJson(analysis)}, {"flows", flows}};
-    if (alignment != nullptr) {
-        report["syscalls"] = syscallsJson(*alignment);
-    }
-    return report;
+    out.endObject();
 }
 
-namespace {
+void writeFinding(JsonStreamWriter& out, const Finding& finding) {
+    out.beginObject();
+    out.field("kind", finding.kind);
+    out.field("severity", severityName(finding.severity));
+    out.fieldOrNull("flow", finding.connection != kNoConnection, finding.connection);
+    out.field("ts", epochSeconds(finding.tsNs));
+    out.field("duration_ms", finding.durationMs);
+    out.key("frames");
+    out.beginArray();
+    for (const uint32_t frame : finding.frames) {
+        out.value(frame);
+    }
+    out.endArray();
+    out.field("summary", finding.summary);
+    out.field("evidence", finding.evidence);
+    out.endObject();
+}
 
 // Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
 Json endpointStallsJson(const CaptureAnalysis& analysis) {
@@ -180,29 +228,66 @@ Json endpointStallsJson(const CaptureAnalysis& analysis) {
         endpoints.push_back(Json{{"sender", endpoint},
                                  {"flows", total.flows},
                                  {"stalls", total.stalls},
-                                 {"held_ms", std::round(total.heldMs * 1000) / 1000}});
+                                 {"held_ms", roundedMs(total.heldMs)}});
     }
     return endpoints;
 }
 
-}  // namespace
-
-Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
-    Json report = flowsReportJson(analysis, alignment);
-    Json findings = Json::array();
-    for (const Finding& finding : analysis.findings) {
-        findings.push_back(findingJson(finding));
+// schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
+// analyze report; the caller closes the object.
+void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    out.beginObject();
+    out.field("schema", kReportSchema);
+    out.field("capture", captureJson(analysis));
+    out.key("flows");
+    out.beginArray();
+    TimeLostCursor timeLost(analysis.findings);
+    for (const Connection& connection : analysis.engine->connections()) {
+        writeFlow(out, connection, timeLost.of(connection.id), alignment);
     }
-    report["findings"] = findings;
-    report["delayed_ack_by_sender"] = endpointStallsJson(analysis);
-    return report;
+    out.endArray();
+    if (alignment != nullptr) {
+        out.field("syscalls", syscallsJson(*alignment));
+    }
 }
 
-Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
+template <typename Write>
+Json parsedReport(const Write& write) {
+    std::ostringstream text;
+    write(text);
+    return Json::parse(text.str());
+}
+
+}  // namespace
+
+void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    JsonStreamWriter writer(out, 2);
+    writeFlowsSections(writer, analysis, alignment);
+    writer.endObject();
+}
+
+void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    JsonStreamWriter writer(out, 2);
+    writeFlowsSections(writer, analysis, alignment);
+    writer.key("findings");
+    writer.beginArray();
+    for (const Finding& finding : analysis.findings) {
+        writeFinding(writer, finding);
+    }
+    writer.endArray();
+    writer.field("delayed_ack_by_sender", endpointStallsJson(analysis));
+    writer.endObject();
+}
+
+void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
     const AnalysisEngine& engine = *analysis.engine;
     const PacketIndex& packets = engine.packets();
     const auto& connections = engine.connections();
-    Json rows = Json::array();
+    JsonStreamWriter writer(out, 1);
+    writer.beginObject();
+    writer.field("schema", kReportSchema);
+    writer.key("packets");
+    writer.beginArray();
     for (size_t i = 0; i < packets.size(); ++i) {
         if (flow && packets.connection(i) != *flow) {
             continue;
@@ -211,30 +296,46 @@ Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> 
         const Connection& connection = connections[packet.connection];
         const Side sender = packet.fromServer ? Side::Server : Side::Client;
         const RelativeNumbers relative = relativeNumbers(connection, packet);
-        Json analysisNames = Json::array();
+        writer.beginObject();
+        writer.field("frame", packet.frame);
+        writer.field("flow", packet.connection);
+        writer.field("ts", epochSeconds(packet.tsNs));
+        writer.field("src", connection.endpoint(sender).toString());
+        writer.field("dst", connection.endpoint(otherSide(sender)).toString());
+        writer.field("flags", tcpFlagsText(packet.tcpFlags));
+        writer.field("seq", relative.seq);
+        writer.field("ack", relative.ack);
+        writer.field("seq_raw", packet.seq);
+        writer.field("ack_raw", packet.ack);
+        writer.field("len", packet.payloadLength);
+        writer.field("win", uint32_t{packet.window});
+        writer.key("analysis");
+        writer.beginArray();
         for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
             if (has(packet.analysis, analysisFlagAt(bitIndex))) {
-                analysisNames.push_back(analysisFlagName(analysisFlagAt(bitIndex)));
+                writer.value(analysisFlagName(analysisFlagAt(bitIndex)));
             }
         }
-        rows.push_back(Json{{"frame", packet.frame},
-                            {"flow", packet.connection},
-                            {"ts", epochSeconds(packet.tsNs)},
-                            {"src", connection.endpoint(sender).toString()},
-                            {"dst", connection.endpoint(otherSide(sender)).toString()},
-                            {"flags", tcpFlagsText(packet.tcpFlags)},
-                            {"seq", relative.seq},
-                            {"ack", relative.ack},
-                            {"seq_raw", packet.seq},
-                            {"ack_raw", packet.ack},
-                            {"len", packet.payloadLength},
-                            {"win", packet.window},
-                            {"analysis", analysisNames}});
+        writer.endArray();
         if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
-            rows.back()["comment"] = comment;
+            writer.field("comment", comment);
         }
+        writer.endObject();
     }
-    return Json{{"schema", kReportSchema}, {"packets", rows}};
+    writer.endArray();
+    writer.endObject();
+}
+
+Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    return parsedReport([&](std::ostream& out) { writeAnalysisReportJson(out, analysis, alignment); });
+}
+
+Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    return parsedReport([&](std::ostream& out) { writeFlowsReportJson(out, analysis, alignment); });
+}
+
+Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
+    return parsedReport([&](std::ostream& out) { writePacketsReportJson(out, analysis, flow); });
 }
 
 }  // namespace tcpscope

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,19 +18,24 @@ inline constexpr const char* kReportSchema = "tcpscope/1";
 
 using Json = nlohmann::ordered_json;
 
-/// The full report of `tcpscope-cli analyze`: schema, capture, flows, findings, and with strace
-/// logs (`alignment` not null) the syscalls section and each flow's syscalls.
+/// Writes the full report of `tcpscope-cli analyze` (schema, capture, flows, findings, and with
+/// strace logs, `alignment` not null, the syscalls section and each flow's syscalls) to `out` as
+/// it goes, in the layout of nlohmann's dump(2): memory stays flat however many flows there are.
+void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
+                             const StraceAlignment* alignment = nullptr);
+/// Writes the report of `tcpscope-cli flows` (schema, capture, flows), as dump(2) would.
+void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis,
+                          const StraceAlignment* alignment = nullptr);
+/// Writes the report of `tcpscope-cli packets` (schema and one object per TCP packet, of one flow
+/// if given), as dump(1) would.
+void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow);
+
+/// The same reports as trees (parsed from the written text: for small captures and tests).
 Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);
-/// The report of `tcpscope-cli flows`: schema, capture, flows.
 Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);
-/// The report of `tcpscope-cli packets`: schema and one object per TCP packet (of one flow if given).
 Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow);
 
 /// The `capture` section alone.
 Json captureJson(const CaptureAnalysis& analysis);
-/// One flow object of the `flows` array, with its time lost by finding kind.
-Json flowJson(const Connection& connection, const std::map<std::string, double>& timeLostMs);
-/// One finding object of the `findings` array.
-Json findingJson(const Finding& finding);
 
 }  // namespace tcpscope

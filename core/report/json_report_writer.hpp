@@ -1,0 +1,91 @@
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tcpscope {
+
+/// Writes JSON text straight to a stream, in exactly the layout of nlohmann's dump(indentStep)
+/// (same separators, indentation, escapes and number forms), so a report of a million flows is
+/// written in constant memory instead of being built as a tree first. Values of a container
+/// follow one another; inside an object each value is preceded by key(). Output is buffered and
+/// written in large blocks; it is complete after flush() (or the destructor).
+class JsonStreamWriter {
+public:
+    JsonStreamWriter(std::ostream& out, unsigned indentStep);
+    JsonStreamWriter(const JsonStreamWriter&) = delete;
+    JsonStreamWriter& operator=(const JsonStreamWriter&) = delete;
+    ~JsonStreamWriter();
+
+    void beginObject();
+    void endObject();
+    void beginArray();
+    void endArray();
+    /// The key of the next value of the current object.
+    void key(std::string_view name);
+
+    void value(std::string_view text);
+    void value(const char* text) { value(std::string_view(text)); }
+    void value(const std::string& text) { value(std::string_view(text)); }
+    void value(uint64_t number);
+    void value(uint32_t number) { value(uint64_t{number}); }
+    void value(int64_t number);
+    void value(double number);
+    void value(bool flag);
+    void null();
+    /// A whole tree (a small one: evidence, a capture section), at the current indentation.
+    void value(const nlohmann::json& tree);
+    void value(const nlohmann::ordered_json& tree);
+
+    /// key(name) and its value.
+    template <typename T>
+    void field(std::string_view name, const T& item) {
+        key(name);
+        value(item);
+    }
+    /// key(name) and its value if `present`, else null.
+    template <typename T>
+    void fieldOrNull(std::string_view name, bool present, const T& item) {
+        key(name);
+        if (present) {
+            value(item);
+        } else {
+            null();
+        }
+    }
+
+    /// Writes what is buffered to the stream.
+    void flush();
+
+private:
+    struct Level {
+        bool isArray = false;
+        bool empty = true;
+    };
+
+    // Separator and indentation before a value of an array, or before a key.
+    void startItem();
+    // startItem() for array values; nothing after a key.
+    void beforeValue();
+    void end(char closing);
+    void writeEscaped(std::string_view text);
+    void maybeFlush() {
+        if (buffer_.size() >= kFlushBytes) {
+            flush();
+        }
+    }
+
+    static constexpr size_t kFlushBytes = size_t{1} << 18;
+
+    std::ostream& out_;
+    unsigned indentStep_;
+    std::string buffer_;
+    std::vector<Level> levels_;
+    bool afterKey_ = false;
+};
+
+}  // namespace tcpscope

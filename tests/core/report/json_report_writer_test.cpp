@@ -1,0 +1,103 @@
+// The streaming JSON writer must print exactly what nlohmann's dump() prints for the same tree:
+// the golden reports were made that way and their readers diff them.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "report/json_report_writer.hpp"
+
+using tcpscope::JsonStreamWriter;
+using Tree = nlohmann::ordered_json;
+
+namespace {
+
+// Writes `tree` through the writer's scalar and container calls (not its tree overload).
+void writeWalking(JsonStreamWriter& out, const Tree& tree) {
+    switch (tree.type()) {
+        case Tree::value_t::object:
+            out.beginObject();
+            for (const auto& [name, item] : tree.items()) {
+                out.key(name);
+                writeWalking(out, item);
+            }
+            out.endObject();
+            break;
+        case Tree::value_t::array:
+            out.beginArray();
+            for (const auto& item : tree) {
+                writeWalking(out, item);
+            }
+            out.endArray();
+            break;
+        case Tree::value_t::string: out.value(tree.get<std::string>()); break;
+        case Tree::value_t::boolean: out.value(tree.get<bool>()); break;
+        case Tree::value_t::number_unsigned: out.value(tree.get<uint64_t>()); break;
+        case Tree::value_t::number_integer: out.value(tree.get<int64_t>()); break;
+        case Tree::value_t::number_float: out.value(tree.get<double>()); break;
+        default: out.null(); break;
+    }
+}
+
+std::string streamed(const Tree& tree, unsigned indent, bool walk) {
+    std::ostringstream text;
+    {
+        JsonStreamWriter out(text, indent);
+        if (walk) {
+            writeWalking(out, tree);
+        } else {
+            out.value(tree);
+        }
+    }
+    return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("streamed JSON is byte for byte nlohmann's dump", "[report][json]") {
+    Tree tree = {{"schema", "tcpscope/1"},
+                 {"empty_object", Tree::object()},
+                 {"empty_array", Tree::array()},
+                 {"text", "quote \" backslash \\ tab \t newline \n bell \x07 del \x7f"},
+                 {"utf8", "caf\xc3\xa9 \xe2\x9c\x93"},
+                 {"numbers", {0, -1, uint64_t{18446744073709551615ULL}, int64_t{-9223372036854775807LL}}},
+                 {"doubles", {0.0, -0.0, 1.0, 0.1, 1e-7, 1.5e300, 1704067200.000123, 123456789012345678.0, 2.5e-5}},
+                 {"nested", {{"a", {{"b", Tree::array({1, Tree::object(), Tree::array({Tree::array()})})}}}, {"z", nullptr}}},
+                 {"flags", {true, false, nullptr}}};
+    for (const unsigned indent : {1U, 2U, 4U}) {
+        CAPTURE(indent);
+        CHECK(streamed(tree, indent, true) == tree.dump(static_cast<int>(indent)));
+        CHECK(streamed(tree, indent, false) == tree.dump(static_cast<int>(indent)));
+    }
+}
+
+TEST_CASE("streamed JSON writes non-finite numbers as null and refuses invalid UTF-8 as dump() does",
+          "[report][json]") {
+    const Tree tree = {std::nan(""), std::numeric_limits<double>::infinity()};
+    CHECK(streamed(tree, 2, true) == tree.dump(2));
+    std::ostringstream text;
+    JsonStreamWriter out(text, 2);
+    CHECK_THROWS_AS(out.value(std::string_view("bad \xff byte")), nlohmann::json::type_error);
+}
+
+TEST_CASE("streamed JSON keeps a tree's indentation inside the stream", "[report][json]") {
+    const nlohmann::json evidence = {{"instances", {{{"frames", {1, 2, 3}}, {"hold_ms", 40.123}}}}, {"stalls", 1}};
+    const Tree whole = {{"findings", {{{"kind", "delayed_ack_stall"}, {"evidence", evidence}}}}};
+    std::ostringstream text;
+    {
+        JsonStreamWriter out(text, 2);
+        out.beginObject();
+        out.key("findings");
+        out.beginArray();
+        out.beginObject();
+        out.key("kind");
+        out.value("delayed_ack_stall");
+        out.key("evidence");
+        out.value(evidence);
+        out.endObject();
+        out.endArray();
+        out.endObject();
+    }
+    CHECK(text.str() == whole.dump(2));
+}
