@@ -9,24 +9,27 @@ void PopulationSeries::set(int64_t tsNs, int64_t value) {
     if (!started_) {
         started_ = true;
         startNs_ = tsNs;
-        bucketMax_.assign(1, value_);
+        changed_.push_back({0, value_, value_});
     }
     tsNs = std::max(tsNs, startNs_);
     auto index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
     while (index >= kMaxBuckets) {
-        // Halve the resolution: each new bucket keeps the higher of the two it replaces.
-        std::vector<int64_t> merged((bucketMax_.size() + 1) / 2);
-        for (size_t i = 0; i < bucketMax_.size(); ++i) {
-            merged[i / 2] = (i % 2 == 0) ? bucketMax_[i] : std::max(merged[i / 2], bucketMax_[i]);
-        }
-        bucketMax_ = std::move(merged);
-        bucketNs_ *= 2;
+        halveResolution();
         index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
     }
-    while (bucketMax_.size() <= index) {
-        bucketMax_.push_back(value_);  // the count held through the buckets without a change
+    const auto bucket = static_cast<uint32_t>(index);
+    auto slot = changed_.end();
+    if (changed_.back().bucket < bucket) {
+        slot = changed_.insert(changed_.end(), {bucket, value_, value_});  // the count held until here
+    } else {
+        // At or before the last changed bucket (times that went back): find it or the carried value.
+        slot = std::lower_bound(changed_.begin(), changed_.end(), bucket,
+                                [](const ChangedBucket& entry, uint32_t wanted) { return entry.bucket < wanted; });
+        if (slot->bucket != bucket) {
+            slot = changed_.insert(slot, {bucket, slot->carriedBefore, slot->carriedBefore});
+        }
     }
-    bucketMax_[index] = std::max(bucketMax_[index], value);
+    slot->highest = std::max(slot->highest, value);
     value_ = value;
     if (value > peak_) {
         peak_ = value;
@@ -34,19 +37,54 @@ void PopulationSeries::set(int64_t tsNs, int64_t value) {
     }
 }
 
+void PopulationSeries::halveResolution() {
+    // Each new bucket keeps the higher of the two it replaces, a bucket without a change counting
+    // with the count carried through it.
+    std::vector<ChangedBucket> merged;
+    merged.reserve(changed_.size());
+    for (size_t i = 0; i < changed_.size(); ++i) {
+        const ChangedBucket& entry = changed_[i];
+        const uint32_t target = entry.bucket / 2;
+        if (!merged.empty() && merged.back().bucket == target) {
+            merged.back().highest = std::max(merged.back().highest, entry.highest);
+            continue;
+        }
+        ChangedBucket combined{target, entry.highest, entry.carriedBefore};
+        if (entry.bucket % 2 == 1) {
+            combined.highest = std::max(combined.highest, entry.carriedBefore);  // its unchanged left half
+        } else if (i + 1 < changed_.size() && changed_[i + 1].bucket != entry.bucket + 1) {
+            combined.highest = std::max(combined.highest, changed_[i + 1].carriedBefore);  // unchanged right half
+        }
+        merged.push_back(combined);
+    }
+    changed_ = std::move(merged);
+    bucketNs_ *= 2;
+}
+
+std::vector<int64_t> PopulationSeries::bucketMaxima() const {
+    std::vector<int64_t> dense;
+    dense.reserve(bucketCount());
+    for (const ChangedBucket& entry : changed_) {
+        dense.resize(entry.bucket, entry.carriedBefore);
+        dense.push_back(entry.highest);
+    }
+    return dense;
+}
+
 nlohmann::json PopulationSeries::points(int64_t originNs, int64_t endTsNs, size_t maxPoints) const {
     nlohmann::json points = nlohmann::json::array();
     if (!started_ || maxPoints == 0) {
         return points;
     }
-    const size_t stored = bucketMax_.size();
+    const std::vector<int64_t> bucketMax = bucketMaxima();
+    const size_t stored = bucketMax.size();
     const size_t total = bucketsUntil(endTsNs);
     const size_t perPoint = bucketsPerPoint(total, maxPoints);
     for (size_t first = 0; first < total; first += perPoint) {
         const size_t last = std::min(first + perPoint, total);
         int64_t highest = last > stored ? value_ : INT64_MIN;  // buckets after the last change hold the count
         for (size_t i = first; i < std::min(last, stored); ++i) {
-            highest = std::max(highest, bucketMax_[i]);
+            highest = std::max(highest, bucketMax[i]);
         }
         const int64_t atNs = startNs_ + static_cast<int64_t>(first) * bucketNs_;
         const double seconds = std::round(static_cast<double>(atNs - originNs) / 1e6) / 1e3;
@@ -57,7 +95,7 @@ nlohmann::json PopulationSeries::points(int64_t originNs, int64_t endTsNs, size_
 
 size_t PopulationSeries::bucketsUntil(int64_t endTsNs) const {
     const auto untilEnd = static_cast<size_t>(std::max<int64_t>(endTsNs - startNs_, 0) / bucketNs_) + 1;
-    return std::max(bucketMax_.size(), untilEnd);
+    return std::max(bucketCount(), untilEnd);
 }
 
 double PopulationSeries::pointSeconds(int64_t endTsNs, size_t maxPoints) const {

@@ -10,7 +10,9 @@ namespace tcpscope {
 /// A count that steps up and down over time (TIME_WAIT entries of a host, ephemeral ports in
 /// use), with its peak. The history is kept as the highest count per time bucket; buckets double
 /// in width whenever there would be too many, so memory stays bounded however long the input is
-/// and a chart can be drawn from it without seeing every change.
+/// and a chart can be drawn from it without seeing every change. Only buckets in which the count
+/// changed are stored (a series of a port pool that saw two connections costs a few dozen bytes,
+/// not a bucket per millisecond of its life); the ones between them hold the count carried over.
 class PopulationSeries {
 public:
     /// The count becomes `value` at `tsNs`; times must not go backwards.
@@ -25,6 +27,9 @@ public:
     [[nodiscard]] int64_t peakTsNs() const { return peakTsNs_; }
     /// When the first change was recorded (0 before any).
     [[nodiscard]] int64_t startTsNs() const { return startNs_; }
+    /// The stored history: the highest count in each bucket of bucketNs() from startTsNs() on.
+    [[nodiscard]] int64_t bucketNs() const { return bucketNs_; }
+    [[nodiscard]] std::vector<int64_t> bucketMaxima() const;
 
     /// At most `maxPoints` points [seconds since `originNs`, highest count in that stretch], from
     /// the first change until `endTsNs` (the count is assumed to stay as it is until then).
@@ -41,10 +46,21 @@ private:
         return (buckets + maxPoints - 1) / maxPoints;
     }
 
+    // A bucket in which the count changed: its highest count, and the count carried through the
+    // buckets between the previous changed bucket and this one.
+    struct ChangedBucket {
+        uint32_t bucket = 0;
+        int64_t highest = 0;
+        int64_t carriedBefore = 0;
+    };
+
+    [[nodiscard]] size_t bucketCount() const { return changed_.empty() ? 0 : size_t{changed_.back().bucket} + 1; }
+    void halveResolution();
+
     bool started_ = false;
     int64_t startNs_ = 0;
     int64_t bucketNs_ = 1'000'000;  // starts at 1 ms, doubles as needed
-    std::vector<int64_t> bucketMax_;
+    std::vector<ChangedBucket> changed_;  // by bucket
     int64_t value_ = 0;
     int64_t peak_ = 0;
     int64_t peakTsNs_ = 0;

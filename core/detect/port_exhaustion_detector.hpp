@@ -1,13 +1,13 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <vector>
 
 #include <absl/container/flat_hash_set.h>
 
 #include "detect/detector.hpp"
+#include "detect/fifo_queue.hpp"
 #include "detect/population_series.hpp"
 
 namespace tcpscope {
@@ -64,7 +64,7 @@ private:
         uint32_t lastSynFrame = 0;
         int64_t inUseAfterLastSyn = 0;
         uint64_t clientCloses = 0;            // closed by the client first: each holds its port for TIME_WAIT
-        std::deque<int64_t> recentTimeWaits;  // client active closes within the last TIME_WAIT length
+        FifoQueue<int64_t> recentTimeWaits;  // client active closes within the last TIME_WAIT length
         double peakRate = 0;                  // of client active closes, per second
         int64_t peakRateTsNs = 0;
         double peakRateWindowS = 0;
@@ -103,7 +103,7 @@ private:
     [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
 
     std::vector<ConnectionState> states_;  // [connection id]
-    std::deque<Expiry> expiries_;          // in time order: every entry lasts the same time
+    FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<PoolKey, uint32_t> poolIndex_;
     std::vector<Pool> pools_;
 };

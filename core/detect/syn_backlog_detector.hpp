@@ -1,12 +1,12 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <utility>
 #include <vector>
 
 #include "detect/detector.hpp"
+#include "detect/fifo_queue.hpp"
 
 namespace tcpscope {
 
@@ -63,7 +63,7 @@ private:
     // One server address and port, and its finding.
     struct Listener {
         Endpoint endpoint;
-        std::deque<uint32_t> inFlightOrder;  // connection ids by first SYN; settled ones are popped lazily
+        FifoQueue<uint32_t> inFlightOrder;  // connection ids by first SYN; settled ones are popped lazily
         uint32_t inFlight = 0;
         uint32_t peakInFlight = 0;
         uint32_t waiting = 0;  // handshakes in flight that had a SYN retransmitted

@@ -1,11 +1,11 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <vector>
 
 #include "detect/detector.hpp"
+#include "detect/fifo_queue.hpp"
 #include "detect/population_series.hpp"
 
 namespace tcpscope {
@@ -43,7 +43,7 @@ private:
         uint64_t closes = 0;
         int64_t firstCloseTsNs = 0;
         int64_t lastCloseTsNs = 0;
-        std::deque<int64_t> lastSecondCloses;  // close times within the last second
+        FifoQueue<int64_t> lastSecondCloses;  // close times within the last second
         size_t peakClosesPerSecond = 0;
         int64_t peakRateTsNs = 0;
         PopulationSeries population;
@@ -77,7 +77,7 @@ private:
     void refresh(HostState& host, int64_t nowNs);
 
     std::vector<ConnectionState> states_;  // [connection id]
-    std::deque<Expiry> expiries_;          // in time order: every entry lasts the same time
+    FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<HostKey, uint32_t> hostIndex_;
     std::vector<HostState> hosts_;
 };

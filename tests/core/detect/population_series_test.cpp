@@ -1,0 +1,99 @@
+// PopulationSeries keeps only the buckets in which the count changed. Its history must be exactly
+// the one a bucket-per-interval array gives (the findings' series and the charts are drawn from
+// it), checked here against such an array on random step functions.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+
+#include "detect/population_series.hpp"
+
+using tcpscope::PopulationSeries;
+
+namespace {
+
+// The straightforward form: one slot per bucket, halved when there would be too many.
+class DenseSeries {
+public:
+    void set(int64_t tsNs, int64_t value) {
+        if (!started_) {
+            started_ = true;
+            startNs_ = tsNs;
+            buckets_.assign(1, value_);
+        }
+        tsNs = std::max(tsNs, startNs_);
+        auto index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
+        while (index >= kMaxBuckets) {
+            std::vector<int64_t> merged((buckets_.size() + 1) / 2);
+            for (size_t i = 0; i < buckets_.size(); ++i) {
+                merged[i / 2] = (i % 2 == 0) ? buckets_[i] : std::max(merged[i / 2], buckets_[i]);
+            }
+            buckets_ = std::move(merged);
+            bucketNs_ *= 2;
+            index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
+        }
+        while (buckets_.size() <= index) {
+            buckets_.push_back(value_);
+        }
+        buckets_[index] = std::max(buckets_[index], value);
+        value_ = value;
+    }
+    [[nodiscard]] int64_t value() const { return value_; }
+    [[nodiscard]] const std::vector<int64_t>& buckets() const { return buckets_; }
+    [[nodiscard]] int64_t bucketNs() const { return bucketNs_; }
+
+private:
+    static constexpr size_t kMaxBuckets = 512;
+    bool started_ = false;
+    int64_t startNs_ = 0;
+    int64_t bucketNs_ = 1'000'000;
+    std::vector<int64_t> buckets_;
+    int64_t value_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("population series keeps the same bucket maxima as a dense array", "[detect][population]") {
+    std::mt19937_64 random(7);
+    for (int round = 0; round < 200; ++round) {
+        PopulationSeries sparse;
+        DenseSeries dense;
+        int64_t tsNs = 1'700'000'000'000'000'000 + static_cast<int64_t>(random() % 1'000'000);
+        const int changes = 1 + static_cast<int>(random() % 400);
+        // Gaps from sub-bucket to minutes, so that some series halve many times and others never.
+        const int64_t maxGapNs = int64_t{1} << (10 + random() % 30);
+        for (int i = 0; i < changes; ++i) {
+            tsNs += static_cast<int64_t>(random() % static_cast<uint64_t>(maxGapNs));
+            const int64_t delta = static_cast<int64_t>(random() % 7) - 3;
+            sparse.add(tsNs, delta);
+            dense.set(tsNs, dense.value() + delta);
+            if (random() % 3 == 0) {
+                sparse.add(tsNs, 1);  // several changes at the same instant
+                dense.set(tsNs, dense.value() + 1);
+            }
+        }
+        CAPTURE(round, changes, maxGapNs);
+        REQUIRE(sparse.bucketNs() == dense.bucketNs());
+        REQUIRE(sparse.bucketMaxima() == dense.buckets());
+        REQUIRE(sparse.value() == dense.value());
+    }
+}
+
+TEST_CASE("population series points span the whole input with the count carried to the end",
+          "[detect][population]") {
+    PopulationSeries series;
+    const int64_t startNs = 1'000'000'000;
+    series.add(startNs, 1);
+    series.add(startNs + 5'000'000, 1);
+    series.add(startNs + 9'000'000, -2);
+    // Ten buckets of 1 ms, then the count (0) held until 20 ms: 20 points of one bucket each.
+    const auto points = series.points(startNs, startNs + 19'500'000, 50);
+    REQUIRE(points.size() == 20);
+    CHECK(points[0][1] == 1);
+    CHECK(points[5][1] == 2);
+    CHECK(points[8][1] == 2);
+    CHECK(points[9][1] == 2);  // the bucket of the drop keeps its highest count
+    CHECK(points[10][1] == 0);
+    CHECK(points[19][1] == 0);
+    CHECK(series.peak() == 2);
+}
