@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "align/flow_time_breakdown.hpp"
 #include "report/report_format.hpp"
 
 namespace tcpscope {
@@ -117,8 +118,6 @@ Json syscallsJson(const StraceAlignment& alignment) {
 Json flowSyscallsJson(const StraceAlignment& alignment, uint32_t connection, size_t maxCalls) {
     Json sockets = Json::array();
     Json calls = Json::array();
-    double blockedMs = 0;
-    double heldMs = 0;
     size_t total = 0;
     if (connection >= alignment.connectionSockets.size()) {
         return nullptr;
@@ -127,20 +126,9 @@ Json flowSyscallsJson(const StraceAlignment& alignment, uint32_t connection, siz
         const TracedSocket& socket = alignment.sockets[socketIndex];
         const StraceLog& log = alignment.logs[socket.log].log;
         sockets.push_back(socketJson(socket));
-        for (uint32_t record : socket.waits) {
-            const SyscallRecord& call = log.records[record];
-            blockedMs += call.durationNs > 0 ? static_cast<double>(call.durationNs) / 1e6 : 0;
-        }
         for (uint32_t record : socket.records) {
             const SyscallRecord& call = log.records[record];
             const CallLink* link = alignment.linkOf(socketIndex, record);
-            if (call.kind == SyscallKind::Read && call.durationNs > 0) {
-                blockedMs += static_cast<double>(call.durationNs) / 1e6;
-            }
-            if (call.kind == SyscallKind::Write && link != nullptr && link->firstSegmentTsNs != 0) {
-                heldMs += std::max(0.0, static_cast<double>(link->firstSegmentTsNs -
-                                                            alignment.captureTsNs(socket.log, call)) / 1e6);
-            }
             if (++total > maxCalls) {
                 continue;
             }
@@ -164,11 +152,21 @@ Json flowSyscallsJson(const StraceAlignment& alignment, uint32_t connection, siz
     if (sockets.empty()) {
         return nullptr;
     }
+    const FlowTimeBreakdown time = flowTimeBreakdown(alignment, connection);
+    const auto ms = [](int64_t ns) { return roundedMs(static_cast<double>(ns) / 1e6); };
     return Json{{"sockets", sockets},
                 {"calls", calls},
                 {"calls_truncated", total > maxCalls},
-                {"app_blocked_ms", roundedMs(blockedMs)},
-                {"kernel_held_ms", roundedMs(heldMs)}};
+                {"app_blocked_ms", ms(time.blockedNs)},
+                {"kernel_held_ms", ms(time.kernelHeldNs)},
+                {"time_breakdown",
+                 Json{{"blocking_calls", time.blockingCalls},
+                      {"calls_without_duration", time.callsWithoutDuration},
+                      {"blocked_ms", ms(time.blockedNs)},
+                      {"blocked_while_kernel_held_ms", ms(time.blockedWhileHeldNs)},
+                      {"blocked_on_peer_ms", ms(time.blockedOnPeerNs)},
+                      {"kernel_held_ms", ms(time.kernelHeldNs)},
+                      {"held_writes", time.heldWrites}}}};
 }
 
 }  // namespace tcpscope

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "align/flow_time_breakdown.hpp"
 #include "align_test_helpers.hpp"
 
 using namespace tcpscope;
@@ -115,4 +116,27 @@ TEST_CASE("the churn client's failed connects are added to the port exhaustion f
         }
     }
     CHECK(found);
+}
+
+TEST_CASE("the proxy's waits on each flow are split into kernel hold and waiting for the peer", "[align][time]") {
+    const Aligned nagle = align("proxy-nagle.pcap", {sample("proxy-nagle.strace")});
+    for (uint32_t id = 0; id < nagle.capture.engine->connections().size(); ++id) {
+        const FlowTimeBreakdown time = flowTimeBreakdown(nagle.alignment, id);
+        INFO("flow " << id);
+        // 39 of 40 bodies held on each side (samples/README.md), and the proxy waited on each
+        // flow one epoll_wait per request: almost all of it while its own body sat in the kernel.
+        CHECK(time.heldWrites == 39);
+        CHECK(time.callsWithoutDuration == 0);
+        CHECK(time.blockingCalls >= 80);
+        CHECK(time.blockedWhileHeldNs + time.blockedOnPeerNs == time.blockedNs);
+        CHECK(time.blockedWhileHeldNs > time.blockedNs * 95 / 100);
+        CHECK(time.kernelHeldNs > 39 * 40'000'000LL);
+    }
+    const Aligned nodelay = align("proxy-nodelay.pcap", {sample("proxy-nodelay.strace")});
+    for (uint32_t id = 0; id < nodelay.capture.engine->connections().size(); ++id) {
+        const FlowTimeBreakdown time = flowTimeBreakdown(nodelay.alignment, id);
+        CHECK(time.heldWrites == 0);
+        CHECK(time.blockedWhileHeldNs == 0);
+        CHECK(time.blockedNs < 5'000'000);
+    }
 }
