@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
 
     const std::vector<Subcommand> subcommands = {
         addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app),
-        addMermaidCommand(app), addGenerateCommand(app),
+        addMermaidCommand(app), addGenerateCommand(app), addNotesCommand(app),
     };
 
     try {

@@ -88,7 +88,11 @@ Json noteToJson(const Note& note, NoteTimeForm form) {
     Json object = Json::object();
     object["id"] = note.id;
     object["text"] = note.text;
-    putTime(object, "created", note.createdNs, form);
+    if (note.readOnly()) {
+        object[form == NoteTimeForm::Nanoseconds ? "created_ns" : "created"] = nullptr;  // unknown for a capture's comment
+    } else {
+        putTime(object, "created", note.createdNs, form);
+    }
     object["origin"] = noteOriginName(note.origin);
     object["target"] = std::move(target);
     return object;
