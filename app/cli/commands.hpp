@@ -11,6 +11,8 @@ Subcommand addFlowsCommand(CLI::App& app);     // analysis_commands.cpp
 Subcommand addPacketsCommand(CLI::App& app);   // analysis_commands.cpp
 Subcommand addMermaidCommand(CLI::App& app);   // mermaid_command.cpp
 Subcommand addGenerateCommand(CLI::App& app);  // generate_command.cpp
+Subcommand addCaptureCommand(CLI::App& app);     // capture_command.cpp
+Subcommand addInterfacesCommand(CLI::App& app);  // capture_command.cpp
 Subcommand addNotesCommand(CLI::App& app);     // notes_command.cpp
 
 }  // namespace tcpscope::cli

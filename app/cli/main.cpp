@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     const std::vector<Subcommand> subcommands = {
         addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app),
         addMermaidCommand(app), addGenerateCommand(app), addNotesCommand(app),
+        addCaptureCommand(app), addInterfacesCommand(app),
     };
 
     try {

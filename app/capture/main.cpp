@@ -1,0 +1,201 @@
+// tcpscope-capture: the capture helper. It is the only part of tcpscope that needs CAP_NET_RAW
+// and CAP_NET_ADMIN: it opens one device, gives up its capabilities, and streams what it
+// captures as pcapng to standard output, for `tcpscope-cli capture` or the GUI to read over a
+// pipe. It writes no file and reads no capture, so the capabilities reach nothing else.
+#include <linux/capability.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "capture/pcapng_writer.hpp"
+#include "live/helper_capture.hpp"
+#include "live/live_error.hpp"
+#include "live/pcap_capture.hpp"
+
+namespace {
+
+using namespace tcpscope;
+
+std::string ownPath() {
+    std::string path(PATH_MAX, '\0');
+    const ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size());
+    path.resize(length > 0 ? static_cast<size_t>(length) : 0);
+    return path.empty() ? "tcpscope-capture" : path;
+}
+
+// What to run so that this binary can capture without root: the one line the user needs.
+std::string permissionHint() {
+    const std::string path = ownPath();
+    const bool hasFileCapabilities = ::getxattr(path.c_str(), "security.capability", nullptr, 0) > 0;
+    if (hasFileCapabilities) {
+        return fmt::format("{} has its capabilities, but they were not granted: is its file system mounted nosuid, "
+                           "or does the caller run with no_new_privs (e.g. a container)?",
+                           path);
+    }
+    return fmt::format("to capture without root, run once: sudo setcap cap_net_raw,cap_net_admin+eip {} "
+                       "(or install it with app/capture/setup-capture-helper.sh, which also limits it to the "
+                       "tcpscope group)",
+                       path);
+}
+
+int exitStatusOf(LiveErrorKind kind) {
+    switch (kind) {
+    case LiveErrorKind::PermissionDenied:
+        return helperexit::kPermissionDenied;
+    case LiveErrorKind::NoSuchDevice:
+        return helperexit::kNoSuchDevice;
+    case LiveErrorKind::BadFilter:
+        return helperexit::kBadFilter;
+    case LiveErrorKind::Other:
+        break;
+    }
+    return helperexit::kFailed;
+}
+
+// The open capture socket keeps working without them; nothing else the helper does needs them.
+void dropCapabilities() {
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+    if (::syscall(SYS_capset, &header, data) != 0 && ::geteuid() != 0) {
+        fmt::print(stderr, "tcpscope-capture: warning: cannot give up the capture capabilities\n");
+    }
+}
+
+// Writes each packet to standard output as pcapng, flushed after every batch.
+class PipeSink final : public PacketSink {
+public:
+    PipeSink(PcapngWriter& writer, int statsFd, const PacketSource& source)
+        : writer_(writer), statsFd_(statsFd), source_(source) {}
+
+    // A write error (the reader went away) ends the capture: PcapCapture rethrows it from run().
+    void onPacket(const RawPacket& packet) override {
+        writer_.writePacket(
+            PcapngPacket{0, packet.tsNs, packet.originalLength, {packet.data, packet.capturedLength}, {}});
+    }
+    void onBatchEnd() override {
+        writer_.flush();
+        if (const auto now = std::chrono::steady_clock::now(); now - lastStats_ >= kStatsInterval) {
+            lastStats_ = now;
+            writeStats();
+        }
+    }
+    void writeStats() const {
+        if (statsFd_ >= 0) {
+            const std::string line = formatHelperStats(source_.stats());
+            // Best effort: the counters are informative, and the reader may be gone.
+            [[maybe_unused]] const ssize_t ignored = ::write(statsFd_, line.data(), line.size());
+        }
+    }
+
+private:
+    static constexpr std::chrono::milliseconds kStatsInterval{250};
+
+    PcapngWriter& writer_;
+    int statsFd_;
+    const PacketSource& source_;
+    std::chrono::steady_clock::time_point lastStats_;
+};
+
+int capture(const LiveCaptureOptions& options, int statsFd) {
+    if (::isatty(STDOUT_FILENO) != 0) {
+        fmt::print(stderr, "tcpscope-capture: standard output is a terminal; it writes pcapng for another program: "
+                           "tcpscope-capture -i {} | tcpscope-cli analyze -\n",
+                   options.device);
+        return helperexit::kUsage;
+    }
+    // Stop requests are taken by one thread with sigwait, never in a signal handler.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);  // a reader that goes away is an error of write(), handled below
+
+    std::unique_ptr<PcapCapture> source;
+    try {
+        source = std::make_unique<PcapCapture>(options);
+    } catch (const LiveCaptureError& error) {
+        if (error.kind() == LiveErrorKind::PermissionDenied) {
+            fmt::print(stderr, "tcpscope-capture: {}; {}\n", error.what(), permissionHint());
+        } else {
+            fmt::print(stderr, "tcpscope-capture: {}\n", error.what());
+        }
+        return exitStatusOf(error.kind());
+    }
+    dropCapabilities();
+
+    std::thread stopper([&source, stopSignals] {
+        int signal = 0;
+        sigwait(&stopSignals, &signal);
+        source->stop();
+    });
+    int status = helperexit::kOk;
+    try {
+        utsname system{};
+        ::uname(&system);
+        PcapngWriter writer(STDOUT_FILENO, "standard output",
+                            PcapngSectionInfo{system.machine, fmt::format("{} {}", system.sysname, system.release),
+                                              "tcpscope-capture 0.1.0", {}},
+                            PcapngFlush::Manual);
+        const CaptureDescription& description = source->description();
+        writer.addInterface(PcapngInterfaceInfo{description.linkType, description.snapLength, description.device, "",
+                                                description.filter});
+        writer.flush();
+        PipeSink sink(writer, statsFd, *source);
+        source->run(sink);
+        sink.writeStats();
+        const CaptureStats stats = source->stats();
+        writer.writeInterfaceStats(PcapngInterfaceStats{0, 0, 0, stats.captured + stats.droppedByKernel,
+                                                        stats.droppedByKernel, stats.droppedByInterface,
+                                                        stats.captured});
+        writer.close();
+    } catch (const PcapngWriteError& error) {
+        // The reader closed the pipe (it stopped reading): nothing is lost that it wanted.
+        if (error.problem().reason.find("Broken pipe") == std::string::npos) {
+            fmt::print(stderr, "tcpscope-capture: {}\n", error.what());
+            status = helperexit::kFailed;
+        }
+    } catch (const LiveCaptureError& error) {
+        fmt::print(stderr, "tcpscope-capture: {}\n", error.what());
+        status = helperexit::kFailed;
+    }
+    // Wake the stopper thread if the capture ended on its own.
+    pthread_kill(stopper.native_handle(), SIGTERM);
+    stopper.join();
+    return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tcpscope-capture: captures on one interface and writes pcapng to standard output "
+                 "(the capture helper of tcpscope; it needs CAP_NET_RAW and CAP_NET_ADMIN, or root)"};
+    app.set_version_flag("--version", "tcpscope 0.1.0");
+    LiveCaptureOptions options;
+    int statsFd = -1;
+    app.add_option("-i,--interface", options.device, "interface to capture on (any: all of them)")->required();
+    app.add_option("--filter", options.filter, "capture filter (tcpdump syntax), e.g. 'tcp port 3306'");
+    app.add_option("--snaplen", options.snapLength, "bytes kept per packet")->capture_default_str();
+    app.add_option("--buffer-bytes", options.bufferBytes, "kernel capture buffer in bytes")->capture_default_str();
+    app.add_flag("--promiscuous", options.promiscuous, "put the interface in promiscuous mode");
+    app.add_option("--stats-fd", statsFd, "descriptor to write the kernel's counters to, one line per batch");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        const int shown = app.exit(error);
+        return shown == 0 ? 0 : helperexit::kUsage;
+    }
+    return capture(options, statsFd);
+}

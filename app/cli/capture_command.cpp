@@ -1,0 +1,320 @@
+// capture, interfaces: live capture on an interface, with findings printed as they appear and the
+// full report at the end; the list of capture devices.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "capture/bpf_filter.hpp"
+#include "capture/pcapng_writer.hpp"
+#include "commands.hpp"
+#include "live/helper_capture.hpp"
+#include "live/live_error.hpp"
+#include "live/live_report.hpp"
+#include "live/live_session.hpp"
+#include "live/pcap_capture.hpp"
+#include "report/json_report.hpp"
+#include "report/text_report.hpp"
+
+namespace tcpscope::cli {
+namespace {
+
+struct CaptureCommandOptions {
+    LiveCaptureOptions capture;
+    std::optional<double> durationSeconds;
+    std::optional<uint64_t> count;
+    std::string writePath;
+    std::string ring;  // SIZE,FILES
+    std::optional<double> ringSeconds;
+    std::string format = "text";
+    std::string os = "linux";
+    bool viaHelper = false;
+    std::string helperPath;
+};
+
+// "100M", "2G", "500k", "1048576" (bytes; k, M, G are powers of 1000 as tcpdump -C counts).
+std::optional<uint64_t> parseSize(const std::string& text) {
+    size_t used = 0;
+    uint64_t value = 0;
+    try {
+        value = std::stoull(text, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    std::string unit = text.substr(used);
+    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) {
+        unit.pop_back();
+    }
+    const uint64_t scale = unit.empty() ? 1 : unit == "k" || unit == "K" ? 1000 : unit == "M" ? 1'000'000
+                                          : unit == "G"                  ? 1'000'000'000
+                                                                         : 0;
+    if (scale == 0 || value == 0) {
+        return std::nullopt;
+    }
+    return value * scale;
+}
+
+std::optional<CaptureFileOptions> fileOptions(const CaptureCommandOptions& options, std::string& problem) {
+    if (options.writePath.empty()) {
+        if (!options.ring.empty() || options.ringSeconds) {
+            problem = "--ring and --ring-seconds need --write FILE.pcapng";
+        }
+        return std::nullopt;
+    }
+    CaptureFileOptions file;
+    file.path = options.writePath;
+    if (!options.ring.empty()) {
+        const size_t comma = options.ring.find(',');
+        const std::optional<uint64_t> size = parseSize(options.ring.substr(0, comma));
+        unsigned files = 0;
+        if (!size || comma == std::string::npos || std::sscanf(options.ring.c_str() + comma + 1, "%u", &files) != 1 ||
+            files == 0) {
+            problem = "--ring must be SIZE,FILES, e.g. 100M,10 (ten files of 100 MB, the oldest deleted)";
+            return std::nullopt;
+        }
+        file.maxFileBytes = *size;
+        file.maxFiles = files;
+    }
+    if (options.ringSeconds) {
+        if (*options.ringSeconds <= 0) {
+            problem = "--ring-seconds must be positive";
+            return std::nullopt;
+        }
+        file.maxFileNs = static_cast<int64_t>(*options.ringSeconds * 1e9);
+    }
+    return file;
+}
+
+// The helper: $TCPSCOPE_CAPTURE_HELPER, else next to this program, else on PATH.
+std::string findHelper(const std::string& given) {
+    if (!given.empty()) {
+        return given;
+    }
+    if (const char* fromEnvironment = std::getenv("TCPSCOPE_CAPTURE_HELPER"); fromEnvironment != nullptr) {
+        return fromEnvironment;
+    }
+    std::error_code error;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const std::filesystem::path sibling = self.parent_path() / "tcpscope-capture";
+        if (std::filesystem::exists(sibling, error)) {
+            return sibling.string();
+        }
+    }
+    const char* path = std::getenv("PATH");
+    std::string_view rest = path != nullptr ? path : "";
+    while (!rest.empty()) {
+        const size_t colon = rest.find(':');
+        const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / "tcpscope-capture";
+        if (::access(candidate.c_str(), X_OK) == 0) {
+            return candidate.string();
+        }
+        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+    return {};
+}
+
+// Opens the device here when this process may capture, else through the capture helper.
+std::unique_ptr<PacketSource> openSource(const CaptureCommandOptions& options) {
+    if (!options.viaHelper) {
+        try {
+            return std::make_unique<PcapCapture>(options.capture);
+        } catch (const LiveCaptureError& error) {
+            if (error.kind() != LiveErrorKind::PermissionDenied) {
+                throw;
+            }
+        }
+    }
+    const std::string helper = findHelper(options.helperPath);
+    if (helper.empty()) {
+        throw LiveCaptureError(LiveErrorKind::PermissionDenied,
+                               fmt::format("{}: capturing needs CAP_NET_RAW and CAP_NET_ADMIN, and the capture "
+                                           "helper tcpscope-capture was not found next to tcpscope-cli nor on PATH; "
+                                           "run as root, or install tcpscope-capture (app/capture/setup-capture-helper.sh)",
+                                           options.capture.device));
+    }
+    return std::make_unique<HelperCapture>(helper, options.capture);
+}
+
+// SIGINT and SIGTERM are taken by one thread with sigwait, which stops the session: no work in a
+// signal handler. Blocked before any other thread starts, so every thread inherits the mask.
+class StopSignals {
+public:
+    StopSignals() {
+        sigemptyset(&signals_);
+        sigaddset(&signals_, SIGINT);
+        sigaddset(&signals_, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &signals_, &previous_);
+    }
+    ~StopSignals() {
+        if (thread_.joinable()) {
+            done_ = true;
+            pthread_kill(thread_.native_handle(), SIGTERM);
+            thread_.join();
+        }
+        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+    void stopOnSignal(LiveSession& session) {
+        thread_ = std::thread([this, &session] {
+            int signal = 0;
+            sigwait(&signals_, &signal);
+            if (!done_) {
+                fmt::print(stderr, "tcpscope-cli: {}: stopping the capture\n", signal == SIGINT ? "SIGINT" : "SIGTERM");
+                session.stop();
+            }
+        });
+    }
+
+private:
+    sigset_t signals_{};
+    sigset_t previous_{};
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
+
+void printFinding(const Finding& finding, bool json, int64_t startNs) {
+    if (json) {
+        std::cout << liveFindingEventJson(finding).dump() << '\n';
+    } else {
+        const std::string flow = finding.connection != kNoConnection ? fmt::format("#{}", finding.connection) : "-";
+        std::cout << fmt::format("[{:+.3f} s] {} {} {}: {}\n", static_cast<double>(finding.tsNs - startNs) / 1e9,
+                                 severityName(finding.severity), finding.kind, flow, finding.summary);
+    }
+    std::cout.flush();
+}
+
+int runCapture(const CaptureCommandOptions& options) {
+    std::string problem;
+    std::optional<CaptureFileOptions> file = fileOptions(options, problem);
+    if (!problem.empty()) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", problem);
+        return kExitUsage;
+    }
+    const bool json = options.format == "json";
+    StopSignals signals;
+    std::unique_ptr<LiveSession> session;
+    try {
+        std::unique_ptr<PacketSource> source = openSource(options);
+        LiveSessionOptions sessionOptions;
+        sessionOptions.analysis.detectors = *DetectorOptions::forOs(options.os);
+        sessionOptions.file = file;
+        sessionOptions.maxPackets = options.count.value_or(0);
+        const int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count();
+        // A detector may add a finding first and write its summary at once after: print each one
+        // the first time it has its summary. Called on the analysis thread only.
+        sessionOptions.onFinding = [json, startNs, printed = std::vector<bool>()](const Finding& finding,
+                                                                                 bool /*isNew*/) mutable {
+            if (finding.summary.empty() || (finding.id < printed.size() && printed[finding.id])) {
+                return;
+            }
+            printed.resize(std::max<size_t>(printed.size(), finding.id + 1));
+            printed[finding.id] = true;
+            printFinding(finding, json, startNs);
+        };
+        session = std::make_unique<LiveSession>(std::move(source), std::move(sessionOptions));
+    } catch (const LiveCaptureError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return error.kind() == LiveErrorKind::BadFilter ? kExitUsage : kExitUnreadable;
+    } catch (const PcapngWriteError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    }
+    const CaptureDescription& source = session->description();
+    fmt::print(stderr, "tcpscope-cli: capturing on {}{}{}; Ctrl-C to stop\n", source.device,
+               source.filter.empty() ? "" : fmt::format(" (filter '{}')", source.filter),
+               source.viaHelper ? " through tcpscope-capture" : "");
+    session->start();
+    signals.stopOnSignal(*session);
+    if (options.durationSeconds) {
+        const auto duration = std::chrono::milliseconds(static_cast<int64_t>(*options.durationSeconds * 1000));
+        if (!session->waitUntilEnded(duration)) {
+            session->stop();
+        }
+    } else {
+        while (!session->waitUntilEnded(std::chrono::hours(24))) {
+        }
+    }
+    LiveSession::Result result = session->finish();
+    if (!result.summary.error.empty()) {
+        fmt::print(stderr, "tcpscope-cli: the capture stopped early: {}\n", result.summary.error);
+    }
+    if (json) {
+        Json report = analysisReportJson(result.analysis);
+        report["capture"]["live"] = liveCaptureJson(result.summary);
+        std::cout << report.dump() << '\n';
+    } else {
+        std::cout << '\n';
+        writeLiveCaptureText(std::cout, result.summary);
+        writeAnalysisText(std::cout, result.analysis);
+    }
+    std::cout.flush();
+    return result.summary.error.empty() ? kExitAnalysed : kExitUnreadable;
+}
+
+}  // namespace
+
+Subcommand addCaptureCommand(CLI::App& app) {
+    auto options = std::make_shared<CaptureCommandOptions>();
+    CLI::App* command = app.add_subcommand(
+        "capture", "capture live on an interface: findings as they appear, the full report at the end (Ctrl-C stops)");
+    command->add_option("-i,--interface", options->capture.device, "interface to capture on (any: all of them)")
+        ->required();
+    command->add_option("--filter", options->capture.filter, "capture filter (tcpdump syntax), e.g. 'tcp port 3306'");
+    auto* duration = command->add_option("--duration", options->durationSeconds, "stop after this many seconds");
+    command->add_option("--count", options->count, "stop after this many packets")->excludes(duration);
+    command->add_option("--write", options->writePath, "keep every packet in this pcapng file");
+    command->add_option("--ring", options->ring,
+                        "with --write: a ring of FILES files of SIZE bytes each (k, M, G), the oldest deleted, "
+                        "e.g. 100M,10");
+    command->add_option("--ring-seconds", options->ringSeconds, "with --write: a new file every this many seconds");
+    command->add_option("--snaplen", options->capture.snapLength, "bytes kept per packet")->capture_default_str();
+    command->add_option("--format", options->format, "text, or json: one JSON object per line per finding, then the report")
+        ->check(CLI::IsMember({"text", "json"}));
+    command->add_option("--os", options->os, "defaults of the hosts' system: TIME_WAIT length, port range")
+        ->check(CLI::IsMember({"linux", "macos", "windows"}));
+    command->add_flag("--via-helper", options->viaHelper,
+                      "capture through tcpscope-capture even when this process could open the device");
+    command->add_option("--helper", options->helperPath,
+                        "path of tcpscope-capture (default: $TCPSCOPE_CAPTURE_HELPER, next to tcpscope-cli, PATH)");
+    return {command, [options] { return runCapture(*options); }};
+}
+
+Subcommand addInterfacesCommand(CLI::App& app) {
+    auto format = std::make_shared<std::string>("text");
+    CLI::App* command = app.add_subcommand("interfaces", "list the interfaces live capture can use");
+    command->add_option("--format", *format, "output format")->check(CLI::IsMember({"text", "json"}));
+    return {command, [format] {
+                std::vector<CaptureInterface> interfaces;
+                try {
+                    interfaces = listCaptureInterfaces();
+                } catch (const LiveCaptureError& error) {
+                    fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+                    return kExitUnreadable;
+                }
+                if (*format == "json") {
+                    nlohmann::ordered_json list = interfacesJson(interfaces);
+                    list["schema"] = kReportSchema;
+                    std::cout << list.dump(2) << '\n';
+                } else {
+                    writeInterfacesText(std::cout, interfaces);
+                }
+                return kExitAnalysed;
+            }};
+}
+
+}  // namespace tcpscope::cli

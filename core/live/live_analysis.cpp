@@ -1,0 +1,77 @@
+#include "live/live_analysis.hpp"
+
+#include "detect/detector_set.hpp"
+
+namespace tcpscope {
+
+LiveAnalysis::LiveAnalysis(const AnalysisOptions& options, PacketQueue& queue, FindingListener onFinding,
+                           UpdateListener onUpdate, std::chrono::milliseconds updateInterval)
+    : queue_(queue),
+      engine_(std::make_unique<AnalysisEngine>(options.engine)),
+      onUpdate_(std::move(onUpdate)),
+      updateInterval_(updateInterval) {
+    detectors_ = std::make_unique<DetectorSet>(*engine_, options.detectors, log_);
+    if (onFinding) {
+        log_.setListener(std::move(onFinding));
+    }
+}
+
+LiveAnalysis::~LiveAnalysis() {
+    if (thread_.joinable()) {
+        queue_.close();
+        thread_.join();
+    }
+    if (engine_) {
+        engine_->clearObservers();
+    }
+}
+
+void LiveAnalysis::start() { thread_ = std::thread([this] { loop(); }); }
+
+void LiveAnalysis::loop() {
+    PacketBatch batch;
+    auto lastUpdate = std::chrono::steady_clock::now();
+    // Wake at least a few times a second so the views update even when a batch is all there is.
+    while (queue_.take(batch, updateInterval_)) {
+        {
+            const std::lock_guard lock(resultsMutex_);
+            for (size_t index = 0; index < batch.size(); ++index) {
+                engine_->push(batch.at(index), 0);
+            }
+            analysed_ += batch.size();
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (onUpdate_ && !batch.empty() && now - lastUpdate >= updateInterval_) {
+            lastUpdate = now;
+            read(onUpdate_);
+        }
+    }
+}
+
+CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
+    if (thread_.joinable()) {
+        thread_.join();
+    }
+    const std::lock_guard lock(resultsMutex_);
+    engine_->finish();
+    engine_->clearObservers();
+    CaptureAnalysis analysis;
+    analysis.inputs = std::move(inputs);
+    analysis.findings = log_.release();
+    analysis.engine = std::move(engine_);
+    return analysis;
+}
+
+void LiveAnalysis::read(const std::function<void(const LiveResults& results)>& reader) const {
+    const std::lock_guard lock(resultsMutex_);
+    if (engine_) {
+        reader(LiveResults{*engine_, log_.all()});
+    }
+}
+
+uint64_t LiveAnalysis::packetsAnalysed() const {
+    const std::lock_guard lock(resultsMutex_);
+    return analysed_;
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,64 @@
+#pragma once
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "analysis/capture_analysis.hpp"
+#include "detect/finding_log.hpp"
+#include "live/packet_queue.hpp"
+
+namespace tcpscope {
+
+class DetectorSet;
+
+/// Results readable during a live analysis, on the analysis thread, between two packets.
+struct LiveResults {
+    const AnalysisEngine& engine;
+    const std::vector<Finding>& findings;
+};
+
+/// The analysis side of a live capture: its own thread takes packets from the queue and pushes
+/// them through the same engine and detectors as a file. Findings reach the listener as soon as
+/// a detector makes them (on the packet that completes them); views get a throttled update.
+class LiveAnalysis {
+public:
+    /// Called on the analysis thread when a finding is made (isNew) or grows.
+    using FindingListener = std::function<void(const Finding& finding, bool isNew)>;
+    /// Called on the analysis thread at most every `updateInterval`, after a batch, while packets come.
+    using UpdateListener = std::function<void(const LiveResults& results)>;
+
+    /// Throws BpfFilterError if the analysis filter is invalid.
+    LiveAnalysis(const AnalysisOptions& options, PacketQueue& queue, FindingListener onFinding = {},
+                 UpdateListener onUpdate = {}, std::chrono::milliseconds updateInterval = std::chrono::milliseconds(250));
+    ~LiveAnalysis();
+    LiveAnalysis(const LiveAnalysis&) = delete;
+    LiveAnalysis& operator=(const LiveAnalysis&) = delete;
+
+    /// Starts the analysis thread.
+    void start();
+    /// Waits until the queue is closed and drained, ends the analysis (detectors' end-of-input
+    /// pass) and hands over the results; `inputs` describes what was captured.
+    CaptureAnalysis finish(std::vector<InputSummary> inputs);
+
+    /// Calls `reader` with the current results, from any thread (blocks the analysis meanwhile).
+    void read(const std::function<void(const LiveResults& results)>& reader) const;
+    /// Packets analysed so far.
+    [[nodiscard]] uint64_t packetsAnalysed() const;
+
+private:
+    void loop();
+
+    PacketQueue& queue_;
+    std::unique_ptr<AnalysisEngine> engine_;
+    FindingLog log_;
+    std::unique_ptr<DetectorSet> detectors_;
+    UpdateListener onUpdate_;
+    std::chrono::milliseconds updateInterval_;
+    mutable std::mutex resultsMutex_;
+    std::thread thread_;
+    uint64_t analysed_ = 0;
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,18 @@
+#pragma once
+// What the live capture tests share: whether this process may capture, and ports of their own.
+#include <cstdint>
+#include <string>
+
+namespace tcpscope::test {
+
+/// The traffic generator: write-write-read exchanges on loopback that stall on Nagle and the delayed ACK.
+inline const std::string kWriteWriteRead = TCPSCOPE_SOURCE_DIR "/tests/live/write_write_read.py";
+
+/// True if this process can open lo for capture (CAP_NET_RAW and CAP_NET_ADMIN, or root);
+/// otherwise says why the test is skipped.
+bool mayCapture();
+
+/// A port for one test's traffic that other tests, and test programs running at the same time, do not use.
+uint16_t livePort(int salt);
+
+}  // namespace tcpscope::test
