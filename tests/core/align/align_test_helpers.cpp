@@ -56,17 +56,18 @@ std::string rewrittenLog(const std::string& path, const std::string& name,
     return target;
 }
 
-std::string shiftedLog(const std::string& path, int minutes) {
+std::string shiftedLog(const std::string& path, int minutes, int seconds) {
     const std::regex time(R"(^(\d+ +)?(\d\d):(\d\d):(\d\d)\.)");
-    return rewrittenLog(path, "tcpscope-shifted-" + std::to_string(minutes) + ".strace", [&](const std::string& line) {
+    const std::string name = "tcpscope-shifted-" + std::to_string(minutes) + "-" + std::to_string(seconds) + ".strace";
+    return rewrittenLog(path, name, [&](const std::string& line) {
         std::smatch match;
         if (!std::regex_search(line, match, time)) {
             return line;
         }
-        int total = std::stoi(match[2]) * 60 + std::stoi(match[3]) + minutes;
-        total = ((total % 1440) + 1440) % 1440;
+        int total = (std::stoi(match[2]) * 60 + std::stoi(match[3]) + minutes) * 60 + std::stoi(match[4]) + seconds;
+        total = ((total % 86400) + 86400) % 86400;
         char clock[16];
-        std::snprintf(clock, sizeof clock, "%02d:%02d:%s.", total / 60, total % 60, match[4].str().c_str());
+        std::snprintf(clock, sizeof clock, "%02d:%02d:%02d.", total / 3600, total / 60 % 60, total % 60);
         return match[1].str() + clock + match.suffix().str();
     });
 }

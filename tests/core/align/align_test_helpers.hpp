@@ -29,7 +29,8 @@ int stalls(const CaptureAnalysis& capture);
 /// `rewrite` (an empty result drops the line).
 std::string rewrittenLog(const std::string& path, const std::string& name,
                          const std::function<std::string(const std::string&)>& rewrite);
-/// The same log with every time of day moved by `minutes`, as if recorded in another time zone.
-std::string shiftedLog(const std::string& path, int minutes);
+/// The same log with every time of day moved by `minutes` (as if recorded in another time zone)
+/// and `seconds` (as if on a host whose clock is that far off; 0 to 59).
+std::string shiftedLog(const std::string& path, int minutes, int seconds = 0);
 
 }  // namespace tcpscope::testing

@@ -2,7 +2,9 @@
 // -T -yy (and -ttt, and -ff) while the capture ran on the same host.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <filesystem>
+#include <regex>
 
 #include "align/flow_time_breakdown.hpp"
 #include "align_test_helpers.hpp"
@@ -139,4 +141,80 @@ TEST_CASE("the proxy's waits on each flow are split into kernel hold and waiting
         CHECK(time.blockedWhileHeldNs == 0);
         CHECK(time.blockedNs < 5'000'000);
     }
+}
+
+namespace {
+
+// Capture time of the first call named `name` in the first log of an alignment.
+int64_t firstCallTsNs(const StraceAlignment& alignment, std::string_view name) {
+    const StraceLog& log = alignment.logs[0].log;
+    for (const SyscallRecord& record : log.records) {
+        if (log.nameOf(record) == name) {
+            return alignment.captureTsNs(0, record);
+        }
+    }
+    return 0;
+}
+
+// "PID HH:MM:SS.ffffff rest" -> "PID SSSSSS.ffffff rest" with the time since the previous line,
+// as strace -r prints it.
+std::string relativeLog(const std::string& path) {
+    const std::regex stamp(R"(^(\d+) (\d\d):(\d\d):(\d\d)\.(\d{6}) (.*)$)");
+    int64_t previousUs = -1;
+    return rewrittenLog(path, "tcpscope-relative.strace", [&](const std::string& line) {
+        std::smatch match;
+        if (!std::regex_match(line, match, stamp)) {
+            return line;
+        }
+        const int64_t us = ((std::stoll(match[2]) * 60 + std::stoll(match[3])) * 60 + std::stoll(match[4])) * 1'000'000 +
+                           std::stoll(match[5]);
+        const int64_t delta = previousUs < 0 ? 0 : us - previousUs;
+        previousUs = us;
+        char text[32];
+        std::snprintf(text, sizeof text, "%6lld.%06lld", static_cast<long long>(delta / 1'000'000),
+                      static_cast<long long>(delta % 1'000'000));
+        return match[1].str() + " " + text + " " + match[6].str();
+    });
+}
+
+// -ttt times moved by `seconds`, as on a host whose clock is that far ahead.
+std::string skewedEpochLog(const std::string& path, double seconds) {
+    const std::regex stamp(R"(^(\d+ +)?(\d{10})\.(\d{6}) )");
+    return rewrittenLog(path, "tcpscope-skewed.strace", [&](const std::string& line) {
+        std::smatch match;
+        if (!std::regex_search(line, match, stamp)) {
+            return line;
+        }
+        const int64_t us = std::stoll(match[2]) * 1'000'000 + std::stoll(match[3]) +
+                           static_cast<int64_t>(seconds * 1e6);
+        char text[32];
+        std::snprintf(text, sizeof text, "%lld.%06lld ", static_cast<long long>(us / 1'000'000),
+                      static_cast<long long>(us % 1'000'000));
+        return match[1].str() + text + match.suffix().str();
+    });
+}
+
+}  // namespace
+
+TEST_CASE("a relative (-r) log is anchored by its handshakes and writes", "[align][clock]") {
+    const Aligned reference = align("proxy-nagle.pcap", {sample("proxy-nagle.strace")});
+    const std::string relative = relativeLog(sample("proxy-nagle.strace"));
+    const Aligned result = align("proxy-nagle.pcap", {relative});
+    REQUIRE(result.alignment.logs[0].log.format.timeBase == StraceTimeBase::Relative);
+    CHECK(std::llabs(firstCallTsNs(result.alignment, "sendto") - firstCallTsNs(reference.alignment, "sendto")) <
+          1'000'000);
+    CHECK(confirmedStalls(result.capture) == stalls(result.capture));
+    std::filesystem::remove(relative);
+}
+
+TEST_CASE("a log from a host whose clock is seconds off is aligned all the same", "[align][clock]") {
+    const Aligned reference = align("proxy-nagle-ttt.pcapng", {sample("proxy-nagle-ttt.strace")});
+    const std::string skewed = skewedEpochLog(sample("proxy-nagle-ttt.strace"), 3.5);
+    const Aligned result = align("proxy-nagle-ttt.pcapng", {skewed});
+    const ClockFit& clock = result.alignment.logs[0].clock;
+    CHECK(std::llabs(clock.offsetNs + 3'500'000'000LL) < 1'000'000);  // the skew, back out
+    CHECK(std::llabs(firstCallTsNs(result.alignment, "sendto") - firstCallTsNs(reference.alignment, "sendto")) <
+          1'000'000);
+    CHECK(confirmedStalls(result.capture) == stalls(result.capture));
+    std::filesystem::remove(skewed);
 }
