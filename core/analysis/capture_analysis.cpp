@@ -18,6 +18,7 @@ CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const Ana
     analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop, engineCheckpoint);
     analysis.engine->clearObservers();
     analysis.findings = log.release();
+    analysis.populations = log.releasePopulations();
     return analysis;
 }
 

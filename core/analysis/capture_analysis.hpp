@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
+#include "detect/host_population.hpp"
 #include "engine/analysis_engine.hpp"
 #include "engine/capture_loader.hpp"
 #include "engine/finding.hpp"
@@ -23,6 +24,8 @@ struct CaptureAnalysis {
     std::vector<InputSummary> inputs;
     std::unique_ptr<AnalysisEngine> engine;
     std::vector<Finding> findings;
+    /// TIME_WAIT and ports-in-use series per host, as the detectors counted them (for charts).
+    std::vector<HostPopulation> populations;
 };
 
 /// Partial results, readable only during the call that receives them (on the loading thread).

@@ -3,6 +3,7 @@
 #include <functional>
 #include <vector>
 
+#include "detect/host_population.hpp"
 #include "engine/finding.hpp"
 
 namespace tcpscope {
@@ -27,9 +28,15 @@ public:
     std::vector<Finding> release() { return std::move(findings_); }
     void setListener(Listener listener) { listener_ = std::move(listener); }
 
+    /// Keeps a population series a detector hands out when the input ends (for charts).
+    void addPopulation(HostPopulation population) { populations_.push_back(std::move(population)); }
+    /// Takes the population series out of the log.
+    std::vector<HostPopulation> releasePopulations() { return std::move(populations_); }
+
 private:
     std::vector<Finding> findings_;
     Listener listener_;
+    std::vector<HostPopulation> populations_;
 };
 
 }  // namespace tcpscope

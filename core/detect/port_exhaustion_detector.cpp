@@ -296,6 +296,17 @@ void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
         if (pool.hasWarning) {
             refreshWarning(pool, lastTsNs);
         }
+        if (pool.portsInUse.peak() < 2) {
+            continue;  // one port at a time says nothing on a chart; thousands of such pools would cost memory
+        }
+        HostPopulation population =
+            HostPopulation::of(HostPopulation::Kind::PortsInUse, pool.key.client, options(), pool.portsInUse);
+        population.server = pool.key.server;
+        if (!pool.ports.empty()) {
+            population.observedLowPort = pool.lowestPort;
+            population.observedHighPort = pool.highestPort;
+        }
+        log().addPopulation(std::move(population));
     }
 }
 

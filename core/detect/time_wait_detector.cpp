@@ -219,6 +219,10 @@ void TimeWaitDetector::onEnd(int64_t lastTsNs) {
         if (host.closes >= options().timeWaitMinCloses) {
             refresh(host, lastTsNs);
         }
+        HostPopulation population =
+            HostPopulation::of(HostPopulation::Kind::TimeWait, host.key.address, options(), host.population);
+        population.role = host.key.role;
+        log().addPopulation(std::move(population));
     }
 }
 

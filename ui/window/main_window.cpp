@@ -126,6 +126,9 @@ void MainWindow::buildLayout() {
     sequenceView_ = new SequenceView;
     sequenceView_->setObjectName(QStringLiteral("sequenceView"));
     viewTabs_->addTab(sequenceView_, tr("Sequence"));
+    chartPanel_ = new ChartPanel;
+    chartPanel_->setObjectName(QStringLiteral("chartPanel"));
+    viewTabs_->addTab(chartPanel_, tr("Charts"));
     connect(timelineView_, &TimelineView::connectionClicked, this, &MainWindow::selectConnection);
     connect(timelineView_, &TimelineView::findingClicked, this, &MainWindow::selectFinding);
     connect(timelineView_, &TimelineView::packetClicked, this, &MainWindow::showPacketFromView);
@@ -209,6 +212,7 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     connectionsView_->resizeColumnsToContents();
     timelineView_->setResults(results);
     sequenceView_->clear();
+    chartPanel_->setResults(results);
     packetsModel_.setConnection(nullptr, kNoConnection);
     detailPanel_->clearPacket();
     if (!results) {
@@ -281,6 +285,7 @@ void MainWindow::onConnectionSelected() {
     packetsView_->resizeColumnsToContents();
     if (results_ && results_->isComplete()) {
         sequenceView_->showConnection(results_, id);
+        chartPanel_->showConnection(results_, id);
         timelineView_->scrollToConnection(id);
     }
     detailPanel_->clearPacket();

@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#include "charts/chart_panel.hpp"
 #include "loading/analysis_loader.hpp"
 #include "models/connections_model.hpp"
 #include "models/findings_model.hpp"
@@ -78,6 +79,7 @@ private:
     QTabWidget* viewTabs_ = nullptr;
     TimelineView* timelineView_ = nullptr;
     SequenceView* sequenceView_ = nullptr;
+    ChartPanel* chartPanel_ = nullptr;
     QLabel* summaryLabel_ = nullptr;
     QProgressBar* progressBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

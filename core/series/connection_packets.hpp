@@ -1,0 +1,19 @@
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "tcp/connection.hpp"
+#include "tcp/packet_index.hpp"
+
+namespace tcpscope {
+
+/// Positions in `packets` of every packet of `connection`, in capture order. Reads only the
+/// stretch of the index between the connection's first and last frame.
+std::vector<size_t> packetPositionsOf(const PacketIndex& packets, const Connection& connection);
+
+/// The side that sent `packet`.
+inline Side senderOf(const IndexedPacket& packet) {
+    return packet.fromServer ? Side::Server : Side::Client;
+}
+
+}  // namespace tcpscope

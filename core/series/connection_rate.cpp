@@ -1,0 +1,74 @@
+#include "series/connection_rate.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "decode/decoded_packet.hpp"
+
+namespace tcpscope {
+
+ConnectionAttempts connectionAttemptsOf(const AnalysisEngine& engine) {
+    ConnectionAttempts attempts;
+    const PacketIndex& packets = engine.packets();
+    const auto& connections = engine.connections();
+    const int64_t originNs = engine.firstTsNs();
+    attempts.durationSeconds = secondsSince(originNs, engine.lastTsNs());
+    for (size_t position = 0; position < packets.size(); ++position) {
+        const IndexedPacket packet = packets.at(position);
+        if ((packet.tcpFlags & (tcpflag::kSyn | tcpflag::kAck | tcpflag::kRst)) != tcpflag::kSyn ||
+            packet.connection >= connections.size()) {
+            continue;
+        }
+        const double x = secondsSince(originNs, packet.tsNs);
+        // A new generation of a reused 4-tuple is a connection of its own, starting at its first SYN.
+        if (connections[packet.connection].firstFrame == packet.frame) {
+            attempts.newConnections.push_back(x);
+        } else {
+            attempts.synRetransmissions.push_back(x);
+        }
+    }
+    return attempts;
+}
+
+double rateBinSeconds(double fromX, double toX, size_t columns, double minPixels) {
+    static constexpr std::array kBins{0.001, 0.01, 0.1, 1.0, 10.0, 60.0, 600.0, 3600.0};
+    if (columns == 0 || !(toX > fromX)) {
+        return 1.0;
+    }
+    const double secondsPerPixel = (toX - fromX) / static_cast<double>(columns);
+    for (const double bin : kBins) {
+        if (bin >= secondsPerPixel * minPixels) {
+            return bin;
+        }
+    }
+    return kBins.back();
+}
+
+std::vector<ChartPoint> ratePoints(std::span<const double> times, double fromX, double toX, double binSeconds) {
+    std::vector<ChartPoint> points;
+    if (!(toX > fromX) || !(binSeconds > 0)) {
+        return points;
+    }
+    const double firstBin = std::floor(fromX / binSeconds) * binSeconds;
+    constexpr double kMaxBins = 1 << 20;  // a chart asks for about one bin per few pixels
+    const double wanted = std::ceil((toX - firstBin) / binSeconds);
+    if (wanted > kMaxBins) {
+        return points;
+    }
+    const auto bins = static_cast<size_t>(wanted);
+    points.reserve(2 * bins);
+    auto next = std::lower_bound(times.begin(), times.end(), firstBin);
+    for (size_t bin = 0; bin < bins; ++bin) {
+        const double start = firstBin + static_cast<double>(bin) * binSeconds;
+        const double end = start + binSeconds;
+        const auto after = std::lower_bound(next, times.end(), end);
+        const double perSecond = static_cast<double>(after - next) / binSeconds;
+        points.push_back({start, perSecond});
+        points.push_back({end, perSecond});
+        next = after;
+    }
+    return points;
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,74 @@
+#include "series/time_sequence.hpp"
+
+#include "decode/decoded_packet.hpp"
+#include "series/connection_packets.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+constexpr AnalysisFlags kRetransmitted = bit(AnalysisFlag::Retransmission) | bit(AnalysisFlag::FastRetransmission) |
+                                         bit(AnalysisFlag::SpuriousRetransmission);
+
+// Sequence numbers relative to one side's initial sequence number, unwrapped: each new value is
+// taken as the one nearest to the previous (segments and ACKs never jump by 2 GiB).
+class RelativeSequence {
+public:
+    explicit RelativeSequence(uint32_t base) : base_(base) {}
+    int64_t operator()(uint32_t raw) {
+        const uint32_t relative = raw - base_;
+        const auto step = static_cast<int32_t>(relative - static_cast<uint32_t>(last_));
+        last_ += step;
+        return last_;
+    }
+
+private:
+    uint32_t base_;
+    int64_t last_ = 0;
+};
+
+}  // namespace
+
+TimeSequenceSeries timeSequenceOf(const AnalysisEngine& engine, uint32_t connectionId, Side sender) {
+    TimeSequenceSeries series;
+    if (connectionId >= engine.connections().size()) {
+        return series;
+    }
+    const Connection& connection = engine.connections()[connectionId];
+    const PacketIndex& packets = engine.packets();
+    const SequenceState& sent = connection.sequence[sideIndex(sender)];
+    const int peerScale = connection.sequence[sideIndex(otherSide(sender))].windowScale;
+    RelativeSequence segmentSeq(sent.baseSeq);
+    RelativeSequence ackSeq(sent.baseSeq);
+    const int64_t originNs = engine.firstTsNs();
+    for (const size_t position : packetPositionsOf(packets, connection)) {
+        const IndexedPacket packet = packets.at(position);
+        const double x = secondsSince(originNs, packet.tsNs);
+        if (senderOf(packet) == sender) {
+            if (packet.payloadLength == 0) {
+                continue;
+            }
+            const int64_t first = segmentSeq(packet.seq);
+            series.segments.push_back({x, static_cast<double>(first)});
+            series.segments.push_back({x, static_cast<double>(first + packet.payloadLength)});
+            ++series.dataSegments;
+            if ((packet.analysis & kRetransmitted) != 0) {
+                series.retransmissions.push_back({x, static_cast<double>(first)});
+                ++series.retransmittedSegments;
+            }
+            continue;
+        }
+        if ((packet.tcpFlags & tcpflag::kAck) == 0 || (packet.tcpFlags & tcpflag::kRst) != 0) {
+            continue;  // no ACK number; a RST's window means nothing
+        }
+        const int64_t acked = ackSeq(packet.ack);
+        // The window of a SYN is never scaled (RFC 7323); -1/-2: no scaling known or in use.
+        const bool scaled = (packet.tcpFlags & tcpflag::kSyn) == 0 && peerScale > 0;
+        const int64_t window = int64_t{packet.window} << (scaled ? peerScale : 0);
+        appendStep(series.acks, x, static_cast<double>(acked));
+        appendStep(series.receiveWindow, x, static_cast<double>(acked + window));
+    }
+    return series;
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,138 @@
+#include "charts/chart_panel.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace tcpscope::ui {
+
+ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
+    kindBox_ = new QComboBox;
+    kindBox_->setObjectName(QStringLiteral("chartKind"));
+    for (const ChartKind kind :
+         {ChartKind::TimeSequence, ChartKind::Rtt, ChartKind::HostPopulation, ChartKind::ConnectionRate}) {
+        kindBox_->addItem(chartKindName(kind), static_cast<int>(kind));
+    }
+    directionBox_ = new QComboBox;
+    directionBox_->setObjectName(QStringLiteral("chartDirection"));
+    directionBox_->addItem(QString(), static_cast<int>(Side::Client));
+    directionBox_->addItem(QString(), static_cast<int>(Side::Server));
+    hint_ = new QLabel(tr("Drag to zoom, wheel or +/- to zoom time, double-click to show all"));
+    hint_->setEnabled(false);
+    view_ = new ChartView;
+    view_->setObjectName(QStringLiteral("chartView"));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(kindBox_);
+    controls->addWidget(directionBox_);
+    controls->addWidget(hint_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(controls);
+    layout->addWidget(view_, 1);
+
+    connect(kindBox_, &QComboBox::currentIndexChanged, this,
+            [this]() { setKind(static_cast<ChartKind>(kindBox_->currentData().toInt())); });
+    connect(directionBox_, &QComboBox::currentIndexChanged, this,
+            [this]() { setDirection(static_cast<Side>(directionBox_->currentData().toInt())); });
+    updateDirectionNames();
+}
+
+void ChartPanel::setResults(ResultsPtr results) {
+    showConnection(std::move(results), kNoConnection);
+}
+
+void ChartPanel::showConnection(ResultsPtr results, uint32_t connection) {
+    if (results != results_) {
+        attempts_.reset();
+    }
+    results_ = std::move(results);
+    connection_ = connection;
+    if (results_ && connection < results_->connections().size()) {
+        const Connection& shown = results_->connections()[connection];
+        direction_ =
+            shown.from(Side::Client).payloadBytes > shown.from(Side::Server).payloadBytes ? Side::Client : Side::Server;
+    }
+    updateDirectionNames();
+    refreshIf(true);
+}
+
+void ChartPanel::setKind(ChartKind kind) {
+    const bool changed = kind != kind_;
+    kind_ = kind;
+    refreshIf(changed);
+}
+
+void ChartPanel::setDirection(Side sender) {
+    const bool changed = sender != direction_;
+    direction_ = sender;
+    refreshIf(changed);
+}
+
+void ChartPanel::refreshIf(bool changed) {
+    stale_ = stale_ || changed;
+    if (stale_ && isVisible()) {
+        rebuild();  // hidden: showEvent() does it
+    }
+}
+
+void ChartPanel::updateDirectionNames() {
+    const QSignalBlocker kindBlocker(kindBox_);
+    const QSignalBlocker blocker(directionBox_);
+    kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind_)));
+    const Connection* shown =
+        results_ && connection_ < results_->connections().size() ? &results_->connections()[connection_] : nullptr;
+    for (const Side side : {Side::Client, Side::Server}) {
+        const int row = directionBox_->findData(static_cast<int>(side));
+        QString name = side == Side::Client ? tr("data sent by the client") : tr("data sent by the server");
+        if (shown != nullptr) {
+            name += QStringLiteral(" (%1, %2 bytes)")
+                        .arg(QString::fromStdString(shown->endpoint(side).toString()))
+                        .arg(shown->from(side).payloadBytes);
+        }
+        directionBox_->setItemText(row, name);
+    }
+    directionBox_->setCurrentIndex(directionBox_->findData(static_cast<int>(direction_)));
+    directionBox_->setVisible(kind_ == ChartKind::TimeSequence || kind_ == ChartKind::Rtt);
+}
+
+void ChartPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) {
+        rebuild();
+    }
+}
+
+void ChartPanel::rebuild() {
+    updateDirectionNames();
+    const CaptureAnalysis* analysis = results_ ? results_->analysis() : nullptr;
+    if (analysis == nullptr) {
+        view_->reset(results_ ? tr("Charts appear when the capture is loaded") : tr("No capture"), QString(), QString(),
+                     0);
+        stale_ = false;
+        return;
+    }
+    const bool haveConnection = connection_ < analysis->engine->connections().size();
+    if (!haveConnection && kind_ != ChartKind::ConnectionRate) {
+        view_->reset(tr("Select a connection to chart it"), QString(), QString(), analysis->engine->firstTsNs());
+        stale_ = false;
+        return;
+    }
+    switch (kind_) {
+        case ChartKind::TimeSequence: showTimeSequence(*view_, *analysis, connection_, direction_); break;
+        case ChartKind::Rtt: showRtt(*view_, *analysis, connection_, direction_); break;
+        case ChartKind::HostPopulation:
+            showHostPopulation(*view_, *analysis, analysis->engine->connections()[connection_].client.address);
+            break;
+        case ChartKind::ConnectionRate:
+            if (!attempts_) {
+                attempts_ = connectionAttemptsOf(*analysis->engine);
+            }
+            showConnectionRate(*view_, *analysis, *attempts_);
+            break;
+    }
+    stale_ = false;
+}
+
+}  // namespace tcpscope::ui

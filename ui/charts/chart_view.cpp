@@ -1,0 +1,311 @@
+#include "charts/chart_view.hpp"
+
+#include <QChart>
+#include <QEvent>
+#include <QKeyEvent>
+#include <QLegend>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "series/connection_rate.hpp"
+#include "series/min_max_downsampler.hpp"
+
+namespace tcpscope::ui {
+
+namespace {
+constexpr double kWheelZoomStep = 0.8;
+constexpr size_t kFallbackColumns = 800;  // before the first layout
+constexpr double kTicksPerAxis = 5;
+
+// Ticks at 1, 2 or 5 times a power of ten, about kTicksPerAxis of them, labelled with as many
+// decimals as the step needs: readable at any zoom without moving the range itself.
+void niceTicks(QValueAxis& axis) {
+    const double span = axis.max() - axis.min();
+    if (!(span > 0)) {
+        return;
+    }
+    const double rough = span / kTicksPerAxis;
+    const double power = std::pow(10.0, std::floor(std::log10(rough)));
+    double step = power;
+    for (const double multiple : {1.0, 2.0, 5.0, 10.0}) {
+        step = multiple * power;
+        if (step >= rough) {
+            break;
+        }
+    }
+    // Each setter lays the chart out again: set only what changes, or the layout never settles.
+    const double anchor = std::floor(axis.min() / step) * step;  // near the range: Qt counts ticks from it
+    if (axis.tickType() != QValueAxis::TicksDynamic) {
+        axis.setTickType(QValueAxis::TicksDynamic);
+    }
+    if (axis.tickAnchor() != anchor) {
+        axis.setTickAnchor(anchor);
+    }
+    if (axis.tickInterval() != step) {
+        axis.setTickInterval(step);
+    }
+    const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step))));
+    const QString format = QStringLiteral("%.%1f").arg(decimals);
+    if (axis.labelFormat() != format) {
+        axis.setLabelFormat(format);
+    }
+}
+}  // namespace
+
+ChartView::ChartView(QWidget* parent) : QChartView(parent) {
+    setRenderHint(QPainter::Antialiasing);
+    setRubberBand(QChartView::RectangleRubberBand);
+    setFocusPolicy(Qt::StrongFocus);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->setMargins(QMargins(4, 4, 4, 4));
+    axisX_ = new QValueAxis;
+    axisY_ = new QValueAxis;
+    chart()->addAxis(axisX_, Qt::AlignBottom);
+    chart()->addAxis(axisY_, Qt::AlignLeft);
+    // A rubber band or a programmatic zoom lands here: reduce the series for the new range.
+    connect(axisX_, &QValueAxis::rangeChanged, this, [this](qreal from, qreal to) {
+        if (!refilling_) {
+            refill();
+            emit visibleRangeChanged(from, to);
+        }
+    });
+    // Qt lays the ticks out on the range's change with the interval set then: an interval left
+    // from a narrower range would make millions of ticks. min/maxChanged come first, so the
+    // interval follows the range before the layout.
+    for (QValueAxis* axis : {axisX_, axisY_}) {
+        connect(axis, &QValueAxis::minChanged, this, [axis]() { niceTicks(*axis); });
+        connect(axis, &QValueAxis::maxChanged, this, [axis]() { niceTicks(*axis); });
+    }
+    // A resize changes the number of pixel columns: reduce again once the plot area is laid out.
+    connect(chart(), &QChart::plotAreaChanged, this, [this]() {
+        if (columns() != refilledColumns_) {
+            refill();
+        }
+    });
+    applyColours();
+}
+
+void ChartView::reset(const QString& title, const QString& xTitle, const QString& yTitle, int64_t originTsNs) {
+    chart()->removeAllSeries();
+    sources_.clear();
+    chart()->setTitle(title);
+    axisX_->setTitleText(xTitle);
+    axisY_->setTitleText(yTitle);
+    originTsNs_ = originTsNs;
+    autoY_ = false;
+}
+
+void ChartView::attach(Source source, const QString& name) {
+    source.series->setName(name);
+    source.series->setUseOpenGL(false);
+    chart()->addSeries(source.series);
+    source.series->attachAxis(axisX_);
+    source.series->attachAxis(axisY_);
+    sources_.push_back(std::move(source));
+    applyColours();
+}
+
+void ChartView::addSeries(const QString& name, std::vector<ChartPoint> points, SeriesRole role, SeriesStyle style) {
+    Source source;
+    if (style.scatter) {
+        auto* markers = new QScatterSeries;
+        markers->setMarkerSize(6);
+        source.series = markers;
+    } else {
+        source.series = new QLineSeries;
+    }
+    source.role = role;
+    source.style = style;
+    source.points = std::move(points);
+    attach(std::move(source), name);
+}
+
+void ChartView::addRateSeries(const QString& name, std::vector<double> times, SeriesRole role) {
+    Source source;
+    source.series = new QLineSeries;
+    source.role = role;
+    source.rate = true;
+    source.times = std::move(times);
+    attach(std::move(source), name);
+}
+
+void ChartView::setFullRange(double fromX, double toX, double fromY, double toY, bool autoY) {
+    fullFromX_ = fromX;
+    fullToX_ = toX > fromX ? toX : fromX + 1;
+    fullFromY_ = fromY;
+    fullToY_ = toY > fromY ? toY : fromY + 1;
+    autoY_ = autoY;
+    resetZoom();
+}
+
+void ChartView::resetZoom() {
+    axisY_->setRange(fullFromY_, fullToY_);
+    setVisibleXRange(fullFromX_, fullToX_);
+}
+
+void ChartView::setVisibleXRange(double fromX, double toX) {
+    fromX = std::max(fromX, fullFromX_);
+    toX = std::min(toX, fullToX_);
+    if (!(toX > fromX)) {
+        return;
+    }
+    refilling_ = true;
+    axisX_->setRange(fromX, toX);
+    refilling_ = false;
+    refill();
+    emit visibleRangeChanged(fromX, toX);
+}
+
+void ChartView::zoomX(double factor, double aboutX) {
+    const auto [fromX, toX] = visibleXRange();
+    const double newFrom = aboutX - (aboutX - fromX) * factor;
+    const double newTo = aboutX + (toX - aboutX) * factor;
+    // Keep the width when the zoom hits an edge of the data, so zooming out ends at "everything".
+    const double width = std::min(newTo - newFrom, fullToX_ - fullFromX_);
+    const double from = std::clamp(newFrom, fullFromX_, fullToX_ - width);
+    setVisibleXRange(from, from + width);
+}
+
+void ChartView::panX(double deltaX) {
+    const auto [fromX, toX] = visibleXRange();
+    const double width = toX - fromX;
+    const double from = std::clamp(fromX + deltaX, fullFromX_, std::max(fullFromX_, fullToX_ - width));
+    setVisibleXRange(from, from + width);
+}
+
+size_t ChartView::columns() const {
+    const auto width = static_cast<size_t>(std::max(0.0, chart()->plotArea().width()));
+    return width > 10 ? width : kFallbackColumns;
+}
+
+void ChartView::refill() {
+    const auto [fromX, toX] = visibleXRange();
+    const size_t pixelColumns = columns();
+    refilledColumns_ = pixelColumns;
+    const double rateBin = rateBinSeconds(fromX, toX, pixelColumns);
+    double highestY = 0;
+    for (Source& source : sources_) {
+        const std::vector<ChartPoint> reduced = source.rate ? ratePoints(source.times, fromX, toX, rateBin)
+                                                            : downsampleMinMax(source.points, fromX, toX, pixelColumns);
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(reduced.size()));
+        for (const ChartPoint& point : reduced) {
+            points.append(QPointF(point.x, point.y));
+            highestY = std::max(highestY, point.y);
+        }
+        source.series->replace(points);
+    }
+    if (autoY_) {
+        axisY_->setRange(fullFromY_, std::max(fullToY_, highestY * 1.1));
+    }
+}
+
+void ChartView::applyColours() {
+    const ChartColours colours = ChartColours::fromPalette(palette());
+    applyChartColours(*chart(), colours);
+    for (Source& source : sources_) {
+        QColor colour;
+        switch (source.role) {
+            case SeriesRole::Data: colour = colours.data; break;
+            case SeriesRole::Acks: colour = colours.acks; break;
+            case SeriesRole::Window: colour = colours.window; break;
+            case SeriesRole::Alert: colour = colours.alert; break;
+            case SeriesRole::SecondaryLimit: colour = colours.secondaryLimit; break;
+        }
+        if (source.style.width >= 4) {
+            colour.setAlpha(110);  // a wide line lets the thin ones drawn over it show through
+        }
+        QPen pen(colour, source.style.width);
+        if (source.style.dashed) {
+            pen.setStyle(Qt::DashLine);
+        }
+        if (source.style.scatter) {
+            auto* markers = static_cast<QScatterSeries*>(source.series);
+            markers->setColor(colour);
+            markers->setBorderColor(colour);
+        } else {
+            source.series->setPen(pen);
+        }
+    }
+}
+
+QString ChartView::title() const {
+    return chart()->title();
+}
+
+std::pair<double, double> ChartView::visibleXRange() const {
+    return {axisX_->min(), axisX_->max()};
+}
+
+qsizetype ChartView::shownPoints(size_t index) const {
+    return index < sources_.size() ? sources_[index].series->count() : 0;
+}
+
+size_t ChartView::sourcePoints(size_t index) const {
+    if (index >= sources_.size()) {
+        return 0;
+    }
+    return sources_[index].rate ? sources_[index].times.size() : sources_[index].points.size();
+}
+
+QString ChartView::seriesName(size_t index) const {
+    return index < sources_.size() ? sources_[index].series->name() : QString();
+}
+
+QXYSeries* ChartView::series(size_t index) const {
+    return index < sources_.size() ? sources_[index].series : nullptr;
+}
+
+void ChartView::render(QPainter& painter, const QRectF& target) const {
+    // The scene holds only the chart; the view's own render() is not const.
+    scene()->render(&painter, target, chart()->geometry(), Qt::KeepAspectRatio);
+}
+
+double ChartView::xAt(const QPointF& viewPoint) const {
+    return chart()->mapToValue(chart()->mapFromScene(mapToScene(viewPoint.toPoint()))).x();
+}
+
+void ChartView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0) {
+        event->ignore();
+        return;
+    }
+    zoomX(std::pow(kWheelZoomStep, steps), xAt(event->position()));
+    event->accept();
+}
+
+void ChartView::keyPressEvent(QKeyEvent* event) {
+    const auto [fromX, toX] = visibleXRange();
+    const double middle = (fromX + toX) / 2;
+    const double width = toX - fromX;
+    switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal: zoomX(kWheelZoomStep, middle); break;
+        case Qt::Key_Minus: zoomX(1 / kWheelZoomStep, middle); break;
+        case Qt::Key_Home:
+        case Qt::Key_0: resetZoom(); break;
+        case Qt::Key_Left: panX(-width / 4); break;
+        case Qt::Key_Right: panX(width / 4); break;
+        default: QChartView::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void ChartView::mouseDoubleClickEvent(QMouseEvent* event) {
+    resetZoom();
+    event->accept();
+}
+
+void ChartView::changeEvent(QEvent* event) {
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyColours();
+    }
+}
+
+}  // namespace tcpscope::ui
