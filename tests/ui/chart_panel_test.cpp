@@ -11,7 +11,8 @@
 #include <QImage>
 #include <QLineSeries>
 #include <QPainter>
-#include <QSignalSpy>
+#include <QEventLoop>
+#include <QTimer>
 #include <QTabWidget>
 #include <QValueAxis>
 #include <QXYSeries>
@@ -257,9 +258,16 @@ TEST_CASE("the main window's Charts tab follows the selected connection") {
     MainWindow window;
     window.resize(1500, 900);
     window.show();
-    QSignalSpy ready(&window, &MainWindow::resultsReady);
+    QEventLoop loading;
+    bool ready = false;
+    QObject::connect(&window, &MainWindow::resultsReady, &loading, [&]() {
+        ready = true;
+        loading.quit();
+    });
+    QTimer::singleShot(30'000, &loading, &QEventLoop::quit);
     window.openCaptures({QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap")});
-    REQUIRE(ready.wait(30'000));
+    loading.exec();
+    REQUIRE(ready);
     auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("viewTabs"));
     auto* charts = window.findChild<ChartPanel*>(QStringLiteral("chartPanel"));
     REQUIRE(tabs != nullptr);
