@@ -8,12 +8,12 @@
 #include <QApplication>
 #include <QChart>
 #include <QComboBox>
+#include <QEventLoop>
 #include <QImage>
 #include <QLineSeries>
 #include <QPainter>
-#include <QEventLoop>
-#include <QTimer>
 #include <QTabWidget>
+#include <QTimer>
 #include <QValueAxis>
 #include <QXYSeries>
 #include <algorithm>
@@ -272,10 +272,18 @@ TEST_CASE("the main window's Charts tab follows the selected connection") {
     auto* charts = window.findChild<ChartPanel*>(QStringLiteral("chartPanel"));
     REQUIRE(tabs != nullptr);
     REQUIRE(charts != nullptr);
-    window.selectConnection(1);
-    tabs->setCurrentWidget(charts);
+    // The Nagle finding of flow 1 selects its connection and its first evidence packet, a small
+    // write of the proxy's client side (41402 -> 3306): the charts show that direction.
+    const auto& findings = window.results()->findings();
+    const auto nagle = std::find_if(findings.begin(), findings.end(), [](const Finding& finding) {
+        return finding.connection == 1 && finding.kind == "delayed_ack_stall";
+    });
+    REQUIRE(nagle != findings.end());
+    window.selectFinding(nagle->id);
     CHECK(charts->connection() == 1);
-    CHECK(charts->view().title().startsWith(QStringLiteral("Time-sequence of flow 1")));
+    CHECK(charts->direction() == Side::Client);
+    tabs->setCurrentWidget(charts);
+    CHECK(charts->view().title().startsWith(QStringLiteral("Time-sequence of flow 1: client 127.0.0.1:41402")));
     window.selectConnection(0);
     CHECK(charts->view().title().startsWith(QStringLiteral("Time-sequence of flow 0")));
     charts->setKind(ChartKind::Rtt);

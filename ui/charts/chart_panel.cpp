@@ -70,6 +70,17 @@ void ChartPanel::setDirection(Side sender) {
     refreshIf(changed);
 }
 
+void ChartPanel::followPacket(size_t position) {
+    const CaptureAnalysis* analysis = results_ ? results_->analysis() : nullptr;
+    if (analysis == nullptr || position >= analysis->engine->packets().size()) {
+        return;
+    }
+    const IndexedPacket packet = analysis->engine->packets().at(position);
+    if (packet.connection == connection_ && packet.payloadLength > 0) {
+        setDirection(packet.fromServer ? Side::Server : Side::Client);
+    }
+}
+
 void ChartPanel::refreshIf(bool changed) {
     stale_ = stale_ || changed;
     if (stale_ && isVisible()) {

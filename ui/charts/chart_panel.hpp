@@ -28,6 +28,9 @@ public:
     void setKind(ChartKind kind);
     /// Whose data the time-sequence and RTT charts show.
     void setDirection(Side sender);
+    /// Follows the selected packet (a position in the packet index): a data segment of the shown
+    /// connection makes its sender the direction charted.
+    void followPacket(size_t position);
 
     [[nodiscard]] ChartKind kind() const { return kind_; }
     [[nodiscard]] Side direction() const { return direction_; }

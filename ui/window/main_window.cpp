@@ -302,6 +302,7 @@ void MainWindow::onPacketSelected() {
     if (results_ && results_->analysis() != nullptr) {
         sequenceView_->scrollToFrame(results_->analysis()->engine->packets().frame(position));
         timelineView_->selectPacket(position);
+        chartPanel_->followPacket(position);
     }
 }
 
