@@ -21,7 +21,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "bench/workload.hpp"
+#include "core/series/long_transfer.hpp"
 #include "window/main_window.hpp"
 
 using namespace tcpscope;
@@ -176,15 +176,8 @@ TEST_CASE("connection rate of the backlog overflow, binned to the zoom") {
 }
 
 TEST_CASE("zooming into a long transfer shows its real segments") {
-    const std::filesystem::path path = std::filesystem::temp_directory_path() / "tcpscope-chart-bulk.pcap";
-    bench::WorkloadOptions options;
-    options.workload = bench::Workload::W2;
-    options.packets = 200'000;
-    options.connections = 1;
-    options.snaplen = 96;
-    bench::generateCapture(path.string(), options);
-    const ResultsPtr results = AnalysisResults::complete(analyzeCaptures({path.string()}, {}));
-    std::filesystem::remove(path);
+    const ResultsPtr results =
+        AnalysisResults::complete(test::analyzeLongTransfer(200'000, "tcpscope-chart-bulk.pcap"));
     REQUIRE(results->connections().size() == 1);
 
     const auto opened = openPanel(results, 0);

@@ -4,10 +4,8 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 
-#include "analysis/capture_analysis.hpp"
-#include "bench/workload.hpp"
+#include "core/series/long_transfer.hpp"
 #include "series/connection_rate.hpp"
 #include "series/min_max_downsampler.hpp"
 #include "series/rtt_samples.hpp"
@@ -29,15 +27,7 @@ auto timed(const char* what, Work&& work) {
 }  // namespace
 
 TEST_CASE("chart series of a million-packet connection", "[.benchmark][series-benchmark]") {
-    const std::filesystem::path path = std::filesystem::temp_directory_path() / "tcpscope-series-benchmark.pcap";
-    bench::WorkloadOptions options;
-    options.workload = bench::Workload::W2;
-    options.packets = 1'000'000;
-    options.connections = 1;
-    options.snaplen = 96;
-    bench::generateCapture(path.string(), options);
-    const CaptureAnalysis analysis = analyzeCaptures({path.string()}, {});
-    std::filesystem::remove(path);
+    const CaptureAnalysis analysis = test::analyzeLongTransfer(1'000'000, "tcpscope-series-benchmark.pcap");
     REQUIRE(analysis.engine->connections().size() == 1);
     const Connection& connection = analysis.engine->connections()[0];
     const Side sender = connection.from(Side::Server).payloadBytes > connection.from(Side::Client).payloadBytes
