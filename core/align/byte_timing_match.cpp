@@ -258,6 +258,29 @@ ByteTimingScore scorePair(const TracedSocket& socket, const Traffic& traffic, co
     return score;
 }
 
+// How many of the first calls have a segment that left (arrived) at once around them on this
+// side of the connection: a cheap test that keeps the full comparison to the likely pairs when
+// thousands of connections are alive at the time.
+size_t promptNeighbours(const Traffic& traffic, const FirstTransmissions& sent, const FirstTransmissions& received,
+                        const CallClock& clock) {
+    const auto anyRunIn = [](const FirstTransmissions& stream, int64_t from, int64_t to) {
+        const auto& runs = stream.runs();
+        const auto run = std::lower_bound(runs.begin(), runs.end(), from,
+                                          [](const FirstTransmissions::Run& r, int64_t ts) { return r.tsNs < ts; });
+        return run != runs.end() && run->tsNs <= to;
+    };
+    size_t found = 0;
+    for (size_t k = 0; k < std::min(kAnchorCalls, traffic.writes.size()); ++k) {
+        const TimedCall& call = traffic.writes[k];
+        found += anyRunIn(sent, call.tsNs - clock.toleranceNs, call.tsNs + kPromptNs + clock.toleranceNs) ? 1 : 0;
+    }
+    for (size_t k = 0; k < std::min(kAnchorCalls, traffic.reads.size()); ++k) {
+        const TimedCall& call = traffic.reads[k];
+        found += anyRunIn(received, call.endNs - kPromptNs - clock.toleranceNs, call.endNs + clock.toleranceNs) ? 1 : 0;
+    }
+    return found;
+}
+
 // A pair is possible when the capture holds some of the socket's bytes and almost none of them
 // contradict it.
 bool acceptable(const ByteTimingScore& score, const TracedSocket& socket) {
@@ -357,7 +380,9 @@ void matchSocketsByBytesAndTiming(std::vector<TracedSocket>& sockets, const std:
                 continue;
             }
             for (const Side side : {Side::Client, Side::Server}) {
-                if (!sideAllowed(socket, side) || taken.contains({c.id, sideIndex(side)})) {
+                if (!sideAllowed(socket, side) || taken.contains({c.id, sideIndex(side)}) ||
+                    (clock.timed && promptNeighbours(traffic[s], streams.of(c.id, side),
+                                                     streams.of(c.id, otherSide(side)), clock) == 0)) {
                     continue;
                 }
                 ByteTimingScore score = scorePair(socket, traffic[s], c, side, streams, clock);

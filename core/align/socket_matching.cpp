@@ -42,7 +42,7 @@ struct Candidate {
 std::vector<Candidate> candidatesOf(const TracedSocket& socket, const std::vector<Connection>& connections,
                                     const EndpointIndex& index) {
     std::vector<Candidate> candidates;
-    if (socket.listening || !socket.hasRemote) {
+    if (socket.listening || !socket.hasRemote || (socket.connectFailed && !socket.decorated)) {
         return candidates;
     }
     // The remote end is the server for a connecting socket, the client for an accepted one; with

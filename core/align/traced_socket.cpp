@@ -30,6 +30,8 @@ namespace {
 constexpr int kAfInet = 2;
 constexpr int kAfInet6 = 10;
 constexpr int kSockStream = 1;
+constexpr int kEalready = 114;     // Linux errno
+constexpr int kEinprogress = 115;
 
 struct FdKey {
     int32_t table;
@@ -253,6 +255,10 @@ private:
     static void apply(TracedSocket& socket, const SyscallRecord& record) {
         switch (record.kind) {
             case SyscallKind::Connect:
+                // 0, or EINPROGRESS/EALREADY of a non-blocking connect, may make a connection.
+                socket.connectFailed = (socket.connectFailed || !socket.connectCalled) &&
+                                       record.returnKind == ReturnKind::Error && record.errnoCode != kEinprogress &&
+                                       record.errnoCode != kEalready;
                 socket.connectCalled = true;
                 if (record.hasAddress() && !socket.hasRemote) {
                     socket.hasRemote = true;

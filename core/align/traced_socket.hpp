@@ -52,6 +52,7 @@ struct TracedSocket {
     Endpoint local;
     Endpoint remote;
     bool connectCalled = false;
+    bool connectFailed = false;        ///< every connect() on it failed (not EINPROGRESS): it never made a connection
     bool acceptedHere = false;         ///< the fd was returned by accept()
     bool nodelaySet = false;           ///< TCP_NODELAY set to 1 at some point
     int64_t nodelayTsNs = 0;           ///< when (log clock)
