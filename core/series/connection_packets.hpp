@@ -11,6 +11,12 @@ namespace tcpscope {
 /// stretch of the index between the connection's first and last frame.
 std::vector<size_t> packetPositionsOf(const PacketIndex& packets, const Connection& connection);
 
+/// Flagged retransmission, fast_retransmission or spurious_retransmission by the sequence analysis.
+inline bool isRetransmission(AnalysisFlags flags) {
+    return (flags & (bit(AnalysisFlag::Retransmission) | bit(AnalysisFlag::FastRetransmission) |
+                     bit(AnalysisFlag::SpuriousRetransmission))) != 0;
+}
+
 /// The side that sent `packet`.
 inline Side senderOf(const IndexedPacket& packet) {
     return packet.fromServer ? Side::Server : Side::Client;

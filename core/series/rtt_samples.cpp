@@ -43,7 +43,10 @@ std::vector<RttSample> rttSamplesOf(const AnalysisEngine& engine, uint32_t conne
             if (length == 0 || (packet.tcpFlags & tcpflag::kRst) != 0) {
                 continue;
             }
-            Unacked segment{packet.seq, packet.seq + length, packet.tsNs, packet.frame, false};
+            // Flagged by the sequence analysis (even a spurious retransmission after the ACK), or
+            // overlapping a range still in flight below: either way sent more than once.
+            Unacked segment{packet.seq, packet.seq + length, packet.tsNs, packet.frame,
+                            isRetransmission(packet.analysis)};
             if (!unacked.empty() && seq::lt(segment.seq, unacked.back().end)) {
                 // Below what was already sent: a retransmission (or reordering) of ranges in flight.
                 ordered = false;
@@ -81,7 +84,9 @@ std::vector<RttSample> rttSamplesOf(const AnalysisEngine& engine, uint32_t conne
                 measured = &segment;
             }
         }
-        if (measured != nullptr && !ambiguous) {
+        // A zero time says only that both packets got the same timestamp; tshark shows no
+        // ack_rtt for it either.
+        if (measured != nullptr && !ambiguous && packet.tsNs != measured->tsNs) {
             samples.push_back(
                 {packet.tsNs, static_cast<double>(packet.tsNs - measured->tsNs) / 1e6, measured->frame, packet.frame});
         }

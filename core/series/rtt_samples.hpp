@@ -18,9 +18,10 @@ struct RttSample {
 /// The RTT samples of what `sender` sent on `connection`, defined as Wireshark's
 /// tcp.analysis.ack_rtt: an ACK from the peer whose number is exactly the end (seq + length, SYN
 /// and FIN counting one) of a segment still unacknowledged gives ACK time - segment time; an
-/// ACK that only covers part of a segment or ends between segments gives none. Unlike
-/// Wireshark, Karn's rule applies: no sample for a sequence range that was sent more than once
-/// (its ACK cannot tell which copy arrived). In the order of the ACKs.
+/// ACK that only covers part of a segment or ends between segments gives none, nor does a zero
+/// time (tshark shows none). Unlike Wireshark, Karn's rule applies: no sample for a segment
+/// flagged as a retransmission or overlapping one still in flight, nor for an ACK carried by a
+/// RST (its ACK cannot tell which copy arrived). In the order of the ACKs.
 std::vector<RttSample> rttSamplesOf(const AnalysisEngine& engine, uint32_t connection, Side sender);
 
 /// The samples as chart points: x = the ACK's time in seconds since the capture's first frame,

@@ -7,9 +7,6 @@ namespace tcpscope {
 
 namespace {
 
-constexpr AnalysisFlags kRetransmitted = bit(AnalysisFlag::Retransmission) | bit(AnalysisFlag::FastRetransmission) |
-                                         bit(AnalysisFlag::SpuriousRetransmission);
-
 // Sequence numbers relative to one side's initial sequence number, unwrapped: each new value is
 // taken as the one nearest to the previous (segments and ACKs never jump by 2 GiB).
 class RelativeSequence {
@@ -52,7 +49,7 @@ TimeSequenceSeries timeSequenceOf(const AnalysisEngine& engine, uint32_t connect
             series.segments.push_back({x, static_cast<double>(first)});
             series.segments.push_back({x, static_cast<double>(first + packet.payloadLength)});
             ++series.dataSegments;
-            if ((packet.analysis & kRetransmitted) != 0) {
+            if (isRetransmission(packet.analysis)) {
                 series.retransmissions.push_back({x, static_cast<double>(first)});
                 ++series.retransmittedSegments;
             }
