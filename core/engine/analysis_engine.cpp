@@ -18,29 +18,53 @@ std::vector<std::string> AnalysisEngine::filterWarnings() const {
     return filter_ ? filter_->warnings() : std::vector<std::string>{};
 }
 
-void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
+uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string_view comment) {
     const uint32_t frame = nextFrame_++;
     if (counters_.frames == 0) {
-        firstTsNs_ = packet.tsNs;
+        firstTsNs_ = tsNs;
     }
     ++counters_.frames;
-    lastTsNs_ = packet.tsNs;
+    lastTsNs_ = tsNs;
     // Frames of one capture almost always share a link type: look the counter up only on a change.
-    if (linkTypeCount_ == nullptr || packet.linkType != countedLinkType_) {
-        countedLinkType_ = packet.linkType;
-        linkTypeCount_ = &counters_.framesByLinkType[packet.linkType];
+    if (linkTypeCount_ == nullptr || linkType != countedLinkType_) {
+        countedLinkType_ = linkType;
+        linkTypeCount_ = &counters_.framesByLinkType[linkType];
     }
     ++*linkTypeCount_;
-    if (!packet.comment.empty()) {
-        comments_.emplace_back(frame, std::string(packet.comment));  // kept for every frame, TCP or not
+    if (!comment.empty()) {
+        comments_.emplace_back(frame, std::string(comment));  // kept for every frame, TCP or not
     }
+    return frame;
+}
 
+void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
+    const uint32_t frame = countFrame(packet.tsNs, packet.linkType, packet.comment);
     if (filter_ && !filter_->matches(packet)) {
         ++counters_.filteredOut;
         return;
     }
     TcpSegment segment;
-    switch (decodePacket(packet, segment)) {
+    const DecodeStatus status = decodePacket(packet, segment);
+    analyse(status, segment, packet.tsNs, packet.recordOffset, fileIndex, frame);
+}
+
+void AnalysisEngine::prepare(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame) {
+    frame.tsNs = packet.tsNs;
+    frame.recordOffset = packet.recordOffset;
+    frame.linkType = packet.linkType;
+    frame.fileIndex = fileIndex;
+    frame.comment.assign(packet.comment);
+    frame.status = decodePacket(packet, frame.segment);
+}
+
+void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
+    const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.comment);
+    analyse(prepared.status, prepared.segment, prepared.tsNs, prepared.recordOffset, prepared.fileIndex, frame);
+}
+
+void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment, int64_t tsNs, uint64_t recordOffset,
+                             uint32_t fileIndex, uint32_t frame) {
+    switch (status) {
         case DecodeStatus::Tcp: break;
         case DecodeStatus::NotTcp: ++counters_.notTcp; return;
         case DecodeStatus::Fragment: ++counters_.fragments; return;
@@ -53,10 +77,10 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
         ++counters_.sizeLimited;
     }
 
-    const TrackedSegment tracked = tracker_.track(segment, packet.tsNs, frame);
+    const TrackedSegment tracked = tracker_.track(segment, tsNs, frame);
     IndexedPacket indexed;
-    indexed.tsNs = packet.tsNs;
-    indexed.recordOffset = packet.recordOffset;
+    indexed.tsNs = tsNs;
+    indexed.recordOffset = recordOffset;
     indexed.fileIndex = fileIndex;
     indexed.frame = frame;
     indexed.connection = tracked.connection->id;
@@ -70,7 +94,7 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     const size_t position = packets_.append(indexed);
 
     if (!observers_.empty()) {
-        const SegmentEvent event{segment, *tracked.connection, tracked.sender, frame, packet.tsNs, tracked.analysis,
+        const SegmentEvent event{segment, *tracked.connection, tracked.sender, frame, tsNs, tracked.analysis,
                                  position};
         for (SegmentObserver* observer : observers_) {
             observer->onSegment(event);

@@ -10,6 +10,7 @@
 
 #include "capture/bpf_filter.hpp"
 #include "capture/raw_packet.hpp"
+#include "decode/decoded_packet.hpp"
 #include "engine/segment_observer.hpp"
 #include "tcp/packet_index.hpp"
 #include "tcp/tcp_tracker.hpp"
@@ -35,6 +36,19 @@ struct FrameCounters {
     std::map<uint32_t, uint64_t> framesByLinkType;
 };
 
+/// One frame after the part of the analysis that needs its bytes (decoding), ready for the
+/// in-order part. Made by AnalysisEngine::prepare on any thread (a reader thread decodes while the
+/// engine's thread tracks connections), applied with AnalysisEngine::pushPrepared.
+struct PreparedFrame {
+    int64_t tsNs = 0;
+    uint64_t recordOffset = 0;
+    uint32_t linkType = 0;
+    uint32_t fileIndex = 0;
+    DecodeStatus status = DecodeStatus::NotTcp;
+    TcpSegment segment;   ///< valid when status is Tcp
+    std::string comment;  ///< pcapng packet comment, usually empty
+};
+
 /// The incremental analysis: frames are pushed one at a time, in capture order, and every
 /// result (connections, packet index, counters) can be read between two pushes. The file
 /// loader and the live capture feed it the same way.
@@ -47,6 +61,13 @@ public:
     void addObserver(SegmentObserver* observer);
     /// Analyses one frame from input file `fileIndex`. Frames are numbered 1, 2, ... in push order.
     void push(const RawPacket& packet, uint32_t fileIndex);
+    /// Decodes `packet` into `frame` without touching any engine: safe on another thread. Only for
+    /// engines without a filter expression (the filter needs the frame's bytes in push()).
+    static void prepare(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame);
+    /// Analyses a frame made by prepare(), exactly as push() would have analysed the packet.
+    void pushPrepared(const PreparedFrame& frame);
+    /// True if the engine has a filter expression (then frames must go through push()).
+    [[nodiscard]] bool hasFilter() const { return filter_.has_value(); }
     /// Detaches every observer (before they are destroyed).
     void clearObservers() { observers_.clear(); }
     /// Tells observers that the input has ended.
@@ -69,6 +90,12 @@ public:
     void reserveConnections(size_t connections) { tracker_.reserve(connections); }
 
 private:
+    // The bookkeeping of every frame pushed; returns its frame number.
+    uint32_t countFrame(int64_t tsNs, uint32_t linkType, std::string_view comment);
+    // The analysis of a decoded frame.
+    void analyse(DecodeStatus status, const TcpSegment& segment, int64_t tsNs, uint64_t recordOffset,
+                 uint32_t fileIndex, uint32_t frame);
+
     EngineOptions options_;
     std::optional<BpfFilter> filter_;
     TcpTracker tracker_;

@@ -1,0 +1,99 @@
+// With a second core the loader decodes on a reading thread and analyses on the calling one. The
+// results must be exactly those of the one-thread load (TCPSCOPE_THREADS=1): same counters,
+// connections, packet index and findings, on generated captures of many batches and on merged
+// real samples.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "analysis/capture_analysis.hpp"
+#include "generated_capture.hpp"
+
+using namespace tcpscope;
+
+namespace {
+
+CaptureAnalysis analyse(const std::vector<std::string>& paths, bool oneThread) {
+    if (oneThread) {
+        ::setenv("TCPSCOPE_THREADS", "1", 1);  // NOLINT(concurrency-mt-unsafe): no other thread runs yet
+    } else {
+        ::unsetenv("TCPSCOPE_THREADS");  // NOLINT(concurrency-mt-unsafe)
+    }
+    LoadProgress progress;
+    uint64_t checkpoints = 0;
+    CaptureAnalysis analysis = analyzeCaptures(paths, AnalysisOptions{}, &progress, nullptr,
+                                               [&](const AnalysisCheckpoint&) { ++checkpoints; });
+    ::unsetenv("TCPSCOPE_THREADS");  // NOLINT(concurrency-mt-unsafe)
+    CHECK(progress.finished);
+    CHECK(progress.frames == analysis.engine->counters().frames);
+    // Every 4096 frames; the reading thread also after its last, partial batch.
+    const uint64_t full = analysis.engine->counters().frames / 4096;
+    CHECK(checkpoints >= full);
+    CHECK(checkpoints <= full + 1);
+    return analysis;
+}
+
+void requireSameResults(const CaptureAnalysis& threaded, const CaptureAnalysis& single) {
+    const AnalysisEngine& a = *threaded.engine;
+    const AnalysisEngine& b = *single.engine;
+    REQUIRE(a.counters().frames == b.counters().frames);
+    REQUIRE(a.counters().tcp == b.counters().tcp);
+    REQUIRE(a.counters().notTcp == b.counters().notTcp);
+    REQUIRE(a.counters().framesByLinkType == b.counters().framesByLinkType);
+    REQUIRE(a.packetComments() == b.packetComments());
+    REQUIRE(a.connections().size() == b.connections().size());
+    for (size_t i = 0; i < a.connections().size(); ++i) {
+        const Connection& x = a.connections()[i];
+        const Connection& y = b.connections()[i];
+        REQUIRE(x.client == y.client);
+        REQUIRE(x.server == y.server);
+        REQUIRE(x.lastFrame == y.lastFrame);
+        REQUIRE(x.state == y.state);
+        REQUIRE(x.from(Side::Client).payloadBytes == y.from(Side::Client).payloadBytes);
+        REQUIRE(x.from(Side::Server).retransmittedBytes == y.from(Side::Server).retransmittedBytes);
+    }
+    REQUIRE(a.packets().size() == b.packets().size());
+    for (size_t i = 0; i < a.packets().size(); ++i) {
+        const IndexedPacket x = a.packets().at(i);
+        const IndexedPacket y = b.packets().at(i);
+        REQUIRE(x.frame == y.frame);
+        REQUIRE(x.tsNs == y.tsNs);
+        REQUIRE(x.recordOffset == y.recordOffset);
+        REQUIRE(x.fileIndex == y.fileIndex);
+        REQUIRE(x.connection == y.connection);
+        REQUIRE(x.analysis == y.analysis);
+    }
+    REQUIRE(threaded.findings.size() == single.findings.size());
+    for (size_t i = 0; i < threaded.findings.size(); ++i) {
+        REQUIRE(threaded.findings[i].kind == single.findings[i].kind);
+        REQUIRE(threaded.findings[i].frames == single.findings[i].frames);
+        REQUIRE(threaded.findings[i].summary == single.findings[i].summary);
+        REQUIRE(threaded.findings[i].evidence == single.findings[i].evidence);
+    }
+    for (size_t i = 0; i < threaded.inputs.size(); ++i) {
+        REQUIRE(threaded.inputs[i].frames == single.inputs[i].frames);
+        REQUIRE(threaded.inputs[i].bytes == single.inputs[i].bytes);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the reading thread gives the one-thread results on generated captures", "[bench][engine]") {
+    for (const bench::Workload workload : {bench::Workload::W1, bench::Workload::W3}) {
+        const test::GeneratedCapture capture(test::smallWorkload(workload, 30'000), "threads");
+        CAPTURE(capture.path());
+        const CaptureAnalysis threaded = analyse({capture.path()}, false);
+        const CaptureAnalysis single = analyse({capture.path()}, true);
+        REQUIRE(threaded.engine->counters().frames == capture.stats().packets);
+        requireSameResults(threaded, single);
+    }
+}
+
+TEST_CASE("the reading thread gives the one-thread results on merged pcap and pcapng samples", "[bench][engine]") {
+    const std::string samples = std::string(TCPSCOPE_SOURCE_DIR) + "/samples/";
+    const std::vector<std::string> paths{samples + "http-close.pcap", samples + "proxy-nagle-ttt.pcapng",
+                                         samples + "http-tw-reuse.pcap"};
+    const CaptureAnalysis threaded = analyse(paths, false);
+    const CaptureAnalysis single = analyse(paths, true);
+    requireSameResults(threaded, single);
+}
