@@ -74,6 +74,7 @@ int64_t coarseOffset(const AlignedLog& aligned, const std::vector<TracedSocket>&
     const StraceLog& log = aligned.log;
     const int64_t base = timeBaseNs(log, captureFirstNs);
     const std::vector<int64_t> samples = handshakeOffsetSamples(sockets, connections, base);
+    fit.fromHandshakes = !samples.empty() && log.format.timeBase != StraceTimeBase::None;
     switch (log.format.timeBase) {
         case StraceTimeBase::TimeOfDay: {
             int64_t zone = 0;
@@ -119,7 +120,7 @@ void fitResidual(const std::vector<int64_t>& samples, const StraceClockOptions& 
         fit.residualNs = percentile(samples, 0.1);
         fit.method = "writes";
     } else {
-        fit.method = fit.searched ? "search" : fit.coarseNs != 0 ? "handshakes" : "none";
+        fit.method = fit.searched ? "search" : fit.fromHandshakes ? "handshakes" : "none";
     }
     std::vector<int64_t> prompt;
     for (int64_t sample : samples) {

@@ -28,6 +28,7 @@ struct ClockFit {
     double promptShare = 0;       ///< share of those whose bytes left within 1 ms of the write
     double p90PromptMs = 0;       ///< 90th percentile of the write-to-wire delay of the prompt ones
     std::string method;           ///< "writes", "handshakes", "given", "none"
+    bool fromHandshakes = false;  ///< the coarse offset came from the times of the sockets' handshakes
     bool searched = false;        ///< no socket's endpoints were known: the coarse offset was searched in the writes
     uint32_t searchWrites = 0;    ///< writes the search compared
     uint32_t searchPeakWrites = 0;  ///< of them, followed at the found offset by a segment of their size

@@ -177,6 +177,7 @@ TEST_CASE("calls that fit several connections equally are refused, not guessed",
                      [&stamp](const std::string& line) { return std::regex_replace(line, stamp, "$1 $2"); });
     const Aligned result = align("proxy-nagle-late.pcap", {untimed});
     REQUIRE(result.alignment.logs[0].log.format.timeBase == StraceTimeBase::None);
+    CHECK(result.alignment.logs[0].clock.method == "none");  // nothing to put it on the capture's clock
     for (const TracedSocket& socket : result.alignment.sockets) {
         CHECK(socket.connection == kNoConnection);
     }
