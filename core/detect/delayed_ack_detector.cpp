@@ -32,7 +32,7 @@ bool isResent(AnalysisFlags flags) {
 DelayedAckDetector::SenderState& DelayedAckDetector::stateOf(uint32_t connection, Side side) {
     const size_t index = size_t{connection} * 2 + sideIndex(side);
     if (index >= states_.size()) {
-        states_.resize(std::max(index + 1, states_.size() * 2));
+        states_.resize(index + 1);  // the vector grows geometrically; only live entries are built
     }
     return states_[index];
 }

@@ -54,7 +54,7 @@ std::string_view portReuseOutcomeName(PortReuseDetector::Outcome outcome) {
 
 PortReuseDetector::ConnectionState& PortReuseDetector::stateOf(uint32_t connection) {
     if (connection >= states_.size()) {
-        states_.resize(std::max<size_t>(size_t{connection} + 1, states_.size() * 2));
+        states_.resize(size_t{connection} + 1);  // the vector grows geometrically; only live entries are built
     }
     return states_[connection];
 }

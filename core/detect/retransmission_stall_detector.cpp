@@ -30,7 +30,7 @@ bool connectionOver(const Connection& connection) {
 RetransmissionStallDetector::SenderState& RetransmissionStallDetector::stateOf(uint32_t connection, Side side) {
     const size_t index = size_t{connection} * 2 + sideIndex(side);
     if (index >= states_.size()) {
-        states_.resize(std::max(size_t{connection} * 2 + 2, states_.size() * 2));
+        states_.resize(size_t{connection} * 2 + 2);  // the vector grows geometrically; only live entries are built
     }
     return states_[index];
 }
