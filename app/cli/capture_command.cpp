@@ -283,6 +283,8 @@ Subcommand addCaptureCommand(CLI::App& app) {
                         "e.g. 100M,10");
     command->add_option("--ring-seconds", options->ringSeconds, "with --write: a new file every this many seconds");
     command->add_option("--snaplen", options->capture.snapLength, "bytes kept per packet")->capture_default_str();
+    command->add_option("--buffer-bytes", options->capture.bufferBytes, "kernel capture buffer in bytes")
+        ->capture_default_str();
     command->add_option("--format", options->format, "text, or json: one JSON object per line per finding, then the report")
         ->check(CLI::IsMember({"text", "json"}));
     command->add_option("--os", options->os, "defaults of the hosts' system: TIME_WAIT length, port range")

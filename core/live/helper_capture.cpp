@@ -1,9 +1,11 @@
 #include "live/helper_capture.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +60,17 @@ LiveErrorKind kindOfExit(int status) {
     default:
         return LiveErrorKind::Other;
     }
+}
+
+// The group that owns the helper (whose members may run it), "tcpscope" if it cannot be told.
+std::string groupOf(const std::string& path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) == 0 && status.st_gid != 0) {
+        if (const group* entry = ::getgrgid(status.st_gid); entry != nullptr) {
+            return entry->gr_name;
+        }
+    }
+    return "tcpscope";
 }
 
 std::vector<std::string> helperArguments(const std::string& helperPath, const LiveCaptureOptions& options) {
@@ -134,8 +147,9 @@ HelperCapture::HelperCapture(const std::string& helperPath, const LiveCaptureOpt
         throw LiveCaptureError(
             denied ? LiveErrorKind::PermissionDenied : LiveErrorKind::Other,
             fmt::format("cannot run the capture helper {}: {}{}", helperPath, std::strerror(spawned),
-                        denied ? "; it is meant to be run by the members of its group: sudo usermod -aG "
-                                 "tcpscope $USER, then log in again"
+                        denied ? fmt::format("; it is meant to be run by the members of its group: sudo usermod -aG "
+                                             "{} $USER, then log in again",
+                                             groupOf(helperPath))
                                : ""));
     }
     sideChannels_ = std::thread([this, statsFd = stats.read, errorFd = errors.read] {

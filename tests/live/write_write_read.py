@@ -6,11 +6,11 @@ on; the client sends its next request only after reading the whole answer. The s
 in the server's kernel until the client's delayed ACK of the first (about 40 ms on Linux): the
 write-write-read pattern that tcpscope reports as delayed_ack_stall.
 
-    write_write_read.py PORT REQUESTS [--rate PER_SECOND] [--duration SECONDS] [--host 127.0.0.1]
+    write_write_read.py PORT REQUESTS [--rate PER_SECOND] [--duration SECONDS] [--clients N] [--host 127.0.0.1]
 
-With --duration, it runs that long (requests then only bounds nothing) at --rate requests a second
-over as many connections as needed (one request at a time on each), reconnecting every 100 requests.
-It prints one line at the end: requests, seconds, and the slowest answer in milliseconds.
+With --duration, it runs that long instead of REQUESTS requests, at --rate requests a second in all,
+spread over --clients clients (each asks one request at a time on its connection, reconnecting every
+100 requests). It prints one line at the end: requests, seconds, and the slowest answer in milliseconds.
 """
 import argparse
 import socket
@@ -53,12 +53,43 @@ def ask(sock):
         received += len(chunk)
 
 
+def client(options, start, index, results):
+    """One client's requests: its share of REQUESTS or of the rate, one at a time."""
+    requests = options.requests // options.clients + (1 if index < options.requests % options.clients else 0)
+    rate = options.rate / options.clients
+    slowest = 0.0
+    done = 0
+    sock = None
+    while True:
+        if options.duration > 0:
+            if time.monotonic() - start >= options.duration:
+                break
+        elif done >= requests:
+            break
+        if sock is None or done % 100 == 0:
+            if sock is not None:
+                sock.close()
+            sock = socket.create_connection((options.host, options.port))
+        began = time.monotonic()
+        ask(sock)
+        slowest = max(slowest, (time.monotonic() - began) * 1000)
+        done += 1
+        if rate > 0:
+            pause = start + done / rate - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+    if sock is not None:
+        sock.close()
+    results.append((done, slowest))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("port", type=int)
     parser.add_argument("requests", type=int)
     parser.add_argument("--rate", type=float, default=0.0, help="requests per second (0: back to back)")
     parser.add_argument("--duration", type=float, default=0.0, help="seconds to run (0: REQUESTS requests)")
+    parser.add_argument("--clients", type=int, default=1, help="clients asking at the same time")
     parser.add_argument("--host", default="127.0.0.1")
     options = parser.parse_args()
 
@@ -69,30 +100,15 @@ def main():
     threading.Thread(target=serve, args=(listener,), daemon=True).start()
 
     start = time.monotonic()
-    slowest = 0.0
-    done = 0
-    sock = None
-    while True:
-        if options.duration > 0:
-            if time.monotonic() - start >= options.duration:
-                break
-        elif done >= options.requests:
-            break
-        if sock is None or done % 100 == 0:
-            if sock is not None:
-                sock.close()
-            sock = socket.create_connection((options.host, options.port))
-        began = time.monotonic()
-        ask(sock)
-        slowest = max(slowest, (time.monotonic() - began) * 1000)
-        done += 1
-        if options.rate > 0:
-            next_at = start + done / options.rate
-            pause = next_at - time.monotonic()
-            if pause > 0:
-                time.sleep(pause)
-    if sock is not None:
-        sock.close()
+    results = []
+    clients = [threading.Thread(target=client, args=(options, start, index, results))
+               for index in range(options.clients)]
+    for thread in clients:
+        thread.start()
+    for thread in clients:
+        thread.join()
+    done = sum(count for count, _ in results)
+    slowest = max((worst for _, worst in results), default=0.0)
     listener.close()
     print(f"requests={done} seconds={time.monotonic() - start:.2f} slowest_ms={slowest:.1f}", flush=True)
 
