@@ -1,0 +1,109 @@
+// Responsiveness of the main window on a big capture: time to the first (partial) results and
+// to the complete ones, the longest the event loop was kept waiting while loading, and the time
+// per redraw of the timeline widget at three zooms while panning. A benchmark, not a test:
+// hidden from the normal run ([.benchmark]); tests/ui/gui_benchmark.sh generates the capture,
+// runs it several times and prints medians. Needs TCPSCOPE_GUI_BENCH_CAPTURE.
+#include <QTabWidget>
+#include <QTimer>
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <vector>
+
+#include "window_test_support.hpp"
+
+using namespace tcpscope;
+using namespace tcpscope::ui;
+using namespace window_test;
+
+namespace {
+double elapsedMs(const QElapsedTimer& timer) {
+    return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+}  // namespace
+
+TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-benchmark]") {
+    const QByteArray capture = qgetenv("TCPSCOPE_GUI_BENCH_CAPTURE");
+    if (capture.isEmpty()) {
+        WARN("TCPSCOPE_GUI_BENCH_CAPTURE not set: no capture to measure");
+        return;
+    }
+    TestWindow test(true, {1600, 1000});
+    MainWindow& window = test.window;
+    QApplication::processEvents();
+
+    double firstResultsMs = -1;
+    double completeMs = -1;
+    QElapsedTimer start;
+    start.start();
+    QObject::connect(&window, &MainWindow::resultsShown, [&](bool complete) {
+        if (firstResultsMs < 0) {
+            firstResultsMs = elapsedMs(start);
+        }
+        if (complete) {
+            completeMs = elapsedMs(start);
+        }
+    });
+    // The event loop's latency while loading: a 10 ms timer, and how late each tick comes.
+    std::vector<double> gaps;
+    QElapsedTimer lastTick;
+    lastTick.start();
+    QTimer ticker;
+    ticker.setInterval(10);
+    QObject::connect(&ticker, &QTimer::timeout, [&]() {
+        gaps.push_back(elapsedMs(lastTick));
+        lastTick.restart();
+    });
+    ticker.start();
+    window.openCaptures({QString::fromLocal8Bit(capture)});
+    REQUIRE(waitFor([&test]() { return test.loads.ready > 0; }, 600'000));
+    ticker.stop();
+    auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+    REQUIRE(timeline != nullptr);
+    QElapsedTimer lanesStart;
+    lanesStart.start();
+    REQUIRE(waitFor([timeline]() { return !timeline->isBuilding(); }, 600'000));
+    const double lanesMs = completeMs + elapsedMs(lanesStart);
+    std::sort(gaps.begin(), gaps.end());
+    const double worstGapMs = gaps.empty() ? 0 : gaps.back();
+    const double p99GapMs = gaps.empty() ? 0 : gaps[gaps.size() * 99 / 100];
+
+    const auto& results = *window.results();
+    std::printf("gui benchmark: %llu packets, %zu connections, %zu findings\n",
+                static_cast<unsigned long long>(results.counters().frames), results.connections().size(),
+                results.findings().size());
+    std::printf("first_results_ms %.0f\ncomplete_results_ms %.0f\ntimeline_lanes_ms %.0f\n", firstResultsMs, completeMs,
+                lanesMs);
+    std::printf("event_loop_worst_gap_ms %.1f\nevent_loop_p99_gap_ms %.1f\n", worstGapMs, p99GapMs);
+
+    window.findChild<QTabWidget*>(QStringLiteral("viewTabs"))->setCurrentWidget(timeline);
+    QApplication::processEvents();
+    const TimeRange whole = timeline->model().captureRange();
+    const int64_t middle = whole.startNs + whole.lengthNs() / 2;
+    struct Zoom {
+        const char* name;
+        TimeRange range;
+    };
+    for (const Zoom& zoom : {Zoom{"whole", whole}, Zoom{"1s", {middle - 500'000'000, middle + 500'000'000}},
+                             Zoom{"10ms", {middle - 5'000'000, middle + 5'000'000}}}) {
+        std::vector<double> frames;
+        for (int frame = 0; frame < 40; ++frame) {
+            // Pan a little each frame, as a drag does, so nothing is reused from the frame before.
+            const int64_t shift = zoom.range.lengthNs() / 500 * frame;
+            timeline->zoomToRange({zoom.range.startNs + shift, zoom.range.endNs + shift});
+            QElapsedTimer frameTime;
+            frameTime.start();
+            timeline->viewport()->repaint();
+            frames.push_back(elapsedMs(frameTime));
+        }
+        frames.erase(frames.begin(), frames.begin() + 5);  // warm-up
+        std::printf("timeline_redraw_%s_ms %.2f (worst %.2f, %zu spans, %zu marks)\n", zoom.name, median(frames),
+                    *std::max_element(frames.begin(), frames.end()), timeline->lastFrame().spans.size(),
+                    timeline->lastFrame().marks.size());
+    }
+}

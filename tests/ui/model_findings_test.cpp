@@ -1,0 +1,97 @@
+// The findings model on real samples: a valid model (QAbstractItemModelTester), kinds sorted by
+// severity and time lost, and the order next/previous finding walk through; the finding details
+// with and without the strace log.
+#include <QAbstractItemModelTester>
+#include <QTextDocument>
+#include <catch2/catch.hpp>
+
+#include "align/stall_confirmation.hpp"
+#include "analysis/capture_analysis.hpp"
+#include "loading/analysis_results.hpp"
+#include "models/findings_model.hpp"
+#include "panels/finding_detail_panel.hpp"
+
+using namespace tcpscope;
+using namespace tcpscope::ui;
+
+namespace {
+
+ResultsPtr analysed(const char* capture, const std::vector<std::string>& straceLogs = {}) {
+    CaptureAnalysis analysis = analyzeCaptures({std::string(TCPSCOPE_SOURCE_DIR "/samples/") + capture}, {});
+    std::optional<StraceAlignment> alignment;
+    if (!straceLogs.empty()) {
+        std::vector<std::string> paths;
+        for (const std::string& log : straceLogs) {
+            paths.push_back(std::string(TCPSCOPE_SOURCE_DIR "/samples/") + log);
+        }
+        alignment = loadStraceLogs(paths, analysis, {});
+        confirmFindingsWithSyscalls(analysis.findings, *alignment, *analysis.engine);
+    }
+    return AnalysisResults::complete(std::move(analysis), std::move(alignment));
+}
+
+}  // namespace
+
+TEST_CASE("the findings model of the churn sample is valid and walks kind after kind", "[ui][model]") {
+    FindingsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const ResultsPtr results = analysed("churn-exhaustion.pcap");
+    model.setResults(results);
+    REQUIRE(model.rowCount() == 3);  // time_wait_churn, port_exhaustion, port_reuse: one finding each
+    // Errors first, then by time lost.
+    CHECK(
+        model.data(model.index(0, FindingsModel::KindColumn)).toString().startsWith(QStringLiteral("port_exhaustion")));
+
+    std::vector<uint32_t> forward;
+    QModelIndex at;
+    for (int step = 0; step < 4; ++step) {
+        at = model.neighbourFinding(at, 1);
+        REQUIRE(model.findingAt(at) != nullptr);
+        forward.push_back(model.findingAt(at)->id);
+    }
+    CHECK(forward[3] == forward[0]);  // wraps around after the three
+    CHECK(model.findingAt(model.index(0, 0, model.index(0, 0)))->id == forward[0]);
+    CHECK(model.findingAt(model.index(0, 0, model.index(2, 0)))->id == forward[2]);
+    // Backwards from the first: the last one.
+    CHECK(model.findingAt(model.neighbourFinding(model.indexOfFinding(forward[0]), -1))->id == forward[2]);
+    // From a kind row: its first finding going forward, the one before it going back.
+    CHECK(model.findingAt(model.neighbourFinding(model.index(1, 0), 1))->id == forward[1]);
+    CHECK(model.findingAt(model.neighbourFinding(model.index(1, 0), -1))->id == forward[0]);
+
+    model.setResults(analysed("http-keepalive.pcap"));  // no finding at all
+    CHECK(model.rowCount() == 0);
+    CHECK_FALSE(model.neighbourFinding({}, 1).isValid());
+}
+
+TEST_CASE("finding details show what the strace log says about each Nagle stall", "[ui][model][strace]") {
+    const ResultsPtr plain = analysed("proxy-nagle.pcap");
+    const ResultsPtr traced = analysed("proxy-nagle.pcap", {"proxy-nagle.strace"});
+    REQUIRE(traced->alignment() != nullptr);
+    for (const Finding& finding : traced->findings()) {
+        REQUIRE(finding.kind == "delayed_ack_stall");
+        QTextDocument document;
+        document.setHtml(findingDetailHtml(finding, true));
+        const QString text = document.toPlainText();
+        INFO(text.toStdString());
+        CHECK(text.contains(QStringLiteral("Confirmed by the system call trace")));
+        CHECK(text.contains(QStringLiteral("TCP_NODELAY was never set")));
+        CHECK(text.contains(QStringLiteral("epoll_wait")));  // the write, write, wait pattern
+        CHECK(text.contains(QStringLiteral("confirmed")));   // a verdict per stall
+        CHECK(text.contains(QStringLiteral("line ")));       // the held write's line in the log
+    }
+    QTextDocument untraced;
+    untraced.setHtml(findingDetailHtml(plain->findings().front(), false));
+    CHECK(untraced.toPlainText().contains(QStringLiteral("Attach the sender's strace log")));
+    CHECK_FALSE(untraced.toPlainText().contains(QStringLiteral("Confirmed")));
+}
+
+TEST_CASE("finding details of other kinds list their evidence as tables with frame links", "[ui][model]") {
+    const ResultsPtr results = analysed("port-reuse-collision.pcap");
+    REQUIRE_FALSE(results->findings().empty());
+    const QString html = findingDetailHtml(results->findings().front(), false);
+    CHECK(html.contains(QStringLiteral("href=\"frame:")));
+    QTextDocument document;
+    document.setHtml(html);
+    CHECK(document.toPlainText().contains(QStringLiteral("port_reuse")));
+    CHECK_FALSE(document.toPlainText().contains(QStringLiteral("strace log")));  // not a delayed-ACK finding
+}

@@ -1,0 +1,226 @@
+// The GUI opened on every capture in samples/ (with its strace logs), as a user would: the
+// findings panel lists the findings of the sample's expected report, the timeline draws each
+// finding's stalls, the sequence diagram shows each connection finding's packets (and the Nagle
+// brackets), and the window is saved as screenshots/PLATFORM/SAMPLE.png (plus a dark-palette
+// shot of the Nagle sample) for a person to look at. Runs on the offscreen platform with the
+// rest, and under Xvfb (xcb) where xvfb-run exists: `ui_tests "[samples-screenshot]"`.
+#include <QDir>
+#include <QGuiApplication>
+#include <QImage>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analysis/capture_analysis.hpp"
+#include "window/palettes.hpp"
+#include "window_test_support.hpp"
+
+using namespace tcpscope;
+using namespace tcpscope::ui;
+using namespace window_test;
+
+namespace {
+
+struct Sample {
+    QString capture;
+    QStringList straceLogs;  // NAME.strace, or the NAME.strace.PID files of strace -ff
+};
+
+std::vector<Sample> samples() {
+    const QDir dir(QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples"));
+    std::vector<Sample> found;
+    for (const QFileInfo& capture :
+         dir.entryInfoList({QStringLiteral("*.pcap"), QStringLiteral("*.pcapng")}, QDir::Files, QDir::Name)) {
+        Sample sample{capture.absoluteFilePath(), {}};
+        for (const QFileInfo& log :
+             dir.entryInfoList({capture.completeBaseName() + QStringLiteral(".strace*")}, QDir::Files, QDir::Name)) {
+            sample.straceLogs << log.absoluteFilePath();
+        }
+        found.push_back(sample);
+    }
+    return found;
+}
+
+// Finding kinds and their counts in the sample's expected report (samples/expected/); for a
+// sample recorded since, without one yet, those of the core's own analysis.
+std::map<std::string, int> expectedKinds(const QString& capture) {
+    std::ifstream file(QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples/expected/%1.analyze.json")
+                           .arg(QFileInfo(capture).fileName())
+                           .toStdString());
+    std::map<std::string, int> kinds;
+    if (!file.good()) {
+        WARN("no expected report for " << capture.toStdString() << ": compared with the core's analysis");
+        for (const Finding& finding : analyzeCaptures({capture.toStdString()}, {}).findings) {
+            ++kinds[finding.kind];
+        }
+        return kinds;
+    }
+    const nlohmann::json report = nlohmann::json::parse(file);
+    for (const auto& finding : report["findings"]) {
+        ++kinds[finding["kind"].get<std::string>()];
+    }
+    return kinds;
+}
+
+std::map<std::string, int> shownKinds(const QAbstractItemModel& model) {
+    std::map<std::string, int> kinds;
+    const auto& findings = dynamic_cast<const FindingsModel&>(model);
+    for (int group = 0; group < model.rowCount(); ++group) {
+        const QModelIndex parent = model.index(group, 0);
+        for (int row = 0; row < model.rowCount(parent); ++row) {
+            ++kinds[findings.findingAt(model.index(row, 0, parent))->kind];
+        }
+    }
+    return kinds;
+}
+
+// The findings whose stall spans or labels the timeline draws now (in its tab, shown or not).
+std::set<uint32_t> drawnFindings(const TimelineView& timeline) {
+    const TimelineFrame frame = timeline.prepareFrame(timeline.viewport()->size(), timeline.visibleRange());
+    std::set<uint32_t> drawn;
+    for (const LayoutSpan& span : frame.spans) {
+        drawn.insert(span.finding);
+    }
+    for (const LayoutText& text : frame.texts) {
+        drawn.insert(text.finding);
+    }
+    return drawn;
+}
+
+QStringList bracketTexts(const SequenceView& sequence) {
+    const SequenceLayout& layout = sequence.sequenceLayout();
+    QStringList texts;
+    if (!layout.isEmpty()) {
+        for (const auto& bracket : layout.prepare(QRectF(0, 0, 1000, layout.totalHeight())).brackets) {
+            texts << bracket.text;
+        }
+    }
+    return texts;
+}
+
+QString screenshotPath(const QString& name) {
+    const QString dir = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name + QStringLiteral(".png");
+}
+
+// Mean lightness (0..255) of a widget's part of a window grab.
+int meanLightness(const QImage& image, const QRect& area) {
+    int64_t sum = 0;
+    int64_t count = 0;
+    for (int y = area.top(); y <= area.bottom(); y += 3) {
+        for (int x = area.left(); x <= area.right(); x += 3) {
+            sum += QColor(image.pixel(x, y)).lightness();
+            ++count;
+        }
+    }
+    return count > 0 ? static_cast<int>(sum / count) : 0;
+}
+
+}  // namespace
+
+TEST_CASE("every sample opens in the GUI with its findings in the panel, the timeline and the sequence diagram",
+          "[ui][screenshot][samples-screenshot]") {
+    const std::vector<Sample> all = samples();
+    REQUIRE(all.size() >= 10);
+    for (const Sample& sample : all) {
+        const QString name = QFileInfo(sample.capture).fileName();
+        SECTION(name.toStdString()) {
+            TestWindow test(true, {1600, 1000});
+            MainWindow& window = test.window;
+            REQUIRE(test.open({sample.capture}, sample.straceLogs));
+            CHECK((window.results()->alignment() != nullptr) == !sample.straceLogs.isEmpty());
+
+            auto* findingsView = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
+            auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+            auto* sequence = window.findChild<SequenceView*>(QStringLiteral("sequenceView"));
+            REQUIRE(findingsView != nullptr);
+            REQUIRE(timeline != nullptr);
+            REQUIRE(sequence != nullptr);
+            CHECK(shownKinds(*findingsView->model()) == expectedKinds(sample.capture));
+
+            for (const Finding& finding : window.results()->findings()) {
+                INFO(finding.kind << " #" << finding.id);
+                window.selectFinding(finding.id);
+                QApplication::processEvents();
+                REQUIRE(window.currentFinding() == &finding);
+                // Its stalls are drawn (capture-wide findings on their own lane); a finding that
+                // cost no time (a port reuse that went well, TIME_WAIT churn that broke nothing)
+                // has no span: the timeline selects it and, for a connection, its lane.
+                CHECK(timeline->selectedFinding() == finding.id);
+                if (finding.durationMs > 0) {
+                    CHECK(drawnFindings(*timeline).count(finding.id) == 1);
+                } else if (finding.connection != kNoConnection) {
+                    CHECK(timeline->selectedConnection() == finding.connection);
+                }
+                if (finding.connection == kNoConnection || finding.frames.empty()) {
+                    continue;
+                }
+                // The diagram of its connection, on its first evidence packet.
+                REQUIRE(sequence->selectedArrow() != kNoArrow);
+                const auto& arrows = sequence->sequenceLayout().diagram()->arrows();
+                CHECK(std::any_of(arrows.begin(), arrows.end(), [&finding](const SequenceArrow& arrow) {
+                    return arrow.frame == finding.frames.front();
+                }));
+                if (finding.kind == "delayed_ack_stall") {
+                    const QStringList brackets = bracketTexts(*sequence);
+                    CHECK(brackets.size() >= static_cast<int>(finding.evidence["instances"].size()));
+                    CHECK(brackets.filter(QStringLiteral("held by Nagle")).size() == brackets.size());
+                }
+            }
+            if (window.results()->findings().empty()) {
+                // Said in words, and the first connection's packets shown rather than empty panels.
+                auto* details = window.findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
+                CHECK(details->toPlainText().startsWith(QStringLiteral("No findings")));
+                CHECK(window.findChild<QTableView*>(QStringLiteral("packetsView"))->model()->rowCount() > 0);
+            }
+            // The window as it opens: the first finding selected.
+            const auto& model = dynamic_cast<const FindingsModel&>(*findingsView->model());
+            if (const Finding* first = model.findingAt(model.neighbourFinding({}, 1))) {
+                window.selectFinding(first->id);
+            }
+            QApplication::processEvents();
+            const QImage shot = window.grab().toImage();
+            CHECK(shot.save(screenshotPath(QFileInfo(sample.capture).completeBaseName())));
+        }
+    }
+}
+
+TEST_CASE("the Nagle sample with a dark palette keeps its text and drawings visible",
+          "[ui][screenshot][samples-screenshot]") {
+    const QPalette original = QApplication::palette();
+    QStyle* const originalStyle = QApplication::style();
+    const QString originalStyleName = originalStyle->name();
+    REQUIRE(applyPalette(QStringLiteral("dark")));
+    {
+        TestWindow test(true, {1600, 1000});
+        MainWindow& window = test.window;
+        REQUIRE(test.open({samplePath("proxy-nagle.pcap")}, {samplePath("proxy-nagle.strace")}));
+        QApplication::processEvents();
+        const QImage shot = window.grab().toImage();
+        CHECK(shot.save(screenshotPath(QStringLiteral("proxy-nagle-dark"))));
+        auto* findings = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
+        const QRect area(findings->mapTo(&window, QPoint(0, 0)), findings->size());
+        CHECK(meanLightness(shot, area) < 90);  // dark background
+        // Light text on it: some pixels of the finding rows are bright.
+        int bright = 0;
+        for (int y = area.top(); y < area.bottom(); ++y) {
+            for (int x = area.left(); x < area.right(); ++x) {
+                bright += QColor(shot.pixel(x, y)).lightness() > 170 ? 1 : 0;
+            }
+        }
+        CHECK(bright > 200);
+        auto* sequence = window.findChild<SequenceView*>(QStringLiteral("sequenceView"));
+        CHECK(sequence->paintOptions().palette.color(QPalette::Base).lightness() < 90);
+    }
+    QApplication::setStyle(QStyleFactory::create(originalStyleName));
+    QApplication::setPalette(original);
+}

@@ -1,0 +1,86 @@
+#pragma once
+// Helpers of the main window tests: wait for a load, find an action by its shortcut, settings
+// kept out of the user's.
+#include <QAction>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSettings>
+#include <QStandardPaths>
+#include <functional>
+
+#include "window/main_window.hpp"
+
+namespace window_test {
+
+inline bool waitFor(const std::function<bool()>& condition, int timeoutMs = 30000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition() && timer.elapsed() < timeoutMs) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    return condition();
+}
+
+/// Test settings (QStandardPaths test mode), emptied.
+inline void freshSettings() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+}
+
+/// Counts the complete loads of `window`.
+struct LoadCounter {
+    int ready = 0;
+    int failed = 0;
+    explicit LoadCounter(tcpscope::ui::MainWindow& window) {
+        QObject::connect(&window, &tcpscope::ui::MainWindow::resultsReady, [this]() { ++ready; });
+        QObject::connect(&window, &tcpscope::ui::MainWindow::loadFailed, [this]() { ++failed; });
+    }
+    /// Waits for one more load than `before` to end.
+    bool waitBeyond(int before) {
+        return waitFor([this, before]() { return ready + failed > before; });
+    }
+};
+
+/// A shown main window that counts its loads; with `fresh`, on emptied test settings.
+struct TestWindow {
+    bool fresh;
+    tcpscope::ui::MainWindow window;
+    LoadCounter loads{window};
+
+    /// An invalid `size` keeps the size the window restored from the settings.
+    explicit TestWindow(bool freshStart = true, QSize size = {1400, 900}) : fresh(prepareSettings(freshStart)) {
+        if (size.isValid()) {
+            window.resize(size);
+        }
+        window.show();
+    }
+    static bool prepareSettings(bool freshStart) {
+        QStandardPaths::setTestModeEnabled(true);
+        if (freshStart) {
+            QSettings().clear();
+        }
+        return freshStart;
+    }
+    /// Opens and waits for the complete results; false if the load failed or timed out.
+    bool open(const QStringList& captures, const QStringList& straceLogs = {}) {
+        const int before = loads.ready + loads.failed;
+        window.openCaptures(captures, straceLogs);
+        return loads.waitBeyond(before) && loads.failed == 0;
+    }
+};
+
+/// The window's action bound to `key` (menus included), or null.
+inline QAction* actionWithShortcut(QWidget& window, const QKeySequence& key) {
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->shortcut() == key) {
+            return action;
+        }
+    }
+    return nullptr;
+}
+
+inline QString samplePath(const char* name) {
+    return QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples/") + QLatin1String(name);
+}
+
+}  // namespace window_test

@@ -1,0 +1,262 @@
+#include "panels/finding_detail_panel.hpp"
+
+#include <QUrl>
+#include <algorithm>
+
+namespace tcpscope::ui {
+
+namespace {
+
+constexpr size_t kMaxRows = 200;  // rows of one evidence table; the rest are counted
+
+QString escaped(const std::string& text) {
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QString frameLink(uint32_t frame) {
+    return QStringLiteral("<a href=\"frame:%1\">%1</a>").arg(frame);
+}
+
+// A scalar as text; frame numbers (keys naming frames) become links.
+QString scalarText(const std::string& key, const nlohmann::json& value) {
+    if (value.is_null()) {
+        return QStringLiteral("-");
+    }
+    if (value.is_string()) {
+        return escaped(value.get<std::string>());
+    }
+    if (value.is_boolean()) {
+        return value.get<bool>() ? QObject::tr("yes") : QObject::tr("no");
+    }
+    if (value.is_number_unsigned() && key.find("frame") != std::string::npos) {
+        return frameLink(value.get<uint32_t>());
+    }
+    if (value.is_number_float()) {
+        return QString::number(value.get<double>(), 'f', key.ends_with("_ms") ? 1 : 3);
+    }
+    if (value.is_array() &&
+        std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_number_unsigned(); })) {
+        QStringList frames;
+        for (const auto& item : value) {
+            frames << (key.find("frame") != std::string::npos ? frameLink(item.get<uint32_t>())
+                                                              : QString::number(item.get<uint64_t>()));
+        }
+        return frames.join(QStringLiteral(", "));
+    }
+    return escaped(value.dump());
+}
+
+bool isScalarLike(const nlohmann::json& value) {
+    return !value.is_object() &&
+           (!value.is_array() || std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_number(); }));
+}
+
+// Nested objects become dotted columns ("frames.syn"); arrays of scalars stay one cell.
+void flatten(const std::string& prefix, const nlohmann::json& object,
+             std::vector<std::pair<std::string, nlohmann::json>>& out) {
+    for (const auto& [key, value] : object.items()) {
+        const std::string name = prefix.empty() ? key : prefix + "." + key;
+        if (value.is_object()) {
+            flatten(name, value, out);
+        } else if (isScalarLike(value)) {
+            out.emplace_back(name, value);
+        }
+    }
+}
+
+QString table(const QStringList& header, const QList<QStringList>& rows) {
+    QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr>");
+    for (const QString& column : header) {
+        html += QStringLiteral("<th align=\"left\">%1</th>").arg(column.toHtmlEscaped());
+    }
+    html += QStringLiteral("</tr>");
+    for (const QStringList& row : rows) {
+        html += QStringLiteral("<tr>");
+        for (const QString& cell : row) {
+            html += QStringLiteral("<td>%1</td>").arg(cell);
+        }
+        html += QStringLiteral("</tr>");
+    }
+    return html + QStringLiteral("</table>");
+}
+
+// An array of objects as a table, one column per scalar field met.
+QString objectTable(const std::string& name, const nlohmann::json& items) {
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::pair<std::string, nlohmann::json>>> flatRows;
+    for (size_t row = 0; row < std::min(items.size(), kMaxRows); ++row) {
+        auto& flat = flatRows.emplace_back();
+        flatten({}, items[row], flat);
+        for (const auto& [key, value] : flat) {
+            if (std::find(columns.begin(), columns.end(), key) == columns.end()) {
+                columns.push_back(key);
+            }
+        }
+    }
+    QStringList header;
+    for (const std::string& column : columns) {
+        header << QString::fromStdString(column);
+    }
+    QList<QStringList> rows;
+    for (const auto& flat : flatRows) {
+        QStringList cells;
+        for (const std::string& column : columns) {
+            const auto found =
+                std::find_if(flat.begin(), flat.end(), [&column](const auto& field) { return field.first == column; });
+            cells << (found != flat.end() ? scalarText(column, found->second) : QString());
+        }
+        rows << cells;
+    }
+    QString html = QStringLiteral("<h4>%1 (%2)</h4>").arg(escaped(name)).arg(items.size());
+    html += table(header, rows);
+    if (items.size() > kMaxRows) {
+        html += QObject::tr("<p>... and %1 more</p>").arg(items.size() - kMaxRows);
+    }
+    return html;
+}
+
+// What the system call trace says about a delayed-ACK stall finding.
+QString straceVerdict(const Finding& finding, bool straceLoaded) {
+    const auto strace = finding.evidence.find("strace");
+    if (strace == finding.evidence.end()) {
+        if (finding.kind != "delayed_ack_stall") {
+            return {};
+        }
+        return straceLoaded ? QObject::tr(
+                                  "<p><b>System calls:</b> no traced socket of this connection's sender; "
+                                  "the stalls are inferred from the packets only.</p>")
+                            : QObject::tr(
+                                  "<p><b>System calls:</b> not traced. Attach the sender's strace log "
+                                  "(File &gt; Attach strace log) to confirm or refute each stall.</p>");
+    }
+    if (finding.kind != "delayed_ack_stall") {
+        QString html = QObject::tr("<p><b>System calls:</b></p><ul>");
+        for (const auto& [key, value] : strace->items()) {
+            html += QStringLiteral("<li>%1: %2</li>").arg(escaped(key), scalarText(key, value));
+        }
+        return html + QStringLiteral("</ul>");
+    }
+    const int confirmed = strace->value("confirmed", 0);
+    const int refuted = strace->value("refuted", 0);
+    const int untraced = strace->value("without_trace", 0);
+    const int total = confirmed + refuted + untraced;
+    QString verdict;
+    if (confirmed > 0) {
+        verdict =
+            QObject::tr("<b>Confirmed</b> by the system call trace for %1 of %2 stalls").arg(confirmed).arg(total);
+    } else if (refuted > 0) {
+        verdict = QObject::tr(
+                      "<b>Refuted</b> by the system call trace for %1 of %2 stalls: the application wrote "
+                      "the late bytes only just before they left")
+                      .arg(refuted)
+                      .arg(total);
+    } else {
+        verdict = QObject::tr("<b>Not traced</b>: none of the %1 stalls' writes is in the log").arg(total);
+    }
+    QString html = QStringLiteral("<p><b>System calls:</b> %1.</p><ul>").arg(verdict);
+    if (const std::string pattern = strace->value("pattern", ""); !pattern.empty()) {
+        html += QObject::tr(
+                    "<li>Calls around each held write: <b>%1</b> (the second write waits in the kernel "
+                    "while the process already waits for the reply)</li>")
+                    .arg(escaped(pattern));
+    }
+    html += strace->value("nodelay_set", false)
+                ? QObject::tr("<li>TCP_NODELAY <b>was set</b> on the socket</li>")
+                : QObject::tr("<li>TCP_NODELAY was <b>never set</b> on the socket</li>");
+    if (refuted > 0 && confirmed > 0) {
+        html += QObject::tr("<li>%1 stalls refuted: those bytes were written just before they left</li>").arg(refuted);
+    }
+    return html + QStringLiteral("</ul>");
+}
+
+// One row per stall of a delayed-ACK finding, with the trace's write beside the packets.
+QString stallTable(const nlohmann::json& instances) {
+    QList<QStringList> rows;
+    for (size_t row = 0; row < std::min(instances.size(), kMaxRows); ++row) {
+        const auto& instance = instances[row];
+        const auto& trace = instance.value("strace", nlohmann::json::object());
+        QString write;
+        if (const auto held = trace.find("held_write"); held != trace.end()) {
+            write = QStringLiteral("%1(%2) line %3")
+                        .arg(escaped(held->value("call", "")))
+                        .arg(held->value("bytes", 0))
+                        .arg(held->value("line", 0));
+        }
+        rows << QStringList{scalarText("frames", instance.value("frames", nlohmann::json::array())),
+                            scalarText("hold_ms", instance.value("hold_ms", nlohmann::json())),
+                            scalarText("ack_delay_ms", instance.value("ack_delay_ms", nlohmann::json())),
+                            scalarText("held_bytes", instance.value("held_bytes", nlohmann::json())),
+                            escaped(instance.value("verdict", "")),
+                            write,
+                            scalarText("kernel_hold_ms", trace.value("kernel_hold_ms", nlohmann::json())),
+                            escaped(trace.value("pattern", ""))};
+    }
+    QString html = QObject::tr("<h4>Stalls (%1)</h4>").arg(instances.size());
+    html += table({QObject::tr("frames (small, delayed ACK, held)"), QObject::tr("held ms"),
+                   QObject::tr("ACK delay ms"), QObject::tr("held bytes"), QObject::tr("verdict"),
+                   QObject::tr("held write"), QObject::tr("kernel held ms"), QObject::tr("calls")},
+                  rows);
+    if (instances.size() > kMaxRows) {
+        html += QObject::tr("<p>... and %1 more</p>").arg(instances.size() - kMaxRows);
+    }
+    return html;
+}
+
+}  // namespace
+
+QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
+    QString html =
+        QStringLiteral("<h3>%1 <small>(%2%3)</small></h3>")
+            .arg(escaped(finding.kind), QString::fromUtf8(severityName(finding.severity).data()),
+                 finding.connection == kNoConnection ? QString() : QObject::tr(", flow #%1").arg(finding.connection));
+    html += QStringLiteral("<p>%1</p>").arg(escaped(finding.summary));
+    html += straceVerdict(finding, straceLoaded);
+
+    // Scalars and nested objects ("frames.syn") as one table; long series are left to the charts.
+    nlohmann::json general = nlohmann::json::object();
+    for (const auto& [key, value] : finding.evidence.items()) {
+        if (key != "strace" &&
+            (value.is_object() || (isScalarLike(value) && !(value.is_array() && value.size() > 16)))) {
+            general[key] = value;
+        }
+    }
+    std::vector<std::pair<std::string, nlohmann::json>> fields;
+    flatten({}, general, fields);
+    QStringList scalars;
+    for (const auto& [key, value] : fields) {
+        scalars << QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(escaped(key), scalarText(key, value));
+    }
+    if (!scalars.isEmpty()) {
+        html += QStringLiteral("<table cellpadding=\"2\">%1</table>").arg(scalars.join(QString()));
+    }
+    for (const auto& [key, value] : finding.evidence.items()) {
+        if (key == "strace" || !value.is_array() || value.empty() || !value.front().is_object()) {
+            continue;
+        }
+        html += finding.kind == "delayed_ack_stall" && key == "instances" ? stallTable(value) : objectTable(key, value);
+    }
+    return html;
+}
+
+FindingDetailPanel::FindingDetailPanel(QWidget* parent) : QTextBrowser(parent) {
+    setOpenLinks(false);
+    connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QStringLiteral("frame")) {
+            emit frameActivated(url.path().toUInt());
+        }
+    });
+}
+
+void FindingDetailPanel::showFinding(const ResultsPtr& results, const Finding* finding) {
+    if (finding == nullptr || !results) {
+        clearFinding();
+        return;
+    }
+    setHtml(findingDetailHtml(*finding, results->alignment() != nullptr));
+}
+
+void FindingDetailPanel::clearFinding() {
+    clear();
+}
+
+}  // namespace tcpscope::ui

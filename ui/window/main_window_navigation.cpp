@@ -1,0 +1,116 @@
+// The Go menu: the keyboard's way through findings, packets and stalls, and to each panel.
+#include <QAction>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <algorithm>
+
+#include "window/main_window.hpp"
+
+namespace tcpscope::ui {
+
+namespace {
+
+// The first frame of each stall of a finding (the small segment of a delayed-ACK stall), or its
+// evidence frames when it has no instances.
+std::vector<uint32_t> stallFrames(const Finding& finding) {
+    std::vector<uint32_t> frames;
+    const auto instances = finding.evidence.find("instances");
+    if (instances != finding.evidence.end() && instances->is_array()) {
+        for (const auto& instance : *instances) {
+            const auto found = instance.find("frames");
+            if (found != instance.end() && found->is_array() && !found->empty() &&
+                found->front().is_number_unsigned()) {
+                frames.push_back(found->front().get<uint32_t>());
+            }
+        }
+    }
+    return frames.empty() ? finding.frames : frames;
+}
+
+}  // namespace
+
+void MainWindow::buildGoMenu() {
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    auto add = [this, go](const QString& text, const QKeySequence& key, auto slot) {
+        QAction* action = go->addAction(text, this, slot);
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        return action;
+    };
+    add(tr("&Next finding"), QKeySequence(Qt::Key_F8), &MainWindow::nextFinding);
+    add(tr("&Previous finding"), QKeySequence(Qt::SHIFT | Qt::Key_F8), &MainWindow::previousFinding);
+    add(tr("Next &stall of the finding (sequence diagram)"), QKeySequence(Qt::Key_F9), [this]() { showStall(1); });
+    add(tr("Previous s&tall of the finding"), QKeySequence(Qt::SHIFT | Qt::Key_F9), [this]() { showStall(-1); });
+    go->addSeparator();
+    add(tr("Next p&acket of the connection"), QKeySequence(Qt::CTRL | Qt::Key_Down), &MainWindow::nextPacket);
+    add(tr("Previous pa&cket of the connection"), QKeySequence(Qt::CTRL | Qt::Key_Up), &MainWindow::previousPacket);
+    go->addSeparator();
+    add(tr("&Findings"), QKeySequence(Qt::CTRL | Qt::Key_1), [this]() { findingsView_->setFocus(); });
+    add(tr("T&imeline"), QKeySequence(Qt::CTRL | Qt::Key_2), [this]() {
+        viewTabs_->setCurrentWidget(timelineView_);
+        timelineView_->setFocus();
+    });
+    add(tr("Se&quence diagram"), QKeySequence(Qt::CTRL | Qt::Key_3), [this]() {
+        viewTabs_->setCurrentWidget(sequenceView_);
+        sequenceView_->setFocus();
+    });
+    add(tr("C&onnections"), QKeySequence(Qt::CTRL | Qt::Key_4), [this]() { connectionsView_->setFocus(); });
+    add(tr("Pac&kets"), QKeySequence(Qt::CTRL | Qt::Key_5), [this]() { packetsView_->setFocus(); });
+    add(tr("Filter &connections"), QKeySequence::Find, [this]() {
+        connectionsFilterEdit_->setFocus();
+        connectionsFilterEdit_->selectAll();
+    });
+}
+
+void MainWindow::stepFinding(int step) {
+    const QModelIndex next = findingsModel_.neighbourFinding(findingsView_->currentIndex(), step);
+    if (next.isValid()) {
+        findingsView_->setCurrentIndex(next);
+        findingsView_->scrollTo(next);
+    }
+}
+
+void MainWindow::stepPacket(int step) {
+    const int rows = packetsModel_.rowCount();
+    if (rows == 0) {
+        return;
+    }
+    const int current = packetsView_->currentIndex().row();
+    const int row = current < 0 ? (step > 0 ? 0 : rows - 1) : std::clamp(current + step, 0, rows - 1);
+    packetsView_->selectRow(row);
+    packetsView_->scrollTo(packetsModel_.index(row, 0));
+}
+
+uint32_t MainWindow::showStall(int step) {
+    const Finding* finding = currentFinding();
+    if (finding == nullptr) {
+        return 0;
+    }
+    const std::vector<uint32_t> frames = stallFrames(*finding);
+    if (frames.empty()) {
+        return 0;
+    }
+    const int count = static_cast<int>(frames.size());
+    stallCursor_ = stallCursor_ < 0 ? (step > 0 ? 0 : count - 1) : ((stallCursor_ + step) % count + count) % count;
+    const uint32_t frame = frames[static_cast<size_t>(stallCursor_)];
+    if (finding->connection != kNoConnection && finding->connection != packetsModel_.connection()) {
+        selectConnection(finding->connection);
+    }
+    const int row = packetsModel_.rowOfFrame(frame);
+    if (row >= 0) {
+        packetsView_->selectRow(row);  // the sequence diagram and the timeline follow the packet
+        packetsView_->scrollTo(packetsModel_.index(row, 0), QAbstractItemView::PositionAtCenter);
+    }
+    sequenceView_->scrollToFrame(frame);
+    viewTabs_->setCurrentWidget(finding->connection == kNoConnection ? static_cast<QWidget*>(timelineView_)
+                                                                     : sequenceView_);
+    statusBar()->showMessage(tr("Stall %1 of %2 of %3 (frame %4)")
+                                 .arg(stallCursor_ + 1)
+                                 .arg(count)
+                                 .arg(QString::fromStdString(finding->kind))
+                                 .arg(frame),
+                             5000);
+    return frame;
+}
+
+}  // namespace tcpscope::ui
