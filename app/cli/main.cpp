@@ -13,11 +13,15 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "tcpscope 0.1.0");
 
-    const std::vector<Subcommand> subcommands = {
+    std::vector<Subcommand> subcommands = {
         addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app),
         addMermaidCommand(app), addGenerateCommand(app), addNotesCommand(app),
         addCaptureCommand(app), addInterfacesCommand(app),
     };
+#ifdef TCPSCOPE_CLI_EXPORTS
+    subcommands.push_back(addDiagramCommand(app));
+    subcommands.push_back(addReportCommand(app));
+#endif
 
     try {
         app.parse(argc, argv);

@@ -45,6 +45,38 @@ std::string analysisNames(AnalysisFlags flags) {
     return names;
 }
 
+// One line on what the system call trace proves about a Nagle stall, or "" without a trace.
+std::string straceProof(const nlohmann::json& instance) {
+    const auto verdict = instance.find("verdict");
+    const auto trace = instance.find("strace");
+    if (verdict == instance.end() || !verdict->is_string() || trace == instance.end() || !trace->is_object()) {
+        return {};
+    }
+    const auto callOf = [&trace](const char* key) -> std::string {
+        const auto call = trace->find(key);
+        if (call == trace->end() || !call->is_object()) {
+            return {};
+        }
+        return fmt::format("{}({})", call->value("call", std::string("write")),
+                           static_cast<int64_t>(numberOr(*call, "bytes", 0)));
+    };
+    const std::string firstWrite = callOf("first_write");
+    const std::string heldWrite = callOf("held_write");
+    std::string calls = firstWrite.empty() ? heldWrite : firstWrite + ", " + heldWrite;
+    if (const std::string next = trace->value("next_call", std::string()); !next.empty()) {
+        calls += ", " + next;
+    }
+    const std::string nodelay = trace->value("nodelay_set", false) ? "TCP_NODELAY was set" : "TCP_NODELAY never set";
+    if (*verdict == "confirmed") {
+        return fmt::format("strace confirms: {}; the kernel held the bytes {:.1f} ms; {}", calls,
+                           numberOr(*trace, "kernel_hold_ms", 0), nodelay);
+    }
+    if (*verdict == "refuted") {
+        return fmt::format("strace refutes it: the application wrote the bytes late ({}); {}", calls, nodelay);
+    }
+    return {};
+}
+
 }  // namespace
 
 SequenceDiagram SequenceDiagram::ofConnection(const CaptureAnalysis& analysis, uint32_t connection) {
@@ -160,6 +192,7 @@ void SequenceDiagram::collectStalls(const CaptureAnalysis& analysis) {
                     previousBytes);
                 stall.causeText = fmt::format("delayed ACK ({:.1f} ms)", ackDelayMs);
                 stall.endText = fmt::format("held {:.1f} ms", holdMs);
+                stall.proof = straceProof(instance);
             } else if (finding.kind == "retransmission_stall") {
                 const double gapMs = numberOr(instance, "gap_ms", spanMs);
                 const auto bytes = static_cast<uint64_t>(numberOr(instance, "bytes", 0));

@@ -41,6 +41,7 @@ struct SequenceStall {
     std::string explanation;  ///< one sentence for a reader who does not know the mechanism
     std::string causeText;    ///< note on the cause arrow, e.g. "delayed ACK (40.0 ms)"
     std::string endText;      ///< note on the arrow that ended the wait, e.g. "held 40.1 ms"
+    std::string proof;        ///< what the system call trace says, e.g. "strace confirms: sendto(128), ..."
 };
 
 /// The content of a ladder diagram of one connection, or of two connections through a proxy:

@@ -256,9 +256,9 @@ TEST_CASE("syscalls given to the view are drawn beside their lifeline", "[sequen
     const SequenceDiagram& diagram = *view.sequenceLayout().diagram();
     const std::vector<double> before = view.sequenceLayout().lifelineXs();
     const int64_t write128 = diagram.arrows()[diagram.arrowOfFrame(20)].tsNs - 30'000;
-    view.setSyscalls({{write128, 5'000, QStringLiteral("write(5, 128) = 128"), 1},
-                      {write128 + 40'000, 2'000, QStringLiteral("write(5, 35) = 35"), 1},
-                      {write128 + 60'000, 46'000'000, QStringLiteral("epoll_wait(4) = 1"), 1}});
+    view.setSyscalls({{write128, 5'000, QStringLiteral("write(5, 128) = 128"), 1, EventKind::Write},
+                      {write128 + 40'000, 2'000, QStringLiteral("write(5, 35) = 35"), 1, EventKind::Write},
+                      {write128 + 60'000, 46'000'000, QStringLiteral("epoll_wait(4) = 1"), 1, EventKind::Wait}});
     REQUIRE(view.sequenceLayout().syscalls().size() == 3);
     // Room for their labels: the proxy's column to the server leaves a lane free for them.
     const auto [left, right] = view.sequenceLayout().columnTextSpan(1, 2);

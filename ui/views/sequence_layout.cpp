@@ -15,6 +15,7 @@ constexpr double kBracketOffset = 12;    // bar distance from the waiting lifeli
 constexpr double kLabelInset = 26;       // bracket text distance from the lifelines
 constexpr double kArrowLabelInset = 14;  // arrow label distance from the lifelines
 constexpr double kBracketLabelHeight = 52;
+constexpr double kProofLineHeight = 30;
 constexpr double kSyscallSpacing = 15;         // one line of syscall text
 constexpr double kSyscallMaxShift = 45;        // labels pushed further than this from their time are folded
 constexpr double kSyscallMargin = 170;         // side margin when syscalls are shown
@@ -289,7 +290,9 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             freeBottom = std::min(freeBottom, bracket.causeY - kLabelHeight - 4);
         }
         const auto [left, right] = columnTextSpan(stall.lifeline, stall.peer, kLabelInset);
-        if (freeBottom - freeTop >= kBracketLabelHeight) {
+        // A proven stall says so on a second line: its box needs room for it.
+        const double labelHeight = kBracketLabelHeight + (stall.proof.empty() ? 0 : kProofLineHeight);
+        if (freeBottom - freeTop >= labelHeight) {
             // The painter centres the text in it and leaves out the explanation if it does not fit.
             bracket.labelRect = QRectF(left, freeTop, right - left, freeBottom - freeTop);
         } else {
@@ -297,11 +300,12 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             const double width = right - left;
             const double outerLeft = bracket.direction > 0 ? senderX - kLabelInset - width : senderX + kLabelInset;
             bracket.labelRect =
-                QRectF(std::max(outerLeft, kTimeGutter), (bracket.top + bracket.bottom) / 2 - kBracketLabelHeight / 2,
-                       width, kBracketLabelHeight);
+                QRectF(std::max(outerLeft, kTimeGutter), (bracket.top + bracket.bottom) / 2 - labelHeight / 2, width,
+                       labelHeight);
         }
         bracket.text = QString::fromStdString(stall.text);
         bracket.explanation = QString::fromStdString(stall.explanation);
+        bracket.proof = QString::fromStdString(stall.proof);
         list.brackets.push_back(std::move(bracket));
         // The arrows that make the story: the one that began the wait, its late release, the held one.
         for (SequenceDrawList::Arrow& drawn : list.arrows) {
@@ -349,6 +353,11 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             drawn.direction = lifeline == 0 ? -1.0 : 1.0;
             drawn.label = syscall->label;
             drawn.lifeline = syscall->lifeline;
+            drawn.kind = syscall->kind;
+            if (syscall->segmentFrame != 0) {
+                const size_t carrier = diagram_->arrowOfFrame(syscall->segmentFrame);
+                drawn.segmentY = carrier == kNoArrow ? -1.0 : anchors_[carrier];
+            }
             lastLabelY[lifeline] = labelY;
             lastDrawn[lifeline] = list.syscalls.size();
             list.syscalls.push_back(std::move(drawn));

@@ -11,6 +11,7 @@
 
 #include "loading/analysis_results.hpp"
 #include "report/sequence_diagram.hpp"
+#include "views/event_kind.hpp"
 
 namespace tcpscope::ui {
 
@@ -35,6 +36,8 @@ struct SequenceSyscall {
     int64_t durationNs = 0;  ///< how long it took (strace -T), 0 if unknown
     QString label;           ///< e.g. "sendto(35) = 35", "epoll_wait = 1"
     int lifeline = 0;        ///< 0 client, 1 server (or proxy), 2 server of a proxy diagram
+    EventKind kind = EventKind::Other;
+    uint32_t segmentFrame = 0;  ///< a write: the frame of the first segment carrying its bytes (0: none)
 };
 
 /// Arrows [first, end) of a diagram, for export and for the rows in view.
@@ -78,6 +81,7 @@ struct SequenceDrawList {
         double causeY = -1;    ///< y of the arrow that released the wait, or -1
         QString text;          ///< "35 bytes held by Nagle for 40.1 ms until the delayed ACK"
         QString explanation;
+        QString proof;  ///< what the system call trace says about it, or empty
     };
     struct Break {
         double top = 0;
@@ -97,6 +101,8 @@ struct SequenceDrawList {
         double direction = 1;  ///< side of the lifeline the label goes
         QString label;
         int lifeline = 0;
+        EventKind kind = EventKind::Other;
+        double segmentY = -1;  ///< a write: where the segment carrying its bytes leaves, or -1
     };
 
     double top = 0;  ///< the viewport that was prepared

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <vector>
 
+#include "annotate/note_paint.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
@@ -47,9 +49,11 @@ struct Colors {
           stallFill(withAlpha(stall, isDark(palette) ? 52 : 40)),
           highlight(palette.color(QPalette::Highlight)),
           syscall(palette.color(QPalette::Link)),
+          read(isDark(palette) ? QColor(96, 200, 160) : QColor(0, 128, 96)),
+          failed(isDark(palette) ? QColor(255, 110, 110) : QColor(200, 30, 30)),
           header(palette.color(QPalette::Button)),
           headerText(palette.color(QPalette::ButtonText)) {}
-    QColor base, text, muted, lifeline, gutter, stall, stallFill, highlight, syscall, header, headerText;
+    QColor base, text, muted, lifeline, gutter, stall, stallFill, highlight, syscall, read, failed, header, headerText;
 };
 
 QFont fontOf(const QPainter& painter, int pixels, bool bold = false) {
@@ -170,38 +174,50 @@ void paintBracket(QPainter& painter, const SequenceDrawList::Bracket& bracket, c
 }
 
 void paintBracketLabel(QPainter& painter, const SequenceDrawList::Bracket& bracket, const Colors& colors) {
-    const QFont titleFont = fontOf(painter, kLabelPixels + 1, true);
-    const QFont bodyFont = fontOf(painter, kSmallPixels);
-    const QFontMetricsF titleMetrics(titleFont);
-    const QFontMetricsF bodyMetrics(bodyFont);
+    // The cause in bold, then what the system call trace proves, then why: each line only if the
+    // box still fits its rectangle (the rest stays in the tooltip).
+    struct Block {
+        QString text;
+        QFont font;
+        QColor color;
+        QRectF size;
+    };
     const double innerWidth = bracket.labelRect.width() - 16;
     const int flags = Qt::AlignHCenter | Qt::TextWordWrap;
-    const QRectF titleSize = titleMetrics.boundingRect(QRectF(0, 0, innerWidth, 1000), flags, bracket.text);
-    const QRectF bodySize = bracket.explanation.isEmpty()
-                                ? QRectF()
-                                : bodyMetrics.boundingRect(QRectF(0, 0, innerWidth, 1000), flags, bracket.explanation);
-    double height = titleSize.height() + (bodySize.isEmpty() ? 0 : bodySize.height() + 3) + 10;
-    const bool withBody = !bodySize.isEmpty() && height <= bracket.labelRect.height();
-    if (!withBody) {
-        height = titleSize.height() + 10;  // the explanation stays in the tooltip
+    std::vector<Block> blocks;
+    double height = 10;
+    auto add = [&](const QString& text, const QFont& font, const QColor& color, bool required) {
+        if (text.isEmpty()) {
+            return;
+        }
+        const QRectF size = QFontMetricsF(font).boundingRect(QRectF(0, 0, innerWidth, 1000), flags, text);
+        const double extra = size.height() + (blocks.empty() ? 0 : 3);
+        if (!required && height + extra > bracket.labelRect.height()) {
+            return;
+        }
+        blocks.push_back({text, font, color, size});
+        height += extra;
+    };
+    add(bracket.text, fontOf(painter, kLabelPixels + 1, true), colors.text, true);
+    add(bracket.proof, fontOf(painter, kSmallPixels, true), colors.syscall, false);
+    add(bracket.explanation, fontOf(painter, kSmallPixels), colors.muted, false);
+    double widest = 0;
+    for (const Block& block : blocks) {
+        widest = std::max(widest, block.size.width());
     }
-    const double width =
-        std::min(bracket.labelRect.width(), std::max(titleSize.width(), withBody ? bodySize.width() : 0.0) + 20);
+    const double width = std::min(bracket.labelRect.width(), widest + 20);
     const QRectF box(bracket.labelRect.center().x() - width / 2, bracket.labelRect.center().y() - height / 2, width,
                      height);
     painter.setPen(QPen(colors.stall, 1.3));
     painter.setBrush(withAlpha(colors.base, 238));
     painter.drawRoundedRect(box, 4, 4);
     painter.setBrush(Qt::NoBrush);
-    painter.setFont(titleFont);
-    painter.setPen(colors.text);
-    const QRectF titleRect(box.left() + 8, box.top() + 5, box.width() - 16, titleSize.height());
-    painter.drawText(titleRect, flags, bracket.text);
-    if (withBody) {
-        painter.setFont(bodyFont);
-        painter.setPen(colors.muted);
-        painter.drawText(QRectF(box.left() + 8, titleRect.bottom() + 3, box.width() - 16, bodySize.height()), flags,
-                         bracket.explanation);
+    double y = box.top() + 5;
+    for (const Block& block : blocks) {
+        painter.setFont(block.font);
+        painter.setPen(block.color);
+        painter.drawText(QRectF(box.left() + 8, y, box.width() - 16, block.size.height()), flags, block.text);
+        y += block.size.height() + 3;
     }
 }
 
@@ -216,25 +232,86 @@ void paintGap(QPainter& painter, const SequenceDrawList::Gap& gap, const Colors&
     painter.drawText(labelRect, Qt::AlignRight | Qt::AlignVCenter, gap.label);
 }
 
+QColor syscallColor(EventKind kind, const Colors& colors) {
+    switch (kind) {
+        case EventKind::Write: return colors.syscall;
+        case EventKind::Read: return colors.read;
+        case EventKind::Wait: return colors.muted;
+        case EventKind::Failed: return colors.failed;
+        case EventKind::Other: break;
+    }
+    return mix(colors.syscall, colors.muted, 0.5);
+}
+
 void paintSyscall(QPainter& painter, const SequenceDrawList::Syscall& syscall, const Colors& colors) {
+    const QColor color = syscallColor(syscall.kind, colors);
     const QRectF bar(syscall.x - 3, syscall.y, 6, syscall.height);
-    painter.fillRect(bar, withAlpha(colors.syscall, 160));
+    if (syscall.kind == EventKind::Wait) {
+        // Blocked: an outline over the time it waited.
+        painter.setPen(QPen(color, 1));
+        painter.setBrush(withAlpha(color, 50));
+        painter.drawRect(bar);
+        painter.setBrush(Qt::NoBrush);
+    } else {
+        painter.fillRect(bar, withAlpha(color, 190));
+    }
+    // A write whose bytes left later: a dotted line from the call down to the segment carrying them.
+    if (syscall.segmentY > syscall.y + 4) {
+        const double lineX = syscall.x + 5 * syscall.direction;
+        painter.setPen(QPen(withAlpha(colors.syscall, 200), 1.2, Qt::DotLine));
+        painter.drawLine(QPointF(lineX, syscall.y + 1), QPointF(lineX, syscall.segmentY - 1));
+        painter.drawLine(QPointF(lineX, syscall.segmentY - 1), QPointF(syscall.x, syscall.segmentY - 1));
+    }
     painter.setFont(fontOf(painter, kSmallPixels));
     const QFontMetricsF metrics(painter.font());
     const double width = metrics.horizontalAdvance(syscall.label) + 8;
     const double x = syscall.direction > 0 ? syscall.x + 8 : syscall.x - 8 - width;
     const QRectF labelRect(x, syscall.labelY - 7, width, 14);
     if (syscall.labelY > syscall.y + 1) {  // pushed down by the call before: a leader to its time
-        painter.setPen(QPen(withAlpha(colors.syscall, 140), 1));
+        painter.setPen(QPen(withAlpha(color, 140), 1));
         const double edge = syscall.direction > 0 ? labelRect.left() : labelRect.right();
         painter.drawLine(QPointF(syscall.x + 3 * syscall.direction, syscall.y), QPointF(edge, syscall.labelY));
     }
     painter.fillRect(labelRect, withAlpha(colors.base, 220));
-    painter.setPen(colors.syscall);
+    painter.setPen(color);
     painter.drawText(labelRect, Qt::AlignCenter, syscall.label);
 }
 
+// The second legend line: the marks of system calls beside a lifeline.
+void paintSyscallLegend(QPainter& painter, double y, const Colors& colors) {
+    const QFontMetricsF metrics(painter.font());
+    double x = 12;
+    auto text = [&](const QString& label) {
+        painter.setPen(colors.text);
+        painter.drawText(QPointF(x, y + 4), label);
+        x += metrics.horizontalAdvance(label) + 22;
+    };
+    for (const auto& [kind, label] : {std::pair{EventKind::Write, QStringLiteral("write (strace)")},
+                                      std::pair{EventKind::Read, QStringLiteral("read")},
+                                      std::pair{EventKind::Failed, QStringLiteral("failed call")}}) {
+        painter.fillRect(QRectF(x, y - 7, 6, 14), syscallColor(kind, colors));
+        x += 12;
+        text(label);
+    }
+    painter.setPen(QPen(colors.muted, 1));
+    painter.setBrush(withAlpha(colors.muted, 50));
+    painter.drawRect(QRectF(x, y - 7, 6, 14));
+    painter.setBrush(Qt::NoBrush);
+    x += 12;
+    text(QStringLiteral("waiting (poll, epoll_wait), as long as it waited"));
+    painter.setPen(QPen(colors.syscall, 1.2, Qt::DotLine));
+    painter.drawLine(QPointF(x + 3, y - 7), QPointF(x + 3, y + 7));
+    painter.drawLine(QPointF(x + 3, y + 7), QPointF(x + 10, y + 7));
+    x += 16;
+    text(QStringLiteral("a write's bytes until the segment that carried them"));
+}
+
 }  // namespace
+
+SequencePaintOptions withLayoutLegend(const SequenceLayout& layout, SequencePaintOptions options) {
+    options.syscallLegend = options.legend && !layout.syscalls().empty();
+    return options;
+}
 
 QColor sequenceStallColor(const QPalette& palette) {
     return isDark(palette) ? QColor(255, 176, 64) : QColor(196, 96, 0);
@@ -245,7 +322,7 @@ double sequenceHeaderHeight(const SequencePaintOptions& options) {
 }
 
 double sequenceLegendHeight(const SequencePaintOptions& options) {
-    return options.legend ? kLegendHeight : 0;
+    return options.legend ? kLegendHeight * (options.syscallLegend ? 2 : 1) : 0;
 }
 
 void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const SequenceDrawList& list,
@@ -289,6 +366,9 @@ void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const
     // Last, so that no arrow crosses the words that explain the wait.
     for (const auto& bracket : list.brackets) {
         paintBracketLabel(painter, bracket, colors);
+    }
+    if (options.notes) {
+        paintSequenceNotes(painter, layout, list, *options.notes, options.palette);
     }
     painter.restore();
 }
@@ -341,7 +421,7 @@ void paintSequenceLegend(QPainter& painter, double width, const SequencePaintOpt
     const Colors colors(options.palette);
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.fillRect(QRectF(0, 0, width, kLegendHeight), colors.base);
+    painter.fillRect(QRectF(0, 0, width, sequenceLegendHeight(options)), colors.base);
     painter.setFont(fontOf(painter, kSmallPixels));
     const QFontMetricsF metrics(painter.font());
     double x = 12;
@@ -370,16 +450,21 @@ void paintSequenceLegend(QPainter& painter, double width, const SequencePaintOpt
     x += 32;
     painter.setPen(colors.text);
     painter.drawText(QPointF(x, y + 4), QStringLiteral("silence cut short (its length is written on it)"));
+    if (options.syscallLegend) {
+        paintSyscallLegend(painter, kLegendHeight + kLegendHeight / 2, colors);
+    }
     painter.restore();
 }
 
-QSizeF sequenceRenderSize(const SequenceLayout& layout, SequenceRowRange rows, const SequencePaintOptions& options) {
+QSizeF sequenceRenderSize(const SequenceLayout& layout, SequenceRowRange rows, const SequencePaintOptions& givenOptions) {
+    const SequencePaintOptions options = withLayoutLegend(layout, givenOptions);
     const QRectF content = layout.contentRect(rows);
     return {layout.scale().width, sequenceHeaderHeight(options) + content.height() + sequenceLegendHeight(options)};
 }
 
 void renderSequence(QPainter& painter, const QRectF& target, const SequenceLayout& layout, SequenceRowRange rows,
-                    const SequencePaintOptions& options) {
+                    const SequencePaintOptions& givenOptions) {
+    const SequencePaintOptions options = withLayoutLegend(layout, givenOptions);
     const QSizeF size = sequenceRenderSize(layout, rows, options);
     if (size.isEmpty() || target.isEmpty()) {
         return;

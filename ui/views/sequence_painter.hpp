@@ -6,6 +6,7 @@
 #include <QSizeF>
 #include <QString>
 
+#include "annotate/note_pins.hpp"
 #include "views/sequence_layout.hpp"
 
 namespace tcpscope::ui {
@@ -16,8 +17,12 @@ struct SequencePaintOptions {
     size_t selectedArrow = kNoArrow;  ///< drawn in the highlight colour
     QString title;                    ///< a line above the lifelines (exports: capture, connections, time range)
     bool legend = false;              ///< a line under the diagram that explains the marks (exports)
+    bool syscallLegend = false;       ///< a second legend line for system calls (set by renderSequence)
+    NotePins notes;                   ///< the user's notes, drawn at their times (null: none)
 };
 
+/// `options` with the system call legend line on when it has a legend and `layout` has syscalls.
+SequencePaintOptions withLayoutLegend(const SequenceLayout& layout, SequencePaintOptions options);
 /// The colour of stalls: an amber that reads on light and on dark backgrounds.
 QColor sequenceStallColor(const QPalette& palette);
 /// Height of the band above the rows: the title, if any, and the lifelines' names.

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "tcp/proxy_pair.hpp"
+#include "views/syscall_lanes.hpp"
 
 namespace tcpscope::ui {
 
@@ -53,7 +54,7 @@ void SequenceView::setSequenceLayout(SequenceLayout layout) {
     layout_ = std::move(layout);
     selectedArrow_ = kNoArrow;
     scale_.width = contentWidth();
-    layout_.setSyscalls(syscalls_);
+    layout_.setSyscalls(syscallsFor(layout_));
     layout_.setScale(scale_);
     updateScrollBar();
     verticalScrollBar()->setValue(0);
@@ -61,9 +62,16 @@ void SequenceView::setSequenceLayout(SequenceLayout layout) {
     emit diagramChanged();
 }
 
+std::vector<SequenceSyscall> SequenceView::syscallsFor(const SequenceLayout& layout) const {
+    if (!syscalls_.empty() || layout.isEmpty() || layout.results()->alignment() == nullptr) {
+        return syscalls_;
+    }
+    return sequenceSyscalls(*layout.results()->alignment(), *layout.diagram());
+}
+
 void SequenceView::setSyscalls(std::vector<SequenceSyscall> syscalls) {
     syscalls_ = std::move(syscalls);
-    layout_.setSyscalls(syscalls_);
+    layout_.setSyscalls(syscallsFor(layout_));
     viewport()->update();
 }
 
@@ -157,7 +165,13 @@ SequencePaintOptions SequenceView::paintOptions() const {
     SequencePaintOptions options;
     options.palette = palette();
     options.selectedArrow = selectedArrow_;
+    options.notes = notePins_;
     return options;
+}
+
+void SequenceView::setNotePins(NotePins pins) {
+    notePins_ = std::move(pins);
+    viewport()->update();
 }
 
 void SequenceView::scrollToTime(int64_t tsNs) {

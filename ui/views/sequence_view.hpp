@@ -30,8 +30,11 @@ public:
     void scrollToTime(int64_t tsNs);
     /// Selects the arrow of `frame` (or the next one of the diagram) and brings it into view.
     void scrollToFrame(uint32_t frame);
-    /// System calls drawn beside the lifelines (strace alignment); an empty list removes them.
+    /// System calls drawn beside the lifelines instead of those of the results' strace alignment
+    /// (which are drawn by default); an empty list goes back to the alignment's.
     void setSyscalls(std::vector<SequenceSyscall> syscalls);
+    /// The notes to draw beside the ladder, on screen and in render().
+    void setNotePins(NotePins pins);
 
     void setAutoProxy(bool on) { autoProxy_ = on; }
     [[nodiscard]] bool autoProxy() const { return autoProxy_; }
@@ -75,6 +78,7 @@ protected:
 
 private:
     void setSequenceLayout(SequenceLayout layout);
+    [[nodiscard]] std::vector<SequenceSyscall> syscallsFor(const SequenceLayout& layout) const;
     void applyScale();
     void updateScrollBar();
     void select(size_t arrow, bool emitClick);
@@ -89,6 +93,7 @@ private:
     SequenceLayout layout_;
     SequenceScale scale_;
     std::vector<SequenceSyscall> syscalls_;
+    NotePins notePins_;
     size_t selectedArrow_ = kNoArrow;
     bool autoProxy_ = true;
     double unitsPerStep_ = 1;  // content pixels per scroll bar unit (above 1 for diagrams taller than int)

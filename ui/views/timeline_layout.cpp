@@ -335,6 +335,8 @@ private:
              StallCause::Other,
              UINT32_MAX,
              row.row});
+        // Waits as a thin bar through the middle, under the calls.
+        foldTrack(extra.waits, row, row.markBand.y + row.markBand.h * 0.3, row.markBand.h * 0.4, MarkSource::Event);
         const size_t firstMark = frame_.marks.size();
         foldTrack(extra.events, row, row.markBand.y, row.markBand.h, MarkSource::Event);
         // Name the events that have room before the next one.
@@ -365,14 +367,14 @@ private:
         frame_.chromeLines.push_back({0, top + 0.5, viewport_.widthPx, top + 0.5, LineRole::LegendSeparator});
         double x = kTextPadPx * 2;
         const double swatch = std::min(10.0, lineHeight_ - 2);
-        const auto entry = [&](const std::string& label, uint16_t style, bool isCause, StallCause cause) {
+        const auto entry = [&](const std::string& label, uint16_t style, bool isCause, StallCause cause,
+                               BoxRole role = BoxRole::LegendSwatch) {
             const double width = swatch + kTextPadPx + textWidth(label);
             if (x + width > viewport_.widthPx - kTextPadPx) {
                 x = viewport_.widthPx;  // no room: drop this and every later entry
                 return;
             }
-            LayoutBox box{
-                {x, top + (legendHeight - swatch) / 2, swatch, swatch}, BoxRole::LegendSwatch, style, cause, isCause};
+            LayoutBox box{{x, top + (legendHeight - swatch) / 2, swatch, swatch}, role, style, cause, isCause};
             frame_.chromeBoxes.push_back(box);
             frame_.chromeTexts.push_back(
                 {{x + swatch + kTextPadPx, top + (legendHeight - lineHeight_) / 2, textWidth(label) + 1, lineHeight_},
@@ -395,6 +397,11 @@ private:
         entry("dup ACK, out of order", markstyle::kAnomaly, false, StallCause::Other);
         for (const StallCause cause : model_.causesPresent()) {
             entry(std::string(stallCauseLabel(cause)), 0, true, cause);
+        }
+        if (!model_.extraLanes().empty()) {
+            entry("write", eventStyle(EventKind::Write), false, StallCause::Other, BoxRole::ExtraEvent);
+            entry("read", eventStyle(EventKind::Read), false, StallCause::Other, BoxRole::ExtraEvent);
+            entry("wait (poll, epoll)", eventStyle(EventKind::Wait), false, StallCause::Other, BoxRole::ExtraEvent);
         }
     }
 

@@ -243,19 +243,22 @@ std::optional<size_t> TimelineModel::groupOfConnection(uint32_t id) const {
 void TimelineModel::setExtraLanes(std::vector<TimelineLane> lanes) {
     extraLanes_.clear();
     bounds_ = capture_;
-    MarkStoreBuilder marks(static_cast<uint32_t>(lanes.size()));
+    // Track 2i: lane i's calls; track 2i+1: its waits, which fold apart so that a long wait never
+    // swallows the quick calls around it.
+    MarkStoreBuilder marks(static_cast<uint32_t>(2 * lanes.size()));
     for (uint32_t index = 0; index < lanes.size(); ++index) {
         const TimelineLane& lane = lanes[index];
         for (size_t position = 0; position < lane.events.size() && position <= UINT32_MAX; ++position) {
             const TimelineEvent& event = lane.events[position];
             const int64_t endNs = event.tsNs + std::max<int64_t>(event.durationNs, 0);
-            marks.append(index, event.tsNs, static_cast<uint32_t>(position), 0, endNs);
+            const uint32_t track = 2 * index + (event.kind == EventKind::Wait ? 1 : 0);
+            marks.append(track, event.tsNs, static_cast<uint32_t>(position), eventStyle(event.kind), endNs);
             bounds_ = unite(bounds_, event.tsNs, endNs);
         }
     }
     extraMarks_ = marks.finish();
     for (uint32_t index = 0; index < lanes.size(); ++index) {
-        extraLanes_.push_back({std::move(lanes[index]), extraMarks_->track(index)});
+        extraLanes_.push_back({std::move(lanes[index]), extraMarks_->track(2 * index), extraMarks_->track(2 * index + 1)});
     }
     layoutRows();
 }

@@ -9,6 +9,7 @@
 #include "engine/finding.hpp"
 #include "tcp/analysis_flags.hpp"
 #include "tcp/connection.hpp"
+#include "views/event_kind.hpp"
 #include "views/timeline_axis.hpp"
 #include "views/timeline_stalls.hpp"
 #include "views/timeline_track.hpp"
@@ -29,6 +30,7 @@ struct TimelineEvent {
     int64_t tsNs = 0;
     int64_t durationNs = 0;
     std::string label;
+    EventKind kind = EventKind::Other;
 };
 
 /// A lane of events from outside the capture (the system calls of a traced process, ...), drawn
@@ -82,7 +84,8 @@ struct LaneGroup {
 /// An extra lane with its events indexed for folding.
 struct ExtraLane {
     TimelineLane lane;
-    MarkTrack events;  ///< item = position in lane.events
+    MarkTrack events;  ///< item = position in lane.events (all but waits)
+    MarkTrack waits;   ///< the waits (EventKind::Wait), item = position in lane.events
 };
 
 enum class RowKind : uint8_t { CaptureFindings, GroupHeader, Connection, Extra };

@@ -51,7 +51,7 @@ QColor boxColor(const LayoutBox& box, const TimelineColors& colors) {
         case BoxRole::OutsideCapture: return colors.outsideCapture;
         case BoxRole::LifeBar: return colors.lifeBar;
         case BoxRole::ResetEnd: return colors.reset;
-        case BoxRole::ExtraEvent: return colors.event;
+        case BoxRole::ExtraEvent: return colors.eventColor(box.style);
         case BoxRole::LegendBackground: return colors.rulerBackground;
         case BoxRole::LegendSwatch: return box.causeSwatch ? colors.stall(box.cause) : colors.mark(box.style);
     }
@@ -135,8 +135,12 @@ void paintMarks(QPainter& painter, const TimelineFrame& frame, const TimelineCol
         QColor color = colors.mark(mark.style);
         if (mark.source == MarkSource::Event) {
             // An event: its duration as a bar, or a tick for an instant.
+            // An event: its duration as a bar, or a tick for an instant; waits (the process
+            // blocked) lighter than the calls that moved bytes.
             const double width = std::max(mark.x2 - mark.x, 1.5);
-            batches.add(mark.count > 1 ? withAlpha(colors.event, 150) : colors.event,
+            const QColor eventColor = colors.eventColor(mark.style);
+            const bool waitOnly = mark.style == eventStyle(EventKind::Wait);
+            batches.add(mark.count > 1 || waitOnly ? withAlpha(eventColor, 150) : eventColor,
                         QRectF(mark.x, mark.y, width, mark.h));
             continue;
         }
@@ -194,6 +198,9 @@ TimelineColors TimelineColors::fromPalette(const QPalette& palette) {
     colors.control = withAlpha(colors.text, 200);
     colors.reset = colors.retransmission;
     colors.event = pick(dark, "#5a6fd6", "#8fa0ff");
+    colors.eventRead = pick(dark, "#0b7a5e", "#63d9b2");
+    colors.eventWait = withAlpha(colors.text, 120);
+    colors.eventFailed = colors.retransmission;
 
     colors.stalls[static_cast<size_t>(StallCause::NagleDelayedAck)] = pick(dark, "#f08a24", "#ffa94d");
     colors.stalls[static_cast<size_t>(StallCause::RetransmissionTimeout)] = pick(dark, "#e03131", "#ff8787");
@@ -217,6 +224,19 @@ QColor TimelineColors::mark(uint16_t style) const {
         return anomaly;
     }
     return (style & markstyle::kFromServer) != 0 ? toClient : toServer;
+}
+
+QColor TimelineColors::eventColor(uint16_t style) const {
+    if ((style & eventStyle(EventKind::Failed)) != 0) {
+        return eventFailed;
+    }
+    if ((style & eventStyle(EventKind::Write)) != 0) {
+        return event;
+    }
+    if ((style & eventStyle(EventKind::Read)) != 0) {
+        return eventRead;
+    }
+    return (style & eventStyle(EventKind::Wait)) != 0 ? eventWait : event;
 }
 
 QColor TimelineColors::stallFill(StallCause cause) const {

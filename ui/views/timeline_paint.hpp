@@ -18,11 +18,14 @@ struct TimelineColors {
     QColor text, mutedText, rulerBackground, rulerText, grid, tick, lifeBar, selection;
     QColor toServer, toClient, retransmission, zeroWindow, anomaly, control, reset;
     std::array<QColor, kStallCauseCount> stalls;
-    QColor event;
+    QColor event;  ///< writes and calls without a kind of their own
+    QColor eventRead, eventWait, eventFailed;
 
     static TimelineColors fromPalette(const QPalette& palette);
     /// The colour of a mark of `style` bits: the most serious flag wins, then the direction.
     [[nodiscard]] QColor mark(uint16_t style) const;
+    /// The colour of an extra lane's event of eventStyle() bits: a failure, then bytes moved, then waits.
+    [[nodiscard]] QColor eventColor(uint16_t style) const;
     [[nodiscard]] QColor stall(StallCause cause) const { return stalls[static_cast<size_t>(cause)]; }
     /// A stall's fill, translucent so the packets under it stay visible.
     [[nodiscard]] QColor stallFill(StallCause cause) const;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "views/event_kind.hpp"
 #include "views/timeline_axis.hpp"
 
 namespace tcpscope::ui {
@@ -20,6 +21,11 @@ inline constexpr uint16_t kFin = 1u << 6;
 inline constexpr uint16_t kReset = 1u << 7;
 inline constexpr uint16_t kFlagged = kRetransmission | kZeroWindow | kAnomaly | kReset;
 }  // namespace markstyle
+
+/// The style bits of an extra lane's event: one bit per EventKind (a folded mark ORs them).
+constexpr uint16_t eventStyle(EventKind kind) {
+    return static_cast<uint16_t>(1u << static_cast<unsigned>(kind));
+}
 
 /// Marks that are close on screen, drawn as one: a single mark when `count` is 1 (then `item`
 /// is exact), else a band from x to x2 holding `count` marks.

@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "annotate/note_paint.hpp"
 #include "models/packets_model.hpp"
+#include "views/syscall_lanes.hpp"
 
 namespace tcpscope::ui {
 
@@ -121,8 +123,8 @@ void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {
     if (model_->grouping() != grouping_) {
         model_->setGrouping(grouping_);
     }
-    if (!extraLanes_.empty() || !model_->extraLanes().empty()) {
-        model_->setExtraLanes(extraLanes_);
+    if (!extraLanes_.empty() || !model_->extraLanes().empty() || (results_ && results_->alignment() != nullptr)) {
+        model_->setExtraLanes(lanesToShow());
     }
     if (!userMovedAxis_) {
         zoomToFit();
@@ -135,9 +137,18 @@ void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {
 
 void TimelineView::setExtraLanes(std::vector<TimelineLane> lanes) {
     extraLanes_ = std::move(lanes);
-    model_->setExtraLanes(extraLanes_);
+    model_->setExtraLanes(lanesToShow());
     updateScrollBars();
     viewport()->update();
+}
+
+std::vector<TimelineLane> TimelineView::lanesToShow() const {
+    std::vector<TimelineLane> lanes;
+    if (results_ && results_->alignment() != nullptr) {
+        lanes = timelineSyscallLanes(*results_->alignment());
+    }
+    lanes.insert(lanes.end(), extraLanes_.begin(), extraLanes_.end());
+    return lanes;
 }
 
 void TimelineView::setGrouping(LaneGrouping grouping) {
@@ -253,7 +264,13 @@ void TimelineView::render(QPainter& painter, const QRectF& target, TimeRange ran
     painter.translate(target.topLeft());
     painter.setClipRect(QRectF(QPointF(0, 0), target.size()), Qt::IntersectClip);
     paintTimelineFrame(painter, frame, colors_, pixelFont(font()));
+    paintTimelineNotes(painter, frame, notePins_ ? *notePins_ : std::vector<NotePin>(), palette(), pixelFont(font()));
     painter.restore();
+}
+
+QSizeF TimelineView::renderSize(double widthPx, const TimelineRenderOptions& options) const {
+    const double legend = options.legend ? legendHeightPx(lineHeightPx_) : 0;
+    return {widthPx, rulerHeightPx(lineHeightPx_) + model_->totalHeightPx() + legend};
 }
 
 void TimelineView::paintEvent(QPaintEvent* /*event*/) {
@@ -261,6 +278,12 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
     const QSizeF size = viewport()->size();
     frame_ = prepareTimeline(*model_, viewportFor(size, axis_, verticalScrollBar()->value(), true));
     paintTimelineFrame(painter, frame_, colors_, pixelFont(font()));
+    paintTimelineNotes(painter, frame_, notePins_ ? *notePins_ : std::vector<NotePin>(), palette(), pixelFont(font()));
+}
+
+void TimelineView::setNotePins(NotePins pins) {
+    notePins_ = std::move(pins);
+    viewport()->update();
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {

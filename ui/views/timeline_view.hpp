@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "annotate/note_pins.hpp"
 #include "loading/analysis_results.hpp"
 #include "views/timeline_layout.hpp"
 #include "views/timeline_model.hpp"
@@ -42,9 +43,12 @@ public:
     /// touched it yet, in which case it shows the whole capture.
     void setResults(ResultsPtr results);
     [[nodiscard]] const ResultsPtr& results() const { return results_; }
-    /// Lanes of events from outside the capture, e.g. system calls; kept across setResults().
+    /// Lanes of events from outside the capture; kept across setResults(). The system calls of the
+    /// results' strace alignment get lanes of their own (below their connections) without it.
     void setExtraLanes(std::vector<TimelineLane> lanes);
     void setGrouping(LaneGrouping grouping);
+    /// The notes to draw (pins and labels at their times), on screen and in render().
+    void setNotePins(NotePins pins);
     [[nodiscard]] LaneGrouping grouping() const { return grouping_; }
 
     [[nodiscard]] const TimelineModel& model() const { return *model_; }
@@ -67,6 +71,9 @@ public:
     /// screen, for SVG, PDF and PNG. For a 2x PNG, scale the painter by 2 and give the 1x target.
     void render(QPainter& painter, const QRectF& target, TimeRange range) const;
     void render(QPainter& painter, const QRectF& target, TimeRange range, const TimelineRenderOptions& options) const;
+
+    /// The size that shows every lane at `widthPx` (ruler, rows, and the legend if asked for).
+    [[nodiscard]] QSizeF renderSize(double widthPx, const TimelineRenderOptions& options = {}) const;
 
     QSize sizeHint() const override;
 
@@ -116,6 +123,7 @@ protected:
 
 private:
     void setModel(std::shared_ptr<TimelineModel> model);
+    [[nodiscard]] std::vector<TimelineLane> lanesToShow() const;
     void applyFontMetrics();
     void updateScrollBars();
     void setAxis(const TimeAxis& axis, bool byUser);
@@ -145,6 +153,7 @@ private:
     double lineHeightPx_ = 15;
     TimelineFrame frame_;
     TimelineColors colors_;
+    NotePins notePins_;
 
     QFutureWatcher<std::shared_ptr<TimelineModel>> buildWatcher_;
     uint64_t buildGeneration_ = 0;    // counts setResults() calls

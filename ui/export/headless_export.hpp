@@ -1,0 +1,54 @@
+#pragma once
+#include <QApplication>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "loading/analysis_results.hpp"
+
+namespace tcpscope::ui {
+
+/// The QApplication a command-line export needs to draw with the views' code, on the offscreen
+/// platform unless QT_QPA_PLATFORM says otherwise; does nothing when one exists already.
+class HeadlessGui {
+public:
+    HeadlessGui();
+    ~HeadlessGui();
+    HeadlessGui(const HeadlessGui&) = delete;
+    HeadlessGui& operator=(const HeadlessGui&) = delete;
+
+private:
+    std::unique_ptr<QApplication> app_;
+};
+
+/// What `tcpscope-cli diagram` draws.
+struct DiagramRequest {
+    enum class View : uint8_t { Sequence, Timeline, Both };
+    View view = View::Sequence;
+    uint32_t flow = 0;
+    std::optional<uint32_t> proxyFlow;     ///< three lifelines: flow is the client side, this the server side
+    std::optional<double> fromSeconds;     ///< since the capture's first packet
+    std::optional<double> toSeconds;
+    QString out;                           ///< NAME.svg, NAME.png or NAME.pdf
+    double scale = 1;                      ///< PNG only
+    double widthPx = 1280;
+    size_t maxArrows = 120;                ///< a ladder without a time range: this many from before its first stall
+};
+
+/// What was written, or why not.
+struct ExportOutcome {
+    QString error;        ///< empty on success: one line, "FILE: reason"
+    QStringList written;  ///< the files written
+    QString description;  ///< "sequence diagram of flows #0 and #1, packets 21 to 320 of 492"
+};
+
+/// Draws the requested diagram(s) of complete `results` into request.out with the views' render code.
+ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest& request);
+
+/// Writes report.md and report.html into `directory` (made if missing) with the timeline and the
+/// ladder of each stalled connection (or proxy pair) as PNG and SVG beside them.
+ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& directory);
+
+}  // namespace tcpscope::ui
