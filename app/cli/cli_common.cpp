@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "align/stall_confirmation.hpp"
+#include "align/strace_time_zone.hpp"
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
 
@@ -116,20 +117,6 @@ bool resolveDetectorOptions(const CLI::App& command, AnalysisInputOptions& optio
     return true;
 }
 
-std::optional<int> parseTimeZone(const std::string& text) {
-    if (text == "UTC" || text == "Z") {
-        return 0;
-    }
-    int hours = 0;
-    int minutes = 0;
-    char sign = 0;
-    if (std::sscanf(text.c_str(), "%c%d:%d", &sign, &hours, &minutes) < 2 || (sign != '+' && sign != '-') ||
-        hours > 14 || minutes < 0 || minutes >= 60) {
-        return std::nullopt;
-    }
-    return (sign == '-' ? -1 : 1) * (hours * 60 + minutes);
-}
-
 void reportInputProblems(const CaptureAnalysis& analysis) {
     for (const InputSummary& input : analysis.inputs) {
         for (const InputProblem& problem : input.errors) {
@@ -148,7 +135,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     }
     StraceClockOptions clock;
     if (!options.straceTz.empty()) {
-        clock.tzOffsetMinutes = parseTimeZone(options.straceTz);
+        clock.tzOffsetMinutes = parseTimeZoneOffset(options.straceTz);
         if (!clock.tzOffsetMinutes) {
             fmt::print(stderr, "tcpscope-cli: --strace-tz must be +HH:MM or -HH:MM, e.g. +02:00\n");
             return kExitUsage;

@@ -44,9 +44,6 @@ void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, b
 /// for a bad --port-range.
 bool resolveDetectorOptions(const CLI::App& command, AnalysisInputOptions& options);
 
-/// "+02:00", "-05:30", "UTC" -> minutes east of UTC.
-std::optional<int> parseTimeZone(const std::string& text);
-
 /// An analysed capture with its strace logs aligned (and the findings confirmed by them).
 struct LoadedAnalysis {
     CaptureAnalysis analysis;

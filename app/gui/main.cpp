@@ -1,10 +1,23 @@
 // tcpscope: the desktop GUI. Argument parsing only; the window is in ui/.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QSettings>
 #include <QTimer>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 
+#include "align/strace_time_zone.hpp"
 #include "window/main_window.hpp"
+#include "window/palettes.hpp"
+
+namespace {
+
+[[noreturn]] void usageError(const QString& message) {
+    std::fprintf(stderr, "tcpscope: %s\n", qPrintable(message));
+    std::exit(2);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -16,30 +29,59 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Find the stalls in TCP captures"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("capture files to open (merged in time order)"));
-    QCommandLineOption filter(QStringLiteral("filter"), QStringLiteral("tcpdump filter expression"), QStringLiteral("expr"));
-    parser.addOption(filter);
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QStringLiteral("save the window as PNG once the analysis is shown, then quit"),
-                                  QStringLiteral("png"));
-    parser.addOption(screenshot);
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QStringLiteral("captures to open (merged in time order); strace logs among them are "
+                                                "recognised by their content"));
+    const QCommandLineOption filter(QStringLiteral("filter"), QStringLiteral("tcpdump filter expression"),
+                                    QStringLiteral("expr"));
+    const QCommandLineOption strace(QStringLiteral("strace"),
+                                    QStringLiteral("strace log of a traced process (strace -f -tt -T -yy); repeat for "
+                                                   "several; NAME.PID files of strace -ff given together form one log"),
+                                    QStringLiteral("log"));
+    const QCommandLineOption straceTz(
+        QStringLiteral("strace-tz"), QStringLiteral("time zone of -t/-tt logs as +HH:MM or -HH:MM (default: best fit)"),
+        QStringLiteral("tz"));
+    const QCommandLineOption straceOffset(QStringLiteral("strace-offset"),
+                                          QStringLiteral("milliseconds to add to the logs' times (default: measured)"),
+                                          QStringLiteral("ms"));
+    const QCommandLineOption palette(QStringLiteral("palette"), QStringLiteral("system (default), light or dark"),
+                                     QStringLiteral("name"), QStringLiteral("system"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("save the window as PNG once the analysis is shown, then quit"),
+                                        QStringLiteral("png"));
+    parser.addOptions({filter, strace, straceTz, straceOffset, palette, screenshot});
     parser.process(app);
+
+    if (!tcpscope::ui::applyPalette(parser.value(palette))) {
+        usageError(QStringLiteral("--palette must be system, light or dark"));
+    }
+    std::optional<tcpscope::StraceClockOptions> clock;
+    if (parser.isSet(straceTz) || parser.isSet(straceOffset)) {
+        clock.emplace();
+        if (parser.isSet(straceTz)) {
+            clock->tzOffsetMinutes = tcpscope::parseTimeZoneOffset(parser.value(straceTz).toStdString());
+            if (!clock->tzOffsetMinutes) {
+                usageError(QStringLiteral("--strace-tz must be +HH:MM or -HH:MM, e.g. +02:00"));
+            }
+        }
+        if (parser.isSet(straceOffset)) {
+            bool number = false;
+            clock->offsetMs = parser.value(straceOffset).toDouble(&number);
+            if (!number) {
+                usageError(QStringLiteral("--strace-offset must be a number of milliseconds"));
+            }
+        }
+    }
 
     tcpscope::ui::MainWindow window;
     window.resize(1400, 900);
     window.show();
-
-    QStringList files = parser.positionalArguments();
-    if (files.isEmpty()) {
-        // Without a file: what was open last time, or the bundled sample, so a first run shows the product working.
-        files = QSettings().value(QStringLiteral("openFiles")).toStringList();
-        if (files.isEmpty()) {
-            files << tcpscope::ui::MainWindow::bundledSample();
-        }
+    if (clock) {
+        window.setClockOverride(*clock);
     }
-    tcpscope::AnalysisOptions options;
-    options.engine.filter = parser.value(filter).toStdString();
+    window.setCaptureFilter(parser.value(filter));
     if (parser.isSet(screenshot)) {
+        QObject::connect(&window, &tcpscope::ui::MainWindow::loadFailed, &window, []() { QApplication::exit(3); });
         const QString target = parser.value(screenshot);
         QObject::connect(&window, &tcpscope::ui::MainWindow::resultsReady, &window, [&window, target]() {
             // Let the views lay out and paint the results before grabbing.
@@ -49,6 +91,15 @@ int main(int argc, char** argv) {
             });
         });
     }
-    window.openCaptures(files, options);
+
+    const QStringList files = parser.positionalArguments();
+    const QStringList straceLogs = parser.values(strace);
+    if (!files.isEmpty()) {
+        window.openFiles(files, straceLogs);
+    } else if (!straceLogs.isEmpty() || !window.reopenLastSession()) {
+        // A first run shows the product working: the bundled Nagle sample with its strace log.
+        window.openCaptures({tcpscope::ui::MainWindow::bundledSample()},
+                            straceLogs.isEmpty() ? tcpscope::ui::MainWindow::bundledStraceLogs() : straceLogs);
+    }
     return QApplication::exec();
 }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "align/stall_confirmation.hpp"
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
 
@@ -13,6 +14,31 @@ namespace {
 constexpr int kProgressPollMs = 100;
 constexpr auto kPartialEvery = std::chrono::milliseconds(300);
 constexpr size_t kMaxPartialConnections = 200'000;
+
+std::vector<std::string> toPaths(const QStringList& files) {
+    std::vector<std::string> paths;
+    paths.reserve(static_cast<size_t>(files.size()));
+    for (const QString& file : files) {
+        paths.push_back(file.toStdString());
+    }
+    return paths;
+}
+
+// The problems that ended a file early and its warnings: the packets before them are shown.
+QStringList inputProblems(const CaptureAnalysis& analysis) {
+    QStringList lines;
+    for (const InputSummary& input : analysis.inputs) {
+        for (const InputProblem& problem : input.errors) {
+            lines << QStringLiteral("%1 (the %2 packets before it are shown)")
+                         .arg(QString::fromStdString(problem.describe()))
+                         .arg(input.frames);
+        }
+        for (const InputProblem& problem : input.warnings) {
+            lines << QString::fromStdString(problem.describe());
+        }
+    }
+    return lines;
+}
 }  // namespace
 
 // What the worker and the GUI thread share about one job.
@@ -39,7 +65,7 @@ void AnalysisLoader::cancel() {
     }
 }
 
-void AnalysisLoader::start(const QStringList& captures, const AnalysisOptions& options) {
+void AnalysisLoader::start(const LoadRequest& request) {
     cancel();
     auto job = std::make_shared<Job>();
     job->id = nextJobId_++;
@@ -47,11 +73,9 @@ void AnalysisLoader::start(const QStringList& captures, const AnalysisOptions& o
     shownPerMille_ = -1;
     progressTimer_.start();
 
-    std::vector<std::string> paths;
-    for (const QString& capture : captures) {
-        paths.push_back(capture.toStdString());
-    }
-    QThreadPool::globalInstance()->start([this, job, paths, options]() {
+    QThreadPool::globalInstance()->start([this, job, captures = toPaths(request.captures),
+                                          straceLogs = toPaths(request.straceLogs), options = request.options,
+                                          clock = request.clock]() {
         // Delivers to the GUI thread, and only if this job is still the current one.
         auto deliver = [this, job](auto emitter) {
             QMetaObject::invokeMethod(
@@ -63,6 +87,13 @@ void AnalysisLoader::start(const QStringList& captures, const AnalysisOptions& o
                 },
                 Qt::QueuedConnection);
         };
+        auto fail = [this, &deliver](const QString& message) {
+            deliver([this, message]() {
+                job_.reset();
+                progressTimer_.stop();
+                emit failed(message);
+            });
+        };
         auto lastPartial = std::chrono::steady_clock::now();
         const AnalysisCheckpointFn checkpoint = [&](const AnalysisCheckpoint& point) {
             const auto now = std::chrono::steady_clock::now();
@@ -73,31 +104,37 @@ void AnalysisLoader::start(const QStringList& captures, const AnalysisOptions& o
             ResultsPtr results = AnalysisResults::partial(point, kMaxPartialConnections);
             deliver([this, results]() { emit partialResults(results); });
         };
+        CaptureAnalysis analysis;
         try {
-            CaptureAnalysis analysis = analyzeCaptures(paths, options, &job->progress, &job->stop, checkpoint);
-            ResultsPtr results = AnalysisResults::complete(std::move(analysis));
-            const bool cancelled = job->stop.stopRequested();
-            deliver([this, results, cancelled]() {
-                job_.reset();
-                progressTimer_.stop();
-                emit progressChanged(1000, static_cast<quint64>(results->counters().frames));
-                emit finished(results, cancelled);
-            });
+            analysis = analyzeCaptures(captures, options, &job->progress, &job->stop, checkpoint);
         } catch (const CaptureError& error) {
-            const QString message = QString::fromStdString(error.what());
-            deliver([this, message]() {
-                job_.reset();
-                progressTimer_.stop();
-                emit failed(message);
-            });
+            fail(QString::fromStdString(error.what()));
+            return;
         } catch (const BpfFilterError& error) {
-            const QString message = QStringLiteral("invalid filter expression: %1").arg(error.what());
-            deliver([this, message]() {
-                job_.reset();
-                progressTimer_.stop();
-                emit failed(message);
-            });
+            fail(QStringLiteral("invalid filter expression: %1").arg(error.what()));
+            return;
         }
+        QStringList warnings = inputProblems(analysis);
+        std::optional<StraceAlignment> alignment;
+        if (!straceLogs.empty() && !job->stop.stopRequested()) {
+            try {
+                alignment = loadStraceLogs(straceLogs, analysis, clock);
+                confirmFindingsWithSyscalls(analysis.findings, *alignment, *analysis.engine);
+            } catch (const CaptureError& error) {
+                warnings << QStringLiteral("%1 (shown without system calls)").arg(error.what());
+            }
+        }
+        ResultsPtr results = AnalysisResults::complete(std::move(analysis), std::move(alignment));
+        const bool cancelled = job->stop.stopRequested();
+        deliver([this, results, cancelled, warnings]() {
+            job_.reset();
+            progressTimer_.stop();
+            for (const QString& line : warnings) {
+                emit warning(line);
+            }
+            emit progressChanged(1000, static_cast<quint64>(results->counters().frames));
+            emit finished(results, cancelled);
+        });
     });
 }
 

@@ -8,12 +8,14 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "loading/analysis_results.hpp"
+#include "loading/load_request.hpp"
 
 namespace tcpscope::ui {
 
 /// Runs one analysis at a time on a pool thread. It reports progress (only when the shown value
 /// changes), partial results a few times a second while a file loads, then the complete
-/// results. Starting a new load cancels the running one, and results of a replaced job are
+/// results, with the strace logs aligned and the findings confirmed by them. Starting a new
+/// load cancels the running one, and results of a replaced job are
 /// dropped, never shown.
 class AnalysisLoader : public QObject {
     Q_OBJECT
@@ -24,8 +26,9 @@ public:
     AnalysisLoader(const AnalysisLoader&) = delete;
     AnalysisLoader& operator=(const AnalysisLoader&) = delete;
 
-    /// Starts analysing `captures` (merged in time order); cancels a running job.
-    void start(const QStringList& captures, const AnalysisOptions& options);
+    /// Starts analysing the request's captures (merged in time order) and aligning its strace
+    /// logs; cancels a running job.
+    void start(const LoadRequest& request);
     /// Asks the running job to stop; its results up to there arrive as complete results.
     void cancel();
     [[nodiscard]] bool isRunning() const { return static_cast<bool>(job_); }
@@ -39,6 +42,9 @@ signals:
     void finished(tcpscope::ui::ResultsPtr results, bool cancelled);
     /// The job could not run: a file that cannot be read, an invalid filter. One line.
     void failed(const QString& message);
+    /// Something went wrong that leaves the results usable (a capture cut short, an strace log
+    /// that cannot be read): one line each, sent before finished().
+    void warning(const QString& message);
 
 private:
     struct Job;

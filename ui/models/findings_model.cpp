@@ -75,6 +75,33 @@ QModelIndex FindingsModel::indexOfFinding(uint32_t id) const {
     return {};
 }
 
+QModelIndex FindingsModel::neighbourFinding(const QModelIndex& from, int step) const {
+    // Positions in the flattened order: group after group, finding after finding.
+    std::vector<size_t> starts;
+    size_t total = 0;
+    for (const KindGroup& group : groups_) {
+        starts.push_back(total);
+        total += group.findings.size();
+    }
+    if (total == 0) {
+        return {};
+    }
+    const auto count = static_cast<ptrdiff_t>(total);
+    ptrdiff_t position = 0;
+    if (!from.isValid()) {
+        position = step > 0 ? step - 1 : count + step;
+    } else if (from.internalId() == kKindRow) {
+        const auto start = static_cast<ptrdiff_t>(starts[static_cast<size_t>(from.row())]);
+        position = step > 0 ? start + step - 1 : start + step;
+    } else {
+        position = static_cast<ptrdiff_t>(starts[from.internalId()]) + from.row() + step;
+    }
+    position = ((position % count) + count) % count;
+    const auto group = static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), static_cast<size_t>(position)) -
+                                           starts.begin() - 1);
+    return createIndex(static_cast<int>(static_cast<size_t>(position) - starts[group]), 0, static_cast<quintptr>(group));
+}
+
 QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent) const {
     if (row < 0 || column < 0 || column >= ColumnCount) {
         return {};

@@ -27,6 +27,10 @@ public:
     [[nodiscard]] const Finding* findingAt(const QModelIndex& index) const;
     /// The index of the finding with `id`, or an invalid index.
     [[nodiscard]] QModelIndex indexOfFinding(uint32_t id) const;
+    /// The finding `step` places after (negative: before) `from` in the order shown, kind after
+    /// kind, wrapping around; from a kind row or an invalid index, its first (or last) finding.
+    /// Invalid when there is no finding.
+    [[nodiscard]] QModelIndex neighbourFinding(const QModelIndex& from, int step) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;

@@ -35,6 +35,8 @@ public:
     /// The row of the packet with frame number `frame`, or -1.
     [[nodiscard]] int rowOfFrame(uint32_t frame) const;
     [[nodiscard]] const std::vector<size_t>& packetPositions() const { return positions_; }
+    /// The connection shown, or kNoConnection.
+    [[nodiscard]] uint32_t connection() const { return connection_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

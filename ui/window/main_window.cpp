@@ -3,7 +3,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -12,7 +11,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolBar>
@@ -20,17 +18,21 @@
 
 #include <algorithm>
 
+#include "loading/input_kind.hpp"
+#include "panels/analysis_options_dialog.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
-constexpr int kMaxRecent = 8;
 const char* const kCaptureFilter = "Captures (*.pcap *.pcapng *.cap *.gz *.zst *.pcap.gz *.pcapng.gz);;All files (*)";
+const char* const kStraceFilter = "strace logs (*.strace *.strace.* *.log *.txt *.gz *.zst);;All files (*)";
 
 QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr) {
     auto* box = new QWidget;
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title));
+    label->setBuddy(content);
     layout->addWidget(label);
     if (extra != nullptr) {
         layout->addWidget(extra);
@@ -38,62 +40,64 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr
     layout->addWidget(content);
     return box;
 }
+
+// The bundled sample next to the executable when installed, else in the source tree it was built from.
+QString bundledFile(const QString& name) {
+    const QString installed = QApplication::applicationDirPath() + QStringLiteral("/../share/tcpscope/samples/") + name;
+    if (QFileInfo::exists(installed)) {
+        return QFileInfo(installed).canonicalFilePath();
+    }
+    return QStringLiteral(TCPSCOPE_SAMPLES_DIR "/") + name;
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("tcpscope"));
     setAcceptDrops(true);
     connectionsFilter_.setSourceModel(&connectionsModel_);
-    buildActions();
+    preferences_ = AnalysisPreferences::load(QSettings());
+    buildFileMenu();
+    buildAnalysisMenu();
+    buildGoMenu();
+    buildStatusBar();
     buildLayout();
-
-    connect(&loader_, &AnalysisLoader::progressChanged, this, [this](int perMille, quint64 frames) {
-        progressBar_->setRange(0, perMille < 0 ? 0 : 1000);
-        if (perMille >= 0) {
-            progressBar_->setValue(perMille);
-        }
-        progressBar_->setFormat(tr("%1 packets").arg(frames));
-    });
-    connect(&loader_, &AnalysisLoader::partialResults, this, [this](ResultsPtr results) { showResults(results, false); });
-    connect(&loader_, &AnalysisLoader::finished, this, [this](ResultsPtr results, bool cancelled) {
-        progressBar_->hide();
-        cancelButton_->hide();
-        showResults(results, true);
-        if (cancelled) {
-            statusBar()->showMessage(tr("Loading cancelled: showing the packets read until then"), 10000);
-        }
-        emit resultsReady();
-    });
-    connect(&loader_, &AnalysisLoader::failed, this, [this](const QString& message) {
-        progressBar_->hide();
-        cancelButton_->hide();
-        statusBar()->showMessage(message);
-        QMessageBox::warning(this, tr("Cannot open capture"), message);
-    });
-    restoreState();
+    buildTabOrder();
+    connectLoader();
+    restoreWindowState();
 }
 
-QString MainWindow::bundledSample() {
-    // Next to the executable when installed, else in the source tree it was built from.
-    const QString installed = QApplication::applicationDirPath() + QStringLiteral("/../share/tcpscope/samples/proxy-nagle.pcap");
-    if (QFileInfo::exists(installed)) {
-        return QFileInfo(installed).canonicalFilePath();
-    }
-    return QStringLiteral(TCPSCOPE_SAMPLES_DIR "/proxy-nagle.pcap");
-}
+QString MainWindow::bundledSample() { return bundledFile(QStringLiteral("proxy-nagle.pcap")); }
 
-void MainWindow::buildActions() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open capture..."), this, &MainWindow::openDialog);
-    open->setShortcut(QKeySequence::Open);
-    recentMenu_ = file->addMenu(tr("Open &recent"));
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+QStringList MainWindow::bundledStraceLogs() { return {bundledFile(QStringLiteral("proxy-nagle.strace"))}; }
+
+void MainWindow::buildFileMenu() {
+    fileMenu_ = menuBar()->addMenu(tr("&File"));
+    openAction_ = fileMenu_->addAction(tr("&Open capture..."), this, &MainWindow::openDialog);
+    openAction_->setShortcut(QKeySequence::Open);
+    attachAction_ = fileMenu_->addAction(tr("&Attach strace log..."), this, &MainWindow::attachDialog);
+    attachAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    attachAction_->setToolTip(tr("Add the system calls of a traced process (strace -f -tt -T -yy) to the open capture"));
+    attachAction_->setEnabled(false);
+    recentMenu_ = fileMenu_->addMenu(tr("Open &recent"));
+    fileMenu_->addSeparator();
+    fileMenu_->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
-    toolbar->addAction(open);
+    toolbar->addAction(openAction_);
+    toolbar->addAction(attachAction_);
+}
 
+void MainWindow::buildAnalysisMenu() {
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    QAction* options = analysis->addAction(tr("&Thresholds and strace clock..."), this, &MainWindow::analysisOptionsDialog);
+    options->setObjectName(QStringLiteral("analysisOptionsAction"));
+    options->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    QAction* again = analysis->addAction(tr("Analyse &again"), this, &MainWindow::reload);
+    again->setShortcut(QKeySequence::Refresh);
+}
+
+void MainWindow::buildStatusBar() {
     summaryLabel_ = new QLabel;
     statusBar()->addWidget(summaryLabel_, 1);
     progressBar_ = new QProgressBar;
@@ -117,6 +121,9 @@ void MainWindow::buildLayout() {
     findingsView_->header()->setStretchLastSection(true);
     connect(findingsView_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onFindingActivated(current); });
+    findingDetail_ = new FindingDetailPanel;
+    findingDetail_->setObjectName(QStringLiteral("findingDetail"));
+    connect(findingDetail_, &FindingDetailPanel::frameActivated, this, &MainWindow::showFrame);
 
     viewTabs_ = new QTabWidget;
     viewTabs_->setObjectName(QStringLiteral("viewTabs"));
@@ -135,6 +142,7 @@ void MainWindow::buildLayout() {
     connect(sequenceView_, &SequenceView::packetClicked, this, &MainWindow::showPacketFromView);
 
     connectionsFilterEdit_ = new QLineEdit;
+    connectionsFilterEdit_->setObjectName(QStringLiteral("connectionsFilter"));
     connectionsFilterEdit_->setPlaceholderText(tr("Filter: address, port, state or finding (e.g. 3306 delayed_ack)"));
     connectionsFilterEdit_->setClearButtonEnabled(true);
     connect(connectionsFilterEdit_, &QLineEdit::textChanged, &connectionsFilter_, &ConnectionsFilter::setFilterText);
@@ -145,6 +153,7 @@ void MainWindow::buildLayout() {
     connectionsView_->sortByColumn(ConnectionsModel::IdColumn, Qt::AscendingOrder);
     connectionsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     connectionsView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    connectionsView_->setTabKeyNavigation(false);
     connectionsView_->verticalHeader()->hide();
     connectionsView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     connectionsView_->horizontalHeader()->setStretchLastSection(true);
@@ -156,6 +165,7 @@ void MainWindow::buildLayout() {
     packetsView_->setModel(&packetsModel_);
     packetsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     packetsView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    packetsView_->setTabKeyNavigation(false);
     packetsView_->verticalHeader()->hide();
     packetsView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     packetsView_->horizontalHeader()->setStretchLastSection(true);
@@ -165,16 +175,23 @@ void MainWindow::buildLayout() {
     detailPanel_ = new PacketDetailPanel;
     detailPanel_->setObjectName(QStringLiteral("packetDetail"));
 
+    auto* findings = new QSplitter(Qt::Vertical);
+    findings->setObjectName(QStringLiteral("findingsSplitter"));
+    findings->addWidget(titled(tr("&Findings, by time lost"), findingsView_));
+    findings->addWidget(titled(tr("Finding details"), findingDetail_));
+    findings->setSizes({260, 240});
     auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(titled(tr("Findings, by time lost"), findingsView_));
+    top->setObjectName(QStringLiteral("topSplitter"));
+    top->addWidget(findings);
     top->addWidget(viewTabs_);
-    top->setStretchFactor(0, 2);
-    top->setStretchFactor(1, 3);
-    top->setSizes({560, 840});
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 2);
+    top->setSizes({480, 920});  // the views get the room: a proxy's ladder has three lifelines
     auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(titled(tr("Connections"), connectionsView_, connectionsFilterEdit_));
-    bottom->addWidget(titled(tr("Packets of the selected connection"), packetsView_));
-    bottom->addWidget(titled(tr("Packet details"), detailPanel_));
+    bottom->setObjectName(QStringLiteral("bottomSplitter"));
+    bottom->addWidget(titled(tr("&Connections"), connectionsView_, connectionsFilterEdit_));
+    bottom->addWidget(titled(tr("&Packets of the selected connection"), packetsView_));
+    bottom->addWidget(titled(tr("Packet &details"), detailPanel_));
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 3);
     bottom->setStretchFactor(2, 2);
@@ -182,32 +199,155 @@ void MainWindow::buildLayout() {
     main->setObjectName(QStringLiteral("mainSplitter"));
     main->addWidget(top);
     main->addWidget(bottom);
+    main->setSizes({560, 340});
+    splitters_ = {main, top, bottom, findings};
     setCentralWidget(main);
 }
 
-void MainWindow::openCaptures(const QStringList& captures, const AnalysisOptions& options) {
-    openFiles_ = captures;
+void MainWindow::buildTabOrder() {
+    // Reading order: findings and their details, the views, then connections, packets, packet details.
+    setTabOrder(findingsView_, findingDetail_);
+    setTabOrder(findingDetail_, viewTabs_);
+    setTabOrder(viewTabs_, timelineView_);
+    setTabOrder(timelineView_, sequenceView_);
+    setTabOrder(sequenceView_, connectionsFilterEdit_);
+    setTabOrder(connectionsFilterEdit_, connectionsView_);
+    setTabOrder(connectionsView_, packetsView_);
+    setTabOrder(packetsView_, detailPanel_);
+}
+
+void MainWindow::connectLoader() {
+    connect(&loader_, &AnalysisLoader::progressChanged, this, [this](int perMille, quint64 frames) {
+        progressBar_->setRange(0, perMille < 0 ? 0 : 1000);
+        if (perMille >= 0) {
+            progressBar_->setValue(perMille);
+        }
+        progressBar_->setFormat(tr("%1 packets").arg(frames));
+    });
+    connect(&loader_, &AnalysisLoader::partialResults, this, [this](ResultsPtr results) { showResults(results, false); });
+    connect(&loader_, &AnalysisLoader::warning, this, &MainWindow::reportProblem);
+    connect(&loader_, &AnalysisLoader::finished, this, [this](ResultsPtr results, bool cancelled) {
+        progressBar_->hide();
+        cancelButton_->hide();
+        showResults(results, true);
+        if (cancelled) {
+            statusBar()->showMessage(tr("Loading cancelled: showing the packets read until then"), 10000);
+        }
+        emit resultsReady();
+    });
+    connect(&loader_, &AnalysisLoader::failed, this, [this](const QString& message) {
+        progressBar_->hide();
+        cancelButton_->hide();
+        reportProblem(message);
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open capture"), message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();  // not exec(): the window and its event loop go on
+        emit loadFailed(message);
+    });
+}
+
+void MainWindow::open(const LoadRequest& request) {
+    request_ = request;
     QStringList names;
-    for (const QString& capture : captures) {
+    for (const QString& capture : request.captures) {
         names << QFileInfo(capture).fileName();
     }
+    for (const QString& log : request.straceLogs) {
+        names << QFileInfo(log).fileName();
+    }
     setWindowTitle(tr("%1 - tcpscope").arg(names.join(QStringLiteral(", "))));
-    rememberRecent(captures);
+    rememberRecent(request);
+    problems_.clear();
+    statusBar()->clearMessage();
+    attachAction_->setEnabled(!request.captures.isEmpty());
+    stallCursor_ = -1;
     progressBar_->setValue(0);
     progressBar_->show();
     cancelButton_->show();
     showResults(nullptr, false);
-    loader_.start(captures, options);
+    loader_.start(request);
+}
+
+void MainWindow::openCaptures(const QStringList& captures, const QStringList& straceLogs) {
+    LoadRequest request;
+    request.captures = captures;
+    request.straceLogs = straceLogs;
+    request.options.engine = request_.options.engine;  // keep the filter
+    preferences_.applyTo(request);
+    if (clockOverride_) {
+        request.clock = *clockOverride_;
+    }
+    open(request);
+}
+
+bool MainWindow::openFiles(const QStringList& files, const QStringList& straceLogs) {
+    QStringList captures;
+    QStringList logs = straceLogs;
+    for (const QString& file : files) {
+        const InputClassification input = classifyInput(file.toStdString());
+        switch (input.kind) {
+            case InputKind::Capture: captures << file; break;
+            case InputKind::StraceLog: logs << file; break;
+            case InputKind::Unknown: reportProblem(QString::fromStdString(input.reason)); break;
+        }
+    }
+    if (!captures.isEmpty()) {
+        openCaptures(captures, logs);
+    } else if (!logs.isEmpty() && !request_.captures.isEmpty()) {
+        attachStraceLogs(logs);
+    } else if (!logs.isEmpty()) {
+        reportProblem(tr("%1: an strace log needs a capture: open the capture first").arg(logs.front()));
+        return false;
+    }
+    return !captures.isEmpty() || !logs.isEmpty();
+}
+
+void MainWindow::attachStraceLogs(const QStringList& logs) {
+    LoadRequest request = request_;
+    for (const QString& log : logs) {
+        if (!request.straceLogs.contains(log)) {
+            request.straceLogs << log;
+        }
+    }
+    open(request);
+}
+
+void MainWindow::setPreferences(const AnalysisPreferences& preferences) {
+    preferences_ = preferences;
+    QSettings settings;
+    preferences_.save(settings);
+    clockOverride_.reset();  // the dialog's clock replaces the command line's
+    reload();
+}
+
+void MainWindow::reload() {
+    if (request_.captures.isEmpty()) {
+        return;
+    }
+    LoadRequest request = request_;
+    preferences_.applyTo(request);
+    if (clockOverride_) {
+        request.clock = *clockOverride_;
+    }
+    saveSelection();  // come back to the same finding and connection
+    savedView_.reset();
+    open(request);
+}
+
+void MainWindow::reportProblem(const QString& line) {
+    problems_ << line;
+    statusBar()->showMessage(problems_.size() == 1 ? line : tr("%1 (and %2 more problems)").arg(line).arg(problems_.size() - 1));
+    statusBar()->setToolTip(problems_.join(QLatin1Char('\n')));
 }
 
 void MainWindow::showResults(ResultsPtr results, bool complete) {
-    const uint32_t selected = pendingConnection_;
     results_ = results;
     findingsModel_.setResults(results);
     findingsView_->expandAll();
     for (int column = 0; column < FindingsModel::SummaryColumn; ++column) {
         findingsView_->resizeColumnToContents(column);
     }
+    findingDetail_->clearFinding();
     connectionsModel_.setResults(results);
     connectionsView_->resizeColumnsToContents();
     timelineView_->setResults(results);
@@ -220,24 +360,55 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
         return;
     }
     const FrameCounters& counters = results->counters();
-    summaryLabel_->setText(tr("%1 packets, %2 TCP, %3 connections, %4 findings%5")
+    const StraceAlignment* alignment = results->alignment();
+    summaryLabel_->setText(tr("%1 packets, %2 TCP, %3 connections, %4 findings%5%6")
                                .arg(counters.frames)
                                .arg(counters.tcp)
                                .arg(results->connections().size())
                                .arg(results->findings().size())
+                               .arg(alignment != nullptr ? tr(", %1 traced sockets").arg(alignment->sockets.size()) : QString())
                                .arg(complete ? QString() : tr(" so far")));
-    if (complete && selected != kNoConnection && selected < results->connections().size()) {
-        selectConnection(selected);
-    } else if (complete && !results->findings().empty()) {
-        const QModelIndex first = findingsModel_.index(0, 0, findingsModel_.index(0, 0));
-        findingsView_->setCurrentIndex(first);
+    if (complete) {
+        selectAfterLoad();
     }
+    emit resultsShown(complete);
 }
+
+void MainWindow::selectAfterLoad() {
+    restoringView_ = true;
+    const uint32_t finding = QSettings().value(QStringLiteral("selection/finding"), UINT32_MAX).toUInt();
+    const uint32_t connection = QSettings().value(QStringLiteral("selection/connection"), kNoConnection).toUInt();
+    if (finding < results_->findings().size()) {
+        selectFinding(finding);
+    } else if (connection < results_->connections().size()) {
+        selectConnection(connection);
+    } else if (!results_->findings().empty()) {
+        findingsView_->setCurrentIndex(findingsModel_.neighbourFinding({}, 1));
+    } else if (!results_->connections().empty()) {
+        selectConnection(results_->connections().front().id);
+    }
+    if (results_->findings().empty()) {
+        findingDetail_->setPlainText(tr("No findings: none of the %1 connections was held up by Nagle and delayed ACKs, "
+                                        "retransmission or zero-window stalls, port reuse, TIME_WAIT churn, port "
+                                        "exhaustion or a full listen backlog (with the thresholds of Analysis > "
+                                        "Thresholds).")
+                                         .arg(results_->connections().size()));
+    }
+    restoreViews();
+    restoringView_ = false;
+}
+
+const Finding* MainWindow::currentFinding() const { return findingsModel_.findingAt(findingsView_->currentIndex()); }
 
 void MainWindow::onFindingActivated(const QModelIndex& index) {
     const Finding* finding = findingsModel_.findingAt(index);
+    findingDetail_->showFinding(results_, finding);
+    stallCursor_ = -1;
     if (finding == nullptr) {
         return;
+    }
+    if (!restoringView_) {
+        QSettings().setValue(QStringLiteral("selection/finding"), finding->id);
     }
     timelineView_->showFinding(finding->id);  // capture-wide findings have a lane of their own
     if (finding->connection == kNoConnection) {
@@ -260,6 +431,7 @@ void MainWindow::selectFinding(uint32_t id) {
     const QModelIndex index = findingsModel_.indexOfFinding(id);
     if (index.isValid()) {
         findingsView_->setCurrentIndex(index);
+        findingsView_->scrollTo(index);
     }
 }
 
@@ -280,7 +452,6 @@ void MainWindow::onConnectionSelected() {
         return;
     }
     const uint32_t id = current.data(ConnectionsModel::ConnectionIdRole).toUInt();
-    pendingConnection_ = id;
     packetsModel_.setConnection(results_, id);
     packetsView_->resizeColumnsToContents();
     if (results_ && results_->isComplete()) {
@@ -289,7 +460,9 @@ void MainWindow::onConnectionSelected() {
         timelineView_->scrollToConnection(id);
     }
     detailPanel_->clearPacket();
-    QSettings().setValue(QStringLiteral("selection/connection"), id);
+    if (!restoringView_) {
+        QSettings().setValue(QStringLiteral("selection/connection"), id);
+    }
 }
 
 void MainWindow::onPacketSelected() {
@@ -315,61 +488,48 @@ void MainWindow::showPacketFromView(size_t packetIndex) {
     detailPanel_->showPacket(results_, packetIndex);  // may be a packet of the proxy partner
 }
 
+void MainWindow::showFrame(uint32_t frame) {
+    if (!results_ || results_->analysis() == nullptr) {
+        return;
+    }
+    const PacketIndex& packets = results_->analysis()->engine->packets();
+    const size_t position = packets.positionOfFrame(frame);
+    if (position >= packets.size()) {
+        return;
+    }
+    const uint32_t connection = packets.connection(position);
+    if (connection != packetsModel_.connection()) {
+        selectConnection(connection);
+    }
+    const int row = packetsModel_.rowOfFrame(frame);
+    if (row >= 0) {
+        packetsView_->selectRow(row);
+        packetsView_->scrollTo(packetsModel_.index(row, 0), QAbstractItemView::PositionAtCenter);
+    }
+    sequenceView_->scrollToFrame(frame);
+    viewTabs_->setCurrentWidget(sequenceView_);
+}
+
 void MainWindow::openDialog() {
     const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open capture"), QString(), tr(kCaptureFilter));
     if (!files.isEmpty()) {
-        openCaptures(files);
+        openFiles(files);
     }
 }
 
-void MainWindow::rememberRecent(const QStringList& captures) {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    const QString entry = captures.join(QLatin1Char('\n'));
-    recent.removeAll(entry);
-    recent.prepend(entry);
-    while (recent.size() > kMaxRecent) {
-        recent.removeLast();
+void MainWindow::attachDialog() {
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Attach strace log"), QFileInfo(request_.captures.value(0)).path(), tr(kStraceFilter));
+    if (!files.isEmpty()) {
+        attachStraceLogs(files);
     }
-    settings.setValue(QStringLiteral("recentFiles"), recent);
-    settings.setValue(QStringLiteral("openFiles"), captures);
-    updateRecentMenu();
 }
 
-void MainWindow::updateRecentMenu() {
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& entry : recent) {
-        const QStringList files = entry.split(QLatin1Char('\n'));
-        QStringList names;
-        for (const QString& file : files) {
-            names << QFileInfo(file).fileName();
-        }
-        recentMenu_->addAction(names.join(QStringLiteral(" + ")), this, [this, files]() { openCaptures(files); });
+void MainWindow::analysisOptionsDialog() {
+    AnalysisOptionsDialog dialog(preferences_, this);
+    if (dialog.exec() == QDialog::Accepted) {
+        setPreferences(dialog.preferences());
     }
-    recentMenu_->setEnabled(!recent.isEmpty());
-}
-
-void MainWindow::restoreState() {
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter"))) {
-        splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
-    }
-    pendingConnection_ = settings.value(QStringLiteral("selection/connection"), kNoConnection).toUInt();
-    updateRecentMenu();
-}
-
-void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter"))) {
-        settings.setValue(QStringLiteral("window/splitter"), splitter->saveState());
-    }
-    loader_.cancel();
-    event->accept();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -385,8 +545,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
             files << url.toLocalFile();
         }
     }
-    if (!files.isEmpty()) {
-        openCaptures(files);  // several dropped files are merged in time order
+    // Several dropped captures are merged in time order; dropped strace logs go with them.
+    if (!files.isEmpty() && openFiles(files)) {
         event->acceptProposedAction();
     }
 }

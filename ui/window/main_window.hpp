@@ -9,40 +9,85 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#include <optional>
+
 #include "charts/chart_panel.hpp"
 #include "loading/analysis_loader.hpp"
+#include "loading/analysis_preferences.hpp"
 #include "models/connections_model.hpp"
 #include "models/findings_model.hpp"
 #include "models/packets_model.hpp"
+#include "panels/finding_detail_panel.hpp"
 #include "panels/packet_detail_panel.hpp"
 #include "views/sequence_view.hpp"
 #include "views/timeline_view.hpp"
+
+class QSplitter;
 
 namespace tcpscope::ui {
 
 /// The main window: findings first, then the connections, the packets of the selected one and
 /// the selected packet's details, all linked. A thin controller: the work is in the loader,
-/// the models and the views.
+/// the models and the views. Its parts: main_window.cpp (menus, docks, linking),
+/// main_window_navigation.cpp (the Go menu), main_window_session.cpp (what survives a restart).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     explicit MainWindow(QWidget* parent = nullptr);
 
-    /// Loads `captures` (merged in time order) with `options`; remembered for the next start.
-    void openCaptures(const QStringList& captures, const AnalysisOptions& options = {});
-    /// The capture the window opens when it is given none: the bundled Nagle sample.
+    /// Loads the request's captures (merged in time order) with its strace logs; remembered for
+    /// the next start.
+    void open(const LoadRequest& request);
+    /// Loads `captures` and `straceLogs` with the current thresholds.
+    void openCaptures(const QStringList& captures, const QStringList& straceLogs = {});
+    /// Sorts `files` by content into captures and strace logs: captures start a new load (with
+    /// the logs among the files and `straceLogs`), logs alone are attached to what is open.
+    /// Unknown files are reported in one line each. Returns false if nothing could be opened.
+    bool openFiles(const QStringList& files, const QStringList& straceLogs = {});
+    /// Adds strace logs to the open captures and analyses them again.
+    void attachStraceLogs(const QStringList& logs);
+    /// Reopens the captures and logs open at the last exit; false if there were none (or gone).
+    bool reopenLastSession();
+    /// The capture the window opens when it is given none: the bundled Nagle sample, and its strace log.
     static QString bundledSample();
+    static QStringList bundledStraceLogs();
+
+    /// What is loaded (or loading) now.
+    [[nodiscard]] const LoadRequest& request() const { return request_; }
+    /// Thresholds and strace clock; setting them analyses the open captures again.
+    [[nodiscard]] const AnalysisPreferences& preferences() const { return preferences_; }
+    void setPreferences(const AnalysisPreferences& preferences);
+    /// The tcpdump filter of the next loads.
+    void setCaptureFilter(const QString& filter) { request_.options.engine.filter = filter.toStdString(); }
+    /// One-time overrides of the strace clock (the command line's --strace-tz, --strace-offset).
+    void setClockOverride(const StraceClockOptions& clock) { clockOverride_ = clock; }
+
     /// The current results (partial while loading), or null.
     [[nodiscard]] const ResultsPtr& results() const { return results_; }
     /// Selects the finding with `id` and everything linked to it.
     void selectFinding(uint32_t id);
     /// Selects connection `id` in the table and shows its packets.
     void selectConnection(uint32_t id);
+    /// The finding selected in the findings panel, or null.
+    [[nodiscard]] const Finding* currentFinding() const;
+
+    // The Go menu (main_window_navigation.cpp).
+    void nextFinding() { stepFinding(1); }
+    void previousFinding() { stepFinding(-1); }
+    void nextPacket() { stepPacket(1); }
+    void previousPacket() { stepPacket(-1); }
+    /// Shows the next (step 1) or previous (-1) stall of the selected finding in the sequence
+    /// diagram, from the first one; returns its frame, or 0 if the finding has none.
+    uint32_t showStall(int step);
 
 signals:
-    /// The complete results of a load are shown.
+    /// Results are shown: partial while loading (complete false), then the complete ones.
+    void resultsShown(bool complete);
+    /// The complete results of a load are shown (and the last session's view restored).
     void resultsReady();
+    /// A load could not run (a capture that cannot be read, an invalid filter): one line.
+    void loadFailed(const QString& message);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -50,21 +95,44 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void buildActions();
+    // Built once, one function per menu or panel.
+    void buildFileMenu();
+    void buildAnalysisMenu();
+    void buildGoMenu();
+    void buildStatusBar();
     void buildLayout();
+    void buildTabOrder();
+    void connectLoader();
+
     void showResults(ResultsPtr results, bool complete);
+    void selectAfterLoad();
     void onFindingActivated(const QModelIndex& index);
     void onConnectionSelected();
     void onPacketSelected();
     void showPacketFromView(size_t packetIndex);
+    void showFrame(uint32_t frame);
     void openDialog();
+    void attachDialog();
+    void analysisOptionsDialog();
+    void reload();
+    void reportProblem(const QString& line);
+    void stepFinding(int step);
+    void stepPacket(int step);
+
+    // Recent files and the state kept between runs (main_window_session.cpp).
     void updateRecentMenu();
-    void rememberRecent(const QStringList& captures);
-    void restoreState();
+    void rememberRecent(const LoadRequest& request);
+    void restoreWindowState();
+    void saveWindowState() const;
+    void saveSelection() const;
+    void restoreViews();
 
     AnalysisLoader loader_;
     ResultsPtr results_;
-    QStringList openFiles_;
+    LoadRequest request_;
+    AnalysisPreferences preferences_;
+    std::optional<StraceClockOptions> clockOverride_;
+    QStringList problems_;
 
     FindingsModel findingsModel_;
     ConnectionsModel connectionsModel_;
@@ -72,6 +140,7 @@ private:
     PacketsModel packetsModel_;
 
     QTreeView* findingsView_ = nullptr;
+    FindingDetailPanel* findingDetail_ = nullptr;
     QLineEdit* connectionsFilterEdit_ = nullptr;
     QTableView* connectionsView_ = nullptr;
     QTableView* packetsView_ = nullptr;
@@ -83,8 +152,26 @@ private:
     QLabel* summaryLabel_ = nullptr;
     QProgressBar* progressBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
-    uint32_t pendingConnection_ = kNoConnection;
+    QAction* openAction_ = nullptr;
+    QAction* attachAction_ = nullptr;
+    std::vector<QSplitter*> splitters_;  // saved and restored by object name
+
+    /// What the last session showed, applied once to the first complete results of the same files.
+    struct SavedView {
+        uint32_t finding = UINT32_MAX;
+        uint32_t connection = kNoConnection;
+        uint32_t packetFrame = 0;
+        int tab = -1;
+        std::optional<TimeRange> timelineRange;
+        double sequencePixelsPerMs = 0;
+        bool sequenceCompressGaps = false;
+        int64_t sequenceCentreNs = 0;
+    };
+    std::optional<SavedView> savedView_;
+    bool restoringView_ = false;       // selection changes while restoring are not saved
+    int stallCursor_ = -1;             // the stall of the current finding shown last
 };
 
 }  // namespace tcpscope::ui
