@@ -58,6 +58,7 @@ CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
     CaptureAnalysis analysis;
     analysis.inputs = std::move(inputs);
     analysis.findings = log_.release();
+    analysis.populations = log_.releasePopulations();
     analysis.engine = std::move(engine_);
     return analysis;
 }
