@@ -2,6 +2,7 @@
 
 #include <QThreadPool>
 
+#include <atomic>
 #include <chrono>
 
 #include "align/stall_confirmation.hpp"
@@ -44,6 +45,9 @@ QStringList inputProblems(const CaptureAnalysis& analysis) {
 // What the worker and the GUI thread share about one job.
 struct AnalysisLoader::Job {
     uint64_t id = 0;
+    // A partial result is on its way to the GUI thread: the next ones are skipped until it is
+    // shown, so a GUI slower than the loader never falls behind on a queue of stale snapshots.
+    std::atomic<bool> partialInFlight{false};
     LoadProgress progress;
     StopToken stop;
 };
@@ -100,9 +104,15 @@ void AnalysisLoader::start(const LoadRequest& request) {
             if (now - lastPartial < kPartialEvery) {
                 return;
             }
+            if (job->partialInFlight.exchange(true)) {
+                return;
+            }
             lastPartial = now;
             ResultsPtr results = AnalysisResults::partial(point, kMaxPartialConnections);
-            deliver([this, results]() { emit partialResults(results); });
+            deliver([this, results, job]() {
+                emit partialResults(results);
+                job->partialInFlight = false;
+            });
         };
         CaptureAnalysis analysis;
         try {
