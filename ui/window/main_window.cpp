@@ -18,6 +18,7 @@
 
 #include <algorithm>
 
+#include "annotate/notes_controller.hpp"
 #include "loading/input_kind.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
@@ -63,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildLayout();
     buildTabOrder();
     connectLoader();
+    new NotesController(this);  // the Notes dock and menu, notes in the views (ui/annotate)
     restoreWindowState();
 }
 
