@@ -19,6 +19,7 @@
 #include "export/diagram_export.hpp"
 #include "export/headless_export.hpp"
 #include "export/view_export.hpp"
+#include "export/view_export_dialog.hpp"
 #include "report/incident_report.hpp"
 #include "views/syscall_lanes.hpp"
 
@@ -275,4 +276,23 @@ TEST_CASE("tcpscope-cli diagram and report draw headless with the same code", "[
                      &exitCode);
     CHECK(exitCode == 2);
     CHECK(output.contains(QStringLiteral("must end in .svg, .png or .pdf")));
+}
+
+TEST_CASE("File > Export diagram writes the view that is shown", "[export][window]") {
+    QTemporaryDir dir;
+    TimelineView timeline;
+    SequenceView sequence;
+    timeline.resize(1000, 400);
+    sequence.resize(1000, 700);
+    CHECK(exportShownView(dir.filePath(QStringLiteral("empty.svg")), 1, timeline, sequence, true)
+              .contains(QStringLiteral("no sequence diagram is shown")));
+    timeline.setResults(proxyResults());
+    sequence.showProxy(proxyResults(), 0, 1);
+    const QString svg = dir.filePath(QStringLiteral("shown.svg"));
+    REQUIRE(exportShownView(svg, 1, timeline, sequence, true).isEmpty());
+    CHECK(svgText(svg).contains(QStringLiteral("Sequence diagram of flows #0 and #1")));
+    const QString png = dir.filePath(QStringLiteral("timeline.png"));
+    REQUIRE(exportShownView(png, 2, timeline, sequence, false).isEmpty());
+    const QImage image(png);
+    CHECK(image.width() == 2000);
 }

@@ -19,6 +19,7 @@
 #include <algorithm>
 
 #include "annotate/notes_controller.hpp"
+#include "export/view_export_dialog.hpp"
 #include "loading/input_kind.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
@@ -82,6 +83,9 @@ void MainWindow::buildFileMenu() {
     attachAction_->setEnabled(false);
     recentMenu_ = fileMenu_->addMenu(tr("Open &recent"));
     fileMenu_->addSeparator();
+    fileMenu_->addAction(tr("&Export diagram..."), this, [this] {
+        exportShownViewDialog(this, *timelineView_, *sequenceView_, viewTabs_->currentWidget() == sequenceView_);
+    });
     fileMenu_->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QToolBar* toolbar = addToolBar(tr("Main"));

@@ -1,0 +1,48 @@
+#include "export/view_export_dialog.hpp"
+
+#include <QFileDialog>
+#include <QMessageBox>
+
+#include "export/view_export.hpp"
+
+namespace tcpscope::ui {
+
+QString exportShownView(const QString& path, double scale, const TimelineView& timeline, const SequenceView& sequence,
+                        bool sequenceShown) {
+    const std::optional<ExportFormat> format = exportFormatOf(path);
+    if (!format) {
+        return QStringLiteral("%1: the file name must end in .svg, .png or .pdf").arg(path);
+    }
+    if (sequenceShown) {
+        if (sequence.sequenceLayout().isEmpty()) {
+            return QStringLiteral("%1: no sequence diagram is shown").arg(path);
+        }
+        SequencePaintOptions options = sequence.paintOptions();
+        options.legend = true;
+        return exportDiagrams({sequenceExportPage(sequence.sequenceLayout(), sequence.visibleRows(), options)}, path,
+                              *format, scale, options.palette);
+    }
+    if (!timeline.results()) {
+        return QStringLiteral("%1: no timeline is shown").arg(path);
+    }
+    return exportDiagrams({timelineExportPage(timeline, timeline.visibleRange(), std::max(800, timeline.width()))},
+                          path, *format, scale, timeline.palette());
+}
+
+void exportShownViewDialog(QWidget* parent, const TimelineView& timeline, const SequenceView& sequence,
+                           bool sequenceShown) {
+    const QString png2x = QObject::tr("PNG image at 2x (*.png)");
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        parent, QObject::tr("Export diagram"), sequenceShown ? QStringLiteral("sequence.svg") : QStringLiteral("timeline.svg"),
+        QObject::tr("SVG image (*.svg);;PDF document (*.pdf);;PNG image (*.png);;") + png2x, &filter);
+    if (path.isEmpty()) {
+        return;
+    }
+    const QString error = exportShownView(path, filter == png2x ? 2.0 : 1.0, timeline, sequence, sequenceShown);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(parent, QObject::tr("Export diagram"), error);
+    }
+}
+
+}  // namespace tcpscope::ui
