@@ -34,6 +34,8 @@ NotesController::NotesController(MainWindow* window) : QObject(window), window_(
     dock->setObjectName(QStringLiteral("notesDock"));
     dock->setWidget(panel_);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    // A few rows tall at first, so that the diagrams keep the height (a saved layout overrides it).
+    window->resizeDocks({dock}, {dock->fontMetrics().height() * 8}, Qt::Vertical);
 
     connect(panel_, &NotesPanel::noteActivated, this, [this](quint64 id) { showTarget(id); });
     connect(&store_, &NoteStore::changed, this, [this] {
