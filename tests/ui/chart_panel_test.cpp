@@ -13,6 +13,8 @@
 #include <QLineSeries>
 #include <QPainter>
 #include <QTabWidget>
+#include <QTemporaryDir>
+#include <QFile>
 #include <QTimer>
 #include <QValueAxis>
 #include <QXYSeries>
@@ -22,6 +24,7 @@
 #include <memory>
 
 #include "core/series/long_transfer.hpp"
+#include "export/view_export_dialog.hpp"
 #include "window/main_window.hpp"
 
 using namespace tcpscope;
@@ -282,4 +285,23 @@ TEST_CASE("the main window's Charts tab follows the selected connection") {
     charts->setKind(ChartKind::Rtt);
     QApplication::processEvents();
     CHECK(window.grab().toImage().save(pngPath(QStringLiteral("chart-main-window.png"))));
+}
+
+TEST_CASE("File > Export diagram writes the chart that is shown", "[export]") {
+    const ResultsPtr results = sample("proxy-nagle.pcap");
+    const auto opened = openPanel(results, 0);
+    const ChartView& view = opened->view();
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("chart.svg"));
+    REQUIRE(exportChart(svg, 1, view, results.get()).isEmpty());
+    QFile file(svg);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    CHECK(text.contains(view.title().toHtmlEscaped()));
+    CHECK(text.contains(QStringLiteral("proxy-nagle.pcap")));
+    const QString png = dir.filePath(QStringLiteral("chart.png"));
+    REQUIRE(exportChart(png, 2, view, results.get()).isEmpty());
+    CHECK(QImage(png).width() == 2 * std::max(800, view.width()));
+    CHECK(exportChart(dir.filePath(QStringLiteral("chart.gif")), 1, view, results.get())
+              .contains(QStringLiteral("must end in .svg, .png or .pdf")));
 }

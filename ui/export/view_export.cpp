@@ -1,5 +1,7 @@
 #include "export/view_export.hpp"
 
+#include "charts/chart_view.hpp"
+
 #include <QFileInfo>
 #include <QStringList>
 #include <algorithm>
@@ -63,6 +65,19 @@ ExportPage sequenceExportPage(const SequenceLayout& layout, SequenceRowRange row
     page.render = [layout, rows, options](QPainter& painter, const QRectF& target) {
         renderSequence(painter, target, layout, rows, options);
     };
+    return page;
+}
+
+ExportPage chartExportPage(const ChartView& chart, const AnalysisResults* results) {
+    ExportPage page;
+    page.title = chart.title();
+    if (results != nullptr) {
+        const auto [fromS, toS] = chart.visibleXRange();
+        const auto ns = [&chart](double seconds) { return chart.originTsNs() + static_cast<int64_t>(seconds * 1e9); };
+        page.subtitle = exportSubtitle(*results, {ns(fromS), ns(toS)});
+    }
+    page.size = QSizeF(std::max(800, chart.width()), std::max(500, chart.height()));
+    page.render = [&chart](QPainter& painter, const QRectF& target) { chart.render(painter, target); };
     return page;
 }
 

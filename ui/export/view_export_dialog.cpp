@@ -1,8 +1,10 @@
 #include "export/view_export_dialog.hpp"
 
 #include <QFileDialog>
+#include <functional>
 #include <QMessageBox>
 
+#include "charts/chart_view.hpp"
 #include "export/view_export.hpp"
 
 namespace tcpscope::ui {
@@ -29,20 +31,48 @@ QString exportShownView(const QString& path, double scale, const TimelineView& t
                           path, *format, scale, timeline.palette());
 }
 
-void exportShownViewDialog(QWidget* parent, const TimelineView& timeline, const SequenceView& sequence,
-                           bool sequenceShown) {
+QString exportChart(const QString& path, double scale, const ChartView& chart, const AnalysisResults* results) {
+    const std::optional<ExportFormat> format = exportFormatOf(path);
+    if (!format) {
+        return QStringLiteral("%1: the file name must end in .svg, .png or .pdf").arg(path);
+    }
+    return exportDiagrams({chartExportPage(chart, results)}, path, *format, scale, chart.palette());
+}
+
+namespace {
+
+// Asks for the file of an export (SVG, PDF, PNG, PNG at 2x), writes it with `write(path, scale)`
+// and shows its error, if any.
+void runExportDialog(QWidget* parent, const QString& suggestedName,
+                     const std::function<QString(const QString&, double)>& write) {
     const QString png2x = QObject::tr("PNG image at 2x (*.png)");
     QString filter;
     const QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Export diagram"), sequenceShown ? QStringLiteral("sequence.svg") : QStringLiteral("timeline.svg"),
+        parent, QObject::tr("Export diagram"), suggestedName,
         QObject::tr("SVG image (*.svg);;PDF document (*.pdf);;PNG image (*.png);;") + png2x, &filter);
     if (path.isEmpty()) {
         return;
     }
-    const QString error = exportShownView(path, filter == png2x ? 2.0 : 1.0, timeline, sequence, sequenceShown);
+    const QString error = write(path, filter == png2x ? 2.0 : 1.0);
     if (!error.isEmpty()) {
         QMessageBox::warning(parent, QObject::tr("Export diagram"), error);
     }
+}
+
+}  // namespace
+
+void exportShownViewDialog(QWidget* parent, const TimelineView& timeline, const SequenceView& sequence,
+                           bool sequenceShown) {
+    runExportDialog(parent, sequenceShown ? QStringLiteral("sequence.svg") : QStringLiteral("timeline.svg"),
+                    [&](const QString& path, double scale) {
+                        return exportShownView(path, scale, timeline, sequence, sequenceShown);
+                    });
+}
+
+void exportChartDialog(QWidget* parent, const ChartView& chart, const AnalysisResults* results) {
+    runExportDialog(parent, QStringLiteral("chart.svg"), [&](const QString& path, double scale) {
+        return exportChart(path, scale, chart, results);
+    });
 }
 
 }  // namespace tcpscope::ui

@@ -84,7 +84,11 @@ void MainWindow::buildFileMenu() {
     recentMenu_ = fileMenu_->addMenu(tr("Open &recent"));
     fileMenu_->addSeparator();
     fileMenu_->addAction(tr("&Export diagram..."), this, [this] {
-        exportShownViewDialog(this, *timelineView_, *sequenceView_, viewTabs_->currentWidget() == sequenceView_);
+        if (viewTabs_->currentWidget() == chartPanel_) {
+            exportChartDialog(this, chartPanel_->view(), results_.get());
+        } else {
+            exportShownViewDialog(this, *timelineView_, *sequenceView_, viewTabs_->currentWidget() == sequenceView_);
+        }
     });
     fileMenu_->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
