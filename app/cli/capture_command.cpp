@@ -37,7 +37,7 @@ struct CaptureCommandOptions {
     std::string ring;  // SIZE,FILES
     std::optional<double> ringSeconds;
     std::string format = "text";
-    std::string os = "linux";
+    ThresholdOptions thresholds;
     bool viaHelper = false;
     std::string helperPath;
 };
@@ -196,7 +196,11 @@ void printFinding(const Finding& finding, bool json, int64_t startNs) {
     std::cout.flush();
 }
 
-int runCapture(const CaptureCommandOptions& options) {
+int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
+    const std::optional<DetectorOptions> detectors = resolveDetectorOptions(command, options.thresholds);
+    if (!detectors) {
+        return kExitUsage;
+    }
     std::string problem;
     std::optional<CaptureFileOptions> file = fileOptions(options, problem);
     if (!problem.empty()) {
@@ -209,7 +213,7 @@ int runCapture(const CaptureCommandOptions& options) {
     try {
         std::unique_ptr<PacketSource> source = openSource(options);
         LiveSessionOptions sessionOptions;
-        sessionOptions.analysis.detectors = *DetectorOptions::forOs(options.os);
+        sessionOptions.analysis.detectors = *detectors;
         sessionOptions.file = file;
         sessionOptions.maxPackets = options.count.value_or(0);
         const int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -287,13 +291,12 @@ Subcommand addCaptureCommand(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--format", options->format, "text, or json: one JSON object per line per finding, then the report")
         ->check(CLI::IsMember({"text", "json"}));
-    command->add_option("--os", options->os, "defaults of the hosts' system: TIME_WAIT length, port range")
-        ->check(CLI::IsMember({"linux", "macos", "windows"}));
+    addDetectorOptions(*command, options->thresholds);
     command->add_flag("--via-helper", options->viaHelper,
                       "capture through tcpscope-capture even when this process could open the device");
     command->add_option("--helper", options->helperPath,
                         "path of tcpscope-capture (default: $TCPSCOPE_CAPTURE_HELPER, next to tcpscope-cli, PATH)");
-    return {command, [options] { return runCapture(*options); }};
+    return {command, [command, options] { return runCapture(*command, *options); }};
 }
 
 Subcommand addInterfacesCommand(CLI::App& app) {

@@ -27,8 +27,9 @@ void addStraceOptions(CLI::App& command, AnalysisInputOptions& options) {
         ->group(group);
 }
 
-// The detectors' thresholds. --os sets the defaults of a system; the other flags override them.
-void addDetectorOptions(CLI::App& command, AnalysisInputOptions& options) {
+}  // namespace
+
+void addDetectorOptions(CLI::App& command, ThresholdOptions& options) {
     DetectorOptions& d = options.detectors;
     const char* group = "Detector thresholds";
     command.add_option("--os", options.os, "defaults of the hosts' system: TIME_WAIT length, port range")
@@ -66,8 +67,6 @@ void addDetectorOptions(CLI::App& command, AnalysisInputOptions& options) {
         ->capture_default_str()->group(group);
 }
 
-}  // namespace
-
 void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles) {
     if (severalFiles) {
         command.add_option("files", options.files, "capture files (pcap, pcapng, gzip or zstd; - for standard input)")
@@ -78,11 +77,11 @@ void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, b
             ->expected(1);
     }
     command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
-    addDetectorOptions(command, options);
+    addDetectorOptions(command, options.thresholds);
     addStraceOptions(command, options);
 }
 
-bool resolveDetectorOptions(const CLI::App& command, AnalysisInputOptions& options) {
+std::optional<DetectorOptions> resolveDetectorOptions(const CLI::App& command, const ThresholdOptions& options) {
     DetectorOptions resolved = *DetectorOptions::forOs(options.os);
     const DetectorOptions& given = options.detectors;
     auto take = [&command](const char* flag, auto& target, auto value) {
@@ -107,14 +106,13 @@ bool resolveDetectorOptions(const CLI::App& command, AnalysisInputOptions& optio
         if (std::sscanf(options.portRange.c_str(), "%u%c%u", &low, &dash, &high) != 3 || dash != '-' || low == 0 ||
             high > 65535 || low > high) {
             fmt::print(stderr, "tcpscope-cli: --port-range must be LOW-HIGH, e.g. 32768-60999\n");
-            return false;
+            return std::nullopt;
         }
         resolved.portRangeLow = static_cast<uint16_t>(low);
         resolved.portRangeHigh = static_cast<uint16_t>(high);
         resolved.portRangeGiven = true;
     }
-    options.detectors = resolved;
-    return true;
+    return resolved;
 }
 
 void reportInputProblems(const CaptureAnalysis& analysis) {
@@ -130,7 +128,8 @@ void reportInputProblems(const CaptureAnalysis& analysis) {
 }
 
 int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedAnalysis& loaded) {
-    if (!resolveDetectorOptions(command, options)) {
+    const std::optional<DetectorOptions> detectors = resolveDetectorOptions(command, options.thresholds);
+    if (!detectors) {
         return kExitUsage;
     }
     StraceClockOptions clock;
@@ -145,7 +144,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
 
     AnalysisOptions analysisOptions;
     analysisOptions.engine.filter = options.filter;
-    analysisOptions.detectors = options.detectors;
+    analysisOptions.detectors = *detectors;
     try {
         loaded.analysis = analyzeCaptures(options.files, analysisOptions);
     } catch (const BpfFilterError& error) {

@@ -25,13 +25,18 @@ struct Subcommand {
     std::function<int()> run;
 };
 
+/// The detectors' thresholds as given: --os picks the defaults, the other flags override them.
+struct ThresholdOptions {
+    std::string os = "linux";
+    std::string portRange;
+    DetectorOptions detectors;  ///< the values of the flags given (the others are ignored)
+};
+
 /// The captures to analyse and how.
 struct AnalysisInputOptions {
     std::vector<std::string> files;
     std::string filter;
-    std::string os = "linux";
-    std::string portRange;
-    DetectorOptions detectors;
+    ThresholdOptions thresholds;
     std::vector<std::string> straceLogs;
     std::string straceTz;
     std::optional<double> straceOffsetMs;
@@ -40,9 +45,12 @@ struct AnalysisInputOptions {
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.
 void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles);
 
-/// Applies --os defaults under the values given explicitly. Prints the error and returns false
-/// for a bad --port-range.
-bool resolveDetectorOptions(const CLI::App& command, AnalysisInputOptions& options);
+/// Registers --os and every detector threshold (group "Detector thresholds").
+void addDetectorOptions(CLI::App& command, ThresholdOptions& options);
+
+/// The --os defaults under the values given explicitly on `command`. Prints the error and returns
+/// nullopt for a bad --port-range.
+std::optional<DetectorOptions> resolveDetectorOptions(const CLI::App& command, const ThresholdOptions& options);
 
 /// An analysed capture with its strace logs aligned (and the findings confirmed by them).
 struct LoadedAnalysis {

@@ -91,6 +91,32 @@ TEST_CASE("tcpscope-cli capture: SIGINT and SIGTERM stop cleanly with the report
     std::filesystem::remove(path);
 }
 
+TEST_CASE("tcpscope-cli capture takes the detector thresholds of analyze", "[live][cli]") {
+    const test::CommandResult badRange =
+        test::runCommand({TCPSCOPE_CLI, "capture", "-i", "lo", "--port-range", "9-1", "--count", "1"});
+    CHECK(badRange.exitCode == 2);
+    CHECK_THAT(badRange.err, Catch::Contains("--port-range must be LOW-HIGH"));
+    if (!test::mayCapture()) {
+        return;
+    }
+    // The same write-write-read traffic that stalls 40 ms per request: with a delayed-ACK floor
+    // of 5 s no ACK counts as delayed, so the live analysis finds nothing.
+    const uint16_t port = test::livePort(300);
+    test::ChildProcess capture({TCPSCOPE_CLI, "capture", "-i", "lo", "--filter", "tcp port " + std::to_string(port),
+                                "--format", "json", "--delayed-ack-floor-ms", "5000"});
+    REQUIRE(capture.waitForOutput("Ctrl-C to stop", 10, true));
+    test::ChildProcess traffic({"python3", test::kWriteWriteRead, std::to_string(port), "12"});
+    REQUIRE(traffic.wait(30).exitCode == 0);
+    capture.sendSignal(SIGINT);
+    const test::CommandResult result = capture.wait(20);
+    REQUIRE(result.exitCode == 0);
+    const std::vector<std::string> output = lines(result.out);
+    REQUIRE(output.size() == 1);  // no finding events, only the report
+    const nlohmann::json report = nlohmann::json::parse(output.back());
+    CHECK(report["findings"].empty());
+    CHECK(report["flows"].size() >= 1);
+}
+
 TEST_CASE("tcpscope-capture without the capabilities: one line that says what to run", "[live][permissions]") {
     if (::geteuid() != 0 || !test::findInPath("setpriv")) {
         WARN("not root (or no setpriv): the permission error path was not exercised");
