@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start: installs what is missing, builds (release), and opens the GUI on FILE... or,
 # without a file, on the bundled sample (a proxy whose two small writes meet Nagle and delayed
-# ACKs). Without a display it prints the same analysis with tcpscope-cli instead.
+# ACKs) with the proxy's strace log. Without a display it prints the same analysis with
+# tcpscope-cli instead.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup-debian.sh"
@@ -13,6 +14,6 @@ if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" || -n "${QT_QPA_PLATFORM:-}
 fi
 echo "run: no display found; printing the analysis with tcpscope-cli (the GUI needs X11 or Wayland)" >&2
 if (($# == 0)); then
-    set -- "$root/samples/proxy-nagle.pcap"
+    set -- "$root/samples/proxy-nagle.pcap" --strace "$root/samples/proxy-nagle.strace"
 fi
 exec "$root/build/release/app/tcpscope-cli" analyze "$@"
