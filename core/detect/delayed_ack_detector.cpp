@@ -30,13 +30,7 @@ bool isResent(AnalysisFlags flags) {
 }  // namespace
 
 DelayedAckDetector::SenderState& DelayedAckDetector::stateOf(uint32_t connection, Side side) {
-    // Both sides are sized at once, so that the reference to one side stays valid while the
-    // other is looked up (onSegment holds both).
-    const size_t first = size_t{connection} * 2;
-    if (first + 2 > states_.size()) {
-        states_.resize(first + 2);  // the vector grows geometrically; only live entries are built
-    }
-    return states_[first + sideIndex(side)];
+    return states_.of(connection, sideIndex(side));
 }
 
 // Nagle holds back only segments smaller than the sender's MSS. The MSS is the one the peer

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 
 namespace tcpscope {
@@ -45,7 +46,7 @@ private:
     void recordStall(const SegmentEvent& held, SenderState& state);
     void refreshSummary(const Connection& connection, Side sender, SenderState& state);
 
-    std::vector<SenderState> states_;  // [connection id * 2 + side]
+    ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
 };
 
 }  // namespace tcpscope

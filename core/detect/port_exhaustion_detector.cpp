@@ -32,10 +32,7 @@ constexpr std::string_view kRemedies =
 }  // namespace
 
 PortExhaustionDetector::ConnectionState& PortExhaustionDetector::stateOf(uint32_t connection) {
-    if (connection >= states_.size()) {
-        states_.resize(size_t{connection} + 1);  // the vector grows geometrically; only live entries are built
-    }
-    return states_[connection];
+    return states_.of(connection);
 }
 
 PortExhaustionDetector::Pool& PortExhaustionDetector::poolOf(const Connection& connection, ConnectionState& state) {

@@ -6,6 +6,7 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 #include "detect/fifo_queue.hpp"
 #include "detect/population_series.hpp"
@@ -102,7 +103,7 @@ private:
     void refreshWarning(Pool& pool, int64_t nowNs);
     [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
 
-    std::vector<ConnectionState> states_;  // [connection id]
+    ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<PoolKey, uint32_t> poolIndex_;
     std::vector<Pool> pools_;

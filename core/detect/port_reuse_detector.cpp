@@ -53,10 +53,7 @@ std::string_view portReuseOutcomeName(PortReuseDetector::Outcome outcome) {
 }
 
 PortReuseDetector::ConnectionState& PortReuseDetector::stateOf(uint32_t connection) {
-    if (connection >= states_.size()) {
-        states_.resize(size_t{connection} + 1);  // the vector grows geometrically; only live entries are built
-    }
-    return states_[connection];
+    return states_.of(connection);
 }
 
 void PortReuseDetector::onSegment(const SegmentEvent& event) {

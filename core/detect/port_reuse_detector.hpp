@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 
 namespace tcpscope {
@@ -101,7 +102,7 @@ private:
     void refreshGroupSummary(const Connection& connection, Outcome outcome, Group& group);
     [[nodiscard]] nlohmann::json describe(const Reuse& reuse) const;
 
-    std::vector<ConnectionState> states_;  // [connection id]
+    ConnectionStates<ConnectionState> states_;  // [connection id]
     std::vector<Reuse> reuses_;
     std::map<GroupKey, Group> groups_;
 };

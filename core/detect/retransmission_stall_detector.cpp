@@ -28,11 +28,7 @@ bool connectionOver(const Connection& connection) {
 }  // namespace
 
 RetransmissionStallDetector::SenderState& RetransmissionStallDetector::stateOf(uint32_t connection, Side side) {
-    const size_t index = size_t{connection} * 2 + sideIndex(side);
-    if (index >= states_.size()) {
-        states_.resize(size_t{connection} * 2 + 2);  // the vector grows geometrically; only live entries are built
-    }
-    return states_[index];
+    return states_.of(connection, sideIndex(side));
 }
 
 void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) {
@@ -78,7 +74,6 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
 void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
-    stateOf(connection.id, Side::Server);  // sizes the vector for both sides before taking references
     SenderState& own = stateOf(connection.id, event.sender);
     SenderState& peer = stateOf(connection.id, otherSide(event.sender));
 

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 
 namespace tcpscope {
@@ -62,7 +63,7 @@ private:
     void recordStall(const SegmentEvent& event, SenderState& state, const Sent& from, int64_t gapNs, uint32_t end);
     void refreshSummary(const Connection& connection, const Totals& totals);
 
-    std::vector<SenderState> states_;  // [connection id * 2 + side]
+    ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     std::vector<Totals> totals_;
 };
 

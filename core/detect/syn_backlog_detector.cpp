@@ -32,10 +32,7 @@ std::string plural(uint32_t count, const char* one, const char* many) {
 }  // namespace
 
 SynBacklogDetector::Handshake& SynBacklogDetector::stateOf(uint32_t connection) {
-    if (connection >= states_.size()) {
-        states_.resize(size_t{connection} + 1);  // the vector grows geometrically; only live entries are built
-    }
-    return states_[connection];
+    return states_.of(connection);
 }
 
 SynBacklogDetector::Listener& SynBacklogDetector::listenerOf(const Endpoint& server, uint32_t& index) {

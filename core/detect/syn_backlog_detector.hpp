@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 #include "detect/fifo_queue.hpp"
 
@@ -96,7 +97,7 @@ private:
     void updateDelay(Handshake& state);
     void refresh(Listener& listener);
 
-    std::vector<Handshake> states_;  // [connection id]
+    ConnectionStates<Handshake> states_;  // [connection id]
     std::vector<Listener> listeners_;
     absl::flat_hash_map<Endpoint, uint32_t> listenerIndex_;
     bool ended_ = false;

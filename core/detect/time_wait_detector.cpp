@@ -25,10 +25,7 @@ bool isPlainSyn(const TcpSegment& segment) {
 }  // namespace
 
 TimeWaitDetector::ConnectionState& TimeWaitDetector::stateOf(uint32_t connection) {
-    if (connection >= states_.size()) {
-        states_.resize(size_t{connection} + 1);  // the vector grows geometrically; only live entries are built
-    }
-    return states_[connection];
+    return states_.of(connection);
 }
 
 void TimeWaitDetector::expire(int64_t nowNs) {

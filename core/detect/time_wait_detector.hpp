@@ -4,6 +4,7 @@
 #include <map>
 #include <vector>
 
+#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 #include "detect/fifo_queue.hpp"
 #include "detect/population_series.hpp"
@@ -76,7 +77,7 @@ private:
     [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
     void refresh(HostState& host, int64_t nowNs);
 
-    std::vector<ConnectionState> states_;  // [connection id]
+    ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<HostKey, uint32_t> hostIndex_;
     std::vector<HostState> hosts_;

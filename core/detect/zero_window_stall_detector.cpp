@@ -19,18 +19,13 @@ double toMs(int64_t ns) {
 }  // namespace
 
 ZeroWindowStallDetector::ReceiverState& ZeroWindowStallDetector::stateOf(uint32_t connection, Side side) {
-    const size_t index = size_t{connection} * 2 + sideIndex(side);
-    if (index >= states_.size()) {
-        states_.resize(size_t{connection} * 2 + 2);  // the vector grows geometrically; only live entries are built
-    }
-    return states_[index];
+    return states_.of(connection, sideIndex(side));
 }
 
 void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
     const Side sender = event.sender;
-    stateOf(connection.id, Side::Server);  // sizes the vector for both sides before taking references
     ReceiverState& own = stateOf(connection.id, sender);
     ReceiverState& peer = stateOf(connection.id, otherSide(sender));
 

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 
 namespace tcpscope {
@@ -51,7 +52,7 @@ private:
     void refreshSummary(const Connection& connection, const Totals& totals, const ReceiverState& state,
                         int64_t ongoingNs);
 
-    std::vector<ReceiverState> states_;  // [connection id * 2 + side]
+    ConnectionStates<ReceiverState, 2> states_;  // [connection id * 2 + side]
     std::vector<Totals> totals_;
 };
 
