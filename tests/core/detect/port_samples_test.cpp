@@ -10,24 +10,15 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/capture_analysis.hpp"
+#include "sample_findings.hpp"
 
 using namespace tcpscope;
 
 namespace {
 
-const char* const kOurKinds[] = {"port_reuse", "time_wait_churn", "port_exhaustion"};
-
+// The findings of the detectors these tests are about.
 std::vector<Finding> analyzeSample(const std::string& name) {
-    const std::filesystem::path path = std::filesystem::path(TCPSCOPE_SOURCE_DIR) / "samples" / name;
-    REQUIRE(std::filesystem::exists(path));
-    CaptureAnalysis analysis = analyzeCaptures({path.string()}, {});
-    std::vector<Finding> ours;
-    for (Finding& finding : analysis.findings) {
-        if (std::find(std::begin(kOurKinds), std::end(kOurKinds), finding.kind) != std::end(kOurKinds)) {
-            ours.push_back(std::move(finding));
-        }
-    }
-    return ours;
+    return test::sampleFindings(name, {"port_reuse", "time_wait_churn", "port_exhaustion"});
 }
 
 std::vector<Finding> select(const std::vector<Finding>& findings, const std::string& kind, Severity severity) {

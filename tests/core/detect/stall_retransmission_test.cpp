@@ -17,14 +17,8 @@ constexpr uint16_t kFinAck = tcpflag::kFin | tcpflag::kAck;
 
 using StallSession = tcpscope::test::DetectorSession<RetransmissionStallDetector>;
 
-uint32_t lastFrame(const StallSession& session) {
-    return static_cast<uint32_t>(session.engine.packets().size());
-}
-
 Finding onlyFinding(const StallSession& session) {
-    const auto found = session.findings("retransmission_stall");
-    REQUIRE(found.size() == 1);
-    return found.front();
+    return session.onlyFinding("retransmission_stall");
 }
 
 }  // namespace
@@ -35,9 +29,9 @@ TEST_CASE("a segment lost at the tail and sent again when the RTO fires", "[dete
     s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
     s.push(Session::fromServer(1, 101, kAck), 11);
     s.push(Session::fromClient(101, 1, kAckPsh, 100), 12);  // lost after the capture point
-    const uint32_t original = lastFrame(s);
+    const uint32_t original = s.lastFrame();
     CHECK(has(s.push(Session::fromClient(101, 1, kAckPsh, 100), 222), AnalysisFlag::Retransmission));
-    const uint32_t resent = lastFrame(s);
+    const uint32_t resent = s.lastFrame();
     s.push(Session::fromServer(1, 201, kAck), 223);
     s.finish();
 
@@ -134,10 +128,10 @@ TEST_CASE("an original transmission the capture missed: the gap runs from the se
     s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
     // 101..201 was lost before reaching the capture point (at the receiver).
     CHECK(has(s.push(Session::fromClient(201, 1, kAckPsh, 100), 12), AnalysisFlag::LostSegment));
-    const uint32_t before = lastFrame(s);
+    const uint32_t before = s.lastFrame();
     s.push(Session::fromServer(1, 101, kAck), 12.5);
     CHECK(has(s.push(Session::fromClient(101, 1, kAckPsh, 100), 222), AnalysisFlag::Retransmission));
-    const uint32_t resent = lastFrame(s);
+    const uint32_t resent = s.lastFrame();
     s.finish();
 
     const Finding finding = onlyFinding(s);
@@ -174,10 +168,10 @@ TEST_CASE("a retransmission across the sequence wraparound", "[detect][rto]") {
     StallSession s;
     s.handshake(kIsn, 5000, 0);
     s.push(Session::fromClient(kIsn + 1, 5001, kAckPsh, 100), 10);  // ends at 0x15, past the wrap; lost
-    const uint32_t original = lastFrame(s);
+    const uint32_t original = s.lastFrame();
     s.push(Session::fromClient(kIsn + 101, 5001, kAckPsh, 100), 10.1);
     CHECK(has(s.push(Session::fromClient(kIsn + 1, 5001, kAckPsh, 100), 220), AnalysisFlag::Retransmission));
-    const uint32_t resent = lastFrame(s);
+    const uint32_t resent = s.lastFrame();
     s.push(Session::fromServer(5001, kIsn + 201, kAck), 221);
     s.finish();
 

@@ -9,24 +9,15 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "sample_findings.hpp"
 
 using namespace tcpscope;
 
 namespace {
 
-const char* const kOurKinds[] = {"syn_backlog_overflow", "retransmission_stall", "zero_window_stall"};
-
+// The findings of the detectors these tests are about.
 std::vector<Finding> analyzeSample(const std::string& name) {
-    const std::filesystem::path path = std::filesystem::path(TCPSCOPE_SOURCE_DIR) / "samples" / name;
-    REQUIRE(std::filesystem::exists(path));
-    CaptureAnalysis analysis = analyzeCaptures({path.string()}, {});
-    std::vector<Finding> ours;
-    for (Finding& finding : analysis.findings) {
-        if (std::find(std::begin(kOurKinds), std::end(kOurKinds), finding.kind) != std::end(kOurKinds)) {
-            ours.push_back(std::move(finding));
-        }
-    }
-    return ours;
+    return test::sampleFindings(name, {"syn_backlog_overflow", "retransmission_stall", "zero_window_stall"});
 }
 
 }  // namespace

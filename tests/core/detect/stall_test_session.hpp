@@ -1,9 +1,12 @@
 #pragma once
 // One detector attached to the real engine, fed with frames built in code, for the tests of
 // syn_backlog_overflow, retransmission_stall and zero_window_stall.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "../tcp/session.hpp"
 #include "detect/detector_options.hpp"
@@ -32,6 +35,16 @@ public:
         }
         return found;
     }
+
+    /// The one finding of `kind` (the test fails if there are none or several).
+    [[nodiscard]] Finding onlyFinding(std::string_view kind) const {
+        const std::vector<Finding> found = findings(kind);
+        REQUIRE(found.size() == 1);
+        return found.front();
+    }
+
+    /// The frame number of the last packet pushed.
+    [[nodiscard]] uint32_t lastFrame() const { return static_cast<uint32_t>(engine.packets().size()); }
 
     DetectorOptions options;
     FindingLog log;

@@ -16,19 +16,13 @@ constexpr uint16_t kAckPsh = tcpflag::kAck | tcpflag::kPsh;
 
 using WindowSession = tcpscope::test::DetectorSession<ZeroWindowStallDetector>;
 
-uint32_t lastFrame(const WindowSession& session) {
-    return static_cast<uint32_t>(session.engine.packets().size());
-}
-
 SegmentSpec withWindow(SegmentSpec spec, uint16_t window) {
     spec.window = window;
     return spec;
 }
 
 Finding onlyFinding(const WindowSession& session) {
-    const auto found = session.findings("zero_window_stall");
-    REQUIRE(found.size() == 1);
-    return found.front();
+    return session.onlyFinding("zero_window_stall");
 }
 
 }  // namespace
@@ -38,9 +32,9 @@ TEST_CASE("a closed window with zero-window probes until the window update", "[d
     s.handshake(0, 0, 0);
     s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
     CHECK(has(s.push(withWindow(Session::fromServer(1, 101, kAck), 0), 11), AnalysisFlag::ZeroWindow));
-    const uint32_t closedFrame = lastFrame(s);
+    const uint32_t closedFrame = s.lastFrame();
     CHECK(has(s.push(Session::fromClient(101, 1, kAck, 1), 211), AnalysisFlag::ZeroWindowProbe));
-    const uint32_t probeFrame = lastFrame(s);
+    const uint32_t probeFrame = s.lastFrame();
     s.push(withWindow(Session::fromServer(1, 101, kAck), 0), 212);
     s.push(Session::fromClient(101, 1, kAck, 1), 611);
     // Live: the period is shown while it lasts.
@@ -48,7 +42,7 @@ TEST_CASE("a closed window with zero-window probes until the window update", "[d
     CHECK(onlyFinding(s).evidence.contains("ongoing"));
     s.push(withWindow(Session::fromServer(1, 101, kAck), 0), 612);
     s.push(Session::fromServer(1, 101, kAck), 900);  // window 65535 again
-    const uint32_t openFrame = lastFrame(s);
+    const uint32_t openFrame = s.lastFrame();
     s.push(Session::fromClient(101, 1, kAckPsh, 100), 901);
     s.finish();
 

@@ -37,12 +37,12 @@ struct Clients {
     uint32_t fromClient(size_t client, uint32_t seq, uint32_t ack, uint16_t flags, double atMs, uint32_t length = 0) {
         session.push(segmentBetween(clientAddress, port(client), serverAddress, serverPort, seq, ack, flags, length),
                      atMs);
-        return static_cast<uint32_t>(session.engine.packets().size());  // its frame number
+        return session.lastFrame();  // its frame number
     }
     uint32_t fromServer(size_t client, uint32_t seq, uint32_t ack, uint16_t flags, double atMs, uint32_t length = 0) {
         session.push(segmentBetween(serverAddress, serverPort, clientAddress, port(client), seq, ack, flags, length),
                      atMs);
-        return static_cast<uint32_t>(session.engine.packets().size());
+        return session.lastFrame();
     }
     uint32_t syn(size_t client, double atMs) { return fromClient(client, isn(client), 0, kSyn, atMs); }
     uint32_t synAck(size_t client, double atMs) {
@@ -58,9 +58,7 @@ struct Clients {
 };
 
 Finding onlyFinding(const BacklogSession& session) {
-    const auto found = session.findings("syn_backlog_overflow");
-    REQUIRE(found.size() == 1);
-    return found.front();
+    return session.onlyFinding("syn_backlog_overflow");
 }
 
 }  // namespace
