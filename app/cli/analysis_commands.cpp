@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "report/json_report.hpp"
+#include "report/report_notes.hpp"
 #include "report/syscalls_text.hpp"
 #include "report/text_report.hpp"
 
@@ -32,6 +33,7 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
                 if (aligned != nullptr) {
                     writeSyscallsText(std::cout, *aligned);
                 }
+                writeNotesText(std::cout, analysis);
             }
             break;
         case Output::Flows:

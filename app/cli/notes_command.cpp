@@ -14,6 +14,7 @@
 #include "annotate/pcapng_copy.hpp"
 #include "annotate/capture_comments.hpp"
 #include "commands.hpp"
+#include "report/report_notes.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -116,13 +117,8 @@ void printNotes(const NotesCommandOptions& options, const CaptureNotes& notes, i
         return;
     }
     fmt::print("Notes ({}), sidecar {}\n", notes.notes.size(), notes.sidecarPath.empty() ? "none" : notes.sidecarPath);
-    for (const Note& note : notes.notes.notes()) {
-        const int64_t anchorNs = noteAnchorNs(note.target);
-        const std::string at = anchorNs != 0 ? fmt::format("{:+.6f} s", static_cast<double>(anchorNs - firstTsNs) / 1e9)
-                                             : std::string("-");
-        fmt::print("  #{:<4} {:<40} {:>14}  {}{}\n", note.id, describeNoteTarget(note.target), at, note.text,
-                   note.readOnly() ? "  (from the capture)" : "");
-    }
+    std::fflush(stdout);
+    writeNoteLines(std::cout, notes.notes, firstTsNs);
 }
 
 int runNotes(const CLI::App& command, NotesCommandOptions& options) {

@@ -9,6 +9,7 @@
 #include "decode/packet_decoder.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/report_format.hpp"
+#include "report/report_notes.hpp"
 #include "report/syscalls_json.hpp"
 
 namespace tcpscope {
@@ -276,6 +277,7 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
     }
     writer.endArray();
     writer.field("delayed_ack_by_sender", endpointStallsJson(analysis));
+    writeNotesJson(writer, analysis);
     writer.endObject();
 }
 
