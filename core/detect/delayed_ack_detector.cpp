@@ -88,7 +88,7 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
 void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& state) {
     const Connection& connection = held.connection;
     const int64_t holdNs = held.tsNs - state.smallTsNs;
-    if (!state.hasFinding) {
+    if (state.totals == kNoTotals) {
         Finding finding;
         finding.kind = "delayed_ack_stall";
         finding.severity = Severity::Warning;
@@ -101,13 +101,14 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& stat
                             {"held_ms", 0.0},
                             {"share_of_connection", 0.0},
                             {"instances", nlohmann::json::array()}};
-        state.findingId = log().add(std::move(finding));
-        state.hasFinding = true;
+        state.totals = static_cast<uint32_t>(totals_.size());
+        totals_.push_back(Totals{log().add(std::move(finding))});
     }
-    ++state.stalls;
-    state.heldNs += holdNs;
-    Finding& finding = log().edit(state.findingId);
-    if (state.stalls <= kMaxListedStalls) {
+    Totals& totals = totals_[state.totals];
+    ++totals.stalls;
+    totals.heldNs += holdNs;
+    Finding& finding = log().edit(totals.findingId);
+    if (totals.stalls <= kMaxListedStalls) {
         finding.frames.insert(finding.frames.end(), {state.smallFrame, state.ackFrame, held.frame});
         finding.evidence["instances"].push_back({{"frames", {state.smallFrame, state.ackFrame, held.frame}},
                                                  {"ts_offset_ms", toMs(state.smallTsNs - finding.tsNs)},
@@ -116,21 +117,21 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& stat
                                                  {"previous_bytes", state.smallLength},
                                                  {"held_bytes", held.segment.payloadLength}});
     }
-    refreshSummary(connection, held.sender, state);
-    log().changed(state.findingId);
+    refreshSummary(connection, held.sender, totals);
+    log().changed(totals.findingId);
 }
 
-void DelayedAckDetector::refreshSummary(const Connection& connection, Side sender, SenderState& state) {
-    Finding& finding = log().edit(state.findingId);
+void DelayedAckDetector::refreshSummary(const Connection& connection, Side sender, const Totals& totals) {
+    Finding& finding = log().edit(totals.findingId);
     const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
-    const double share = std::min(1.0, static_cast<double>(state.heldNs) / static_cast<double>(lifeNs));
-    finding.durationMs = toMs(state.heldNs);
-    finding.evidence["stalls"] = state.stalls;
+    const double share = std::min(1.0, static_cast<double>(totals.heldNs) / static_cast<double>(lifeNs));
+    finding.durationMs = toMs(totals.heldNs);
+    finding.evidence["stalls"] = totals.stalls;
     finding.evidence["held_ms"] = finding.durationMs;
     finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
-    finding.evidence["instances_truncated"] = state.stalls > kMaxListedStalls;
+    finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
     const std::string what =
-        state.stalls == 1 ? std::string("a small write was") : fmt::format("{} small writes were", state.stalls);
+        totals.stalls == 1 ? std::string("a small write was") : fmt::format("{} small writes were", totals.stalls);
     finding.summary = fmt::format(
         "{} -> {}: {} held back by Nagle's algorithm until the peer's delayed ACK, {:.1f} ms lost ({:.0f}% of the "
         "connection's life); fix: set TCP_NODELAY on the sender, or send each message in one write (writev, a "
@@ -140,14 +141,14 @@ void DelayedAckDetector::refreshSummary(const Connection& connection, Side sende
 }
 
 void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
-    // The connections' lives are final now: update the shares.
+    // The connections' lives are final now: update the shares (in connection order, as before).
     const auto& connections = engine().connections();
     for (size_t index = 0; index < states_.size(); ++index) {
-        SenderState& state = states_[index];
-        if (state.hasFinding) {
+        const SenderState& state = states_[index];
+        if (state.totals != kNoTotals) {
             const Side side = (index % 2) == 0 ? Side::Client : Side::Server;
-            refreshSummary(connections[index / 2], side, state);
-            log().changed(state.findingId);
+            refreshSummary(connections[index / 2], side, totals_[state.totals]);
+            log().changed(totals_[state.totals].findingId);
         }
     }
 }

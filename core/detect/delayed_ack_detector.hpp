@@ -20,21 +20,27 @@ public:
     void onEnd(int64_t lastTsNs) override;
 
 private:
-    // What one sending side of one connection is doing.
+    static constexpr uint32_t kNoTotals = UINT32_MAX;
+
+    // What one sending side of one connection is doing (kept small: one per side of every
+    // connection; what only a side with a stall needs is in its Totals).
     struct SenderState {
         // P: the last small data segment, while it is unacknowledged.
-        bool smallPending = false;
-        uint32_t smallFrame = 0;
         int64_t smallTsNs = 0;
+        // The peer's late pure ACK of P; the next small segment soon after it is D.
+        int64_t ackTsNs = 0;
+        uint32_t smallFrame = 0;
         uint32_t smallEndSeq = 0;
         uint32_t smallLength = 0;
-        // The peer's late pure ACK of P; the next small segment soon after it is D.
-        bool ackSeen = false;
         uint32_t ackFrame = 0;
-        int64_t ackTsNs = 0;
         uint32_t largestSegment = 0;
-        // The finding for this side, once there is a stall.
-        bool hasFinding = false;
+        uint32_t totals = kNoTotals;  // index in totals_ once this side has a finding
+        bool smallPending = false;
+        bool ackSeen = false;
+    };
+
+    // The finding of one sending side, and what it adds up.
+    struct Totals {
         uint32_t findingId = 0;
         uint32_t stalls = 0;
         int64_t heldNs = 0;
@@ -44,9 +50,10 @@ private:
     [[nodiscard]] bool isSmall(const Connection& connection, Side sender, uint32_t length,
                                const SenderState& state) const;
     void recordStall(const SegmentEvent& held, SenderState& state);
-    void refreshSummary(const Connection& connection, Side sender, SenderState& state);
+    void refreshSummary(const Connection& connection, Side sender, const Totals& totals);
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
+    std::vector<Totals> totals_;
 };
 
 }  // namespace tcpscope

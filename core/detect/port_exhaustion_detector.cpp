@@ -40,11 +40,34 @@ PortExhaustionDetector::Pool& PortExhaustionDetector::poolOf(const Connection& c
         const PoolKey key{connection.client.address, connection.server};
         auto [slot, isNew] = poolIndex_.try_emplace(key, static_cast<uint32_t>(pools_.size()));
         if (isNew) {
-            pools_.emplace_back().key = key;
+            pools_.of(slot->second).key = key;
         }
         state.pool = slot->second;
     }
     return pools_[state.pool];
+}
+
+void PortExhaustionDetector::PortSet::insert(uint16_t port) {
+    if (!single_ && !more_) {
+        first_ = port;
+        single_ = true;
+        return;
+    }
+    if (!more_) {
+        if (port == first_) {
+            return;
+        }
+        more_ = std::make_unique<absl::flat_hash_set<uint16_t>>();
+        more_->insert(first_);
+    }
+    more_->insert(port);
+}
+
+PortExhaustionDetector::Strain& PortExhaustionDetector::strainOf(Pool& pool) {
+    if (!pool.strain) {
+        pool.strain = std::make_unique<Strain>();
+    }
+    return *pool.strain;
 }
 
 uint32_t PortExhaustionDetector::rangePorts() const {
@@ -139,9 +162,10 @@ void PortExhaustionDetector::onNewSyn(const SegmentEvent& event, Pool& pool) {
             pause.reusedPort = port;
             pause.portsInUse = pool.inUseAfterLastSyn;
             pause.observedRangePorts = observed;
-            pool.pausedNs += pause.endTsNs - pause.startTsNs;
-            if (pool.pauses.size() < kMaxListedPauses) {
-                pool.pauses.push_back(pause);
+            Strain& strain = strainOf(pool);
+            strain.pausedNs += pause.endTsNs - pause.startTsNs;
+            if (strain.pauses.size() < kMaxListedPauses) {
+                strain.pauses.push_back(pause);
             }
             refreshError(pool, event.tsNs);
         }
@@ -176,10 +200,11 @@ void PortExhaustionDetector::onClientClose(const Connection& connection, Pool& p
         return;
     }
     const double rate = static_cast<double>(pool.recentTimeWaits.size()) / seconds(windowNs);
-    if (rate > pool.peakRate) {
-        pool.peakRate = rate;
-        pool.peakRateTsNs = tsNs;
-        pool.peakRateWindowS = seconds(windowNs);
+    Strain& strain = strainOf(pool);
+    if (rate > strain.peakRate) {
+        strain.peakRate = rate;
+        strain.peakRateTsNs = tsNs;
+        strain.peakRateWindowS = seconds(windowNs);
         if (rate * options().timeWaitSeconds >= rangePorts()) {
             refreshWarning(pool, tsNs);
         }
@@ -204,27 +229,28 @@ nlohmann::json PortExhaustionDetector::poolEvidence(const Pool& pool, int64_t no
         {"time_wait_s", timeWait},
         {"peak_ports_in_use", pool.portsInUse.peak()},
         {"peak_ports_in_use_at_s", rounded(seconds(pool.portsInUse.peakTsNs() - pool.portsInUse.startTsNs()), 0.001)},
-        {"peak_rate_per_s", rounded(pool.peakRate, 0.1)},
-        {"peak_rate_window_s", rounded(pool.peakRateWindowS, 0.001)},
+        {"peak_rate_per_s", rounded(pool.strain->peakRate, 0.1)},
+        {"peak_rate_window_s", rounded(pool.strain->peakRateWindowS, 0.001)},
         {"series", pool.portsInUse.points(pool.portsInUse.startTsNs(), nowNs, kMaxSeriesPoints)},
         {"series_step_s", pool.portsInUse.pointSeconds(nowNs, kMaxSeriesPoints)}};
 }
 
 void PortExhaustionDetector::refreshError(Pool& pool, int64_t nowNs) {
-    if (!pool.hasError) {
+    Strain& strain = strainOf(pool);
+    if (!strain.hasError) {
         Finding finding;
         finding.kind = "port_exhaustion";
         finding.severity = Severity::Error;
         finding.connection = kNoConnection;
-        finding.tsNs = pool.pauses.front().startTsNs;
-        pool.errorId = log().add(std::move(finding));
-        pool.hasError = true;
+        finding.tsNs = strain.pauses.front().startTsNs;
+        strain.errorId = log().add(std::move(finding));
+        strain.hasError = true;
     }
-    Finding& finding = log().edit(pool.errorId);
-    finding.durationMs = rounded(static_cast<double>(pool.pausedNs) / 1e6, 0.001);
+    Finding& finding = log().edit(strain.errorId);
+    finding.durationMs = rounded(static_cast<double>(strain.pausedNs) / 1e6, 0.001);
     finding.frames.clear();
     nlohmann::json pauses = nlohmann::json::array();
-    for (const Pause& pause : pool.pauses) {
+    for (const Pause& pause : strain.pauses) {
         finding.frames.push_back(pause.lastSynFrame);
         finding.frames.push_back(pause.nextSynFrame);
         pauses.push_back({{"start_s", rounded(seconds(pause.startTsNs - finding.tsNs), 0.001)},
@@ -237,14 +263,15 @@ void PortExhaustionDetector::refreshError(Pool& pool, int64_t nowNs) {
     }
     finding.evidence = poolEvidence(pool, nowNs);
     finding.evidence["pauses"] = pauses;
-    finding.evidence["pause_count"] = pool.pauses.size();
+    finding.evidence["pause_count"] = strain.pauses.size();
     finding.evidence["paused_ms"] = finding.durationMs;
 
-    const Pause& first = pool.pauses.front();
+    const Pause& first = strain.pauses.front();
     const uint32_t observed = observedRangePorts(pool);
     const std::string pausesText =
-        pool.pauses.size() == 1 ? fmt::format("for {:.1f} s", seconds(first.endTsNs - first.startTsNs))
-                                : fmt::format("{} times, {:.1f} s in all", pool.pauses.size(), seconds(pool.pausedNs));
+        strain.pauses.size() == 1
+            ? fmt::format("for {:.1f} s", seconds(first.endTsNs - first.startTsNs))
+            : fmt::format("{} times, {:.1f} s in all", strain.pauses.size(), seconds(strain.pausedNs));
     const bool sameRange = pool.lowestPort == options().portRangeLow && pool.highestPort == options().portRangeHigh;
     const std::string otherRange = sameRange
                                        ? std::string()
@@ -256,41 +283,42 @@ void PortExhaustionDetector::refreshError(Pool& pool, int64_t nowNs) {
         "sustains only {:.1f} connections/s{}; fix: {}.",
         pool.key.client.toString(), pool.key.server.toString(), first.portsInUse, pool.lowestPort, pool.highestPort,
         pausesText, options().timeWaitSeconds, observed / options().timeWaitSeconds, otherRange, kRemedies);
-    log().changed(pool.errorId);
+    log().changed(strain.errorId);
 }
 
 void PortExhaustionDetector::refreshWarning(Pool& pool, int64_t nowNs) {
-    if (!pool.hasWarning) {
+    Strain& strain = strainOf(pool);
+    if (!strain.hasWarning) {
         Finding finding;
         finding.kind = "port_exhaustion";
         finding.severity = Severity::Warning;
         finding.connection = kNoConnection;
         finding.tsNs = pool.firstSynTsNs;
-        pool.warningId = log().add(std::move(finding));
-        pool.hasWarning = true;
+        strain.warningId = log().add(std::move(finding));
+        strain.hasWarning = true;
     }
-    Finding& finding = log().edit(pool.warningId);
+    Finding& finding = log().edit(strain.warningId);
     finding.evidence = poolEvidence(pool, nowNs);
     const double capacity = rangePorts() / options().timeWaitSeconds;
-    const double secondsToExhaust = static_cast<double>(rangePorts()) / std::max(pool.peakRate, 1e-9);
+    const double secondsToExhaust = static_cast<double>(rangePorts()) / std::max(strain.peakRate, 1e-9);
     finding.evidence["seconds_to_exhaust"] = rounded(secondsToExhaust, 0.1);
     finding.summary = fmt::format(
         "{} -> {}: the client closes connections first at {:.0f}/s (over {:.1f} s), and each keeps its source port "
         "in TIME_WAIT for {:g} s: the {}-port range {}-{} sustains only {:.0f}/s and runs out after about {:.0f} s "
         "at this rate, after which connect() fails until ports come back; fix: {}.",
-        pool.key.client.toString(), pool.key.server.toString(), pool.peakRate, pool.peakRateWindowS,
+        pool.key.client.toString(), pool.key.server.toString(), strain.peakRate, strain.peakRateWindowS,
         options().timeWaitSeconds, rangePorts(), options().portRangeLow, options().portRangeHigh, capacity,
         secondsToExhaust, kRemedies);
-    log().changed(pool.warningId);
+    log().changed(strain.warningId);
 }
 
 void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
     for (Pool& pool : pools_) {
-        if (pool.hasError) {
+        if (pool.strain && pool.strain->hasError) {
             refreshError(pool, lastTsNs);
         }
-        if (pool.hasWarning) {
+        if (pool.strain && pool.strain->hasWarning) {
             refreshWarning(pool, lastTsNs);
         }
         if (pool.portsInUse.peak() < 2) {

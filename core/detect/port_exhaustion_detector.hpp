@@ -2,6 +2,7 @@
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include <absl/container/flat_hash_set.h>
@@ -52,21 +53,27 @@ private:
         uint32_t observedRangePorts = 0;
     };
 
-    // The ports one client address uses towards one server endpoint.
-    struct Pool {
-        PoolKey key;
-        PopulationSeries portsInUse;
-        absl::flat_hash_set<uint16_t> ports;  // distinct client ports seen (at most 65536)
-        uint16_t lowestPort = UINT16_MAX;
-        uint16_t highestPort = 0;
-        uint64_t connections = 0;  // connections started with a SYN
-        int64_t firstSynTsNs = kNoTime;
-        int64_t lastSynTsNs = kNoTime;
-        uint32_t lastSynFrame = 0;
-        int64_t inUseAfterLastSyn = 0;
-        uint64_t clientCloses = 0;            // closed by the client first: each holds its port for TIME_WAIT
-        FifoQueue<int64_t> recentTimeWaits;  // client active closes within the last TIME_WAIT length
-        double peakRate = 0;                  // of client active closes, per second
+    // The distinct client ports of a pool. Most pools see a single port (a client that talks to
+    // a server once), which is kept inline; the set is built at the second distinct port.
+    class PortSet {
+    public:
+        void insert(uint16_t port);
+        [[nodiscard]] bool contains(uint16_t port) const {
+            return more_ ? more_->contains(port) : (single_ && port == first_);
+        }
+        [[nodiscard]] size_t size() const { return more_ ? more_->size() : (single_ ? 1 : 0); }
+        [[nodiscard]] bool empty() const { return size() == 0; }
+
+    private:
+        std::unique_ptr<absl::flat_hash_set<uint16_t>> more_;  // every port, once there are two
+        uint16_t first_ = 0;
+        bool single_ = false;
+    };
+
+    // What only a pool that came near running out keeps: its peak rate of client closes, the
+    // pauses and its findings (built at the first rate or pause, so most pools never have one).
+    struct Strain {
+        double peakRate = 0;  // of client active closes, per second
         int64_t peakRateTsNs = 0;
         double peakRateWindowS = 0;
         std::vector<Pause> pauses;
@@ -75,6 +82,24 @@ private:
         uint32_t errorId = 0;
         bool hasWarning = false;
         uint32_t warningId = 0;
+    };
+
+    // The ports one client address uses towards one server endpoint (one per such pair: with
+    // many clients, about one per connection).
+    struct Pool {
+        PoolKey key;
+        uint16_t lowestPort = UINT16_MAX;
+        uint16_t highestPort = 0;
+        uint32_t lastSynFrame = 0;
+        PopulationSeries portsInUse;
+        PortSet ports;             // distinct client ports seen (at most 65536)
+        uint64_t connections = 0;  // connections started with a SYN
+        int64_t firstSynTsNs = kNoTime;
+        int64_t lastSynTsNs = kNoTime;
+        int64_t inUseAfterLastSyn = 0;
+        uint64_t clientCloses = 0;            // closed by the client first: each holds its port for TIME_WAIT
+        FifoQueue<int64_t> recentTimeWaits;  // client active closes within the last TIME_WAIT length
+        std::unique_ptr<Strain> strain;
     };
 
     // What this detector remembers of every connection.
@@ -99,6 +124,7 @@ private:
     void onClientClose(const Connection& connection, Pool& pool, int64_t tsNs);
     [[nodiscard]] uint32_t rangePorts() const;
     [[nodiscard]] static uint32_t observedRangePorts(const Pool& pool);
+    static Strain& strainOf(Pool& pool);
     void refreshError(Pool& pool, int64_t nowNs);
     void refreshWarning(Pool& pool, int64_t nowNs);
     [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
@@ -106,7 +132,7 @@ private:
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<PoolKey, uint32_t> poolIndex_;
-    std::vector<Pool> pools_;
+    ConnectionStates<Pool> pools_;  // [pool index]: chunks, so growing never copies the pools
 };
 
 }  // namespace tcpscope

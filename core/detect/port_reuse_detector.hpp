@@ -41,10 +41,10 @@ private:
 
     // What this detector remembers of every connection (each may become an earlier generation).
     struct ConnectionState {
+        int64_t rstTsNs = kNoTime;            // the last RST, unless a SYN followed it
         std::array<uint32_t, 2> lastTsVal{};  // last TCP timestamp sent, per side
+        uint32_t reuse = UINT32_MAX;          // index in reuses_ when this connection reuses a tuple
         std::array<bool, 2> hasTsVal{};
-        int64_t rstTsNs = kNoTime;    // the last RST, unless a SYN followed it
-        uint32_t reuse = UINT32_MAX;  // index in reuses_ when this connection reuses a tuple
     };
 
     // One new generation and its handshake.

@@ -33,19 +33,20 @@ public:
 private:
     static constexpr uint32_t kNotListed = UINT32_MAX;
 
-    // The handshake of one connection, seen from the listener's side.
+    // The handshake of one connection, seen from the listener's side (one per connection: the
+    // flags take a bit each).
     struct Handshake {
-        bool tracked = false;            // began with a SYN seen here
-        bool excluded = false;           // answered by a bare ACK or RST, or a reuse into TIME_WAIT
-        bool pending = false;            // counted in its listener's handshakes in flight
-        bool waiting = false;            // in flight and had a SYN retransmitted by timeout
-        bool answered = false;           // a SYN-ACK answered the latest SYN
-        bool clientAckedSynAck = false;  // the client ACKed the latest SYN-ACK
-        bool completed = false;          // the client ACKed a SYN-ACK
-        bool serverSentData = false;     // payload or FIN from the server
-        bool counted = false;            // part of its listener's finding
-        bool delayCounted = false;       // counted among its listener's delayed connections
-        bool resetByServer = false;      // reset right after the handshake (tcp_abort_on_overflow)
+        bool tracked : 1 = false;           // began with a SYN seen here
+        bool excluded : 1 = false;          // answered by a bare ACK or RST, or a reuse into TIME_WAIT
+        bool pending : 1 = false;           // counted in its listener's handshakes in flight
+        bool waiting : 1 = false;           // in flight and had a SYN retransmitted by timeout
+        bool answered : 1 = false;          // a SYN-ACK answered the latest SYN
+        bool clientAckedSynAck : 1 = false;  // the client ACKed the latest SYN-ACK
+        bool completed : 1 = false;         // the client ACKed a SYN-ACK
+        bool serverSentData : 1 = false;    // payload or FIN from the server
+        bool counted : 1 = false;           // part of its listener's finding
+        bool delayCounted : 1 = false;      // counted among its listener's delayed connections
+        bool resetByServer : 1 = false;     // reset right after the handshake (tcp_abort_on_overflow)
         uint32_t listener = 0;
         uint32_t firstSynFrame = 0;
         uint32_t synTimeouts = 0;     // SYNs retransmitted by timeout while unanswered

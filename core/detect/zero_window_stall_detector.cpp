@@ -18,16 +18,23 @@ double toMs(int64_t ns) {
 
 }  // namespace
 
-ZeroWindowStallDetector::ReceiverState& ZeroWindowStallDetector::stateOf(uint32_t connection, Side side) {
-    return states_.of(connection, sideIndex(side));
-}
-
 void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
     const Side sender = event.sender;
-    ReceiverState& own = stateOf(connection.id, sender);
-    ReceiverState& peer = stateOf(connection.id, otherSide(sender));
+    // A connection gets state at its first zero window: before that, neither side is closed and
+    // nothing below would change (most connections never get here).
+    auto found = sidesIndex_.find(connection.id);
+    if (found == sidesIndex_.end()) {
+        if ((segment.flags & (tcpflag::kRst | tcpflag::kSyn)) != 0 || !has(event.analysis, AnalysisFlag::ZeroWindow)) {
+            return;
+        }
+        found = sidesIndex_.emplace(connection.id, static_cast<uint32_t>(sides_.size())).first;
+        sides_.push_back(Sides{connection.id, {}});
+    }
+    Sides& sides = sides_[found->second];
+    ReceiverState& own = sides.of(sender);
+    ReceiverState& peer = sides.of(otherSide(sender));
 
     // As the sender facing a closed window.
     if (peer.closed && (segment.flags & tcpflag::kRst) == 0) {
@@ -172,20 +179,29 @@ void ZeroWindowStallDetector::refreshSummary(const Connection& connection, const
 
 void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
     const auto& connections = engine().connections();
-    for (size_t index = 0; index < states_.size(); ++index) {
-        ReceiverState& state = states_[index];
-        if (state.closed) {
-            // Still closed when the capture ended: the time until the connection's last segment
-            // was lost (the sender's probes show it was still waiting).
-            const Connection& connection = connections[index / 2];
-            const Side side = (index % 2) == 0 ? Side::Client : Side::Server;
-            endPeriod(connection, side, state, 0, std::min(lastTsNs, connection.lastTsNs), "capture_end");
+    // In connection order, client side first, so findings made here get their ids in that order.
+    std::vector<uint32_t> byConnection(sides_.size());
+    for (uint32_t index = 0; index < sides_.size(); ++index) {
+        byConnection[index] = index;
+    }
+    std::sort(byConnection.begin(), byConnection.end(),
+              [this](uint32_t a, uint32_t b) { return sides_[a].connection < sides_[b].connection; });
+    for (const uint32_t index : byConnection) {
+        Sides& sides = sides_[index];
+        for (const Side side : {Side::Client, Side::Server}) {
+            ReceiverState& state = sides.of(side);
+            if (state.closed) {
+                // Still closed when the capture ended: the time until the connection's last segment
+                // was lost (the sender's probes show it was still waiting).
+                const Connection& connection = connections[sides.connection];
+                endPeriod(connection, side, state, 0, std::min(lastTsNs, connection.lastTsNs), "capture_end");
+            }
         }
     }
     // The connections' lives are final now: update the shares.
     for (const Totals& totals : totals_) {
-        const size_t index = size_t{totals.connection} * 2 + sideIndex(totals.receiver);
-        refreshSummary(connections[totals.connection], totals, states_[index], 0);
+        const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);
+        refreshSummary(connections[totals.connection], totals, state, 0);
         log().changed(totals.findingId);
     }
 }

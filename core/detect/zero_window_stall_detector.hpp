@@ -1,8 +1,10 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
-#include "detect/connection_states.hpp"
+#include <absl/container/flat_hash_map.h>
+
 #include "detect/detector.hpp"
 
 namespace tcpscope {
@@ -23,7 +25,7 @@ public:
 private:
     static constexpr uint32_t kNoTotals = UINT32_MAX;
 
-    // The window one side advertises (kept small: one per side of every connection).
+    // The window one side advertises.
     struct ReceiverState {
         int64_t closedTsNs = 0;
         uint32_t closedFrame = 0;
@@ -44,7 +46,13 @@ private:
         int64_t longestNs = 0;
     };
 
-    ReceiverState& stateOf(uint32_t connection, Side side);
+    // Both sides of a connection that has had a zero window.
+    struct Sides {
+        uint32_t connection = 0;
+        std::array<ReceiverState, 2> states;
+        ReceiverState& of(Side side) { return states[sideIndex(side)]; }
+    };
+
     Totals& ensureFinding(const Connection& connection, Side receiver, ReceiverState& state);
     void endPeriod(const Connection& connection, Side receiver, ReceiverState& state, uint32_t endFrame,
                    int64_t endTsNs, const char* endedBy);
@@ -52,7 +60,8 @@ private:
     void refreshSummary(const Connection& connection, const Totals& totals, const ReceiverState& state,
                         int64_t ongoingNs);
 
-    ConnectionStates<ReceiverState, 2> states_;  // [connection id * 2 + side]
+    absl::flat_hash_map<uint32_t, uint32_t> sidesIndex_;  // connection id -> index in sides_
+    std::vector<Sides> sides_;                            // in order of the first zero window
     std::vector<Totals> totals_;
 };
 
