@@ -1,6 +1,16 @@
 #include "tcp/packet_index.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include <fmt/format.h>
 
 namespace tcpscope {
 
@@ -8,12 +18,135 @@ namespace {
 constexpr uint16_t kFromServerBit = 0x8000;
 constexpr int kOffsetBits = 48;
 constexpr uint64_t kOffsetMask = (uint64_t{1} << kOffsetBits) - 1;
+
+// An unlinked file in `directory`: O_TMPFILE where the file system has it, else a named file
+// removed at once. Returns -1 with errno set.
+int openUnlinkedFile(const std::string& directory) {
+    const int fd = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR)) {
+        return fd;
+    }
+    std::string name = directory + "/tcpscope-index.XXXXXX";
+    const int named = ::mkostemp(name.data(), O_CLOEXEC);
+    if (named >= 0) {
+        ::unlink(name.c_str());
+    }
+    return named;
+}
+
+bool writeAll(int fd, const void* data, size_t bytes, off_t offset) {
+    const auto* next = static_cast<const char*>(data);
+    while (bytes > 0) {
+        const ssize_t written = ::pwrite(fd, next, bytes, offset);
+        if (written < 0 && errno == EINTR) {
+            continue;
+        }
+        if (written <= 0) {
+            if (written == 0) {
+                errno = ENOSPC;
+            }
+            return false;
+        }
+        next += written;
+        bytes -= static_cast<size_t>(written);
+        offset += written;
+    }
+    return true;
+}
 }  // namespace
+
+PacketIndex::~PacketIndex() { release(); }
+
+PacketIndex::PacketIndex(PacketIndex&& other) noexcept
+    : chunks_(std::move(other.chunks_)),
+      size_(std::exchange(other.size_, 0)),
+      spilledChunks_(std::exchange(other.spilledChunks_, 0)),
+      residentChunks_(std::exchange(other.residentChunks_, 0)),
+      spillFd_(std::exchange(other.spillFd_, -1)),
+      spillProblem_(std::move(other.spillProblem_)) {
+    other.chunks_.clear();
+}
+
+PacketIndex& PacketIndex::operator=(PacketIndex&& other) noexcept {
+    if (this != &other) {
+        release();
+        chunks_ = std::move(other.chunks_);
+        other.chunks_.clear();
+        size_ = std::exchange(other.size_, 0);
+        spilledChunks_ = std::exchange(other.spilledChunks_, 0);
+        residentChunks_ = std::exchange(other.residentChunks_, 0);
+        spillFd_ = std::exchange(other.spillFd_, -1);
+        spillProblem_ = std::move(other.spillProblem_);
+    }
+    return *this;
+}
+
+void PacketIndex::release() {
+    for (size_t i = 0; i < chunks_.size(); ++i) {
+        if (i < spilledChunks_) {
+            ::munmap(chunks_[i], sizeof(Chunk));
+        } else {
+            delete chunks_[i];  // NOLINT(cppcoreguidelines-owning-memory): owned unless spilled, see chunks_
+        }
+    }
+    chunks_.clear();
+    spilledChunks_ = 0;
+    if (spillFd_ >= 0) {
+        ::close(spillFd_);
+        spillFd_ = -1;
+    }
+}
+
+void PacketIndex::spillTo(const PacketIndexSpill& spill) {
+    if (spill.directory.empty() || spillFd_ >= 0) {
+        return;
+    }
+    spillFd_ = openUnlinkedFile(spill.directory);
+    if (spillFd_ < 0) {
+        stopSpilling(fmt::format("{}: cannot make the packet index file there ({}); the index stays in memory",
+                                 spill.directory, std::strerror(errno)));
+        return;
+    }
+    residentChunks_ = std::max<size_t>(spill.residentChunks, 1);
+    spillProblem_.clear();
+}
+
+void PacketIndex::stopSpilling(std::string problem) {
+    spillProblem_ = std::move(problem);
+    if (spillFd_ >= 0) {
+        ::close(spillFd_);  // the mappings made so far stay valid without the descriptor
+        spillFd_ = -1;
+    }
+}
+
+void PacketIndex::spillOldest() {
+    if (spillFd_ < 0 || chunks_.size() - spilledChunks_ <= residentChunks_) {
+        return;
+    }
+    Chunk* const heap = chunks_[spilledChunks_];
+    const auto offset = static_cast<off_t>(spilledChunks_ * sizeof(Chunk));
+    if (!writeAll(spillFd_, heap, sizeof(Chunk), offset)) {
+        stopSpilling(fmt::format("cannot write the packet index file ({}); the rest of the index stays in memory",
+                                 std::strerror(errno)));
+        return;
+    }
+    void* mapped = ::mmap(nullptr, sizeof(Chunk), PROT_READ | PROT_WRITE, MAP_SHARED, spillFd_, offset);
+    if (mapped == MAP_FAILED) {
+        stopSpilling(fmt::format("cannot map the packet index file ({}); the rest of the index stays in memory",
+                                 std::strerror(errno)));
+        return;
+    }
+    chunks_[spilledChunks_++] = static_cast<Chunk*>(mapped);
+    delete heap;  // NOLINT(cppcoreguidelines-owning-memory)
+}
 
 size_t PacketIndex::append(const IndexedPacket& packet) {
     if ((size_ & kMask) == 0) {
-        // make_unique_for_overwrite: the columns are written before they are read.
-        chunks_.push_back(std::make_unique_for_overwrite<Chunk>());
+        // for_overwrite: the columns are written before they are read.
+        auto fresh = std::make_unique_for_overwrite<Chunk>();
+        chunks_.push_back(fresh.get());
+        fresh.release();  // owned through chunks_ from here
+        spillOldest();
     }
     Chunk& target = *chunks_.back();
     const size_t slot = size_ & kMask;
@@ -31,7 +164,7 @@ size_t PacketIndex::append(const IndexedPacket& packet) {
 }
 
 void PacketIndex::setAnalysis(size_t index, AnalysisFlags flags) {
-    uint16_t& stored = chunks_[index >> kChunkBits]->analysis[index & kMask];
+    uint16_t& stored = chunks_[index >> kChunkBits]->analysis[index & kMask];  // a mapped chunk writes through
     stored = static_cast<uint16_t>((stored & kFromServerBit) | (flags & ~kFromServerBit));
 }
 

@@ -2,7 +2,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <string>
 #include <vector>
 
 #include "tcp/analysis_flags.hpp"
@@ -25,8 +25,17 @@ struct IndexedPacket {
     AnalysisFlags analysis = 0;
 };
 
+/// Where and when a PacketIndex moves its older chunks out of memory.
+struct PacketIndexSpill {
+    std::string directory;      ///< an unlinked file is made here; empty: the index stays in memory
+    size_t residentChunks = 2;  ///< the newest chunks, always kept in memory (at least 1)
+};
+
 /// The compact per-packet index of every TCP packet analysed, stored as columns in fixed-size
 /// chunks: 40 bytes per packet, no reallocation copies as it grows, payloads never kept.
+/// With spilling on, every full chunk older than the newest few is written to an unlinked file
+/// and mapped back shared: each position stays readable and writable through the same calls, and
+/// the chunk's memory is given back (the kernel pages the mapped file in and out as it is read).
 class PacketIndex {
 public:
     static constexpr size_t kChunkBits = 16;
@@ -34,10 +43,21 @@ public:
     static constexpr size_t kBytesPerPacket = 40;
     static constexpr uint32_t kMaxPayloadLength = (1u << 24) - 1;
 
+    PacketIndex() = default;
+    ~PacketIndex();
+    PacketIndex(const PacketIndex&) = delete;
+    PacketIndex& operator=(const PacketIndex&) = delete;
+    PacketIndex(PacketIndex&& other) noexcept;
+    PacketIndex& operator=(PacketIndex&& other) noexcept;
+
+    /// Turns spilling on (before the first append). If the file cannot be made, the index stays
+    /// in memory and spillProblem() says why; a later write error stops spilling the same way.
+    void spillTo(const PacketIndexSpill& spill);
+
     /// Appends a packet; returns its index.
     size_t append(const IndexedPacket& packet);
     /// Changes the analysis flags of an already stored packet (used when a later packet
-    /// reclassifies an earlier one).
+    /// reclassifies an earlier one). A spilled packet is changed in its file.
     void setAnalysis(size_t index, AnalysisFlags flags);
 
     [[nodiscard]] size_t size() const { return size_; }
@@ -53,8 +73,14 @@ public:
     [[nodiscard]] AnalysisFlags analysis(size_t index) const {
         return static_cast<AnalysisFlags>(chunk(index).analysis[index & kMask] & 0x7fff);
     }
-    /// Bytes held by the columns (whole chunks), for memory accounting.
-    [[nodiscard]] size_t memoryBytes() const { return chunks_.size() * sizeof(Chunk); }
+    /// Bytes held in memory by the columns (whole chunks not spilled), for memory accounting.
+    [[nodiscard]] size_t memoryBytes() const { return (chunks_.size() - spilledChunks_) * sizeof(Chunk); }
+    /// Bytes of one chunk of kChunkSize packets.
+    static constexpr size_t chunkBytes() { return sizeof(Chunk); }
+    /// Bytes moved to the spill file.
+    [[nodiscard]] size_t spilledBytes() const { return spilledChunks_ * sizeof(Chunk); }
+    /// Why spilling is off although it was asked for (the file could not be made or written), or empty.
+    [[nodiscard]] const std::string& spillProblem() const { return spillProblem_; }
 
 private:
     static constexpr size_t kMask = kChunkSize - 1;
@@ -72,11 +98,21 @@ private:
         std::array<uint16_t, kChunkSize> analysis;        // AnalysisFlags; bit 15 = from server
     };
     static_assert(sizeof(Chunk) == kChunkSize * kBytesPerPacket);
+    static_assert(sizeof(Chunk) % 4096 == 0, "spilled chunks are mapped at page-aligned file offsets");
 
     [[nodiscard]] const Chunk& chunk(size_t index) const { return *chunks_[index >> kChunkBits]; }
+    // Moves the oldest chunk still in memory to the spill file, if more than residentChunks are.
+    void spillOldest();
+    void stopSpilling(std::string problem);
+    void release();
 
-    std::vector<std::unique_ptr<Chunk>> chunks_;
+    // Chunks [0, spilledChunks_) are mappings of the spill file, the rest are heap allocations.
+    std::vector<Chunk*> chunks_;
     size_t size_ = 0;
+    size_t spilledChunks_ = 0;
+    size_t residentChunks_ = 0;
+    int spillFd_ = -1;
+    std::string spillProblem_;
 };
 
 }  // namespace tcpscope

@@ -1,0 +1,130 @@
+// The packet index moving its older chunks to disk: every position reads back as it was written,
+// flags still change on a moved packet, and a directory that cannot take the file leaves the
+// index in memory with a reason.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tcp/packet_index.hpp"
+
+using namespace tcpscope;
+
+namespace {
+
+// A packet whose every field depends on its position, with a few timestamps out of order, offsets
+// past 4 GiB, frame gaps (non-TCP frames), and both directions.
+IndexedPacket packetAt(size_t position) {
+    IndexedPacket packet;
+    const auto i = static_cast<uint32_t>(position);
+    packet.tsNs = 1'700'000'000'000'000'000 + static_cast<int64_t>(position) * 1'000'003 +
+                  (position % 5000 == 0 ? int64_t{7'000'000'000} * static_cast<int64_t>(position / 5000) : 0);
+    packet.recordOffset = (uint64_t{1} << 33) + uint64_t{position} * 97;
+    packet.fileIndex = i / 100'000;
+    packet.frame = 1 + i + i / 7;
+    packet.connection = i % 1009;
+    packet.seq = i * 2654435761u;
+    packet.ack = ~i;
+    packet.payloadLength = i % 70000;
+    packet.tcpFlags = static_cast<uint8_t>(i);
+    packet.fromServer = i % 2 == 1;
+    packet.window = static_cast<uint16_t>(i * 31);
+    packet.analysis = static_cast<AnalysisFlags>(i % (1u << kAnalysisFlagCount));
+    return packet;
+}
+
+bool samePacket(const IndexedPacket& a, const IndexedPacket& b) {
+    return a.tsNs == b.tsNs && a.recordOffset == b.recordOffset && a.fileIndex == b.fileIndex && a.frame == b.frame &&
+           a.connection == b.connection && a.seq == b.seq && a.ack == b.ack && a.payloadLength == b.payloadLength &&
+           a.tcpFlags == b.tcpFlags && a.fromServer == b.fromServer && a.window == b.window && a.analysis == b.analysis;
+}
+
+std::string temporaryDirectory() {
+    const char* fromEnvironment = std::getenv("TMPDIR");
+    return fromEnvironment != nullptr && *fromEnvironment != '\0' ? fromEnvironment : "/tmp";
+}
+
+constexpr size_t kPackets = 5 * PacketIndex::kChunkSize + 1234;
+
+}  // namespace
+
+TEST_CASE("a spilled packet index reads back every position identically across the spill boundary", "[tcp][index]") {
+    PacketIndex index;
+    index.spillTo({temporaryDirectory(), 2});
+    REQUIRE(index.spillProblem().empty());
+    for (size_t i = 0; i < kPackets; ++i) {
+        index.append(packetAt(i));
+    }
+    REQUIRE(index.size() == kPackets);
+    // Six chunks: the four oldest moved to disk, the newest two (one of them partly full) in memory.
+    CHECK(index.spilledBytes() == 4 * PacketIndex::chunkBytes());
+    CHECK(index.memoryBytes() >= 2 * PacketIndex::chunkBytes());
+    CHECK(index.memoryBytes() < 2 * PacketIndex::chunkBytes() + 64 * 1024);  // and the few values kept whole
+    size_t mismatches = 0;
+    for (size_t i = 0; i < kPackets; ++i) {
+        const IndexedPacket expected = packetAt(i);
+        mismatches += samePacket(index.at(i), expected) && index.tsNs(i) == expected.tsNs &&
+                              index.frame(i) == expected.frame && index.connection(i) == expected.connection &&
+                              index.analysis(i) == expected.analysis
+                          ? 0
+                          : 1;
+    }
+    CHECK(mismatches == 0);
+    const size_t boundary = 4 * PacketIndex::kChunkSize;
+    for (size_t position : {size_t{0}, boundary - 1, boundary, kPackets - 1}) {
+        CHECK(index.positionOfFrame(packetAt(position).frame) == position);
+    }
+    const size_t afterGap = boundary + 6;  // frames skip one number before every seventh position
+    REQUIRE(packetAt(afterGap).frame - packetAt(afterGap - 1).frame == 2);
+    CHECK(index.positionOfFrame(packetAt(afterGap).frame - 1) == index.size());  // a frame that is not TCP
+    CHECK(index.firstAtOrAfterFrame(packetAt(afterGap).frame - 1) == afterGap);
+}
+
+TEST_CASE("changing the analysis flags of a spilled packet writes through to the file", "[tcp][index]") {
+    PacketIndex index;
+    index.spillTo({temporaryDirectory(), 1});
+    for (size_t i = 0; i < kPackets; ++i) {
+        index.append(packetAt(i));
+    }
+    REQUIRE(index.spilledBytes() > 0);
+    const AnalysisFlags flags = bit(AnalysisFlag::Retransmission) | bit(AnalysisFlag::ReusedPorts);
+    index.setAnalysis(5, flags);
+    index.setAnalysis(3 * PacketIndex::kChunkSize + 7, flags);
+    CHECK(index.analysis(5) == flags);
+    CHECK(index.at(5).fromServer == packetAt(5).fromServer);  // the direction bit beside the flags is kept
+    CHECK(index.at(3 * PacketIndex::kChunkSize + 7).analysis == flags);
+    CHECK(index.analysis(6) == packetAt(6).analysis);
+
+    // Moved, the index keeps its mappings and file.
+    PacketIndex moved = std::move(index);
+    CHECK(moved.analysis(5) == flags);
+    CHECK(samePacket(moved.at(kPackets - 1), packetAt(kPackets - 1)));
+}
+
+TEST_CASE("a spill directory that cannot take the file leaves the index in memory with the reason", "[tcp][index]") {
+    // A regular file where the directory should be: refused even for root.
+    const std::filesystem::path notADirectory = std::filesystem::path(temporaryDirectory()) / "tcpscope-index-test-file";
+    std::ofstream(notADirectory) << "x";
+    PacketIndex index;
+    index.spillTo({notADirectory.string(), 1});
+    std::filesystem::remove(notADirectory);
+    CHECK_THAT(index.spillProblem(), Catch::Contains("tcpscope-index-test-file") &&
+                                         Catch::Contains("cannot make the packet index file") &&
+                                         Catch::Contains("stays in memory"));
+    for (size_t i = 0; i < 3 * PacketIndex::kChunkSize; ++i) {
+        index.append(packetAt(i));
+    }
+    CHECK(index.spilledBytes() == 0);
+    CHECK(index.memoryBytes() >= 3 * PacketIndex::chunkBytes());
+    CHECK(samePacket(index.at(12345), packetAt(12345)));
+}
+
+TEST_CASE("without a spill directory the index stays in memory", "[tcp][index]") {
+    PacketIndex index;
+    index.spillTo({});
+    for (size_t i = 0; i < 3 * PacketIndex::kChunkSize; ++i) {
+        index.append(packetAt(i));
+    }
+    CHECK(index.spilledBytes() == 0);
+    CHECK(index.spillProblem().empty());
+}
