@@ -7,6 +7,7 @@
 namespace tcpscope {
 
 AnalysisEngine::AnalysisEngine(const EngineOptions& options) : options_(options) {
+    packets_.spillTo(options_.indexSpill);
     if (!options_.filter.empty()) {
         filter_.emplace(options_.filter);
     }

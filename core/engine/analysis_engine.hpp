@@ -20,6 +20,7 @@ namespace tcpscope {
 /// Settings of one analysis run.
 struct EngineOptions {
     std::string filter;  ///< tcpdump filter expression; empty = every frame
+    PacketIndexSpill indexSpill;  ///< where the packet index may move its older chunks (live captures)
 };
 
 /// Counts of what the frames were, for the capture summary.
