@@ -88,9 +88,12 @@ void CaptureFileWriter::write(const RawPacket& packet) {
         fileStartNs_ = packet.tsNs;
         fileHasPackets_ = true;
     }
-    const uint32_t interfaceId = interfaceFor(packet);
-    writer_->writePacket(PcapngPacket{interfaceId, packet.tsNs, packet.originalLength,
-                                      std::span<const uint8_t>(packet.data, packet.capturedLength), {}});
+    PcapngPacket block;  // fields by name: options the writer gains stay empty here
+    block.interfaceId = interfaceFor(packet);
+    block.tsNs = packet.tsNs;
+    block.originalLength = packet.originalLength;
+    block.data = std::span<const uint8_t>(packet.data, packet.capturedLength);
+    writer_->writePacket(block);
     ++packets_;
 }
 
