@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace tcpscope {
@@ -28,23 +29,58 @@ IpAddress IpAddress::fromV6(const uint8_t* sixteenBytes) {
 
 bool IpAddress::isV4() const { return std::equal(kV4MappedPrefix.begin(), kV4MappedPrefix.end(), bytes.begin()); }
 
-std::string IpAddress::toString() const {
-    char text[INET6_ADDRSTRLEN] = {};
+namespace {
+
+// Dotted IPv4 written by hand: inet_ntop formats it through sprintf, which made printing the
+// endpoints of a million flows a tenth of the JSON report's time.
+char* writeDotted(const uint8_t* fourBytes, char* out) {
+    for (int i = 0; i < 4; ++i) {
+        if (i > 0) {
+            *out++ = '.';
+        }
+        out = std::to_chars(out, out + 3, fourBytes[i]).ptr;
+    }
+    return out;
+}
+
+// The address as text at `out` (room for INET6_ADDRSTRLEN bytes); returns the end.
+char* writeAddress(const IpAddress& address, char* out) {
+    if (address.isV4()) {
+        return writeDotted(address.bytes.data() + kV4MappedPrefix.size(), out);
+    }
     // glibc's inet_ntop already follows RFC 5952: lower case, leading zeros dropped, "::" for the
     // first longest run of two or more zero groups.
-    const bool v4 = isV4();
-    const char* written = v4 ? inet_ntop(AF_INET, bytes.data() + kV4MappedPrefix.size(), text, sizeof text)
-                             : inet_ntop(AF_INET6, bytes.data(), text, sizeof text);
-    return written != nullptr ? std::string(written) : std::string();
+    char text[INET6_ADDRSTRLEN] = {};
+    if (inet_ntop(AF_INET6, address.bytes.data(), text, sizeof text) == nullptr) {
+        return out;
+    }
+    const size_t length = std::strlen(text);
+    std::memcpy(out, text, length);
+    return out + length;
+}
+
+}  // namespace
+
+std::string IpAddress::toString() const {
+    char text[INET6_ADDRSTRLEN];
+    return std::string(text, writeAddress(*this, text));
 }
 
 std::string Endpoint::toString() const {
-    std::string text = address.toString();
-    const std::string portText = std::to_string(port);
-    if (address.isV4()) {
-        return text + ':' + portText;
+    // "[" + address + "]:" + port
+    char text[INET6_ADDRSTRLEN + 8];
+    const bool v4 = address.isV4();
+    char* out = text;
+    if (!v4) {
+        *out++ = '[';
     }
-    return '[' + text + "]:" + portText;
+    out = writeAddress(address, out);
+    if (!v4) {
+        *out++ = ']';
+    }
+    *out++ = ':';
+    out = std::to_chars(out, out + 5, port).ptr;
+    return std::string(text, out);
 }
 
 }  // namespace tcpscope

@@ -1,7 +1,9 @@
 #pragma once
 #include <array>
+#include <bit>
 #include <compare>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -17,12 +19,38 @@ struct IpAddress {
     /// "192.0.2.1" or "2001:db8::1" (RFC 5952 form).
     [[nodiscard]] std::string toString() const;
 
-    auto operator<=>(const IpAddress&) const = default;
+    /// Byte-wise order and equality, done as two 64-bit compares (the defaulted ones called memcmp,
+    /// a tenth of the analysis time: every connection lookup and detector index compares addresses).
+    friend bool operator==(const IpAddress& a, const IpAddress& b) {
+        return a.word(0) == b.word(0) && a.word(1) == b.word(1);
+    }
+    friend std::strong_ordering operator<=>(const IpAddress& a, const IpAddress& b) {
+        if (a.word(0) != b.word(0)) {
+            return a.orderedWord(0) <=> b.orderedWord(0);
+        }
+        return a.orderedWord(1) <=> b.orderedWord(1);
+    }
 
     /// Hashing for absl (and so for every hash map of the project keyed by addresses).
     template <typename H>
     friend H AbslHashValue(H state, const IpAddress& address) {
         return H::combine(std::move(state), address.bytes);
+    }
+
+private:
+    // Bytes 8*half .. 8*half+7, as stored (for equality) and big-endian (compares like the bytes).
+    [[nodiscard]] uint64_t word(int half) const {
+        uint64_t value = 0;
+        std::memcpy(&value, bytes.data() + 8 * half, sizeof value);
+        return value;
+    }
+    [[nodiscard]] uint64_t orderedWord(int half) const {
+        const uint64_t value = word(half);
+        if constexpr (std::endian::native == std::endian::little) {
+            return __builtin_bswap64(value);
+        } else {
+            return value;
+        }
     }
 };
 

@@ -60,3 +60,44 @@ TEST_CASE("addresses and endpoints order and compare by value", "[decode][addres
     CHECK(Endpoint{v4(10, 0, 0, 1), 80} < Endpoint{v4(10, 0, 0, 1), 81});
     CHECK(Endpoint{v4(10, 0, 0, 1), 80} != Endpoint{v6("2001:db8::1"), 80});
 }
+
+TEST_CASE("addresses order exactly as their bytes do", "[decode][address]") {
+    // Pairs that differ in one byte, in each of the 16 positions, both ways: the word-wise compare
+    // must agree with a byte-wise one (the order of flows and of host lists depends on it).
+    for (size_t position = 0; position < 16; ++position) {
+        for (const auto [low, high] : {std::pair<uint8_t, uint8_t>{0x00, 0x01}, {0x7f, 0x80}, {0x01, 0xff}}) {
+            std::array<uint8_t, 16> a{};
+            a.fill(0x55);
+            std::array<uint8_t, 16> b = a;
+            a[position] = low;
+            b[position] = high;
+            // A later byte that orders the other way must not matter.
+            if (position < 15) {
+                a[15] = 0xff;
+                b[15] = 0x00;
+            }
+            const IpAddress first = IpAddress::fromV6(a.data());
+            const IpAddress second = IpAddress::fromV6(b.data());
+            CAPTURE(position, int{low}, int{high});
+            CHECK(first < second);
+            CHECK(second > first);
+            CHECK(first != second);
+            CHECK((first <=> second) == (a <=> b));
+            CHECK(first == IpAddress::fromV6(a.data()));
+        }
+    }
+}
+
+TEST_CASE("addresses print as inet_ntop prints them", "[decode][address]") {
+    // IPv4 is formatted without inet_ntop: compare with it over octets of 1, 2 and 3 digits.
+    for (const uint8_t octet : {0, 7, 9, 10, 42, 99, 100, 199, 200, 255}) {
+        const uint8_t bytes[4] = {octet, uint8_t(255 - octet), 1, octet};
+        char expected[INET_ADDRSTRLEN] = {};
+        REQUIRE(inet_ntop(AF_INET, bytes, expected, sizeof expected) != nullptr);
+        const IpAddress address = IpAddress::fromV4(bytes);
+        CHECK(address.toString() == expected);
+        CHECK(Endpoint{address, 65535}.toString() == std::string(expected) + ":65535");
+    }
+    CHECK(Endpoint{v6("ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe"), 65535}.toString() ==
+          "[ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe]:65535");
+}
