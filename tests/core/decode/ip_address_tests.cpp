@@ -64,8 +64,9 @@ TEST_CASE("addresses and endpoints order and compare by value", "[decode][addres
 TEST_CASE("addresses order exactly as their bytes do", "[decode][address]") {
     // Pairs that differ in one byte, in each of the 16 positions, both ways: the word-wise compare
     // must agree with a byte-wise one (the order of flows and of host lists depends on it).
+    constexpr std::array<std::pair<uint8_t, uint8_t>, 3> kLowHigh{{{0x00, 0x01}, {0x7f, 0x80}, {0x01, 0xff}}};
     for (size_t position = 0; position < 16; ++position) {
-        for (const auto [low, high] : {std::pair<uint8_t, uint8_t>{0x00, 0x01}, {0x7f, 0x80}, {0x01, 0xff}}) {
+        for (const auto& [low, high] : kLowHigh) {
             std::array<uint8_t, 16> a{};
             a.fill(0x55);
             std::array<uint8_t, 16> b = a;
