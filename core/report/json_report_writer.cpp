@@ -90,12 +90,16 @@ void JsonStreamWriter::endArray() { end(']'); }
 
 void JsonStreamWriter::writeEscaped(std::string_view text) {
     buffer_ += '"';
-    for (const char c : text) {
+    size_t plainStart = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
         const auto byte = static_cast<unsigned char>(c);
         if (byte >= 0x20 && c != '"' && c != '\\') {
-            buffer_ += c;
             continue;
         }
+        // Characters that need no escape are copied in runs, not one by one.
+        buffer_.append(text.data() + plainStart, i - plainStart);
+        plainStart = i + 1;
         switch (c) {
             case '"': buffer_ += "\\\""; break;
             case '\\': buffer_ += "\\\\"; break;
@@ -112,16 +116,19 @@ void JsonStreamWriter::writeEscaped(std::string_view text) {
             }
         }
     }
+    buffer_.append(text.data() + plainStart, text.size() - plainStart);
     buffer_ += '"';
 }
 
 void JsonStreamWriter::value(std::string_view text) {
+    unsigned char highBits = 0;
     for (const char c : text) {
-        if (static_cast<unsigned char>(c) >= 0x80) {
-            // Not ASCII: nlohmann's serializer checks the UTF-8 (and refuses invalid text) as a tree would.
-            value(nlohmann::json(std::string(text)));
-            return;
-        }
+        highBits |= static_cast<unsigned char>(c);
+    }
+    if (highBits >= 0x80) {
+        // Not ASCII: nlohmann's serializer checks the UTF-8 (and refuses invalid text) as a tree would.
+        value(nlohmann::json(std::string(text)));
+        return;
     }
     beforeValue();
     writeEscaped(text);
