@@ -46,7 +46,11 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     }
     TcpSegment segment;
     const DecodeStatus status = decodePacket(packet, segment);
-    analyse(status, segment, packet.tsNs, packet.recordOffset, fileIndex, frame);
+    TupleRef tuple;
+    if (status == DecodeStatus::Tcp) {
+        tuple = tuples_.number(segment.source, segment.destination);
+    }
+    analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame);
 }
 
 void AnalysisEngine::prepare(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame) {
@@ -56,15 +60,19 @@ void AnalysisEngine::prepare(const RawPacket& packet, uint32_t fileIndex, Prepar
     frame.fileIndex = fileIndex;
     frame.comment.assign(packet.comment);
     frame.status = decodePacket(packet, frame.segment);
+    if (frame.status == DecodeStatus::Tcp) {
+        frame.tuple = tuples_.number(frame.segment.source, frame.segment.destination);
+    }
 }
 
 void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
     const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.comment);
-    analyse(prepared.status, prepared.segment, prepared.tsNs, prepared.recordOffset, prepared.fileIndex, frame);
+    analyse(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs, prepared.recordOffset,
+            prepared.fileIndex, frame);
 }
 
-void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment, int64_t tsNs, uint64_t recordOffset,
-                             uint32_t fileIndex, uint32_t frame) {
+void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
+                             uint64_t recordOffset, uint32_t fileIndex, uint32_t frame) {
     switch (status) {
         case DecodeStatus::Tcp: break;
         case DecodeStatus::NotTcp: ++counters_.notTcp; return;
@@ -78,7 +86,7 @@ void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment, int
         ++counters_.sizeLimited;
     }
 
-    const TrackedSegment tracked = tracker_.track(segment, tsNs, frame);
+    const TrackedSegment tracked = tracker_.track(segment, tuple, tsNs, frame);
     IndexedPacket indexed;
     indexed.tsNs = tsNs;
     indexed.recordOffset = recordOffset;

@@ -47,6 +47,7 @@ struct PreparedFrame {
     uint32_t fileIndex = 0;
     DecodeStatus status = DecodeStatus::NotTcp;
     TcpSegment segment;   ///< valid when status is Tcp
+    TupleRef tuple;       ///< the segment's tuple, numbered when status is Tcp
     std::string comment;  ///< pcapng packet comment, usually empty
 };
 
@@ -62,10 +63,13 @@ public:
     void addObserver(SegmentObserver* observer);
     /// Analyses one frame from input file `fileIndex`. Frames are numbered 1, 2, ... in push order.
     void push(const RawPacket& packet, uint32_t fileIndex);
-    /// Decodes `packet` into `frame` without touching any engine: safe on another thread. Only for
-    /// engines without a filter expression (the filter needs the frame's bytes in push()).
-    static void prepare(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame);
-    /// Analyses a frame made by prepare(), exactly as push() would have analysed the packet.
+    /// Decodes `packet` into `frame` and numbers its 4-tuple. It touches only the engine's tuple
+    /// numbering, so one other thread may prepare frames while this engine's thread calls
+    /// pushPrepared() (never push() meanwhile). Only for engines without a filter expression (the
+    /// filter needs the frame's bytes in push()).
+    void prepare(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame);
+    /// Analyses a frame made by prepare(), in the order prepared, exactly as push() would have
+    /// analysed the packet.
     void pushPrepared(const PreparedFrame& frame);
     /// True if the engine has a filter expression (then frames must go through push()).
     [[nodiscard]] bool hasFilter() const { return filter_.has_value(); }
@@ -88,17 +92,21 @@ public:
     /// The comment of `frame`, or an empty view.
     [[nodiscard]] std::string_view commentOf(uint32_t frame) const;
     /// Pre-sizes for about `connections` connections.
-    void reserveConnections(size_t connections) { tracker_.reserve(connections); }
+    void reserveConnections(size_t connections) {
+        tuples_.reserve(connections);
+        tracker_.reserve(connections);
+    }
 
 private:
     // The bookkeeping of every frame pushed; returns its frame number.
     uint32_t countFrame(int64_t tsNs, uint32_t linkType, std::string_view comment);
     // The analysis of a decoded frame.
-    void analyse(DecodeStatus status, const TcpSegment& segment, int64_t tsNs, uint64_t recordOffset,
-                 uint32_t fileIndex, uint32_t frame);
+    void analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
+                 uint64_t recordOffset, uint32_t fileIndex, uint32_t frame);
 
     EngineOptions options_;
     std::optional<BpfFilter> filter_;
+    TupleNumbering tuples_;  // used by the thread that decodes (push() or prepare())
     TcpTracker tracker_;
     PacketIndex packets_;
     FrameCounters counters_;

@@ -127,8 +127,9 @@ private:
     bool cancelled_ = false;
 };
 
-// Reading thread: reads and decodes the merged inputs into batches until the end or a stop.
-void readBatches(std::vector<OpenInput>& inputs, BatchQueue& queue, const StopToken* stop) {
+// Reading thread: reads, decodes and numbers the tuples of the merged inputs into batches until the
+// end or a stop.
+void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQueue& queue, const StopToken* stop) {
     bool more = true;
     while (more) {
         std::unique_ptr<FrameBatch> batch = queue.takeEmpty();
@@ -143,7 +144,7 @@ void readBatches(std::vector<OpenInput>& inputs, BatchQueue& queue, const StopTo
                 more = false;
                 break;
             }
-            AnalysisEngine::prepare(earliest->pending, index, batch->frames[batch->count++]);
+            engine.prepare(earliest->pending, index, batch->frames[batch->count++]);
             advance(*earliest);
         }
         batch->bytesDone = bytesConsumed(inputs);
@@ -166,7 +167,7 @@ bool useReadingThread(const AnalysisEngine& engine) {
 void analyseWithReadingThread(std::vector<OpenInput>& inputs, AnalysisEngine& engine, LoadProgress* progress,
                               const StopToken* stop, const LoadCheckpoint& checkpoint) {
     BatchQueue queue;
-    std::thread reader(readBatches, std::ref(inputs), std::ref(queue), stop);
+    std::thread reader(readBatches, std::ref(inputs), std::ref(engine), std::ref(queue), stop);
     // Whatever happens here (an observer may throw), the reading thread is stopped and joined.
     struct JoinReader {
         BatchQueue& queue;

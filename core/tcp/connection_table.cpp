@@ -22,6 +22,13 @@ bool sourceIsClient(const TcpSegment& segment) {
 
 }  // namespace
 
+TupleRef TupleNumbering::number(const Endpoint& source, const Endpoint& destination) {
+    TupleRef ref;
+    const FlowKey key = FlowKey::fromSegment(source, destination, ref.sourceIsLow);
+    ref.tuple = numbers_.try_emplace(key, static_cast<uint32_t>(numbers_.size())).first->second;
+    return ref;
+}
+
 void ConnectionTable::reserve(size_t count) {
     latestByTuple_.reserve(count);
     connections_.reserve(count);
@@ -43,18 +50,23 @@ Connection& ConnectionTable::create(const TcpSegment& segment, bool sourceIsLow,
     return connection;
 }
 
-ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, int64_t tsNs, uint32_t frame) {
-    bool sourceIsLow = true;
-    const FlowKey key = FlowKey::fromSegment(segment.source, segment.destination, sourceIsLow);
-    auto [slot, inserted] = latestByTuple_.try_emplace(key, 0);
+ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
+                                         uint32_t frame) {
+    const bool sourceIsLow = tuple.sourceIsLow;
+    if (tuple.tuple >= latestByTuple_.size()) {
+        // Numbers come in order of first sight; a gap is only possible if frames were prepared
+        // and then not analysed (a stopped load).
+        latestByTuple_.resize(size_t{tuple.tuple} + 1, kNoConnection);
+    }
+    uint32_t& slot = latestByTuple_[tuple.tuple];
     ConnectionLookup result;
-    if (inserted) {
+    if (slot == kNoConnection) {
         Connection& connection = create(segment, sourceIsLow, tsNs, frame);
-        slot->second = connection.id;
+        slot = connection.id;
         result.connection = &connection;
         result.created = true;
     } else {
-        Connection* existing = &connections_[slot->second];
+        Connection* existing = &connections_[slot];
         const Side sender = (sourceIsLow == existing->clientIsLow) ? Side::Client : Side::Server;
         const SequenceState& senderSequence = existing->sequence[sideIndex(sender)];
         // A SYN that does not repeat the sender's first sequence number is a new connection
@@ -66,7 +78,7 @@ ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, int64_t tsNs
             connection.reusedFrom = earlierId;
             connection.reusedEarlierClosed = earlier.closeTsNs != kNoTime;
             connection.reuseGapNs = tsNs - (connection.reusedEarlierClosed ? earlier.closeTsNs : earlier.lastTsNs);
-            slot->second = connection.id;
+            slot = connection.id;
             result.connection = &connection;
             result.created = true;
             result.newGeneration = true;

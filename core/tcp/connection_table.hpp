@@ -10,6 +10,20 @@
 
 namespace tcpscope {
 
+/// Numbers the distinct 4-tuples in the order they are first seen. It needs nothing but the
+/// segments' addresses, so it can run on a reading thread ahead of the ConnectionTable (the hash
+/// lookup of the tuple, with its cache misses, is then off the analysing thread).
+class TupleNumbering {
+public:
+    /// The tuple of a segment from `source` to `destination`.
+    TupleRef number(const Endpoint& source, const Endpoint& destination);
+    /// Pre-sizes for about `count` tuples.
+    void reserve(size_t count) { numbers_.reserve(count); }
+
+private:
+    absl::flat_hash_map<FlowKey, uint32_t> numbers_;
+};
+
 /// Where a segment belongs: its connection and which side sent it.
 struct ConnectionLookup {
     Connection* connection = nullptr;
@@ -23,8 +37,9 @@ struct ConnectionLookup {
 /// connection, and the earlier one is kept (Wireshark splits conversations the same way).
 class ConnectionTable {
 public:
-    /// Finds or creates the connection of `segment` seen at `tsNs` in frame `frame`.
-    ConnectionLookup lookup(const TcpSegment& segment, int64_t tsNs, uint32_t frame);
+    /// Finds or creates the connection of `segment` seen at `tsNs` in frame `frame`; `tuple` is
+    /// the segment's tuple as numbered by one TupleNumbering for every segment of this table.
+    ConnectionLookup lookup(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs, uint32_t frame);
 
     [[nodiscard]] const std::vector<Connection>& connections() const { return connections_; }
     [[nodiscard]] const Connection& at(uint32_t id) const { return connections_[id]; }
@@ -35,7 +50,7 @@ public:
 private:
     Connection& create(const TcpSegment& segment, bool sourceIsLow, int64_t tsNs, uint32_t frame);
 
-    absl::flat_hash_map<FlowKey, uint32_t> latestByTuple_;  // the newest generation of each tuple
+    std::vector<uint32_t> latestByTuple_;  // the newest generation of each tuple, by tuple number
     std::vector<Connection> connections_;
 };
 

@@ -26,4 +26,12 @@ struct FlowKey {
     }
 };
 
+/// Which distinct 4-tuple a segment belongs to and from which end it came.
+struct TupleRef {
+    static constexpr uint32_t kNone = UINT32_MAX;
+
+    uint32_t tuple = kNone;    ///< dense number of the tuple, 0, 1, ... in order of first sight
+    bool sourceIsLow = true;   ///< the segment came from the tuple's lower endpoint
+};
+
 }  // namespace tcpscope

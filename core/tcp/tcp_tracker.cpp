@@ -120,8 +120,8 @@ void updateSummary(Connection& connection, Side sender, const TcpSegment& segmen
 
 }  // namespace
 
-TrackedSegment TcpTracker::track(const TcpSegment& segment, int64_t tsNs, uint32_t frame) {
-    const ConnectionLookup found = table_.lookup(segment, tsNs, frame);
+TrackedSegment TcpTracker::track(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs, uint32_t frame) {
+    const ConnectionLookup found = table_.lookup(segment, tuple, tsNs, frame);
     Connection& connection = *found.connection;
     const Side sender = found.sender;
     SequenceState& fwd = connection.sequence[sideIndex(sender)];

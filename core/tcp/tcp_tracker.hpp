@@ -20,8 +20,8 @@ struct TrackedSegment {
 /// handshake, close and per-direction summaries of every connection up to date.
 class TcpTracker {
 public:
-    /// Tracks one segment seen at `tsNs` in frame `frame`.
-    TrackedSegment track(const TcpSegment& segment, int64_t tsNs, uint32_t frame);
+    /// Tracks one segment seen at `tsNs` in frame `frame`, of tuple `tuple` (see ConnectionTable::lookup).
+    TrackedSegment track(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs, uint32_t frame);
 
     [[nodiscard]] const ConnectionTable& table() const { return table_; }
     /// Pre-sizes for about `connections` connections.
