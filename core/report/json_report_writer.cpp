@@ -10,6 +10,18 @@ namespace {
 
 constexpr size_t kNumberBytes = 64;
 
+// Characters JSON strings must escape: control characters, '"' and '\\'. One table load per
+// character instead of three compares.
+constexpr std::array<bool, 256> kNeedsEscape = [] {
+    std::array<bool, 256> table{};
+    for (size_t byte = 0; byte < 0x20; ++byte) {
+        table[byte] = true;
+    }
+    table['"'] = true;
+    table['\\'] = true;
+    return table;
+}();
+
 template <typename Tree>
 void dumpTree(std::string& buffer, const Tree& tree, unsigned indentStep, unsigned currentIndent) {
     // nlohmann's own serializer, so that a small tree inside the stream looks exactly as it
@@ -94,7 +106,7 @@ void JsonStreamWriter::writeEscaped(std::string_view text) {
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         const auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x20 && c != '"' && c != '\\') {
+        if (!kNeedsEscape[byte]) {
             continue;
         }
         // Characters that need no escape are copied in runs, not one by one.
