@@ -52,36 +52,38 @@ struct DirectionSummary {
 /// One TCP connection (one generation of a 4-tuple): identity, handshake, close, and the
 /// per-direction state of the sequence analysis. Everything here is bounded in size.
 struct Connection {
-    uint32_t id = 0;
-    Endpoint client;
-    Endpoint server;
-    bool clientIsLow = true;     ///< client is FlowKey::low (lets a lookup find the side without comparing addresses)
-    bool midstream = false;      ///< first packet was not a SYN: the capture started after the handshake
-    ConnectionState state = ConnectionState::Established;
-
+    // The fields are grouped by size (the 8-byte ones first) so that the struct needs no
+    // padding: there is one per connection, a million in a large capture.
     int64_t firstTsNs = 0;
     int64_t lastTsNs = 0;
-    uint32_t firstFrame = 0;
-    uint32_t lastFrame = 0;
 
     // Handshake. A retransmitted SYN moves synTsNs, as Wireshark's initial RTT does.
     int64_t synTsNs = kNoTime;
     int64_t synAckTsNs = kNoTime;
     int64_t handshakeAckTsNs = kNoTime;
     int64_t initialRttNs = 0;  ///< handshakeAckTsNs - synTsNs when the ACK was seen, fixed once set (0: unknown)
-    uint32_t synCount = 0;
-    uint32_t synAckCount = 0;
 
     // Close: the first FIN's sender is the active closer, who keeps TIME_WAIT.
+    int64_t closeTsNs = kNoTime;  ///< second FIN, or the RST
+
+    // Port reuse: the earlier generation of the same 4-tuple.
+    int64_t reuseGapNs = 0;        ///< from the earlier generation's close (or last packet) to this SYN
+    uint32_t reusedFrom = kNoConnection;
+
+    uint32_t id = 0;
+    uint32_t firstFrame = 0;
+    uint32_t lastFrame = 0;
+    uint32_t synCount = 0;
+    uint32_t synAckCount = 0;
+    Endpoint client;
+    Endpoint server;
+    bool clientIsLow = true;     ///< client is FlowKey::low (lets a lookup find the side without comparing addresses)
+    bool midstream = false;      ///< first packet was not a SYN: the capture started after the handshake
+    ConnectionState state = ConnectionState::Established;
     bool hasActiveCloser = false;
     Side activeCloser = Side::Client;
     bool hasResetBy = false;
     Side resetBy = Side::Client;
-    int64_t closeTsNs = kNoTime;  ///< second FIN, or the RST
-
-    // Port reuse: the earlier generation of the same 4-tuple.
-    uint32_t reusedFrom = kNoConnection;
-    int64_t reuseGapNs = 0;        ///< from the earlier generation's close (or last packet) to this SYN
     bool reusedEarlierClosed = false;
 
     std::array<DirectionSummary, 2> sent;          ///< indexed by sideIndex(sender)
