@@ -32,11 +32,14 @@ RetransmissionStallDetector::SenderState& RetransmissionStallDetector::stateOf(u
 }
 
 void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) {
-    auto acked = state.inFlight.begin();
+    if (state.inFlight.empty()) {
+        return;
+    }
+    const Sent* acked = state.inFlight.begin();
     while (acked != state.inFlight.end() && seq::le(acked->end, ack)) {
         ++acked;
     }
-    state.inFlight.erase(state.inFlight.begin(), acked);
+    state.inFlight.eraseBefore(acked);
     if (!state.inFlight.empty() && seq::lt(state.inFlight.front().seq, ack)) {
         state.inFlight.front().seq = ack;
     }
@@ -80,12 +83,12 @@ void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {
     if ((segment.flags & tcpflag::kAck) != 0) {
         acknowledge(peer, segment.ack);
         if (peer.inFlight.empty() && connectionOver(connection)) {
-            peer.inFlight.shrink_to_fit();
+            peer.inFlight.release();
         }
     }
     if ((segment.flags & tcpflag::kRst) != 0) {
-        own.inFlight = {};
-        peer.inFlight = {};
+        own.inFlight.release();
+        peer.inFlight.release();
         return;
     }
     const bool fin = (segment.flags & tcpflag::kFin) != 0;

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "detect/connection_states.hpp"
@@ -34,10 +35,35 @@ private:
 
     static constexpr uint32_t kNoTotals = UINT32_MAX;
 
+    // The transmissions of one side in flight, in sequence order: a null pointer until the side
+    // sends data, so that a side's state stays small (one per side of every connection).
+    class SentQueue {
+    public:
+        [[nodiscard]] bool empty() const { return !items_ || items_->empty(); }
+        [[nodiscard]] size_t size() const { return items_ ? items_->size() : 0; }
+        Sent* begin() { return items_ ? items_->data() : nullptr; }
+        Sent* end() { return items_ ? items_->data() + items_->size() : nullptr; }
+        Sent& front() { return items_->front(); }
+        Sent& back() { return items_->back(); }
+        void push_back(const Sent& sent) {
+            if (!items_) {
+                items_ = std::make_unique<std::vector<Sent>>();
+            }
+            items_->push_back(sent);
+        }
+        /// Drops the entries before `until` (a position from begin() .. end()).
+        void eraseBefore(const Sent* until) { items_->erase(items_->begin(), items_->begin() + (until - begin())); }
+        /// Drops every entry and frees the storage.
+        void release() { items_.reset(); }
+
+    private:
+        std::unique_ptr<std::vector<Sent>> items_;
+    };
+
     // What one sending side of one connection has in flight (kept small: one per side of
     // every connection).
     struct SenderState {
-        std::vector<Sent> inFlight;      // in sequence order, bounded by kMaxInFlight
+        SentQueue inFlight;              // bounded by kMaxInFlight
         int64_t lastSentTsNs = kNoTime;  // last data or FIN segment of this side
         int64_t lastRetransmissionTsNs = kNoTime;
         uint32_t lastSentFrame = 0;
