@@ -1,5 +1,5 @@
-// notes: the user's notes on a capture (issue 5): list them, add one to a packet, a finding or a
-// time span, edit or remove one, and write a pcapng copy with the notes as packet comments. The
+// notes: the user's notes on a capture (issue 5): list them, add one to a packet, a finding, a
+// time span or a system call of a strace log, edit or remove one, and write a pcapng copy with the notes as packet comments. The
 // notes live in a sidecar file beside the first capture; the capture itself is never written.
 #include <chrono>
 #include <iostream>
@@ -15,6 +15,7 @@
 #include "annotate/capture_comments.hpp"
 #include "commands.hpp"
 #include "report/report_notes.hpp"
+#include "report/syscall_notes.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -24,6 +25,7 @@ struct NotesCommandOptions {
     std::optional<uint32_t> addPacket;
     std::optional<uint32_t> addFinding;
     std::string addSpan;
+    std::string addSyscall;
     std::optional<uint64_t> edit;
     std::optional<uint64_t> remove;
     std::string text;
@@ -61,7 +63,8 @@ std::optional<SpanNoteTarget> parseSpan(const std::string& text, int64_t firstTs
 }
 
 // Applies the one change asked for; returns the exit code, kExitAnalysed when done.
-int applyChange(const NotesCommandOptions& options, const CaptureAnalysis& analysis, CaptureNotes& notes) {
+int applyChange(const NotesCommandOptions& options, const LoadedAnalysis& loaded, CaptureNotes& notes) {
+    const CaptureAnalysis& analysis = loaded.analysis;
     const AnalysisEngine& engine = *analysis.engine;
     std::optional<NoteTarget> target;
     if (options.addPacket) {
@@ -84,6 +87,13 @@ int applyChange(const NotesCommandOptions& options, const CaptureAnalysis& analy
             fmt::print(stderr, "tcpscope-cli: --add-span wants START:END in seconds from the first frame, e.g. 1.2:1.25\n");
             return kExitUsage;
         }
+    } else if (!options.addSyscall.empty()) {
+        SyscallNoteLookup lookup = lookUpSyscallNote(loaded.aligned(), options.addSyscall);
+        if (!lookup.target) {
+            fmt::print(stderr, "tcpscope-cli: {}\n", lookup.error);
+            return kExitUsage;
+        }
+        target = std::move(*lookup.target);
     }
     if (target) {
         const uint64_t id = notes.notes.add(*target, options.text, nowNs());
@@ -122,10 +132,11 @@ void printNotes(const NotesCommandOptions& options, const CaptureNotes& notes, i
 }
 
 int runNotes(const CLI::App& command, NotesCommandOptions& options) {
-    const bool changes = options.addPacket || options.addFinding || !options.addSpan.empty() || options.edit ||
-                         options.remove;
-    if ((options.addPacket || options.addFinding || !options.addSpan.empty() || options.edit) && options.text.empty()) {
-        fmt::print(stderr, "tcpscope-cli: --text is needed with --add-packet, --add-finding, --add-span and --edit\n");
+    const bool adds = options.addPacket || options.addFinding || !options.addSpan.empty() || !options.addSyscall.empty();
+    const bool changes = adds || options.edit || options.remove;
+    if ((adds || options.edit) && options.text.empty()) {
+        fmt::print(stderr, "tcpscope-cli: --text is needed with --add-packet, --add-finding, --add-span, --add-syscall "
+                           "and --edit\n");
         return kExitUsage;
     }
     LoadedAnalysis loaded;
@@ -141,7 +152,7 @@ int runNotes(const CLI::App& command, NotesCommandOptions& options) {
         fmt::print(stderr, "tcpscope-cli: warning: {}\n", *notes.capturesMismatch);
     }
     if (changes) {
-        if (const int status = applyChange(options, analysis, notes); status != kExitAnalysed) {
+        if (const int status = applyChange(options, loaded, notes); status != kExitAnalysed) {
             return status;
         }
     }
@@ -184,6 +195,10 @@ Subcommand addNotesCommand(CLI::App& app) {
     auto* addSpan = notes->add_option("--add-span", options->addSpan,
                                       "add a note on a time span START:END, seconds from the first frame")
                         ->group(group);
+    auto* addSyscall = notes->add_option("--add-syscall", options->addSyscall,
+                                         "add a note on the system call that starts on line LINE of strace file LOG "
+                                         "(LOG:LINE; the log given with --strace)")
+                           ->group(group);
     auto* edit = notes->add_option("--edit", options->edit, "replace the text of note #ID")->group(group);
     auto* remove = notes->add_option("--remove", options->remove, "remove note #ID")->group(group);
     notes->add_option("--text", options->text, "the note's text")->group(group);
@@ -194,7 +209,7 @@ Subcommand addNotesCommand(CLI::App& app) {
     notes->add_option("--format", options->format, "output format of the list")
         ->check(CLI::IsMember({"text", "json"}))
         ->group(group);
-    const std::vector<CLI::Option*> actions{addPacket, addFinding, addSpan, edit, remove, list};
+    const std::vector<CLI::Option*> actions{addPacket, addFinding, addSpan, addSyscall, edit, remove, list};
     for (CLI::Option* action : actions) {
         for (CLI::Option* other : actions) {
             if (other != action) {

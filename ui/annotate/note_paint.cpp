@@ -44,6 +44,37 @@ QPen dashedPen(const QColor& color) {
     return pen;
 }
 
+// A ring around the system call a note is pinned to, where the call is drawn.
+void paintCallRing(QPainter& painter, const QPointF& center, const QColor& color) {
+    painter.setPen(QPen(color, 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawEllipse(center, kPinRadiusPx + 2, kPinRadiusPx + 2);
+}
+
+// The syscall lane row of a pin in the frame, if it is laid out.
+const LayoutRow* laneRowOf(const TimelineFrame& frame, const NotePin& pin) {
+    if (pin.timelineLane < 0) {
+        return nullptr;
+    }
+    const auto row = std::find_if(frame.rows.begin(), frame.rows.end(), [&](const LayoutRow& candidate) {
+        return candidate.kind == RowKind::Extra && candidate.index == static_cast<uint32_t>(pin.timelineLane);
+    });
+    return row == frame.rows.end() ? nullptr : &*row;
+}
+
+// The drawn system call a pin is pinned to, or null.
+const SequenceDrawList::Syscall* drawnCallOf(const SequenceLayout& layout, const SequenceDrawList& list,
+                                             const NotePin& pin) {
+    if (!pin.syscall) {
+        return nullptr;
+    }
+    const auto drawn = std::find_if(list.syscalls.begin(), list.syscalls.end(), [&](const auto& call) {
+        const auto& location = layout.syscalls()[call.syscall].location;
+        return location && location->log == pin.syscall->log && location->record == pin.syscall->record;
+    });
+    return drawn == list.syscalls.end() ? nullptr : &*drawn;
+}
+
 }  // namespace
 
 void paintTimelineNotes(QPainter& painter, const TimelineFrame& frame, const std::vector<NotePin>& pins,
@@ -76,6 +107,9 @@ void paintTimelineNotes(QPainter& painter, const TimelineFrame& frame, const std
         if (pin.span) {
             painter.drawLine(QPointF(endX, plot.y), QPointF(endX, plot.bottom()));
         }
+        if (const LayoutRow* lane = laneRowOf(frame, pin)) {
+            paintCallRing(painter, QPointF(x, lane->markBand.y + lane->markBand.h / 2), color);
+        }
         // Labels that would overlap the one before step down a line (three lines, then start again).
         labelRow = (x - lastLabelX < kMaxLabelWidthPx && labelRow < 2) ? labelRow + 1 : 0;
         lastLabelX = x;
@@ -96,7 +130,7 @@ void paintSequenceNotes(QPainter& painter, const SequenceLayout& layout, const S
     QColor band = color;
     band.setAlpha(40);
     const double width = layout.scale().width;
-    const double left = SequenceLayout::kTimeGutter;
+    const double left = layout.timeGutter();
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
     for (const NotePin& pin : pins) {
@@ -109,6 +143,10 @@ void paintSequenceNotes(QPainter& painter, const SequenceLayout& layout, const S
                 y = arrow->start.y();
             }
         }
+        const SequenceDrawList::Syscall* call = drawnCallOf(layout, list, pin);
+        if (call != nullptr) {
+            y = call->y;
+        }
         if (y < 0) {
             y = layout.yOfTime(pin.startNs);
         }
@@ -120,7 +158,10 @@ void paintSequenceNotes(QPainter& painter, const SequenceLayout& layout, const S
             painter.fillRect(QRectF(left, y, width - left, std::max(endY - y, 1.0)), band);
         }
         painter.setPen(dashedPen(color));
-        painter.drawLine(QPointF(left, y), QPointF(width - 4, y));
+        painter.drawLine(QPointF(call != nullptr ? call->x : left, y), QPointF(width - 4, y));
+        if (call != nullptr) {
+            paintCallRing(painter, QPointF(call->x, call->y + 1), color);
+        }
         paintPinHead(painter, width - 8, y, color);
         paintLabel(painter, QPointF(width - 16, y + 2), pinLabel(pin), palette, color, true);
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "report/syscall_notes.hpp"
+
 namespace tcpscope::ui {
 
 NotePins makeNotePins(const NoteSet& notes) {
@@ -18,6 +20,9 @@ NotePins makeNotePins(const NoteSet& notes) {
         pin.span = std::holds_alternative<SpanNoteTarget>(note.target);
         if (const auto* packet = std::get_if<PacketNoteTarget>(&note.target)) {
             pin.frame = packet->frame;
+        } else if (const auto* call = std::get_if<SyscallNoteTarget>(&note.target)) {
+            pin.syscallLog = call->logFile;
+            pin.syscallLine = call->line;
         }
         const std::string firstLine = note.text.substr(0, note.text.find('\n'));
         pin.text = QString::fromStdString(firstLine);
@@ -27,6 +32,42 @@ NotePins makeNotePins(const NoteSet& notes) {
     std::stable_sort(pins->begin(), pins->end(),
                      [](const NotePin& a, const NotePin& b) { return a.startNs < b.startNs; });
     return pins;
+}
+
+NotePins placeSyscallPins(const NotePins& pins, const StraceAlignment* alignment) {
+    if (!pins || alignment == nullptr ||
+        std::none_of(pins->begin(), pins->end(), [](const NotePin& pin) { return !pin.syscallLog.empty(); })) {
+        return pins;
+    }
+    auto placed = std::make_shared<std::vector<NotePin>>(*pins);
+    for (NotePin& pin : *placed) {
+        if (pin.syscallLog.empty()) {
+            continue;
+        }
+        pin.syscall = findNoteSyscall(*alignment, pin.syscallLog, pin.syscallLine);
+        if (!pin.syscall) {
+            continue;
+        }
+        pin.startNs = pin.endNs =
+            alignment->captureTsNs(pin.syscall->log, alignment->logs[pin.syscall->log].log.records[pin.syscall->record]);
+        // The lane index counts the sockets tied to a connection, as timelineSyscallLanes() does.
+        int lane = 0;
+        for (const TracedSocket& socket : alignment->sockets) {
+            if (socket.connection == kNoConnection) {
+                continue;
+            }
+            const std::vector<uint32_t> records = syscallLaneRecords(socket);
+            if (socket.log == pin.syscall->log &&
+                std::binary_search(records.begin(), records.end(), pin.syscall->record)) {
+                pin.timelineLane = lane;
+                break;
+            }
+            ++lane;
+        }
+    }
+    std::stable_sort(placed->begin(), placed->end(),
+                     [](const NotePin& a, const NotePin& b) { return a.startNs < b.startNs; });
+    return placed;
 }
 
 QColor noteColor(const QPalette& palette) {

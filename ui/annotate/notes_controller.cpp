@@ -11,6 +11,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
+#include <algorithm>
 
 #include "annotate/capture_comments.hpp"
 #include "annotate/finding_note_target.hpp"
@@ -18,6 +19,9 @@
 #include "annotate/pcapng_copy.hpp"
 #include "models/findings_model.hpp"
 #include "models/packets_model.hpp"
+#include "report/syscall_notes.hpp"
+#include "views/sequence_view.hpp"
+#include "views/timeline_view.hpp"
 #include "window/main_window.hpp"
 
 namespace tcpscope::ui {
@@ -39,11 +43,13 @@ NotesController::NotesController(MainWindow* window) : QObject(window), window_(
 
     connect(panel_, &NotesPanel::noteActivated, this, [this](quint64 id) { showTarget(id); });
     connect(&store_, &NoteStore::changed, this, [this] {
+        const ResultsPtr& results = window_->results();
+        const NotePins pins = placeSyscallPins(store_.pins(), results ? results->alignment() : nullptr);
         if (timeline_ != nullptr) {
-            timeline_->setNotePins(store_.pins());
+            timeline_->setNotePins(pins);
         }
         if (sequence_ != nullptr) {
-            sequence_->setNotePins(store_.pins());
+            sequence_->setNotePins(pins);
         }
     });
     connect(&store_, &NoteStore::saveFailed, this,
@@ -51,6 +57,7 @@ NotesController::NotesController(MainWindow* window) : QObject(window), window_(
     connect(window, &MainWindow::resultsShown, this, &NotesController::onResults);
     buildMenu();
     buildContextMenus();
+    buildViewMenus();
     QMenu* notesMenu = window->menuBar()->findChild<QMenu*>(QStringLiteral("notesMenu"));
     notesMenu->addAction(dock->toggleViewAction());
 }
@@ -111,6 +118,45 @@ void NotesController::buildContextMenus() {
     };
     install(packets_, &NotesController::selectedPacketTarget);
     install(findings_, &NotesController::selectedFindingTarget);
+}
+
+void NotesController::buildViewMenus() {
+    if (timeline_ != nullptr) {
+        connect(timeline_, &TimelineView::contextMenuAboutToShow, this,
+                [this](QMenu* menu, const TimelineContext& context) {
+                    if (!store_.isOpen()) {
+                        return;
+                    }
+                    if (context.syscall) {
+                        if (const auto target = syscallTarget(*context.syscall)) {
+                            menu->addAction(tr("Add note..."), this, [this, target] { askAndAdd(*target); });
+                        }
+                    }
+                    if (context.selection) {
+                        const NoteTarget span = SpanNoteTarget{context.selection->startNs, context.selection->endNs};
+                        menu->addAction(tr("Add note on this span..."), this, [this, span] { askAndAdd(span); });
+                    }
+                });
+    }
+    if (sequence_ != nullptr) {
+        connect(sequence_, &SequenceView::contextMenuAboutToShow, this,
+                [this](QMenu* menu, const SequenceContext& context) {
+                    if (!store_.isOpen() || context.syscall == nullptr || !context.syscall->location) {
+                        return;
+                    }
+                    if (const auto target = syscallTarget(*context.syscall->location)) {
+                        menu->addAction(tr("Add note..."), this, [this, target] { askAndAdd(*target); });
+                    }
+                });
+    }
+}
+
+std::optional<NoteTarget> NotesController::syscallTarget(const SyscallLocation& location) const {
+    const ResultsPtr& results = window_->results();
+    if (!results || results->alignment() == nullptr) {
+        return std::nullopt;
+    }
+    return syscallNoteTarget(*results->alignment(), location);
 }
 
 std::optional<NoteTarget> NotesController::selectedPacketTarget() const {
@@ -178,9 +224,49 @@ void NotesController::showTarget(uint64_t id) {
         window_->statusBar()->showMessage(tr("The finding of this note is not in this analysis"), 10000);
         return;
     }
-    // A span or a system call: show its time in the timeline, with a margin either side.
-    const int64_t startNs = noteAnchorNs(note->target);
-    const int64_t endNs = noteEndNs(note->target);
+    if (const auto* call = std::get_if<SyscallNoteTarget>(&note->target)) {
+        showSyscall(*call);
+        return;
+    }
+    // A span: show its time in the timeline, with a margin either side.
+    showTime(noteAnchorNs(note->target), noteEndNs(note->target));
+}
+
+void NotesController::showSyscall(const SyscallNoteTarget& call) {
+    const ResultsPtr& results = window_->results();
+    const StraceAlignment* alignment = results->alignment();
+    const auto location = alignment != nullptr ? findNoteSyscall(*alignment, call.logFile, call.line) : std::nullopt;
+    if (!location) {
+        window_->statusBar()->showMessage(
+            tr("%1:%2 is not in the strace logs opened; showing the time it had")
+                .arg(QString::fromStdString(call.logFile))
+                .arg(call.line),
+            10000);
+        showTime(call.tsNs, call.tsNs);
+        return;
+    }
+    const int64_t tsNs = syscallNoteTarget(*alignment, *location).tsNs;
+    // Its socket's connection: the timeline shows its lane, the ladder its lifeline at that time.
+    for (const TracedSocket& socket : alignment->sockets) {
+        const std::vector<uint32_t> records = syscallLaneRecords(socket);
+        if (socket.log != location->log || socket.connection == kNoConnection ||
+            !std::binary_search(records.begin(), records.end(), location->record)) {
+            continue;
+        }
+        if (timeline_ != nullptr) {
+            timeline_->scrollToConnection(socket.connection);
+        }
+        const SequenceDiagram* shown = sequence_ != nullptr ? sequence_->sequenceLayout().diagram() : nullptr;
+        if (shown != nullptr && std::find(shown->connections().begin(), shown->connections().end(),
+                                          socket.connection) != shown->connections().end()) {
+            sequence_->scrollToTime(tsNs);
+        }
+        break;
+    }
+    showTime(tsNs, tsNs);
+}
+
+void NotesController::showTime(int64_t startNs, int64_t endNs) {
     const int64_t marginNs = std::max<int64_t>((endNs - startNs) / 5, 5'000'000);
     if (timeline_ != nullptr) {
         timeline_->zoomToRange({startNs - marginNs, endNs + marginNs});

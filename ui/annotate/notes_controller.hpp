@@ -3,6 +3,7 @@
 
 #include "annotate/note_store.hpp"
 #include "annotate/notes_model.hpp"
+#include "report/ladder_syscalls.hpp"
 
 class QMainWindow;
 class QTabWidget;
@@ -42,6 +43,13 @@ public:
 private:
     void buildMenu();
     void buildContextMenus();
+    // "Add note..." in the context menus of the timeline (a system call, the selected span) and the ladder.
+    void buildViewMenus();
+    [[nodiscard]] std::optional<NoteTarget> syscallTarget(const SyscallLocation& location) const;
+    // Shows a system call note's call: its lane and time in the timeline, its time in the ladder.
+    void showSyscall(const SyscallNoteTarget& call);
+    // Shows [startNs, endNs] in the timeline with a margin either side.
+    void showTime(int64_t startNs, int64_t endNs);
     void onResults(bool complete);
     void writeCopy();
 

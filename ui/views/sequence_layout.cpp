@@ -15,12 +15,15 @@ constexpr double kBracketOffset = 12;    // bar distance from the waiting lifeli
 constexpr double kLabelInset = 26;       // bracket text distance from the lifelines
 constexpr double kArrowLabelInset = 14;  // arrow label distance from the lifelines
 constexpr double kBracketLabelHeight = 52;
+constexpr double kMinBracketLabelWidth = 250;  // "35 bytes held by Nagle for 40.1 ms" in two lines at most
 constexpr double kProofLineHeight = 30;
 constexpr double kSyscallSpacing = 15;         // one line of syscall text
 constexpr double kSyscallMaxShift = 45;        // labels pushed further than this from their time are folded
 constexpr double kSyscallMargin = 170;         // side margin when syscalls are shown
 constexpr double kLabelVisibilityMargin = 80;  // a bracket's text can reach beyond its span
 constexpr double kMeasuredGapRows = 2.5;       // silences at least this many rows tall get their length written
+
+constexpr double kDigitPx = 6.6;  // a digit of the time column's small font, with room to spare
 
 double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;
@@ -72,6 +75,25 @@ void SequenceLayout::setSyscalls(std::vector<SequenceSyscall> syscalls) {
     }
 }
 
+QString ladderTimeText(int64_t offsetNs) {
+    const bool negative = offsetNs < 0;
+    const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(offsetNs) : static_cast<uint64_t>(offsetNs);
+    const uint64_t micros = (magnitude + 500) / 1000;
+    const uint64_t seconds = micros / 1'000'000;
+    const uint64_t fraction = micros % 1'000'000;
+    const QString sign = negative ? QStringLiteral("-") : QString();
+    const auto pad = [](uint64_t value, int width) { return QStringLiteral("%1").arg(value, width, 10, QLatin1Char('0')); };
+    if (seconds < 60) {
+        return sign + QStringLiteral("%1.%2").arg(seconds).arg(pad(fraction, 6));
+    }
+    if (seconds < 3600) {
+        return sign + QStringLiteral("%1:%2.%3").arg(seconds / 60).arg(pad(seconds % 60, 2), pad(fraction, 6));
+    }
+    return sign + QStringLiteral("%1:%2:%3.%4")
+                      .arg(seconds / 3600)
+                      .arg(pad(seconds / 60 % 60, 2), pad(seconds % 60, 2), pad(fraction, 6));
+}
+
 std::pair<double, double> SequenceLayout::columnTextSpan(size_t a, size_t b, double inset) const {
     const std::vector<double> xs = lifelineXs();
     const size_t leftLifeline = std::min(a, b);
@@ -115,6 +137,19 @@ void SequenceLayout::place() {
         layoutTs_[row] = ts;
         previousTs = ts;
     }
+    // The left column grows with the longest time and frame number it has to show.
+    const int64_t originTs = results_ ? results_->firstTsNs() : 0;
+    uint32_t lastFrame = 0;
+    qsizetype timeChars = 8;
+    for (const SequenceArrow& arrow : arrows) {
+        lastFrame = std::max(lastFrame, arrow.frame);
+    }
+    if (!arrows.empty()) {
+        timeChars = std::max({timeChars, ladderTimeText(arrows.front().tsNs - originTs).size(),
+                              ladderTimeText(layoutTs_.back() - originTs).size()});
+    }
+    frameColumn_ = std::max(40.0, static_cast<double>(QString::number(lastFrame).size() + 1) * kDigitPx + 2);
+    timeGutter_ = std::max(kTimeGutter, static_cast<double>(timeChars) * kDigitPx + 8 + frameColumn_ + 4);
     const auto& stalls = diagram_->stalls();
     stallReach_.resize(stalls.size());
     size_t reach = 0;
@@ -192,7 +227,7 @@ std::vector<double> SequenceLayout::lifelineXs() const {
     auto hasSyscalls = [this](size_t lifeline) {
         return lifeline < syscallLifelines_.size() && syscallLifelines_[lifeline] != 0;
     };
-    const double left = kTimeGutter + (hasSyscalls(0) ? kSyscallMargin : kSideMargin);
+    const double left = timeGutter_ + (hasSyscalls(0) ? kSyscallMargin : kSideMargin);
     const double right = std::max(left + 200.0, scale_.width - (hasSyscalls(count - 1) ? kSyscallMargin : kSideMargin));
     for (size_t i = 0; i < count; ++i) {
         xs.push_back(count == 1 ? left
@@ -205,6 +240,8 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
     SequenceDrawList list;
     list.top = viewport.top();
     list.bottom = viewport.bottom();
+    list.timeGutter = timeGutter_;
+    list.frameColumn = frameColumn_;
     if (diagram_ == nullptr) {
         return list;
     }
@@ -233,7 +270,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         std::tie(drawn.labelLeft, drawn.labelRight) = columnTextSpan(arrow.from, arrow.to, kArrowLabelInset);
         drawn.label = QString::fromStdString(diagram_->arrowLabel(row));
         drawn.shortLabel = QString::fromStdString(diagram_->arrowShortLabel(row));
-        drawn.time = QString::number(static_cast<double>(arrow.tsNs - originTs) / 1e9, 'f', 6);
+        drawn.time = ladderTimeText(arrow.tsNs - originTs);
         drawn.pureAck = diagram_->isPureAck(row);
         list.arrows.push_back(std::move(drawn));
     }
@@ -289,7 +326,16 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             bracket.causeY = anchors_[stall.causeArrow];
             freeBottom = std::min(freeBottom, bracket.causeY - kLabelHeight - 4);
         }
-        const auto [left, right] = columnTextSpan(stall.lifeline, stall.peer, kLabelInset);
+        auto [left, right] = columnTextSpan(stall.lifeline, stall.peer, kLabelInset);
+        if (right - left < kMinBracketLabelWidth) {
+            // A narrow column (a proxy's, beside its syscall labels): the text takes the whole
+            // column, over those labels, and grows either side if that is still too narrow to read.
+            left = std::min(senderX, peerX) + kBracketOffset + 4;
+            right = std::max(senderX, peerX) - 8;
+            const double grow = std::max(0.0, (kMinBracketLabelWidth - (right - left)) / 2);
+            left = std::max(timeGutter_, left - grow);
+            right = std::min(scale_.width - 4, std::max(right + grow, left + kMinBracketLabelWidth));
+        }
         // A proven stall says so on a second line: its box needs room for it.
         const double labelHeight = kBracketLabelHeight + (stall.proof.empty() ? 0 : kProofLineHeight);
         if (freeBottom - freeTop >= labelHeight) {
@@ -300,7 +346,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             const double width = right - left;
             const double outerLeft = bracket.direction > 0 ? senderX - kLabelInset - width : senderX + kLabelInset;
             bracket.labelRect =
-                QRectF(std::max(outerLeft, kTimeGutter), (bracket.top + bracket.bottom) / 2 - labelHeight / 2, width,
+                QRectF(std::max(outerLeft, timeGutter_), (bracket.top + bracket.bottom) / 2 - labelHeight / 2, width,
                        labelHeight);
         }
         bracket.text = QString::fromStdString(stall.text);
@@ -354,6 +400,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             drawn.label = syscall->label;
             drawn.lifeline = syscall->lifeline;
             drawn.kind = syscall->kind;
+            drawn.syscall = static_cast<size_t>(syscall - syscalls_.begin());
             if (syscall->segmentFrame != 0) {
                 const size_t carrier = diagram_->arrowOfFrame(syscall->segmentFrame);
                 drawn.segmentY = carrier == kNoArrow ? -1.0 : anchors_[carrier];
@@ -369,6 +416,31 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         }
     }
     return list;
+}
+
+size_t SequenceLayout::syscallAt(const QPointF& point) const {
+    if (syscalls_.empty()) {
+        return kNoSyscall;
+    }
+    const SequenceDrawList list =
+        prepare(QRectF(0, point.y() - kSyscallMaxShift - kSyscallSpacing, scale_.width, 2 * (kSyscallMaxShift + kSyscallSpacing)));
+    size_t best = kNoSyscall;
+    double bestDistance = 1e300;
+    for (const SequenceDrawList::Syscall& drawn : list.syscalls) {
+        // On its bar, or on its label beside the lifeline.
+        const bool onBar = std::abs(point.x() - drawn.x) <= 6 && point.y() >= drawn.y - 4 &&
+                           point.y() <= drawn.y + drawn.height + 4;
+        const double labelNear = drawn.x + 6 * drawn.direction;
+        const double labelFar = drawn.x + (kSyscallLane + 6) * drawn.direction;
+        const bool onLabel = point.x() >= std::min(labelNear, labelFar) && point.x() <= std::max(labelNear, labelFar) &&
+                             std::abs(point.y() - drawn.labelY) <= kSyscallSpacing / 2;
+        const double distance = std::abs(point.y() - (onLabel ? drawn.labelY : drawn.y));
+        if ((onBar || onLabel) && distance < bestDistance) {
+            bestDistance = distance;
+            best = drawn.syscall;
+        }
+    }
+    return best;
 }
 
 size_t SequenceLayout::arrowAt(const QPointF& point) const {

@@ -6,14 +6,21 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "loading/analysis_results.hpp"
+#include "report/ladder_syscalls.hpp"
 #include "report/sequence_diagram.hpp"
 #include "views/event_kind.hpp"
 
 namespace tcpscope::ui {
+
+/// The time column's text for `offsetNs` since the capture started: seconds with microseconds
+/// ("0.021136", "59.999999"), from a minute on with minutes ("1:03.500000") and from an hour on
+/// with hours ("1:02:03.000001"), so that no digit is lost in a long capture.
+QString ladderTimeText(int64_t offsetNs);
 
 /// How the ladder maps time to height. Time runs down: every arrow gets at least one row, and
 /// a silence longer than a row's worth of time gets its true height, unless it is cut.
@@ -38,6 +45,7 @@ struct SequenceSyscall {
     int lifeline = 0;        ///< 0 client, 1 server (or proxy), 2 server of a proxy diagram
     EventKind kind = EventKind::Other;
     uint32_t segmentFrame = 0;  ///< a write: the frame of the first segment carrying its bytes (0: none)
+    std::optional<SyscallLocation> location;  ///< its record in the results' alignment, if it comes from there
 };
 
 /// Arrows [first, end) of a diagram, for export and for the rows in view.
@@ -103,10 +111,13 @@ struct SequenceDrawList {
         int lifeline = 0;
         EventKind kind = EventKind::Other;
         double segmentY = -1;  ///< a write: where the segment carrying its bytes leaves, or -1
+        size_t syscall = 0;    ///< index in SequenceLayout::syscalls()
     };
 
     double top = 0;  ///< the viewport that was prepared
     double bottom = 0;
+    double timeGutter = 104;  ///< SequenceLayout::timeGutter(): the left column, time then frame
+    double frameColumn = 40;  ///< the frame numbers' part of it, at its right
     std::vector<Lifeline> lifelines;
     std::vector<Arrow> arrows;
     std::vector<Bracket> brackets;
@@ -121,7 +132,7 @@ struct SequenceDrawList {
 class SequenceLayout {
 public:
     static constexpr double kLabelHeight = 17;  ///< above an arrow: its label
-    static constexpr double kTimeGutter = 104;  ///< left column: time and frame of each arrow
+    static constexpr double kTimeGutter = 104;  ///< left column (time and frame of each arrow) at its narrowest
     static constexpr double kSideMargin = 120;  ///< beyond the outer lifelines: brackets, syscalls
 
     SequenceLayout() = default;
@@ -159,6 +170,11 @@ public:
     [[nodiscard]] SequenceRowRange rowsIn(double top, double bottom) const;
     /// The content span [top, bottom) that shows `rows` with their labels.
     [[nodiscard]] QRectF contentRect(SequenceRowRange rows) const;
+    /// Width of the left column: kTimeGutter, or more when the diagram's latest time
+    /// ("1:02:03.123456") or its largest frame number needs it.
+    [[nodiscard]] double timeGutter() const { return timeGutter_; }
+    /// The frame numbers' part of the left column, at its right.
+    [[nodiscard]] double frameColumn() const { return frameColumn_; }
     /// The x of each lifeline for the current width.
     [[nodiscard]] std::vector<double> lifelineXs() const;
     /// Where text between lifelines `a` and `b` may go: the column less insets and syscall lanes.
@@ -169,6 +185,9 @@ public:
     [[nodiscard]] SequenceDrawList prepare(const QRectF& viewport) const;
     /// The arrow under `point` (content coordinates: on its line or its label), or kNoArrow.
     [[nodiscard]] size_t arrowAt(const QPointF& point) const;
+    static constexpr size_t kNoSyscall = SIZE_MAX;
+    /// The system call under `point` (on its bar or its label; an index in syscalls()), or kNoSyscall.
+    [[nodiscard]] size_t syscallAt(const QPointF& point) const;
 
 private:
     void place();
@@ -181,6 +200,8 @@ private:
     std::vector<uint8_t> breaks_;     // 1 if the silence before the row is cut
     std::vector<size_t> stallReach_;  // running maximum of stalls' end arrows, for lower_bound
     std::vector<SequenceSyscall> syscalls_;
+    double timeGutter_ = kTimeGutter;
+    double frameColumn_ = 40;
     std::vector<uint8_t> syscallLifelines_;  // 1 where a lifeline has syscalls (their lane takes room)
 };
 

@@ -88,11 +88,11 @@ void drawZigzag(QPainter& painter, double left, double right, double y, const QC
     painter.drawPath(path);
 }
 
-void paintBreak(QPainter& painter, const SequenceDrawList::Break& cut, double width, const Colors& colors) {
+void paintBreak(QPainter& painter, const SequenceDrawList::Break& cut, double left, double width, const Colors& colors) {
     const QRectF band(0, cut.top, width, cut.bottom - cut.top);
     painter.fillRect(band, colors.base);  // the lifelines stop at the cut
-    drawZigzag(painter, SequenceLayout::kTimeGutter, width - 8, cut.top + 8, colors.muted);
-    drawZigzag(painter, SequenceLayout::kTimeGutter, width - 8, cut.bottom - 8, colors.muted);
+    drawZigzag(painter, left, width - 8, cut.top + 8, colors.muted);
+    drawZigzag(painter, left, width - 8, cut.bottom - 8, colors.muted);
     painter.setFont(fontOf(painter, kSmallPixels, true));
     const QFontMetricsF metrics(painter.font());
     const QString label = QStringLiteral("\u22EF %1 \u22EF").arg(cut.label);
@@ -101,6 +101,17 @@ void paintBreak(QPainter& painter, const SequenceDrawList::Break& cut, double wi
     painter.fillRect(labelRect, colors.base);
     painter.setPen(colors.muted);
     painter.drawText(labelRect, Qt::AlignCenter, label);
+}
+
+// The time column: seconds since the capture started, then the frame number at the right.
+void paintArrowTime(QPainter& painter, const SequenceDrawList& list, const SequenceDrawList::Arrow& arrow,
+                    const Colors& colors) {
+    painter.setFont(fontOf(painter, kSmallPixels));
+    painter.setPen(colors.muted);
+    const QRectF timeRect(0, arrow.start.y() - 9, list.timeGutter - list.frameColumn - 8, 18);
+    painter.drawText(timeRect, Qt::AlignRight | Qt::AlignVCenter, arrow.time);
+    const QRectF frameRect(list.timeGutter - list.frameColumn - 4, arrow.start.y() - 9, list.frameColumn, 18);
+    painter.drawText(frameRect, Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("#%1").arg(arrow.frame));
 }
 
 void paintArrow(QPainter& painter, const SequenceDrawList::Arrow& arrow, bool selected, const Colors& colors) {
@@ -150,14 +161,6 @@ void paintArrow(QPainter& painter, const SequenceDrawList::Arrow& arrow, bool se
         painter.setPen(colors.stall);
         painter.drawText(QPointF(x + labelMetrics.horizontalAdvance(label), baseline), note);
     }
-
-    // The time column: seconds since the capture started, and the frame number.
-    painter.setFont(fontOf(painter, kSmallPixels));
-    painter.setPen(colors.muted);
-    const QRectF timeRect(0, arrow.start.y() - 9, SequenceLayout::kTimeGutter - 48, 18);
-    painter.drawText(timeRect, Qt::AlignRight | Qt::AlignVCenter, arrow.time);
-    const QRectF frameRect(SequenceLayout::kTimeGutter - 44, arrow.start.y() - 9, 40, 18);
-    painter.drawText(frameRect, Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("#%1").arg(arrow.frame));
 }
 
 void paintBracket(QPainter& painter, const SequenceDrawList::Bracket& bracket, const Colors& colors) {
@@ -221,8 +224,8 @@ void paintBracketLabel(QPainter& painter, const SequenceDrawList::Bracket& brack
     }
 }
 
-void paintGap(QPainter& painter, const SequenceDrawList::Gap& gap, const Colors& colors) {
-    const double x = SequenceLayout::kTimeGutter - 30;
+void paintGap(QPainter& painter, const SequenceDrawList::Gap& gap, double timeGutter, const Colors& colors) {
+    const double x = timeGutter - 30;
     painter.setPen(QPen(colors.muted, 1));
     painter.drawLine(QPointF(x, gap.top), QPointF(x, gap.bottom));
     painter.drawLine(QPointF(x - 3, gap.top), QPointF(x + 3, gap.top));
@@ -333,7 +336,7 @@ void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.fillRect(QRectF(0, list.top, width, list.bottom - list.top), colors.base);
-    painter.fillRect(QRectF(0, list.top, SequenceLayout::kTimeGutter - 2, list.bottom - list.top), colors.gutter);
+    painter.fillRect(QRectF(0, list.top, list.timeGutter - 2, list.bottom - list.top), colors.gutter);
 
     for (const auto& bracket : list.brackets) {
         painter.fillRect(bracket.band, colors.stallFill);
@@ -343,10 +346,10 @@ void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const
         painter.drawLine(QPointF(lifeline.x, list.top), QPointF(lifeline.x, list.bottom));
     }
     for (const auto& cut : list.breaks) {
-        paintBreak(painter, cut, width, colors);
+        paintBreak(painter, cut, list.timeGutter, width, colors);
     }
     for (const auto& gap : list.gaps) {
-        paintGap(painter, gap, colors);
+        paintGap(painter, gap, list.timeGutter, colors);
     }
     for (const auto& bracket : list.brackets) {
         paintBracket(painter, bracket, colors);
@@ -359,6 +362,7 @@ void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const
                              withAlpha(colors.highlight, 48));
         }
         paintArrow(painter, arrow, selected, colors);
+        paintArrowTime(painter, list, arrow, colors);
     }
     for (const auto& syscall : list.syscalls) {
         paintSyscall(painter, syscall, colors);
@@ -407,9 +411,12 @@ void paintSequenceHeader(QPainter& painter, const SequenceDrawList& list, double
     }
     painter.setFont(fontOf(painter, kSmallPixels));
     painter.setPen(colors.muted);
-    painter.drawText(QRectF(0, height - 18, SequenceLayout::kTimeGutter - 48, 16), Qt::AlignRight | Qt::AlignBottom,
-                     QStringLiteral("time (s)"));
-    painter.drawText(QRectF(SequenceLayout::kTimeGutter - 44, height - 18, 44, 16), Qt::AlignLeft | Qt::AlignBottom,
+    painter.drawText(QRectF(0, height - 18, list.timeGutter - list.frameColumn - 8, 16), Qt::AlignRight | Qt::AlignBottom,
+                     std::any_of(list.arrows.begin(), list.arrows.end(),
+                                 [](const auto& arrow) { return arrow.time.contains(QLatin1Char(':')); })
+                         ? QStringLiteral("time")
+                         : QStringLiteral("time (s)"));
+    painter.drawText(QRectF(list.timeGutter - list.frameColumn - 4, height - 18, list.frameColumn + 4, 16), Qt::AlignLeft | Qt::AlignBottom,
                      QStringLiteral("frame"));
     painter.restore();
 }

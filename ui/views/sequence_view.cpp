@@ -1,6 +1,8 @@
 #include "views/sequence_view.hpp"
 
+#include <QContextMenuEvent>
 #include <QEvent>
+#include <QMenu>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -156,6 +158,10 @@ QPointF SequenceView::contentPoint(const QPointF& viewportPoint) const {
     return {viewportPoint.x(), viewportPoint.y() - headerHeight() + scrollY()};
 }
 
+QPointF SequenceView::viewportPoint(const QPointF& content) const {
+    return {content.x(), content.y() + headerHeight() - scrollY()};
+}
+
 SequenceRowRange SequenceView::visibleRows() const {
     const double top = scrollY();
     return layout_.rowsIn(top, top + std::max(0.0, viewportHeight() - headerHeight()));
@@ -304,6 +310,35 @@ void SequenceView::keyPressEvent(QKeyEvent* event) {
         default: break;
     }
     QAbstractScrollArea::keyPressEvent(event);
+}
+
+SequenceContext SequenceView::contextAt(const QPointF& viewportPoint) const {
+    SequenceContext context;
+    if (layout_.diagram() == nullptr || viewportPoint.y() <= headerHeight()) {
+        return context;
+    }
+    const QPointF point = contentPoint(viewportPoint);
+    const size_t syscall = layout_.syscallAt(point);
+    context.syscall = syscall == SequenceLayout::kNoSyscall ? nullptr : &layout_.syscalls()[syscall];
+    context.arrow = layout_.arrowAt(point);
+    context.tsNs = layout_.timeAtY(point.y());
+    return context;
+}
+
+void SequenceView::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu menu(this);
+    if (layout_.diagram() != nullptr && event->pos().y() > headerHeight()) {
+        emit contextMenuAboutToShow(&menu, contextAt(QPointF(event->pos())));
+    }
+    if (!menu.isEmpty()) {
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Zoom in\t+"), this, &SequenceView::zoomIn);
+    menu.addAction(tr("Zoom out\t-"), this, &SequenceView::zoomOut);
+    QAction* compress = menu.addAction(tr("Compress long silences"), this, &SequenceView::setCompressGaps);
+    compress->setCheckable(true);
+    compress->setChecked(scale_.compressGaps);
+    menu.exec(event->globalPos());
 }
 
 bool SequenceView::viewportEvent(QEvent* event) {

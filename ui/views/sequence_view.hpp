@@ -8,7 +8,16 @@
 #include "views/sequence_layout.hpp"
 #include "views/sequence_painter.hpp"
 
+class QMenu;
+
 namespace tcpscope::ui {
+
+/// What a context menu of the ladder is about, for those who add to it (notes).
+struct SequenceContext {
+    const SequenceSyscall* syscall = nullptr;  ///< the system call under the pointer, or null
+    size_t arrow = kNoArrow;                   ///< the arrow under the pointer, or kNoArrow
+    int64_t tsNs = 0;                          ///< the capture time at the pointer
+};
 
 /// The sequence (ladder) diagram of one connection, or of a client, a proxy and a server: time
 /// runs down, packets are arrows, stalls are brackets with their cause. Paints only the rows in
@@ -53,6 +62,10 @@ public:
     [[nodiscard]] SequenceRowRange visibleRows() const;
     /// Colours, selection and (for exports) title and legend of the next paint or render.
     [[nodiscard]] SequencePaintOptions paintOptions() const;
+    /// What a context menu at `viewportPoint` would be about.
+    [[nodiscard]] SequenceContext contextAt(const QPointF& viewportPoint) const;
+    /// Where content point `contentPoint` is in the viewport now (the inverse of the view's mapping).
+    [[nodiscard]] QPointF viewportPoint(const QPointF& contentPoint) const;
 
     /// Paints `rows` into `target` with the lifelines' names on top: the same drawing as the
     /// screen, for SVG, PDF and PNG. For a 2x PNG, give a target twice renderSize().
@@ -66,6 +79,8 @@ signals:
     void packetClicked(size_t packetIndex);
     /// Another connection or pair is shown.
     void diagramChanged();
+    /// The context menu is about to show: receivers may add actions (direct connections only).
+    void contextMenuAboutToShow(QMenu* menu, const tcpscope::ui::SequenceContext& context);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -73,6 +88,7 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool viewportEvent(QEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
 

@@ -279,6 +279,7 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
     frame_ = prepareTimeline(*model_, viewportFor(size, axis_, verticalScrollBar()->value(), true));
     paintTimelineFrame(painter, frame_, colors_, pixelFont(font()));
     paintTimelineNotes(painter, frame_, notePins_ ? *notePins_ : std::vector<NotePin>(), palette(), pixelFont(font()));
+    paintSelection(painter);
 }
 
 void TimelineView::setNotePins(NotePins pins) {
@@ -451,7 +452,10 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
-    if (event->button() == Qt::LeftButton) {
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier) != 0 &&
+        event->position().x() >= gutterPx_) {
+        beginSelection(event->position());
+    } else if (event->button() == Qt::LeftButton) {
         pressed_ = true;
         dragging_ = false;
         pressPosition_ = event->position();
@@ -462,6 +466,10 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     const QPointF position = event->position();
+    if (selecting_ && (event->buttons() & Qt::LeftButton) != 0) {
+        extendSelection(position);
+        return;
+    }
     if (pressed_ && (event->buttons() & Qt::LeftButton) != 0) {
         if (!dragging_ && (position - pressPosition_).manhattanLength() > kDragThresholdPx) {
             dragging_ = true;
@@ -491,12 +499,16 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
-    if (event->button() == Qt::LeftButton && pressed_) {
+    if (event->button() == Qt::LeftButton && selecting_) {
+        extendSelection(event->position());
+        endSelection();
+    } else if (event->button() == Qt::LeftButton && pressed_) {
         pressed_ = false;
         if (dragging_) {
             dragging_ = false;
             viewport()->unsetCursor();
         } else {
+            setSelectedSpan(std::nullopt);
             handleClick(event->position());
         }
     }
@@ -571,6 +583,13 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_PageDown: verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd); break;
         case Qt::Key_Home:
         case Qt::Key_0: zoomToFit(); break;
+        case Qt::Key_Escape:
+            if (!selectedSpan_) {
+                QAbstractScrollArea::keyPressEvent(event);
+                return;
+            }
+            setSelectedSpan(std::nullopt);
+            break;
         default: QAbstractScrollArea::keyPressEvent(event); return;
     }
     event->accept();
@@ -578,6 +597,11 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 
 void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
+    // Actions about what is under the pointer (notes on a system call or the selected span) first.
+    emit contextMenuAboutToShow(&menu, contextAt(QPointF(event->pos())));
+    if (!menu.isEmpty()) {
+        menu.addSeparator();
+    }
     const auto addGrouping = [&](const QString& text, LaneGrouping grouping) {
         QAction* action = menu.addAction(text, this, [this, grouping]() { setGrouping(grouping); });
         action->setCheckable(true);

@@ -9,9 +9,12 @@
 
 #include "annotate/note_pins.hpp"
 #include "loading/analysis_results.hpp"
+#include "report/ladder_syscalls.hpp"
 #include "views/timeline_layout.hpp"
 #include "views/timeline_model.hpp"
 #include "views/timeline_paint.hpp"
+
+class QMenu;
 
 namespace tcpscope::ui {
 
@@ -22,11 +25,19 @@ struct TimelineRenderOptions {
     double scrollYPx = -1;
 };
 
+/// What a context menu of the timeline is about, for those who add to it (notes).
+struct TimelineContext {
+    std::optional<SyscallLocation> syscall;  ///< the system call under the pointer (a syscall lane's event)
+    std::optional<TimeRange> selection;      ///< the span selected with Shift+drag, if the pointer is in it
+    int64_t tsNs = kNoTime;                  ///< the time under the pointer (kNoTime over the gutter)
+};
+
 /// Every connection as a lane over time: packets as marks (by direction; retransmissions, zero
 /// windows, duplicate ACKs stand out), the connection's life as a thin bar, stalls as coloured
 /// spans labelled with their cause, extra lanes (system calls) on the same axis, and a ruler
 /// with UTC and capture-relative time. Wheel or +/- zoom about the pointer, drag or arrow keys
 /// pan, Home shows everything; the wheel over the lane names (or Shift+wheel) scrolls lanes.
+/// Shift+drag selects a time span (a translucent band; a click or Escape clears it).
 /// Draws only what is in view, from summaries when zoomed out.
 class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
@@ -57,6 +68,11 @@ public:
     /// Packets from which the lanes are built on a pool thread (kBackgroundBuildPackets).
     void setBackgroundBuildThreshold(size_t packets) { backgroundBuildPackets_ = packets; }
     [[nodiscard]] TimeRange visibleRange() const;
+    /// The span selected with Shift+drag, if any.
+    [[nodiscard]] const std::optional<TimeRange>& selectedSpan() const { return selectedSpan_; }
+    void setSelectedSpan(std::optional<TimeRange> span);
+    /// What a context menu at `viewportPoint` would be about.
+    [[nodiscard]] TimelineContext contextAt(const QPointF& viewportPoint) const;
     [[nodiscard]] uint32_t selectedConnection() const { return selectedConnection_; }
     [[nodiscard]] uint32_t selectedFinding() const { return selectedFinding_; }
     /// The time of the selected packet's cursor, or kNoTime.
@@ -106,6 +122,8 @@ signals:
     void visibleRangeChanged(qint64 startNs, qint64 endNs);
     /// The lanes of a large capture, built on a pool thread, are shown.
     void modelReady();
+    /// The context menu is about to show: receivers may add actions (direct connections only).
+    void contextMenuAboutToShow(QMenu* menu, const tcpscope::ui::TimelineContext& context);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -138,6 +156,11 @@ private:
     [[nodiscard]] std::optional<size_t> packetOfFrame(uint32_t frame) const;
     [[nodiscard]] std::optional<size_t> firstPacketOfStall(uint32_t findingId, uint32_t instance) const;
     void zoomAbout(double x, double factor);
+    // Shift+drag selection (timeline_view_selection.cpp).
+    void beginSelection(const QPointF& position);
+    void extendSelection(const QPointF& position);
+    void endSelection();
+    void paintSelection(QPainter& painter) const;
 
     ResultsPtr results_;
     std::shared_ptr<TimelineModel> model_;
@@ -165,6 +188,9 @@ private:
     QPointF lastDragPosition_;
     bool pressed_ = false;
     bool dragging_ = false;
+    bool selecting_ = false;
+    int64_t selectionAnchorNs_ = 0;
+    std::optional<TimeRange> selectedSpan_;
     TimelineHit hover_;
     bool updatingScrollBars_ = false;
 };

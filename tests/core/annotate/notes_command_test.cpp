@@ -79,3 +79,48 @@ TEST_CASE("tcpscope-cli notes adds, lists and copies notes without touching the 
     CHECK(bytesOf(noteSidecarPath(capture)) == "{ not json");
     fs::remove_all(folder);
 }
+
+TEST_CASE("tcpscope-cli notes --add-syscall pins a note to a call of the strace log; a wrong line is one line of error") {
+    const fs::path folder = fs::temp_directory_path() / ("tcpscope-cli-syscall-notes-" + std::to_string(::getpid()));
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    const std::string capture = (folder / "proxy-nagle.pcap").string();
+    const std::string log = (folder / "proxy-nagle.strace").string();
+    fs::copy_file(std::string(TCPSCOPE_SOURCE_DIR) + "/samples/proxy-nagle.pcap", capture);
+    fs::copy_file(std::string(TCPSCOPE_SOURCE_DIR) + "/samples/proxy-nagle.strace", log);
+
+    // Line 708: the proxy's sendto(35) that Nagle holds first.
+    const auto added = notes({capture, "--strace", log, "--add-syscall", "proxy-nagle.strace:708", "--text", "held"});
+    REQUIRE(added.ok());
+    CHECK(added.err.find("added note #1 on proxy-nagle.strace:708") != std::string::npos);
+    const auto sidecar = readNoteSidecar(noteSidecarPath(capture));
+    REQUIRE(sidecar.has_value());
+    REQUIRE(sidecar->notes.size() == 1);
+    const auto& call = std::get<SyscallNoteTarget>(sidecar->notes[0].target);
+    CHECK(call.logFile == "proxy-nagle.strace");
+    CHECK(call.line == 708);
+
+    // On the capture's clock: 03:28:52.959443 in the log, 46 ms before frame 29 carried the bytes.
+    const auto listed = notes({capture, "--format", "json"});
+    REQUIRE(listed.ok());
+    const auto target = nlohmann::json::parse(listed.out)["notes"][0]["target"];
+    CHECK(target["type"] == "syscall");
+    CHECK(target["line"] == 708);
+    const auto packets = test::runCommand({TCPSCOPE_CLI, "packets", capture, "--format", "json"});
+    REQUIRE(packets.ok());
+    const auto frames = nlohmann::json::parse(packets.out)["packets"];
+    const auto first = frames[0]["ts"].get<double>();
+    CHECK(target["ts"].get<double>() - first == Approx(0.025785).margin(0.002));
+
+    const auto wrongLine = notes({capture, "--strace", log, "--add-syscall", "proxy-nagle.strace:99999", "--text", "x"});
+    CHECK(wrongLine.exitCode == 2);
+    CHECK(wrongLine.err == "tcpscope-cli: proxy-nagle.strace: line 99999: no system call starts there (nearest: line 1038)\n");
+    const auto noLog = notes({capture, "--add-syscall", "proxy-nagle.strace:708", "--text", "x"});
+    CHECK(noLog.exitCode == 2);
+    CHECK(noLog.err.find("no strace log given") != std::string::npos);
+    const auto otherLog = notes({capture, "--strace", log, "--add-syscall", "other.strace:708", "--text", "x"});
+    CHECK(otherLog.exitCode == 2);
+    CHECK(notes({capture, "--strace", log, "--add-syscall", "proxy-nagle.strace", "--text", "x"}).exitCode == 2);
+    CHECK(readNoteSidecar(noteSidecarPath(capture))->notes.size() == 1);
+    fs::remove_all(folder);
+}
