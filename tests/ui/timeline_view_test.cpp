@@ -45,6 +45,16 @@ uint32_t foldedNagleStalls(const TimelineFrame& frame) {
     return stalls;
 }
 
+QPalette darkPalette() {
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(30, 30, 30));
+    dark.setColor(QPalette::AlternateBase, QColor(40, 40, 40));
+    dark.setColor(QPalette::Window, QColor(45, 45, 45));
+    dark.setColor(QPalette::Text, QColor(230, 230, 230));
+    dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+    return dark;
+}
+
 // Pixels within a small distance of `color`.
 size_t pixelsNear(const QImage& image, const QColor& color) {
     size_t count = 0;
@@ -257,12 +267,7 @@ TEST_CASE("partial results show lanes and stalls without packets", "[timeline][v
 }
 
 TEST_CASE("colours follow a dark palette", "[timeline][view]") {
-    QPalette dark;
-    dark.setColor(QPalette::Base, QColor(30, 30, 30));
-    dark.setColor(QPalette::AlternateBase, QColor(40, 40, 40));
-    dark.setColor(QPalette::Window, QColor(45, 45, 45));
-    dark.setColor(QPalette::Text, QColor(230, 230, 230));
-    dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+    const QPalette dark = darkPalette();
     const TimelineColors colors = TimelineColors::fromPalette(dark);
     const TimelineColors light = TimelineColors::fromPalette(QPalette(QColor(240, 240, 240)));
     CHECK(colors.dark);
@@ -423,4 +428,66 @@ TEST_CASE("hovering shows what is under the pointer, a double-click on a stall z
     view.grab();
     CHECK(std::llabs(view.lastFrame().axis.toNs(800) - grabbed) <=
           static_cast<int64_t>(view.lastFrame().axis.nsPerPx()) + 1);
+}
+
+TEST_CASE("findings that cost no time are ticks with a flag on their lane, in light and dark colours", "[timeline][view]") {
+    // http-tw-reuse: a port reuse on connection 8 (no time lost) and TIME_WAIT churn of the host.
+    const ResultsPtr results =
+        AnalysisResults::complete(analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/http-tw-reuse.pcap"}, AnalysisOptions{}));
+    for (const bool dark : {false, true}) {
+        TimelineView view;
+        if (dark) {
+            view.setPalette(darkPalette());
+        }
+        view.resize(1400, 900);
+        view.setResults(results);
+        const QRectF target(QPointF(0, 0), view.renderSize(1400));
+        const TimeRange whole = view.model().captureRange();
+        const TimelineFrame frame = view.prepareFrame(target.size(), whole, {true, 0});
+        std::vector<const LayoutSpan*> ticks;
+        for (const LayoutSpan& span : frame.spans) {
+            if (span.instant) {
+                ticks.push_back(&span);
+            }
+        }
+        const auto causeTicked = [&ticks](StallCause cause) {
+            return std::any_of(ticks.begin(), ticks.end(), [cause](const LayoutSpan* span) { return span->cause == cause; });
+        };
+        INFO("dark " << dark);
+        CHECK(causeTicked(StallCause::PortReuse));
+        CHECK(causeTicked(StallCause::TimeWait));  // on the capture-wide row
+        for (const LayoutSpan* tick : ticks) {
+            CHECK(tick->rect.w >= 6);  // wide enough to hit with the pointer
+        }
+        // Each tick has its label.
+        for (const StallCause cause : {StallCause::PortReuse, StallCause::TimeWait}) {
+            CHECK(std::any_of(frame.texts.begin(), frame.texts.end(), [cause](const LayoutText& text) {
+                return text.role == TextRole::StallLabel && text.cause == cause;
+            }));
+        }
+
+        QImage image(target.size().toSize(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(view.palette().color(QPalette::Base));
+        {
+            QPainter painter(&image);
+            view.render(painter, target, whole, {true, 0});
+        }
+        image.save(dark ? QStringLiteral("timeline-ticks-dark.png") : QStringLiteral("timeline-ticks.png"));
+        const TimelineColors colors = TimelineColors::fromPalette(view.palette());
+        for (const LayoutSpan* tick : ticks) {
+            // The tick runs down the whole band in the cause's own colour (not its pale fill).
+            const int x = static_cast<int>(std::lround(frame.axis.toX(tick->startNs)));
+            const QColor solid = colors.stall(tick->cause);
+            int solidRows = 0;
+            for (int y = static_cast<int>(tick->rect.y); y < static_cast<int>(tick->rect.bottom()); ++y) {
+                const QColor pixel = image.pixelColor(std::clamp(x, 0, image.width() - 1), y);
+                solidRows += std::abs(pixel.red() - solid.red()) + std::abs(pixel.green() - solid.green()) +
+                                         std::abs(pixel.blue() - solid.blue()) <=
+                                     30
+                                 ? 1
+                                 : 0;
+            }
+            CHECK(solidRows >= static_cast<int>(tick->rect.h * 0.6));
+        }
+    }
 }

@@ -12,6 +12,7 @@ namespace {
 constexpr double kTextPadPx = 4;
 constexpr double kLabelGapPx = 12;        // between two stall labels of a lane
 constexpr double kClusterGapPx = 24;      // stalls closer than this share one label
+constexpr double kInstantHalfWidthPx = 3.5;  // a finding that cost no time: a tick this far either side
 constexpr double kMinElidedLabelPx = 60;  // a label cut shorter than this says nothing
 constexpr double kGroupIndentPx = 14;
 
@@ -248,9 +249,12 @@ private:
             if (rawEnd < plot.x) {
                 continue;
             }
-            const double x1 = std::max(frame_.axis.toX(stall.startNs), plot.x);
-            // An instant, or a stall under a pixel, still shows: at least 2 px wide.
-            const double x2 = std::min(std::max(rawEnd, x1 + 2), plot.right());
+            // A finding that cost no time (a port reuse, TIME_WAIT churn) is a tick a few pixels
+            // wide, so that it can be seen and clicked; a stall under a pixel is still 2 px wide.
+            const bool instant = stall.endNs <= stall.startNs;
+            const double startX = frame_.axis.toX(stall.startNs);
+            const double x1 = std::max(instant ? startX - kInstantHalfWidthPx : startX, plot.x);
+            const double x2 = std::min(instant ? startX + kInstantHalfWidthPx : std::max(rawEnd, x1 + 2), plot.right());
             const bool selected = stall.finding == viewport_.selectedFinding;
             if (frame_.spans.size() > firstSpan) {
                 LayoutSpan& last = frame_.spans.back();
@@ -260,6 +264,7 @@ private:
                     last.endNs = std::max(last.endNs, stall.endNs);
                     last.lostNs += stall.endNs - stall.startNs;
                     last.selected = last.selected || selected;
+                    last.instant = last.instant && instant;
                     continue;
                 }
             }
@@ -273,6 +278,7 @@ private:
             span.endNs = stall.endNs;
             span.lostNs = stall.endNs - stall.startNs;
             span.selected = selected;
+            span.instant = instant;
             span.row = row.row;
             frame_.spans.push_back(span);
         }

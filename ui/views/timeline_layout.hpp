@@ -136,6 +136,7 @@ struct LayoutSpan {
     int64_t endNs = 0;
     int64_t lostNs = 0;  ///< sum of the folded spans' durations
     bool selected = false;
+    bool instant = false;  ///< every folded span cost no time: drawn as a tick at startNs
     uint32_t row = 0;
 };
 
