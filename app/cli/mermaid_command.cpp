@@ -1,32 +1,34 @@
-// mermaid: the ladder diagram of a flow (or a proxy pair) as Mermaid text (issue 5).
+// mermaid: the ladder diagram of a flow (or a proxy pair) as Mermaid text (issue 5), with the
+// traced processes' system calls beside their lifelines when strace logs are given.
 #include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
 
-#include "capture/capture_error.hpp"
 #include "commands.hpp"
+#include "report/ladder_syscalls.hpp"
 #include "report/mermaid_sequence.hpp"
 
 namespace tcpscope::cli {
 namespace {
 
 struct MermaidCommandOptions {
-    std::string file;
+    AnalysisInputOptions input;
     uint32_t flow = 0;
     std::optional<uint32_t> proxyFlow;
     size_t maxArrows = 500;
 };
 
-int runMermaid(const MermaidCommandOptions& options) {
-    CaptureAnalysis analysis;
-    try {
-        analysis = analyzeCaptures({options.file}, {});
-    } catch (const CaptureError& error) {
-        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
-        return kExitUnreadable;
+int runMermaid(const CLI::App& command, MermaidCommandOptions& options) {
+    if (options.proxyFlow == options.flow) {
+        fmt::print(stderr, "tcpscope-cli: --proxy-flow must differ from --flow\n");
+        return kExitUsage;
     }
-    reportInputProblems(analysis);
+    LoadedAnalysis loaded;
+    if (const int status = loadAnalysis(command, options.input, loaded); status != kExitAnalysed) {
+        return status;
+    }
+    const CaptureAnalysis& analysis = loaded.analysis;
     const size_t flows = analysis.engine->connections().size();
     for (const uint32_t id : {options.flow, options.proxyFlow.value_or(options.flow)}) {
         if (id >= flows) {
@@ -34,15 +36,16 @@ int runMermaid(const MermaidCommandOptions& options) {
             return kExitUsage;
         }
     }
-    if (options.proxyFlow == options.flow) {
-        fmt::print(stderr, "tcpscope-cli: --proxy-flow must differ from --flow\n");
-        return kExitUsage;
-    }
     const SequenceDiagram diagram = options.proxyFlow
                                         ? SequenceDiagram::ofProxy(analysis, options.flow, *options.proxyFlow)
                                         : SequenceDiagram::ofConnection(analysis, options.flow);
+    std::vector<LadderSyscall> syscalls;
     MermaidOptions mermaidOptions;
     mermaidOptions.maxArrows = options.maxArrows;
+    if (const StraceAlignment* alignment = loaded.aligned()) {
+        syscalls = ladderSyscalls(*alignment, diagram);
+        mermaidOptions.syscalls = &syscalls;
+    }
     std::cout << mermaidSequence(diagram, mermaidOptions);
     std::cout.flush();
     return kExitAnalysed;
@@ -53,11 +56,11 @@ int runMermaid(const MermaidCommandOptions& options) {
 Subcommand addMermaidCommand(CLI::App& app) {
     auto options = std::make_shared<MermaidCommandOptions>();
     CLI::App* mermaid = app.add_subcommand("mermaid", "the sequence diagram of a flow as Mermaid text");
-    mermaid->add_option("file", options->file, "capture file")->required();
+    addAnalysisInputOptions(*mermaid, options->input, false);
     mermaid->add_option("--flow", options->flow, "flow id (the client side, with --proxy-flow)")->required();
     mermaid->add_option("--proxy-flow", options->proxyFlow, "the proxy's flow to the server: three lifelines");
     mermaid->add_option("--max-arrows", options->maxArrows, "packets drawn at most")->capture_default_str();
-    return {mermaid, [options] { return runMermaid(*options); }};
+    return {mermaid, [mermaid, options] { return runMermaid(*mermaid, *options); }};
 }
 
 }  // namespace tcpscope::cli

@@ -161,6 +161,12 @@ std::vector<Block> reportBlocks(const CaptureAnalysis& analysis, const IncidentR
         MermaidOptions options;
         options.firstArrow = window.first;
         options.maxArrows = window.count;
+        // The calls the picture draws beside the traced lifelines.
+        std::vector<LadderSyscall> syscalls;
+        if (input.alignment != nullptr) {
+            syscalls = ladderSyscalls(*input.alignment, diagram);
+            options.syscalls = &syscalls;
+        }
         blocks.push_back({Block::Kind::Code, 0, mermaidSequence(diagram, options), {}, "mermaid", {}});
     }
     return blocks;

@@ -37,6 +37,40 @@ std::string humanDuration(int64_t durationNs) {
     return fmt::format("{:.2f} s", ms / 1000);
 }
 
+namespace {
+
+// Writes one note per lifeline for the calls [from, to) of `calls`, beside the lifeline on the
+// side the ladder labels them (the client's on its left, the others' on their right).
+void writeSyscallNotes(std::string& text, const SequenceDiagram& diagram, const MermaidOptions& options,
+                       std::vector<LadderSyscall>::const_iterator from, std::vector<LadderSyscall>::const_iterator to) {
+    const size_t lifelines = diagram.participants().size();
+    for (size_t lifeline = 0; lifeline < lifelines; ++lifeline) {
+        std::string calls;
+        size_t named = 0;
+        size_t more = 0;
+        for (auto call = from; call != to; ++call) {
+            if (call->lifeline != lifeline) {
+                continue;
+            }
+            if (named == options.maxCallsPerNote) {
+                ++more;
+                continue;
+            }
+            calls += (named++ == 0 ? "" : ", ") + mermaidEscape(call->label);
+        }
+        if (named == 0) {
+            continue;
+        }
+        if (more > 0) {
+            calls += fmt::format(", +{} more", more);
+        }
+        text += fmt::format("    Note {} of {}: {}\n", lifeline == 0 ? "left" : "right", mermaidAlias(diagram, lifeline),
+                            calls);
+    }
+}
+
+}  // namespace
+
 std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions& options) {
     const auto& arrows = diagram.arrows();
     const auto& stalls = diagram.stalls();
@@ -59,6 +93,19 @@ std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions
     }
     auto stall = std::lower_bound(stalls.begin(), stalls.end(), first,
                                   [](const SequenceStall& s, size_t arrow) { return s.startArrow < arrow; });
+    // The calls after the arrow before the first shown, up to the last shown (or all, at the end).
+    static const std::vector<LadderSyscall> kNoCalls;
+    const std::vector<LadderSyscall>& calls = options.syscalls != nullptr ? *options.syscalls : kNoCalls;
+    const auto callsUntil = [&calls](auto from, int64_t tsNs) {
+        return std::upper_bound(from, calls.end(), tsNs,
+                                [](int64_t ts, const LadderSyscall& call) { return ts < call.tsNs; });
+    };
+    auto call = first > 0 ? callsUntil(calls.begin(), arrows[first - 1].tsNs) : calls.begin();
+    if (first < end) {
+        const auto before = callsUntil(call, arrows[first].tsNs);
+        writeSyscallNotes(text, diagram, options, call, before);
+        call = before;
+    }
     for (size_t arrow = first; arrow < end; ++arrow) {
         const SequenceArrow& drawn = arrows[arrow];
         if (arrow > first && options.gapNoteNs > 0) {
@@ -73,6 +120,12 @@ std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions
         for (; stall != stalls.end() && stall->startArrow == arrow; ++stall) {
             text += fmt::format("    Note over {}: {}\n", mermaidAlias(diagram, stall->lifeline),
                                 mermaidEscape(stall->text));
+        }
+        // The calls up to the next arrow (after the last arrow of the diagram: every call left).
+        const auto next = arrow + 1 < arrows.size() ? callsUntil(call, arrows[arrow + 1].tsNs) : calls.end();
+        if (arrow + 1 < end || end == arrows.size()) {
+            writeSyscallNotes(text, diagram, options, call, next);
+            call = next;
         }
     }
     if (end < arrows.size()) {

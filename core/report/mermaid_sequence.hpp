@@ -2,7 +2,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "report/ladder_syscalls.hpp"
 #include "report/sequence_diagram.hpp"
 
 namespace tcpscope {
@@ -12,12 +14,18 @@ struct MermaidOptions {
     size_t maxArrows = 500;           ///< arrows written at most; a note says how many were left out
     size_t firstArrow = 0;            ///< start here (e.g. a little before a finding)
     int64_t gapNoteNs = 200'000'000;  ///< a note for every silence longer than this (0: none)
+    /// The system calls the ladder draws beside the lifelines (ladderSyscalls()), or null: each run
+    /// of calls of one lifeline between two arrows becomes one note beside it, after the arrow
+    /// before them ("Note right of P: recvfrom 163 B, sendto 128 B, sendto 35 B").
+    const std::vector<LadderSyscall>* syscalls = nullptr;
+    size_t maxCallsPerNote = 12;  ///< calls named in one note; the rest are counted ("+3 more")
 };
 
 /// The Mermaid `sequenceDiagram` text of `diagram`: its participants, one arrow per packet with the
 /// ladder's label ("C->>S: [P.] seq=1 ack=1 len=128"), a note over the waiting side at the start of
 /// each stall ("Note over P: 35 bytes held by Nagle for 40.1 ms until the delayed ACK"), notes for
-/// long silences, and a last note when the arrow limit cut the diagram.
+/// long silences, the system calls beside their lifelines when given, and a last note when the
+/// arrow limit cut the diagram.
 std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions& options = {});
 
 /// The short Mermaid name of a lifeline: C, S, or C, P, S for a proxy.

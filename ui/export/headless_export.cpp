@@ -1,10 +1,12 @@
 #include "export/headless_export.hpp"
 
 #include <QDir>
+#include <cstdlib>
 #include <fstream>
 
 #include "export/view_export.hpp"
 #include "report/incident_report.hpp"
+#include "report/report_notes.hpp"
 #include "views/syscall_lanes.hpp"
 
 namespace tcpscope::ui {
@@ -31,10 +33,18 @@ SequenceLayout exportLayout(const ResultsPtr& results, const std::vector<uint32_
     return layout;
 }
 
-SequencePaintOptions exportSequenceOptions() {
+// The notes of the capture (its sidecar and pcapng comments), drawn as the GUI draws them.
+NotePins exportNotePins(const ResultsPtr& results) {
+    const CaptureAnalysis* analysis = results ? results->analysis() : nullptr;
+    const std::optional<CaptureNotes> notes = analysis != nullptr ? reportNotes(*analysis) : std::nullopt;
+    return notes ? placeSyscallPins(makeNotePins(notes->notes), results->alignment()) : NotePins();
+}
+
+SequencePaintOptions exportSequenceOptions(const ResultsPtr& results) {
     SequencePaintOptions options;
     options.palette = documentPalette();
     options.legend = true;
+    options.notes = exportNotePins(results);
     return options;
 }
 
@@ -44,6 +54,7 @@ void prepareTimeline(TimelineView& view, const ResultsPtr& results, double width
     view.setPalette(documentPalette());
     view.resize(static_cast<int>(widthPx), 600);
     view.setResults(results);
+    view.setNotePins(exportNotePins(results));
 }
 
 QString flowsName(const std::vector<uint32_t>& flows) {
@@ -75,10 +86,23 @@ HeadlessGui::HeadlessGui() {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+        QByteArray pattern = QDir::tempPath().toLocal8Bit() + "/tcpscope-runtime-XXXXXX";
+        if (::mkdtemp(pattern.data()) != nullptr) {  // mode 0700, as Qt wants a runtime directory
+            runtimeDir_ = pattern;
+            qputenv("XDG_RUNTIME_DIR", runtimeDir_);
+        }
+    }
     app_ = std::make_unique<QApplication>(gArgc, gArgv);
 }
 
-HeadlessGui::~HeadlessGui() = default;
+HeadlessGui::~HeadlessGui() {
+    app_.reset();
+    if (!runtimeDir_.isEmpty()) {
+        QDir(QString::fromLocal8Bit(runtimeDir_)).removeRecursively();
+        qunsetenv("XDG_RUNTIME_DIR");
+    }
+}
 
 ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest& request) {
     ExportOutcome outcome;
@@ -131,7 +155,7 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
             outcome.error = QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
             return outcome;
         }
-        pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions()));
+        pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
         described << QStringLiteral("%1, packets %2 to %3 of %4")
                          .arg(sequenceTitle(diagram).toLower())
                          .arg(rows.first + 1)
@@ -182,7 +206,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
         const SequenceLayout layout = exportLayout(results, ladder.flows, kReportWidthPx);
         const LadderWindow window = ladderWindow(*layout.diagram(), kReportLadderArrows);
         const ExportPage page =
-            sequenceExportPage(layout, {window.first, window.first + window.count}, exportSequenceOptions());
+            sequenceExportPage(layout, {window.first, window.first + window.count}, exportSequenceOptions(results));
         const QString baseName = QStringLiteral("flow-%1-sequence").arg(flowsName(ladder.flows));
         if (outcome.error = writeBoth(page, directory, baseName, outcome.written); !outcome.error.isEmpty()) {
             return outcome;

@@ -11,7 +11,9 @@
 namespace tcpscope::ui {
 
 /// The QApplication a command-line export needs to draw with the views' code, on the offscreen
-/// platform unless QT_QPA_PLATFORM says otherwise; does nothing when one exists already.
+/// platform unless QT_QPA_PLATFORM says otherwise; does nothing when one exists already. Without
+/// XDG_RUNTIME_DIR (a cron job, ssh, a container) it gives Qt a private one (mode 0700 under
+/// /tmp, removed at the end), so that Qt does not warn about it on every run.
 class HeadlessGui {
 public:
     HeadlessGui();
@@ -21,6 +23,7 @@ public:
 
 private:
     std::unique_ptr<QApplication> app_;
+    QByteArray runtimeDir_;  // made here, removed in the destructor; empty if XDG_RUNTIME_DIR was set
 };
 
 /// What `tcpscope-cli diagram` draws.
