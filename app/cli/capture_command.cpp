@@ -40,6 +40,7 @@ struct CaptureCommandOptions {
     ThresholdOptions thresholds;
     bool viaHelper = false;
     std::string helperPath;
+    std::string indexDirectory;
 };
 
 // "100M", "2G", "500k", "1048576" (bytes; k, M, G are powers of 1000 as tcpdump -C counts).
@@ -216,6 +217,7 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         sessionOptions.analysis.detectors = *detectors;
         sessionOptions.file = file;
         sessionOptions.maxPackets = options.count.value_or(0);
+        sessionOptions.analysis.engine.indexSpill.directory = options.indexDirectory;
         const int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                     std::chrono::system_clock::now().time_since_epoch())
                                     .count();
@@ -238,6 +240,11 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
         return kExitUnreadable;
     }
+    session->read([](const LiveResults& results) {
+        if (const std::string& problem = results.engine.packets().spillProblem(); !problem.empty()) {
+            fmt::print(stderr, "tcpscope-cli: warning: {}\n", problem);
+        }
+    });
     const CaptureDescription& source = session->description();
     fmt::print(stderr, "tcpscope-cli: capturing on {}{}{}; Ctrl-C to stop\n", source.device,
                source.filter.empty() ? "" : fmt::format(" (filter '{}')", source.filter),
@@ -292,6 +299,9 @@ Subcommand addCaptureCommand(CLI::App& app) {
     command->add_option("--format", options->format, "text, or json: one JSON object per line per finding, then the report")
         ->check(CLI::IsMember({"text", "json"}));
     addDetectorOptions(*command, options->thresholds);
+    command->add_option("--index-dir", options->indexDirectory,
+                        "where the packet index moves its older part on a long capture (an unlinked file; "
+                        "default: beside --write, else $TMPDIR or /tmp)");
     command->add_flag("--via-helper", options->viaHelper,
                       "capture through tcpscope-capture even when this process could open the device");
     command->add_option("--helper", options->helperPath,

@@ -50,6 +50,10 @@ nlohmann::ordered_json liveCaptureJson(const LiveCaptureSummary& summary) {
     live["files"] = summary.files;
     live["files_deleted"] = summary.filesDeleted;
     live["error"] = summary.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(summary.error);
+    live["packet_index_bytes_in_memory"] = summary.indexBytesInMemory;
+    live["packet_index_bytes_on_disk"] = summary.indexBytesOnDisk;
+    live["packet_index_problem"] =
+        summary.indexProblem.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(summary.indexProblem);
     return live;
 }
 
@@ -68,6 +72,9 @@ void writeLiveCaptureText(std::ostream& out, const LiveCaptureSummary& summary) 
     if (!summary.error.empty()) {
         fmt::print(out, "  stopped by an error: {}\n", summary.error);
     }
+    fmt::print(out, "  packet index: {:.1f} MB in memory, {:.1f} MB moved to disk{}\n",
+               static_cast<double>(summary.indexBytesInMemory) / 1e6, static_cast<double>(summary.indexBytesOnDisk) / 1e6,
+               summary.indexProblem.empty() ? "" : fmt::format(" ({})", summary.indexProblem));
     fmt::print(out, "\n");
 }
 

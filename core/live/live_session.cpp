@@ -1,5 +1,6 @@
 #include "live/live_session.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "capture/pcapng_writer.hpp"
@@ -12,6 +13,23 @@ namespace {
 int64_t wallClockNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
+}
+
+// Where the packet index moves its older chunks: as given, else beside the capture file, else $TMPDIR or /tmp.
+LiveSessionOptions withIndexSpill(LiveSessionOptions options) {
+    std::string& directory = options.analysis.engine.indexSpill.directory;
+    if (!options.spillPacketIndex) {
+        directory.clear();
+    } else if (directory.empty()) {
+        if (options.file) {
+            const std::filesystem::path parent = std::filesystem::path(options.file->path).parent_path();
+            directory = parent.empty() ? "." : parent.string();
+        } else {
+            const char* temporary = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): read before the session's threads start
+            directory = temporary != nullptr && *temporary != '\0' ? temporary : "/tmp";
+        }
+    }
+    return options;
 }
 
 }  // namespace
@@ -68,7 +86,7 @@ private:
 
 LiveSession::LiveSession(std::unique_ptr<PacketSource> source, LiveSessionOptions options)
     : source_(std::move(source)),
-      options_(std::move(options)),
+      options_(withIndexSpill(std::move(options))),
       queue_(options_.queuePackets, options_.queueBytes),
       analysis_(options_.analysis, queue_, options_.onFinding, options_.onUpdate) {
     if (options_.file) {
@@ -161,6 +179,10 @@ LiveSession::Result LiveSession::finish() {
         input.linkTypes.push_back(summary.source.linkType);
     }
     result.analysis = analysis_.finish({std::move(input)});
+    const PacketIndex& index = result.analysis.engine->packets();
+    summary.indexBytesInMemory = index.memoryBytes();
+    summary.indexBytesOnDisk = index.spilledBytes();
+    summary.indexProblem = index.spillProblem();
     return result;
 }
 

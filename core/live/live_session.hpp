@@ -23,6 +23,11 @@ struct LiveSessionOptions {
     uint64_t maxPackets = 0;                  ///< stop after this many packets (0: until stopped)
     size_t queuePackets = 200'000;            ///< how far the analysis may fall behind before packets
     size_t queueBytes = size_t{128} << 20;    ///< are left out of it (they are still written)
+    /// Move the packet index's older chunks to an unlinked file, so that memory stays bounded on a
+    /// long capture: in analysis.engine.indexSpill.directory if set, else beside the capture file,
+    /// else in $TMPDIR or /tmp. If the file cannot be made the index stays in memory (see
+    /// LiveCaptureSummary::indexProblem).
+    bool spillPacketIndex = true;
     LiveAnalysis::FindingListener onFinding;  ///< on the analysis thread; must not call read()
     LiveAnalysis::UpdateListener onUpdate;    ///< on the analysis thread, a few times a second
 };
@@ -39,6 +44,9 @@ struct LiveCaptureSummary {
     int64_t startNs = 0;                ///< wall-clock start and end of the capture
     int64_t endNs = 0;
     std::string error;                  ///< what ended the capture early, empty if it was stopped or completed
+    size_t indexBytesInMemory = 0;      ///< the packet index: held in memory
+    size_t indexBytesOnDisk = 0;        ///< and moved to its unlinked file
+    std::string indexProblem;           ///< why the packet index could not move to disk, empty if it could or was not asked to
 };
 
 /// A live capture from start to stop: the capture thread writes every packet to the file and
