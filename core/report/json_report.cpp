@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <future>
 #include <map>
 #include <sstream>
 #include <string_view>
+#include <thread>
 
 #include "decode/packet_decoder.hpp"
 #include "report/json_report_writer.hpp"
@@ -91,19 +95,30 @@ Json captureJson(const CaptureAnalysis& analysis) {
 
 namespace {
 
+// The positions of the findings that have a connection, by connection (finding order within one).
+std::vector<uint32_t> findingsByConnection(const std::vector<Finding>& findings) {
+    std::vector<uint32_t> order;
+    for (uint32_t i = 0; i < findings.size(); ++i) {
+        if (findings[i].connection != kNoConnection) {
+            order.push_back(i);
+        }
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return findings[a].connection < findings[b].connection; });
+    return order;
+}
+
 // Per connection, the time its findings cost by kind ("delayed_ack_stall" -> ms), summed in
 // finding order and listed by kind name; found without a map per connection.
 class TimeLostCursor {
 public:
-    explicit TimeLostCursor(const std::vector<Finding>& findings) : findings_(findings) {
-        for (uint32_t i = 0; i < findings.size(); ++i) {
-            if (findings[i].connection != kNoConnection) {
-                order_.push_back(i);
-            }
-        }
-        std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-            return findings_[a].connection < findings_[b].connection;
-        });
+    // A cursor for connections from `firstConnection` on; `order` is findingsByConnection(findings).
+    TimeLostCursor(const std::vector<Finding>& findings, const std::vector<uint32_t>& order, uint32_t firstConnection)
+        : findings_(findings), order_(order) {
+        next_ = static_cast<size_t>(
+            std::lower_bound(order_.begin(), order_.end(), firstConnection,
+                             [&](uint32_t index, uint32_t wanted) { return findings_[index].connection < wanted; }) -
+            order_.begin());
     }
 
     // The kinds and times of `connection`; connections must be asked in increasing order.
@@ -126,7 +141,7 @@ public:
 
 private:
     const std::vector<Finding>& findings_;
-    std::vector<uint32_t> order_;
+    const std::vector<uint32_t>& order_;
     size_t next_ = 0;
     std::vector<std::pair<std::string_view, double>> lost_;
 };
@@ -205,6 +220,57 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     out.endObject();
 }
 
+void writeFlowRange(JsonStreamWriter& out, const CaptureAnalysis& analysis, const std::vector<uint32_t>& findingOrder,
+                    size_t begin, size_t end, const StraceAlignment* alignment) {
+    const std::vector<Connection>& connections = analysis.engine->connections();
+    TimeLostCursor timeLost(analysis.findings, findingOrder, static_cast<uint32_t>(begin));
+    for (size_t i = begin; i < end; ++i) {
+        writeFlow(out, connections[i], timeLost.of(connections[i].id), alignment);
+    }
+}
+
+constexpr size_t kFlowsPerChunk = 4096;
+constexpr size_t kFlowsDepth = 2;  // the flows array inside the report object
+
+// A second thread helps if there is a second core, unless TCPSCOPE_THREADS=1 (as for loading).
+bool useSecondThread() {
+    const char* threads = std::getenv("TCPSCOPE_THREADS");  // NOLINT(concurrency-mt-unsafe): nothing sets it
+    return (threads == nullptr || std::strcmp(threads, "1") != 0) && std::thread::hardware_concurrency() > 1;
+}
+
+// The flows, in id order. Formatting them is most of the report's time, so with a second core
+// every other chunk of flows is formatted on a helper thread while this one formats the chunk
+// before it, and appended in order: the same text, with one chunk of text held at a time.
+void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    const size_t count = analysis.engine->connections().size();
+    const std::vector<uint32_t> findingOrder = findingsByConnection(analysis.findings);
+    // With strace logs each flow also reads the alignment: kept on one thread.
+    if (alignment != nullptr || count <= kFlowsPerChunk || !useSecondThread()) {
+        writeFlowRange(out, analysis, findingOrder, 0, count, alignment);
+        return;
+    }
+    for (size_t begin = 0; begin < count; begin += 2 * kFlowsPerChunk) {
+        const size_t middle = std::min(begin + kFlowsPerChunk, count);
+        const size_t end = std::min(begin + 2 * kFlowsPerChunk, count);
+        std::future<std::string> helped;
+        if (middle < end) {
+            helped = std::async(std::launch::async, [&analysis, &findingOrder, middle, end] {
+                std::ostringstream text;
+                {
+                    JsonStreamWriter part(text, 2);
+                    part.continueArray(kFlowsDepth);
+                    writeFlowRange(part, analysis, findingOrder, middle, end, nullptr);
+                }
+                return std::move(text).str();
+            });
+        }
+        writeFlowRange(out, analysis, findingOrder, begin, middle, nullptr);
+        if (helped.valid()) {
+            out.raw(helped.get());
+        }
+    }
+}
+
 // Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
 Json endpointStallsJson(const CaptureAnalysis& analysis) {
     struct Total {
@@ -242,10 +308,7 @@ void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, 
     out.field("capture", captureJson(analysis));
     out.key("flows");
     out.beginArray();
-    TimeLostCursor timeLost(analysis.findings);
-    for (const Connection& connection : analysis.engine->connections()) {
-        writeFlow(out, connection, timeLost.of(connection.id), alignment);
-    }
+    writeFlows(out, analysis, alignment);
     out.endArray();
     if (alignment != nullptr) {
         out.field("syscalls", syscallsJson(*alignment));

@@ -49,6 +49,17 @@ void JsonStreamWriter::flush() {
     buffer_.clear();
 }
 
+void JsonStreamWriter::continueArray(size_t depth) {
+    levels_.assign(depth > 0 ? depth - 1 : 0, Level{false, false});
+    levels_.push_back(Level{true, false});
+    afterKey_ = false;
+}
+
+void JsonStreamWriter::raw(std::string_view text) {
+    buffer_.append(text);
+    maybeFlush();
+}
+
 void JsonStreamWriter::startItem() {
     if (!levels_.empty()) {
         Level& level = levels_.back();

@@ -58,6 +58,14 @@ public:
         }
     }
 
+    /// Makes this (new) writer continue an array that another writer has open at nesting `depth`
+    /// (1 = the top-level value) and that already holds values: its output, given to that writer's
+    /// raw(), reads as if that writer had written the values itself. Lets a second thread format
+    /// part of a long array.
+    void continueArray(size_t depth);
+    /// Appends JSON text formatted by a writer made with continueArray() for the array open here.
+    void raw(std::string_view text);
+
     /// Writes what is buffered to the stream.
     void flush();
 

@@ -5,9 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <sstream>
 
 #include "analysis/capture_analysis.hpp"
 #include "generated_capture.hpp"
+#include "report/json_report.hpp"
 
 using namespace tcpscope;
 
@@ -76,6 +78,17 @@ void requireSameResults(const CaptureAnalysis& threaded, const CaptureAnalysis& 
     }
 }
 
+// The JSON report of `analysis`, its flows formatted on one thread or (with a second core) two.
+std::string reportText(const CaptureAnalysis& analysis, bool oneThread) {
+    if (oneThread) {
+        ::setenv("TCPSCOPE_THREADS", "1", 1);  // NOLINT(concurrency-mt-unsafe): no other thread runs yet
+    }
+    std::ostringstream text;
+    writeAnalysisReportJson(text, analysis);
+    ::unsetenv("TCPSCOPE_THREADS");  // NOLINT(concurrency-mt-unsafe)
+    return text.str();
+}
+
 }  // namespace
 
 TEST_CASE("the reading thread gives the one-thread results on generated captures", "[bench][engine]") {
@@ -96,4 +109,17 @@ TEST_CASE("the reading thread gives the one-thread results on merged pcap and pc
     const CaptureAnalysis threaded = analyse(paths, false);
     const CaptureAnalysis single = analyse(paths, true);
     requireSameResults(threaded, single);
+}
+
+TEST_CASE("the JSON report with flows formatted on two threads is the one-thread report byte for byte",
+          "[bench][report]") {
+    // W3 opens a connection per packet or two: many chunks of 4096 flows, every other one formatted
+    // by the helper thread.
+    const test::GeneratedCapture capture(test::smallWorkload(bench::Workload::W3, 30'000), "report-threads");
+    const CaptureAnalysis analysis = analyse({capture.path()}, true);
+    REQUIRE(analysis.engine->connections().size() > 3 * 4096);
+    const std::string twoThreads = reportText(analysis, false);
+    const std::string oneThread = reportText(analysis, true);
+    REQUIRE(twoThreads.size() == oneThread.size());
+    REQUIRE(twoThreads == oneThread);
 }
