@@ -59,12 +59,15 @@ PacketIndex::~PacketIndex() { release(); }
 
 PacketIndex::PacketIndex(PacketIndex&& other) noexcept
     : chunks_(std::move(other.chunks_)),
+      escapes_(std::move(other.escapes_)),
+      escapeCount_(std::exchange(other.escapeCount_, 0)),
       size_(std::exchange(other.size_, 0)),
       spilledChunks_(std::exchange(other.spilledChunks_, 0)),
       residentChunks_(std::exchange(other.residentChunks_, 0)),
       spillFd_(std::exchange(other.spillFd_, -1)),
       spillProblem_(std::move(other.spillProblem_)) {
     other.chunks_.clear();
+    other.escapes_.clear();
 }
 
 PacketIndex& PacketIndex::operator=(PacketIndex&& other) noexcept {
@@ -72,6 +75,9 @@ PacketIndex& PacketIndex::operator=(PacketIndex&& other) noexcept {
         release();
         chunks_ = std::move(other.chunks_);
         other.chunks_.clear();
+        escapes_ = std::move(other.escapes_);
+        other.escapes_.clear();
+        escapeCount_ = std::exchange(other.escapeCount_, 0);
         size_ = std::exchange(other.size_, 0);
         spilledChunks_ = std::exchange(other.spilledChunks_, 0);
         residentChunks_ = std::exchange(other.residentChunks_, 0);
@@ -84,12 +90,14 @@ PacketIndex& PacketIndex::operator=(PacketIndex&& other) noexcept {
 void PacketIndex::release() {
     for (size_t i = 0; i < chunks_.size(); ++i) {
         if (i < spilledChunks_) {
-            ::munmap(chunks_[i], sizeof(Chunk));
+            ::munmap(chunks_[i], kChunkBytes);
         } else {
             delete chunks_[i];  // NOLINT(cppcoreguidelines-owning-memory): owned unless spilled, see chunks_
         }
     }
     chunks_.clear();
+    escapes_.clear();
+    escapeCount_ = 0;
     spilledChunks_ = 0;
     if (spillFd_ >= 0) {
         ::close(spillFd_);
@@ -124,13 +132,14 @@ void PacketIndex::spillOldest() {
         return;
     }
     Chunk* const heap = chunks_[spilledChunks_];
-    const auto offset = static_cast<off_t>(spilledChunks_ * sizeof(Chunk));
-    if (!writeAll(spillFd_, heap, sizeof(Chunk), offset)) {
+    const auto offset = static_cast<off_t>(spilledChunks_ * kChunkBytes);
+    // The columns only: the padding is never read (mapped past the end of the file, it is not touched).
+    if (!writeAll(spillFd_, static_cast<const Columns*>(heap), sizeof(Columns), offset)) {
         stopSpilling(fmt::format("cannot write the packet index file ({}); the rest of the index stays in memory",
                                  std::strerror(errno)));
         return;
     }
-    void* mapped = ::mmap(nullptr, sizeof(Chunk), PROT_READ | PROT_WRITE, MAP_SHARED, spillFd_, offset);
+    void* mapped = ::mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_SHARED, spillFd_, offset);
     if (mapped == MAP_FAILED) {
         stopSpilling(fmt::format("cannot map the packet index file ({}); the rest of the index stays in memory",
                                  std::strerror(errno)));
@@ -144,15 +153,47 @@ size_t PacketIndex::append(const IndexedPacket& packet) {
     if ((size_ & kMask) == 0) {
         // for_overwrite: the columns are written before they are read.
         auto fresh = std::make_unique_for_overwrite<Chunk>();
+        escapes_.emplace_back();
         chunks_.push_back(fresh.get());
         fresh.release();  // owned through chunks_ from here
         spillOldest();
     }
     Chunk& target = *chunks_.back();
+    Escapes& escapes = escapes_.back();
     const size_t slot = size_ & kMask;
-    target.tsNs[slot] = packet.tsNs;
-    target.fileAndOffset[slot] = (uint64_t{packet.fileIndex} << kOffsetBits) | (packet.recordOffset & kOffsetMask);
-    target.frame[slot] = packet.frame;
+    const size_t block = slot >> kBlockBits;
+    const uint64_t place = (uint64_t{packet.fileIndex} << kOffsetBits) | (packet.recordOffset & kOffsetMask);
+    if ((slot & (kBlockSize - 1)) == 0) {
+        target.tsBase[block] = packet.tsNs;
+        target.placeBase[block] = place;
+        target.frameBase[block] = packet.frame;
+    }
+    // Unsigned differences: a value below the base wraps to a large one and is escaped.
+    const uint64_t tsDelta = static_cast<uint64_t>(packet.tsNs) - static_cast<uint64_t>(target.tsBase[block]);
+    const uint64_t placeDelta = place - target.placeBase[block];
+    const uint32_t frameDelta = packet.frame - target.frameBase[block];
+    const auto escape = [&](std::vector<Escape>& table, uint64_t value) {
+        table.push_back({static_cast<uint32_t>(slot), value});
+        ++escapeCount_;
+    };
+    if (tsDelta < kEscaped32) {
+        target.tsDelta[slot] = static_cast<uint32_t>(tsDelta);
+    } else {
+        target.tsDelta[slot] = kEscaped32;
+        escape(escapes.ts, static_cast<uint64_t>(packet.tsNs));
+    }
+    if (placeDelta < kEscaped32) {
+        target.placeDelta[slot] = static_cast<uint32_t>(placeDelta);
+    } else {
+        target.placeDelta[slot] = kEscaped32;
+        escape(escapes.place, place);
+    }
+    if (packet.frame >= target.frameBase[block] && frameDelta < kEscaped16) {
+        target.frameDelta[slot] = static_cast<uint16_t>(frameDelta);
+    } else {
+        target.frameDelta[slot] = kEscaped16;
+        escape(escapes.frame, packet.frame);
+    }
     target.connection[slot] = packet.connection;
     target.seq[slot] = packet.seq;
     target.ack[slot] = packet.ack;
@@ -161,6 +202,12 @@ size_t PacketIndex::append(const IndexedPacket& packet) {
     target.analysis[slot] = static_cast<uint16_t>((packet.analysis & ~kFromServerBit) |
                                                   (packet.fromServer ? kFromServerBit : 0));
     return size_++;
+}
+
+uint64_t PacketIndex::escaped(const std::vector<Escape>& escapes, size_t slot) {
+    const auto found = std::lower_bound(escapes.begin(), escapes.end(), slot,
+                                        [](const Escape& escape, size_t wanted) { return escape.slot < wanted; });
+    return found->value;  // present: the column says so
 }
 
 void PacketIndex::setAnalysis(size_t index, AnalysisFlags flags) {
@@ -190,11 +237,12 @@ size_t PacketIndex::positionOfFrame(uint32_t wanted) const {
 IndexedPacket PacketIndex::at(size_t index) const {
     const Chunk& source = chunk(index);
     const size_t slot = index & kMask;
+    const uint64_t where = place(index);
     IndexedPacket packet;
-    packet.tsNs = source.tsNs[slot];
-    packet.recordOffset = source.fileAndOffset[slot] & kOffsetMask;
-    packet.fileIndex = static_cast<uint32_t>(source.fileAndOffset[slot] >> kOffsetBits);
-    packet.frame = source.frame[slot];
+    packet.tsNs = tsNs(index);
+    packet.recordOffset = where & kOffsetMask;
+    packet.fileIndex = static_cast<uint32_t>(where >> kOffsetBits);
+    packet.frame = frame(index);
     packet.connection = source.connection[slot];
     packet.seq = source.seq[slot];
     packet.ack = source.ack[slot];

@@ -2,6 +2,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,10 @@ struct PacketIndexSpill {
 };
 
 /// The compact per-packet index of every TCP packet analysed, stored as columns in fixed-size
-/// chunks: 40 bytes per packet, no reallocation copies as it grows, payloads never kept.
+/// chunks: about 30 bytes per packet, no reallocation copies as it grows, payloads never kept.
+/// Time, file position and frame number are stored as differences from the first packet of their
+/// block of 256; a difference that does not fit (a pause of more than 4.29 s, another input file,
+/// more than 65,534 other frames) is kept whole in a small per-chunk table instead.
 /// With spilling on, every full chunk older than the newest few is written to an unlinked file
 /// and mapped back shared: each position stays readable and writable through the same calls, and
 /// the chunk's memory is given back (the kernel pages the mapped file in and out as it is read).
@@ -40,7 +44,9 @@ class PacketIndex {
 public:
     static constexpr size_t kChunkBits = 16;
     static constexpr size_t kChunkSize = size_t{1} << kChunkBits;
-    static constexpr size_t kBytesPerPacket = 40;
+    static constexpr size_t kBlockBits = 8;
+    static constexpr size_t kBlockSize = size_t{1} << kBlockBits;
+    static constexpr size_t kBytesPerPacket = 30;  ///< columns per packet, besides the block bases and escapes
     static constexpr uint32_t kMaxPayloadLength = (1u << 24) - 1;
 
     PacketIndex() = default;
@@ -62,9 +68,13 @@ public:
 
     [[nodiscard]] size_t size() const { return size_; }
     [[nodiscard]] IndexedPacket at(size_t index) const;
-    [[nodiscard]] int64_t tsNs(size_t index) const { return chunk(index).tsNs[index & kMask]; }
+    [[nodiscard]] int64_t tsNs(size_t index) const {
+        return decoded<int64_t, &Columns::tsBase, &Columns::tsDelta, &Escapes::ts>(index);
+    }
     [[nodiscard]] uint32_t connection(size_t index) const { return chunk(index).connection[index & kMask]; }
-    [[nodiscard]] uint32_t frame(size_t index) const { return chunk(index).frame[index & kMask]; }
+    [[nodiscard]] uint32_t frame(size_t index) const {
+        return decoded<uint32_t, &Columns::frameBase, &Columns::frameDelta, &Escapes::frame>(index);
+    }
     /// The first position whose frame number is at least `frame` (frames grow with the position;
     /// non-TCP frames are not in the index), or size() if there is none.
     [[nodiscard]] size_t firstAtOrAfterFrame(uint32_t frame) const;
@@ -73,32 +83,75 @@ public:
     [[nodiscard]] AnalysisFlags analysis(size_t index) const {
         return static_cast<AnalysisFlags>(chunk(index).analysis[index & kMask] & 0x7fff);
     }
-    /// Bytes held in memory by the columns (whole chunks not spilled), for memory accounting.
-    [[nodiscard]] size_t memoryBytes() const { return (chunks_.size() - spilledChunks_) * sizeof(Chunk); }
-    /// Bytes of one chunk of kChunkSize packets.
-    static constexpr size_t chunkBytes() { return sizeof(Chunk); }
+    /// Bytes held in memory: whole chunks not spilled, and the values kept whole, for memory accounting.
+    [[nodiscard]] size_t memoryBytes() const {
+        return (chunks_.size() - spilledChunks_) * kChunkBytes + escapes_.size() * sizeof(Escapes) +
+               escapeCount_ * sizeof(Escape);
+    }
+    /// Bytes of one chunk of kChunkSize packets (columns, block bases, padding to whole pages).
+    static constexpr size_t chunkBytes() { return kChunkBytes; }
     /// Bytes moved to the spill file.
-    [[nodiscard]] size_t spilledBytes() const { return spilledChunks_ * sizeof(Chunk); }
+    [[nodiscard]] size_t spilledBytes() const { return spilledChunks_ * kChunkBytes; }
     /// Why spilling is off although it was asked for (the file could not be made or written), or empty.
     [[nodiscard]] const std::string& spillProblem() const { return spillProblem_; }
 
 private:
     static constexpr size_t kMask = kChunkSize - 1;
 
-    // Columns of one chunk. The record offset keeps 48 bits (256 TiB) and the file index 16.
-    struct Chunk {
-        std::array<int64_t, kChunkSize> tsNs;
-        std::array<uint64_t, kChunkSize> fileAndOffset;
-        std::array<uint32_t, kChunkSize> frame;
+    static constexpr size_t kBlocks = kChunkSize / kBlockSize;
+    static constexpr uint32_t kEscaped32 = std::numeric_limits<uint32_t>::max();  // kept whole in the escape table
+    static constexpr uint16_t kEscaped16 = std::numeric_limits<uint16_t>::max();
+
+    // Columns of one chunk, padded to whole pages. The place is the file index (16 bits) and the
+    // record offset (48 bits, 256 TiB) in one number.
+    struct Columns {
+        std::array<int64_t, kBlocks> tsBase;
+        std::array<uint64_t, kBlocks> placeBase;
+        std::array<uint32_t, kBlocks> frameBase;
+        std::array<uint32_t, kChunkSize> tsDelta;
+        std::array<uint32_t, kChunkSize> placeDelta;
         std::array<uint32_t, kChunkSize> connection;
         std::array<uint32_t, kChunkSize> seq;
         std::array<uint32_t, kChunkSize> ack;
         std::array<uint32_t, kChunkSize> lengthAndFlags;  // payload length << 8 | tcp flags
+        std::array<uint16_t, kChunkSize> frameDelta;
         std::array<uint16_t, kChunkSize> window;
         std::array<uint16_t, kChunkSize> analysis;        // AnalysisFlags; bit 15 = from server
     };
-    static_assert(sizeof(Chunk) == kChunkSize * kBytesPerPacket);
-    static_assert(sizeof(Chunk) % 4096 == 0, "spilled chunks are mapped at page-aligned file offsets");
+    static constexpr size_t kPageBytes = 4096;  // spilled chunks are mapped at page-aligned file offsets
+    static constexpr size_t kChunkBytes = (sizeof(Columns) + kPageBytes - 1) / kPageBytes * kPageBytes;
+    struct Chunk : Columns {
+        std::array<char, kChunkBytes - sizeof(Columns)> padding;
+    };
+    static_assert(sizeof(Columns) == kChunkSize * kBytesPerPacket + kBlocks * 20);
+    static_assert(sizeof(Chunk) == kChunkBytes);
+
+    // A value that did not fit its column, by slot in the chunk (sorted: slots are appended in order).
+    struct Escape {
+        uint32_t slot;
+        uint64_t value;
+    };
+    struct Escapes {
+        std::vector<Escape> ts;
+        std::vector<Escape> place;
+        std::vector<Escape> frame;
+    };
+    [[nodiscard]] static uint64_t escaped(const std::vector<Escape>& escapes, size_t slot);
+    // A value stored as a difference from its block's base, or kept whole where the column holds
+    // the marker (the largest value of its type).
+    template <typename Value, auto Base, auto Delta, auto Table>
+    [[nodiscard]] Value decoded(size_t index) const {
+        const Chunk& source = chunk(index);
+        const size_t slot = index & kMask;
+        const auto delta = (source.*Delta)[slot];
+        if (delta != std::numeric_limits<decltype(delta)>::max()) {
+            return static_cast<Value>((source.*Base)[slot >> kBlockBits] + delta);
+        }
+        return static_cast<Value>(escaped(escapes_[index >> kChunkBits].*Table, slot));
+    }
+    [[nodiscard]] uint64_t place(size_t index) const {
+        return decoded<uint64_t, &Columns::placeBase, &Columns::placeDelta, &Escapes::place>(index);
+    }
 
     [[nodiscard]] const Chunk& chunk(size_t index) const { return *chunks_[index >> kChunkBits]; }
     // Moves the oldest chunk still in memory to the spill file, if more than residentChunks are.
@@ -108,6 +161,8 @@ private:
 
     // Chunks [0, spilledChunks_) are mappings of the spill file, the rest are heap allocations.
     std::vector<Chunk*> chunks_;
+    std::vector<Escapes> escapes_;  // one per chunk, always in memory
+    size_t escapeCount_ = 0;
     size_t size_ = 0;
     size_t spilledChunks_ = 0;
     size_t residentChunks_ = 0;

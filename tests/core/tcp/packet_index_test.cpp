@@ -1,10 +1,11 @@
-// The packet index moving its older chunks to disk: every position reads back as it was written,
-// flags still change on a moved packet, and a directory that cannot take the file leaves the
-// index in memory with a reason.
+// The packet index: values stored as differences read back whole, also where a difference does not
+// fit; moving older chunks to disk: every position reads back as it was written, flags still change
+// on a moved packet, and a directory that cannot take the file leaves the index in memory with a reason.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "tcp/packet_index.hpp"
 
@@ -47,6 +48,60 @@ std::string temporaryDirectory() {
 constexpr size_t kPackets = 5 * PacketIndex::kChunkSize + 1234;
 
 }  // namespace
+
+TEST_CASE("the packet index keeps about 30 bytes per packet of a steady capture", "[tcp][index]") {
+    PacketIndex index;
+    IndexedPacket packet;
+    for (size_t i = 0; i < 3 * PacketIndex::kChunkSize; ++i) {
+        packet.tsNs = 1'700'000'000'000'000'000 + static_cast<int64_t>(i) * 1000;
+        packet.recordOffset = 24 + uint64_t{i} * 1514;
+        packet.frame = static_cast<uint32_t>(i + 1);
+        index.append(packet);
+    }
+    CHECK(index.memoryBytes() == 3 * PacketIndex::chunkBytes() + 3 * 3 * sizeof(std::vector<int>));  // no value kept whole
+    CHECK(PacketIndex::chunkBytes() < PacketIndex::kChunkSize * 31);
+    CHECK(index.at(3 * PacketIndex::kChunkSize - 1).recordOffset == 24 + (3 * PacketIndex::kChunkSize - 1) * 1514);
+}
+
+TEST_CASE("values whose difference from their block does not fit read back whole", "[tcp][index]") {
+    // Each row is one packet; a block is 256 packets, so all of these share the first block.
+    struct Row {
+        int64_t tsNs;
+        uint32_t fileIndex;
+        uint64_t recordOffset;
+        uint32_t frame;
+    };
+    const std::vector<Row> rows = {
+        {5'000'000'000, 0, 24, 10},
+        {5'000'000'001, 1, 24, 11},                 // another input file, offset below the base
+        {4'999'999'999, 0, 100, 12},                // a timestamp before the block's first
+        {5'000'000'000 + 4'294'967'294, 0, 200, 13},  // the largest difference that fits
+        {5'000'000'000 + 4'294'967'295, 0, 300, 14},  // the smallest that does not (the marker value)
+        {9'000'000'000'000, 0, (uint64_t{1} << 40), 15},  // a long pause; an offset 1 TiB on
+        {9'000'000'000'001, 0, 400, 10 + 65'534},   // frame difference 65,534: fits
+        {9'000'000'000'002, 0, 500, 10 + 65'535},   // 65,535: the marker, kept whole
+        {9'000'000'000'003, 2, 600, 4'000'000'000},
+        {-7, 0, 700, 4'000'000'001},                // before 1970
+    };
+    PacketIndex index;
+    for (const Row& row : rows) {
+        IndexedPacket packet;
+        packet.tsNs = row.tsNs;
+        packet.fileIndex = row.fileIndex;
+        packet.recordOffset = row.recordOffset;
+        packet.frame = row.frame;
+        index.append(packet);
+    }
+    for (size_t i = 0; i < rows.size(); ++i) {
+        INFO("row " << i);
+        const IndexedPacket back = index.at(i);
+        CHECK(back.tsNs == rows[i].tsNs);
+        CHECK(back.fileIndex == rows[i].fileIndex);
+        CHECK(back.recordOffset == rows[i].recordOffset);
+        CHECK(back.frame == rows[i].frame);
+        CHECK(index.positionOfFrame(rows[i].frame) == i);
+    }
+}
 
 TEST_CASE("a spilled packet index reads back every position identically across the spill boundary", "[tcp][index]") {
     PacketIndex index;
