@@ -6,11 +6,13 @@ on; the client sends its next request only after reading the whole answer. The s
 in the server's kernel until the client's delayed ACK of the first (about 40 ms on Linux): the
 write-write-read pattern that tcpscope reports as delayed_ack_stall.
 
-    write_write_read.py PORT REQUESTS [--rate PER_SECOND] [--duration SECONDS] [--clients N] [--host 127.0.0.1]
+    write_write_read.py PORT REQUESTS [--rate PER_SECOND] [--duration SECONDS] [--clients N]
+                        [--reconnect-every R] [--long-clients L] [--host 127.0.0.1]
 
 With --duration, it runs that long instead of REQUESTS requests, at --rate requests a second in all,
 spread over --clients clients (each asks one request at a time on its connection, reconnecting every
-100 requests). It prints one line at the end: requests, seconds, and the slowest answer in milliseconds.
+R requests, 100 by default; the first L clients keep one connection for the whole run). It prints
+one line at the end: requests, connections opened, seconds, and the slowest answer in milliseconds.
 """
 import argparse
 import socket
@@ -59,6 +61,8 @@ def client(options, start, index, results):
     rate = options.rate / options.clients
     slowest = 0.0
     done = 0
+    connections = 0
+    reconnect_every = 0 if index < options.long_clients else options.reconnect_every
     sock = None
     while True:
         if options.duration > 0:
@@ -66,10 +70,11 @@ def client(options, start, index, results):
                 break
         elif done >= requests:
             break
-        if sock is None or done % 100 == 0:
+        if sock is None or (reconnect_every > 0 and done % reconnect_every == 0):
             if sock is not None:
                 sock.close()
             sock = socket.create_connection((options.host, options.port))
+            connections += 1
         began = time.monotonic()
         ask(sock)
         slowest = max(slowest, (time.monotonic() - began) * 1000)
@@ -80,7 +85,7 @@ def client(options, start, index, results):
                 time.sleep(pause)
     if sock is not None:
         sock.close()
-    results.append((done, slowest))
+    results.append((done, connections, slowest))
 
 
 def main():
@@ -90,6 +95,8 @@ def main():
     parser.add_argument("--rate", type=float, default=0.0, help="requests per second (0: back to back)")
     parser.add_argument("--duration", type=float, default=0.0, help="seconds to run (0: REQUESTS requests)")
     parser.add_argument("--clients", type=int, default=1, help="clients asking at the same time")
+    parser.add_argument("--reconnect-every", type=int, default=100, help="requests per connection")
+    parser.add_argument("--long-clients", type=int, default=0, help="clients that never reconnect")
     parser.add_argument("--host", default="127.0.0.1")
     options = parser.parse_args()
 
@@ -107,10 +114,12 @@ def main():
         thread.start()
     for thread in clients:
         thread.join()
-    done = sum(count for count, _ in results)
-    slowest = max((worst for _, worst in results), default=0.0)
+    done = sum(count for count, _, _ in results)
+    connections = sum(opened for _, opened, _ in results)
+    slowest = max((worst for _, _, worst in results), default=0.0)
     listener.close()
-    print(f"requests={done} seconds={time.monotonic() - start:.2f} slowest_ms={slowest:.1f}", flush=True)
+    print(f"requests={done} connections={connections} seconds={time.monotonic() - start:.2f} "
+          f"slowest_ms={slowest:.1f}", flush=True)
 
 
 if __name__ == "__main__":
