@@ -16,6 +16,7 @@
 
 #include "report/mermaid_sequence.hpp"
 #include "support/ladder_capture.hpp"
+#include "views/syscall_lanes.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;
@@ -276,4 +277,45 @@ TEST_CASE("syscalls given to the view are drawn beside their lifeline", "[sequen
     CHECK(countPixels(image, options.palette.color(QPalette::Link), 30) > 100);
     view.setSyscalls({});
     CHECK(view.sequenceLayout().syscalls().empty());
+}
+
+TEST_CASE("the Mermaid text names the system calls the ladder draws beside each lifeline, in order",
+          "[sequence][view][mermaid]") {
+    CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
+    StraceAlignment alignment = loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace"}, analysis, {});
+    const ResultsPtr results = AnalysisResults::complete(std::move(analysis), std::move(alignment));
+    SequenceLayout layout = SequenceLayout::ofProxy(results, 0, 1);
+    layout.setSyscalls(sequenceSyscalls(*results->alignment(), *layout.diagram()));
+    REQUIRE(layout.syscalls().size() > 100);
+    const std::vector<LadderSyscall> calls = ladderSyscalls(*results->alignment(), *layout.diagram());
+    MermaidOptions options;
+    options.maxArrows = 100'000;
+    options.syscalls = &calls;
+    const QStringList lines =
+        QString::fromStdString(mermaidSequence(*layout.diagram(), options)).split(QLatin1Char('\n'));
+    const QString aliases = QStringLiteral("CPS");
+    for (int lifeline = 0; lifeline < 3; ++lifeline) {
+        // The ladder's labels on this lifeline, in time order, against the notes' calls in text order.
+        QStringList drawn;
+        for (const SequenceSyscall& call : layout.syscalls()) {
+            if (call.lifeline == lifeline) {
+                drawn << call.label;
+            }
+        }
+        const QString prefix =
+            QStringLiteral("Note %1 of %2: ").arg(lifeline == 0 ? QStringLiteral("left") : QStringLiteral("right"))
+                .arg(aliases[lifeline]);
+        QStringList written;
+        for (const QString& line : lines) {
+            if (line.trimmed().startsWith(prefix)) {
+                written << line.trimmed().mid(prefix.size()).split(QStringLiteral(", "));
+            }
+        }
+        INFO("lifeline " << lifeline);
+        CHECK(written == drawn);
+    }
+    // The proxy's sendto(35) calls, the ones Nagle held, are written beside it.
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const QString& line) {
+              return line.startsWith(QStringLiteral("    Note right of P: ")) && line.contains(QStringLiteral("sendto 35 B"));
+          }) >= 39);
 }
