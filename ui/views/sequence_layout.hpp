@@ -45,7 +45,7 @@ struct SequenceSyscall {
     int lifeline = 0;        ///< 0 client, 1 server (or proxy), 2 server of a proxy diagram
     EventKind kind = EventKind::Other;
     uint32_t segmentFrame = 0;  ///< a write: the frame of the first segment carrying its bytes (0: none)
-    std::optional<SyscallLocation> location;  ///< its record in the results' alignment, if it comes from there
+    std::optional<SyscallLocation> location{};  ///< its record in the results' alignment, if it comes from there
 };
 
 /// Arrows [first, end) of a diagram, for export and for the rows in view.
