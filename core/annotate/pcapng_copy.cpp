@@ -1,7 +1,9 @@
 #include "annotate/pcapng_copy.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,8 +15,8 @@
 #include <fmt/format.h>
 
 #include "annotate/note_sidecar.hpp"
-#include "annotate/pcapng_block_writer.hpp"
 #include "capture/capture_reader.hpp"
+#include "capture/pcapng_writer.hpp"
 
 namespace tcpscope {
 
@@ -24,7 +26,7 @@ struct OpenCapture {
     std::unique_ptr<CaptureReader> reader;
     RawPacket pending;
     bool hasPending = false;
-    int64_t unitsPerSecond = 1'000'000'000;
+    uint8_t tsResolutionDigits = 9;
 };
 
 [[noreturn]] void fail(const std::string& path, uint64_t offset, std::string reason) {
@@ -52,43 +54,11 @@ std::map<uint32_t, std::vector<std::string_view>> noteTextsByFrame(const std::ve
     return byFrame;
 }
 
-struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-};
-
-}  // namespace
-
-PcapngCopyResult writePcapngWithNotes(const std::vector<std::string>& capturePaths, const std::vector<Note>& notes,
-                                      const std::string& outPath) {
-    refuseInputAsOutput(capturePaths, outPath);
-    std::vector<OpenCapture> inputs(capturePaths.size());
-    std::vector<std::string> sectionComments;
-    for (size_t i = 0; i < capturePaths.size(); ++i) {
-        inputs[i].reader = CaptureReader::open(capturePaths[i]);
-        // A microsecond pcap stays in microseconds, so the copy shows the same digits as the original.
-        if (inputs[i].reader->format().container == "pcap") {
-            inputs[i].unitsPerSecond = 1'000'000;
-        }
-        inputs[i].hasPending = inputs[i].reader->next(inputs[i].pending);
-    }
-
-    const std::string temporary = fmt::format("{}.tmp-{}", outPath, ::getpid());
-    std::unique_ptr<std::FILE, FileCloser> out(std::fopen(temporary.c_str(), "wb"));
-    if (!out) {
-        fail(outPath, 0, fmt::format("cannot create {}: {}", temporary, std::strerror(errno)));
-    }
-    PcapngBlockWriter writer(out.get());
-    // Section comments are only known once a pcapng header is read, which open() did.
-    for (const OpenCapture& input : inputs) {
-        const auto& comments = input.reader->sectionComments();
-        sectionComments.insert(sectionComments.end(), comments.begin(), comments.end());
-    }
-    writer.writeSection("tcpscope (copy with notes)", sectionComments);
-
+// Copies every frame of `inputs` (merged in time order) to `writer`, with the notes' texts as comments.
+PcapngCopyResult copyFrames(std::vector<OpenCapture>& inputs, const std::vector<Note>& notes, PcapngWriter& writer) {
     const auto textsByFrame = noteTextsByFrame(notes);
     PcapngCopyResult result;
     std::map<std::pair<size_t, uint32_t>, uint32_t> interfaceOf;  // (input, its interface) -> copy's interface
-    std::vector<std::string_view> comments;
     uint32_t frame = 0;
     while (true) {
         // Same merge as the analysis (earliest first, ties in the order given), so frame numbers agree.
@@ -108,27 +78,22 @@ PcapngCopyResult writePcapngWithNotes(const std::vector<std::string>& capturePat
         const auto key = std::make_pair(earliestIndex, packet.interfaceId);
         auto found = interfaceOf.find(key);
         if (found == interfaceOf.end()) {
-            found = interfaceOf.emplace(key, static_cast<uint32_t>(interfaceOf.size())).first;
-            writer.writeInterface(packet.linkType, earliest->unitsPerSecond == 1'000'000 ? 6 : 9);
+            PcapngInterfaceInfo interface;
+            interface.linkType = packet.linkType;
+            interface.tsResolutionDigits = earliest->tsResolutionDigits;
+            found = interfaceOf.emplace(key, writer.addInterface(interface)).first;
         }
-        comments.clear();
+        PcapngPacket copy{found->second, packet.tsNs, std::max(packet.originalLength, packet.capturedLength),
+                          {packet.data, packet.capturedLength}, packet.comment};
         if (!packet.comment.empty()) {
-            comments.push_back(packet.comment);
             ++result.commentsKept;
         }
         if (const auto texts = textsByFrame.find(frame); texts != textsByFrame.end()) {
-            comments.insert(comments.end(), texts->second.begin(), texts->second.end());
+            copy.moreComments = texts->second;
             result.notesWritten += texts->second.size();
         }
-        writer.writePacket(found->second, packet.tsNs, earliest->unitsPerSecond, {packet.data, packet.capturedLength},
-                           packet.originalLength, comments);
+        writer.writePacket(copy);
         ++result.packets;
-        if (!writer.ok()) {
-            const int writeErrno = errno;
-            out.reset();
-            ::unlink(temporary.c_str());
-            fail(outPath, writer.bytesWritten(), fmt::format("cannot write: {}", std::strerror(writeErrno)));
-        }
         earliest->hasPending = earliest->reader->next(earliest->pending);
     }
     for (const auto& [noteFrame, texts] : textsByFrame) {
@@ -136,20 +101,60 @@ PcapngCopyResult writePcapngWithNotes(const std::vector<std::string>& capturePat
             result.notesNotPlaced += texts.size();
         }
     }
+    return result;
+}
+
+}  // namespace
+
+PcapngCopyResult writePcapngWithNotes(const std::vector<std::string>& capturePaths, const std::vector<Note>& notes,
+                                      const std::string& outPath) {
+    refuseInputAsOutput(capturePaths, outPath);
+    std::vector<OpenCapture> inputs(capturePaths.size());
+    PcapngSectionInfo section;
+    section.application = "tcpscope (copy with notes)";
+    for (size_t i = 0; i < capturePaths.size(); ++i) {
+        inputs[i].reader = CaptureReader::open(capturePaths[i]);
+        // A microsecond pcap stays in microseconds, so the copy shows the same digits as the original.
+        if (inputs[i].reader->format().container == "pcap") {
+            inputs[i].tsResolutionDigits = 6;
+        }
+        inputs[i].hasPending = inputs[i].reader->next(inputs[i].pending);
+        // Section comments are only known once a pcapng header is read, which open() did.
+        const auto& comments = inputs[i].reader->sectionComments();
+        section.comments.insert(section.comments.end(), comments.begin(), comments.end());
+    }
+
+    const std::string temporary = fmt::format("{}.tmp-{}", outPath, ::getpid());
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fail(outPath, 0, fmt::format("cannot create {}: {}", temporary, std::strerror(errno)));
+    }
+    PcapngCopyResult result;
+    try {
+        PcapngWriter writer(fd, outPath, section, PcapngFlush::Manual);
+        result = copyFrames(inputs, notes, writer);
+        writer.sync();
+        writer.close();
+    } catch (const CaptureWriteError& error) {
+        ::close(fd);
+        ::unlink(temporary.c_str());
+        throw NoteFileError(error.problem());
+    } catch (...) {
+        ::close(fd);
+        ::unlink(temporary.c_str());
+        throw;
+    }
+    if (::close(fd) != 0 || std::rename(temporary.c_str(), outPath.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(temporary.c_str());
+        fail(outPath, 0, fmt::format("cannot write: {}", std::strerror(error)));
+    }
     for (const OpenCapture& input : inputs) {
         const auto& warnings = input.reader->warnings();
         result.problems.insert(result.problems.end(), warnings.begin(), warnings.end());
         if (const InputProblem* problem = input.reader->error()) {
             result.problems.push_back(*problem);
         }
-    }
-    const bool flushed = std::fflush(out.get()) == 0 && ::fsync(::fileno(out.get())) == 0;
-    const int flushErrno = errno;
-    out.reset();
-    if (!flushed || std::rename(temporary.c_str(), outPath.c_str()) != 0) {
-        const int renameErrno = flushed ? errno : flushErrno;
-        ::unlink(temporary.c_str());
-        fail(outPath, 0, fmt::format("cannot write: {}", std::strerror(renameErrno)));
     }
     return result;
 }

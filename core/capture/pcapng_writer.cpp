@@ -1,11 +1,10 @@
 #include "capture/pcapng_writer.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -35,39 +34,20 @@ constexpr uint16_t kIsbIfDropped = 5;
 constexpr uint16_t kIsbOsDropped = 7;
 constexpr uint16_t kIsbUserDelivered = 8;
 
-constexpr uint8_t kNanosecondResolution = 9;
+constexpr uint8_t kMaxResolutionDigits = 9;  // finer than nanoseconds cannot be given in tsNs
 constexpr uint8_t kLibpcapFilterString = 0;  // first byte of if_filter: a libpcap expression follows
 constexpr size_t kMaxOptionBytes = 0xFFFF;   // an option's length field is 16 bits
 constexpr size_t kManualFlushBytes = size_t{1} << 20;
 
-std::string systemReason(int error) { return std::strerror(error); }
-
 }  // namespace
 
-PcapngWriteError::PcapngWriteError(InputProblem problem)
-    : std::runtime_error(problem.describe()), problem_(std::move(problem)) {}
-
 PcapngWriter::PcapngWriter(const std::string& path, const PcapngSectionInfo& section, PcapngFlush flushPolicy)
-    : name_(path), flushPolicy_(flushPolicy) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-        fail(0, "cannot create the file: " + systemReason(errno));
-    }
-    ownsFd_ = true;
-    try {
-        writeSectionHeader(section);
-    } catch (const PcapngWriteError&) {
-        ::close(fd_);
-        fd_ = -1;
-        throw;
-    }
+    : output_(path), flushPolicy_(flushPolicy) {
+    writeSectionHeader(section);
 }
 
 PcapngWriter::PcapngWriter(int fd, std::string name, const PcapngSectionInfo& section, PcapngFlush flushPolicy)
-    : name_(std::move(name)), fd_(fd), flushPolicy_(flushPolicy) {
-    if (fd_ < 0) {
-        fail(0, "no open file descriptor to write to");
-    }
+    : output_(fd, std::move(name)), flushPolicy_(flushPolicy) {
     writeSectionHeader(section);
 }
 
@@ -79,7 +59,7 @@ PcapngWriter::PcapngWriter(std::FILE* stream, std::string name, const PcapngSect
 PcapngWriter::~PcapngWriter() {
     try {
         close();
-    } catch (const PcapngWriteError&) {
+    } catch (const CaptureWriteError&) {
         // Reported only through close(); a destructor cannot throw.
     }
 }
@@ -105,14 +85,17 @@ uint32_t PcapngWriter::addInterface(const PcapngInterfaceInfo& interface) {
     if (interface.linkType > 0xFFFF) {
         throw std::invalid_argument(fmt::format("link type {} does not fit a pcapng interface block", interface.linkType));
     }
+    if (interface.tsResolutionDigits > kMaxResolutionDigits) {
+        throw std::invalid_argument(fmt::format("a resolution of 10^-{} s is finer than nanoseconds",
+                                                interface.tsResolutionDigits));
+    }
     beginBlock(kInterfaceDescriptionBlock);
     put16(static_cast<uint16_t>(interface.linkType));
     put16(0);  // reserved
     put32(interface.snapLength);
     putOption(kIfName, interface.name);
     putOption(kIfDescription, interface.description);
-    const uint8_t resolution = kNanosecondResolution;
-    putOption(kIfTsresol, std::span<const uint8_t>(&resolution, 1));
+    putOption(kIfTsresol, std::span<const uint8_t>(&interface.tsResolutionDigits, 1));
     if (!interface.filter.empty()) {
         std::vector<uint8_t> filter{kLibpcapFilterString};
         filter.insert(filter.end(), interface.filter.begin(), interface.filter.end());
@@ -120,28 +103,33 @@ uint32_t PcapngWriter::addInterface(const PcapngInterfaceInfo& interface) {
     }
     putEndOfOptions();
     endBlock();
-    return interfaceCount_++;
+    int64_t nsPerUnit = 1;
+    for (uint8_t digit = interface.tsResolutionDigits; digit < kMaxResolutionDigits; ++digit) {
+        nsPerUnit *= 10;
+    }
+    nsPerUnit_.push_back(nsPerUnit);
+    return static_cast<uint32_t>(nsPerUnit_.size() - 1);
 }
 
 void PcapngWriter::writePacket(const PcapngPacket& packet) {
-    requireOpen();
-    if (packet.interfaceId >= interfaceCount_) {
-        throw std::invalid_argument(fmt::format("packet of interface {}, but only {} interfaces were described",
-                                                packet.interfaceId, interfaceCount_));
-    }
+    requireInterface(packet.interfaceId, "packet");
     if (packet.data.size() > 0xFFFFFFFFu || packet.originalLength < packet.data.size()) {
         throw std::invalid_argument(fmt::format("packet of {} captured bytes with an original length of {}",
                                                 packet.data.size(), packet.originalLength));
     }
     beginBlock(kEnhancedPacketBlock);
     put32(packet.interfaceId);
-    putTimestamp(packet.tsNs);
+    putTimestamp(packet.tsNs, packet.interfaceId);
     put32(static_cast<uint32_t>(packet.data.size()));
     put32(packet.originalLength);
     putBytes(packet.data);
     putPadding();
-    if (!packet.comment.empty()) {
-        putOption(kOptComment, packet.comment);
+    const size_t optionsStart = buffer_.size();
+    putOption(kOptComment, packet.comment);
+    for (const std::string_view comment : packet.moreComments) {
+        putOption(kOptComment, comment);
+    }
+    if (buffer_.size() != optionsStart) {
         putEndOfOptions();
     }
     endBlock();
@@ -149,18 +137,14 @@ void PcapngWriter::writePacket(const PcapngPacket& packet) {
 }
 
 void PcapngWriter::writeInterfaceStats(const PcapngInterfaceStats& stats) {
-    requireOpen();
-    if (stats.interfaceId >= interfaceCount_) {
-        throw std::invalid_argument(fmt::format("statistics of interface {}, but only {} interfaces were described",
-                                                stats.interfaceId, interfaceCount_));
-    }
+    requireInterface(stats.interfaceId, "statistics");
     beginBlock(kInterfaceStatisticsBlock);
     put32(stats.interfaceId);
-    putTimestamp(stats.tsNs);
+    putTimestamp(stats.tsNs, stats.interfaceId);
     if (stats.startNs != 0) {
-        putTimestampOption(kIsbStartTime, stats.startNs);
+        putTimestampOption(kIsbStartTime, stats.startNs, stats.interfaceId);
     }
-    putTimestampOption(kIsbEndTime, stats.tsNs);
+    putTimestampOption(kIsbEndTime, stats.tsNs, stats.interfaceId);
     putOption64(kIsbIfReceived, stats.received);
     putOption64(kIsbIfDropped, stats.droppedByInterface);
     putOption64(kIsbOsDropped, stats.droppedByKernel);
@@ -170,44 +154,35 @@ void PcapngWriter::writeInterfaceStats(const PcapngInterfaceStats& stats) {
 }
 
 void PcapngWriter::flush() {
-    requireOpen();
-    size_t done = 0;
-    while (done < buffer_.size()) {
-        const ssize_t wrote = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
-        if (wrote < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            const int error = errno;
-            // Keep what was not written out of the file's count, so the offset in the message is true.
-            buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(done));
-            flushedBytes_ += done;
-            fail(flushedBytes_, "cannot write: " + systemReason(error));
-        }
-        done += static_cast<size_t>(wrote);
+    try {
+        output_.write(buffer_);
+    } catch (const CaptureWriteError&) {
+        buffer_.clear();  // lost: bytesWritten() stays the size of the file
+        throw;
     }
-    flushedBytes_ += done;
     buffer_.clear();
 }
 
+void PcapngWriter::sync() {
+    flush();
+    output_.sync();
+}
+
 void PcapngWriter::close() {
-    if (fd_ < 0) {
+    if (!output_.isOpen()) {
         return;
     }
     try {
         flush();
-    } catch (const PcapngWriteError&) {
-        if (ownsFd_) {
-            ::close(fd_);
+    } catch (const CaptureWriteError&) {
+        try {
+            output_.close();
+        } catch (const CaptureWriteError&) {
+            // The write error is the one to report.
         }
-        fd_ = -1;
         throw;
     }
-    const int fd = fd_;
-    fd_ = -1;
-    if (ownsFd_ && ::close(fd) != 0) {
-        fail(flushedBytes_, "cannot close the file: " + systemReason(errno));
-    }
+    output_.close();
 }
 
 void PcapngWriter::beginBlock(uint32_t type) {
@@ -266,29 +241,33 @@ void PcapngWriter::putOption64(uint16_t code, uint64_t value) {
     put64(value);
 }
 
-// A timestamp is two 32-bit words, the high one first, in units of if_tsresol (nanoseconds).
-void PcapngWriter::putTimestamp(int64_t tsNs) {
-    const auto units = static_cast<uint64_t>(tsNs < 0 ? 0 : tsNs);
+// A timestamp is two 32-bit words, the high one first, in units of the interface's if_tsresol.
+void PcapngWriter::putTimestamp(int64_t tsNs, uint32_t interfaceId) {
+    const auto units = static_cast<uint64_t>(tsNs < 0 ? 0 : tsNs / nsPerUnit_[interfaceId]);
     put32(static_cast<uint32_t>(units >> 32));
     put32(static_cast<uint32_t>(units & 0xFFFFFFFFu));
 }
 
-void PcapngWriter::putTimestampOption(uint16_t code, int64_t tsNs) {
+void PcapngWriter::putTimestampOption(uint16_t code, int64_t tsNs, uint32_t interfaceId) {
     put16(code);
     put16(8);
-    putTimestamp(tsNs);
+    putTimestamp(tsNs, interfaceId);
 }
 
 void PcapngWriter::putEndOfOptions() { put32(0); }
 
 void PcapngWriter::requireOpen() const {
-    if (fd_ < 0) {
-        fail(flushedBytes_, "the file is already closed");
+    if (!output_.isOpen()) {
+        output_.fail(output_.offset(), "the file is already closed");
     }
 }
 
-void PcapngWriter::fail(uint64_t offset, const std::string& reason) const {
-    throw PcapngWriteError(InputProblem{name_, offset, reason});
+void PcapngWriter::requireInterface(uint32_t interfaceId, const char* what) const {
+    requireOpen();
+    if (interfaceId >= nsPerUnit_.size()) {
+        throw std::invalid_argument(fmt::format("{} of interface {}, but only {} interfaces were described", what,
+                                                interfaceId, nsPerUnit_.size()));
+    }
 }
 
 }  // namespace tcpscope

@@ -2,24 +2,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "capture/capture_error.hpp"
+#include "capture/capture_output.hpp"
 
 namespace tcpscope {
 
-/// Thrown when a pcapng file cannot be created or written; says which file, at which offset, and why.
-class PcapngWriteError : public std::runtime_error {
-public:
-    explicit PcapngWriteError(InputProblem problem);
-    [[nodiscard]] const InputProblem& problem() const { return problem_; }
-
-private:
-    InputProblem problem_;
-};
+/// Thrown when a pcapng file cannot be created or written (the error of every capture writer).
+using PcapngWriteError = CaptureWriteError;
 
 /// The Section Header Block's descriptive options (empty strings are left out).
 struct PcapngSectionInfo {
@@ -29,14 +21,16 @@ struct PcapngSectionInfo {
     std::vector<std::string> comments;  ///< shb_comment, one option each
 };
 
-/// One interface (Interface Description Block). Timestamps are always written in nanoseconds
-/// (if_tsresol = 9).
+/// One interface (Interface Description Block).
 struct PcapngInterfaceInfo {
     uint32_t linkType = 0;    ///< LINKTYPE_* value
     uint32_t snapLength = 0;  ///< 0: no limit
     std::string name;         ///< if_name, e.g. "lo" (left out if empty)
     std::string description;  ///< if_description
     std::string filter;       ///< if_filter, the libpcap filter expression the capture used
+    /// if_tsresol: this interface's timestamps are in 10^-digits seconds (0..9; 6: microseconds,
+    /// 9: nanoseconds). Times of its packets are cut to this resolution.
+    uint8_t tsResolutionDigits = 9;
 };
 
 /// One packet (Enhanced Packet Block).
@@ -46,6 +40,7 @@ struct PcapngPacket {
     uint32_t originalLength = 0;      ///< length on the wire (at least data.size())
     std::span<const uint8_t> data;    ///< the captured bytes
     std::string_view comment;         ///< opt_comment, left out if empty
+    std::span<const std::string_view> moreComments = {};  ///< further opt_comment options, in this order
 };
 
 /// Counters of one interface at the end of a capture (Interface Statistics Block).
@@ -66,9 +61,10 @@ enum class PcapngFlush {
     Manual,      ///< when flush() is called (after a batch of packets) or the buffer is full
 };
 
-/// Writes a pcapng file block by block (one section, any number of interfaces, packets with
-/// optional comments, interface statistics), in the host's byte order. Readable by tcpscope, tshark and
-/// tcpdump at every flush.
+/// Writes a pcapng file block by block (one section, any number of interfaces each in its own
+/// timestamp resolution, packets with any number of comments, interface statistics), in the host's
+/// byte order. Readable by tcpscope, tshark and tcpdump at every flush. Used by live capture and by
+/// the annotated copy (annotate/pcapng_copy).
 class PcapngWriter {
 public:
     /// Creates (or truncates) `path` and writes the Section Header Block. Throws PcapngWriteError.
@@ -87,7 +83,8 @@ public:
     PcapngWriter(const PcapngWriter&) = delete;
     PcapngWriter& operator=(const PcapngWriter&) = delete;
 
-    /// Writes an Interface Description Block; returns the interface's id for packets.
+    /// Writes an Interface Description Block; returns the interface's id for packets. Throws
+    /// std::invalid_argument for a link type over 16 bits or a resolution over 9 digits.
     uint32_t addInterface(const PcapngInterfaceInfo& interface);
     /// Writes an Enhanced Packet Block. Throws std::invalid_argument for an unknown interface or
     /// an original length below the captured one.
@@ -96,14 +93,16 @@ public:
     void writeInterfaceStats(const PcapngInterfaceStats& stats);
     /// Writes out every buffered block.
     void flush();
+    /// Flushes and asks the kernel to put the file on disk (fsync; a file, not a pipe).
+    void sync();
     /// Flushes, and closes the file if this writer opened it. Further writes throw.
     void close();
 
-    [[nodiscard]] const std::string& name() const { return name_; }
+    [[nodiscard]] const std::string& name() const { return output_.name(); }
     /// Bytes of the file so far (buffered ones included).
-    [[nodiscard]] uint64_t bytesWritten() const { return flushedBytes_ + buffer_.size(); }
+    [[nodiscard]] uint64_t bytesWritten() const { return output_.offset() + buffer_.size(); }
     [[nodiscard]] uint64_t packetsWritten() const { return packets_; }
-    [[nodiscard]] size_t interfaceCount() const { return interfaceCount_; }
+    [[nodiscard]] size_t interfaceCount() const { return nsPerUnit_.size(); }
 
 private:
     void writeSectionHeader(const PcapngSectionInfo& section);
@@ -117,21 +116,18 @@ private:
     void putOption(uint16_t code, std::span<const uint8_t> value);
     void putOption(uint16_t code, std::string_view text);
     void putOption64(uint16_t code, uint64_t value);
-    void putTimestamp(int64_t tsNs);
-    void putTimestampOption(uint16_t code, int64_t tsNs);
+    void putTimestamp(int64_t tsNs, uint32_t interfaceId);
+    void putTimestampOption(uint16_t code, int64_t tsNs, uint32_t interfaceId);
     void putEndOfOptions();
     void requireOpen() const;
-    [[noreturn]] void fail(uint64_t offset, const std::string& reason) const;
+    void requireInterface(uint32_t interfaceId, const char* what) const;
 
-    std::string name_;
-    int fd_ = -1;
-    bool ownsFd_ = false;
+    CaptureOutput output_;
     PcapngFlush flushPolicy_;
     std::vector<uint8_t> buffer_;
     size_t blockStart_ = 0;
-    uint64_t flushedBytes_ = 0;
     uint64_t packets_ = 0;
-    uint32_t interfaceCount_ = 0;
+    std::vector<int64_t> nsPerUnit_;  ///< per interface: nanoseconds in one unit of its timestamps
 };
 
 }  // namespace tcpscope
