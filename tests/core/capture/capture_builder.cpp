@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "capture/pcap_writer.hpp"
+
 namespace tcpscope::testing {
 
 void ByteWriter::u16(uint16_t value) {
@@ -33,13 +35,15 @@ void ByteWriter::u64(uint64_t value) {
 }
 
 PcapBuilder::PcapBuilder(PcapHeader header) : writer_(header.bigEndian) {
-    writer_.u32(header.nanoseconds ? 0xa1b23c4d : 0xa1b2c3d4);
-    writer_.u16(header.versionMajor);
-    writer_.u16(header.versionMinor);
-    writer_.u32(0);  // thiszone
-    writer_.u32(0);  // sigfigs
-    writer_.u32(header.snapLength);
-    writer_.u32(header.linkType);
+    // The core's writer encodes the header; only the version is ours to vary, for the reader's tests.
+    Bytes fileHeader(kPcapFileHeaderBytes);
+    encodePcapFileHeader(PcapFileHeader{header.linkType, header.snapLength, header.nanoseconds, header.bigEndian},
+                         fileHeader.data());
+    ByteWriter version(header.bigEndian);
+    version.u16(header.versionMajor);
+    version.u16(header.versionMinor);
+    std::copy(version.bytes().begin(), version.bytes().end(), fileHeader.begin() + 4);
+    writer_.append(fileHeader);
 }
 
 PcapBuilder& PcapBuilder::recordHeader(uint32_t seconds, uint32_t fraction, uint32_t capturedLength,
