@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "align/strace_time_zone.hpp"
+#include "capture/capture_settings.hpp"
 #include "window/main_window.hpp"
 #include "window/palettes.hpp"
 
@@ -32,8 +33,13 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("files"),
                                  QStringLiteral("captures to open (merged in time order); strace logs among them are "
                                                 "recognised by their content"));
-    const QCommandLineOption filter(QStringLiteral("filter"), QStringLiteral("tcpdump filter expression"),
+    const QCommandLineOption filter(QStringLiteral("filter"),
+                                    QStringLiteral("tcpdump filter expression (with --capture: the capture filter)"),
                                     QStringLiteral("expr"));
+    const QCommandLineOption capture(QStringLiteral("capture"),
+                                     QStringLiteral("capture live on this interface (any: all), as Capture > Start "
+                                                    "capture with the last settings and a new file"),
+                                     QStringLiteral("iface"));
     const QCommandLineOption strace(QStringLiteral("strace"),
                                     QStringLiteral("strace log of a traced process (strace -f -tt -T -yy); repeat for "
                                                    "several; NAME.PID files of strace -ff given together form one log"),
@@ -49,7 +55,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("save the window as PNG once the analysis is shown, then quit"),
                                         QStringLiteral("png"));
-    parser.addOptions({filter, strace, straceTz, straceOffset, palette, screenshot});
+    parser.addOptions({filter, capture, strace, straceTz, straceOffset, palette, screenshot});
     parser.process(app);
 
     if (!tcpscope::ui::applyPalette(parser.value(palette))) {
@@ -79,7 +85,19 @@ int main(int argc, char** argv) {
     if (clock) {
         window.setClockOverride(*clock);
     }
-    window.setCaptureFilter(parser.value(filter));
+    if (!parser.isSet(capture)) {
+        window.setCaptureFilter(parser.value(filter));
+    }
+    QObject::connect(&window, &tcpscope::ui::MainWindow::captureFailed, &window,
+                     [&parser, &screenshot](const QString& message, const QString& fix) {
+                         std::fprintf(stderr, "tcpscope: %s\n", qPrintable(message));
+                         if (!fix.isEmpty()) {
+                             std::fprintf(stderr, "tcpscope: to fix it, run once: %s\n", qPrintable(fix));
+                         }
+                         if (parser.isSet(screenshot)) {
+                             QApplication::exit(3);
+                         }
+                     });
     if (parser.isSet(screenshot)) {
         QObject::connect(&window, &tcpscope::ui::MainWindow::loadFailed, &window, []() { QApplication::exit(3); });
         const QString target = parser.value(screenshot);
@@ -94,7 +112,14 @@ int main(int argc, char** argv) {
 
     const QStringList files = parser.positionalArguments();
     const QStringList straceLogs = parser.values(strace);
-    if (!files.isEmpty()) {
+    if (parser.isSet(capture)) {
+        tcpscope::ui::CaptureSettings settings = tcpscope::ui::CaptureSettings::load(QSettings());
+        settings.device = parser.value(capture);
+        settings.filter = parser.value(filter);
+        settings.outputPath = tcpscope::ui::CaptureSettings::defaultOutputPath(settings.device);
+        // After the window is shown, so that a failure's message box has its parent.
+        QTimer::singleShot(0, &window, [&window, settings]() { window.startCapture(settings); });
+    } else if (!files.isEmpty()) {
         window.openFiles(files, straceLogs);
     } else if (!straceLogs.isEmpty() || !window.reopenLastSession()) {
         // A first run shows the product working: the bundled Nagle sample with its strace log.

@@ -59,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectionsFilter_.setSourceModel(&connectionsModel_);
     preferences_ = AnalysisPreferences::load(QSettings());
     buildFileMenu();
+    buildCaptureMenu();
     buildAnalysisMenu();
     buildGoMenu();
     buildStatusBar();
@@ -92,10 +93,10 @@ void MainWindow::buildFileMenu() {
     });
     fileMenu_->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    QToolBar* toolbar = addToolBar(tr("Main"));
-    toolbar->setObjectName(QStringLiteral("mainToolbar"));
-    toolbar->addAction(openAction_);
-    toolbar->addAction(attachAction_);
+    toolbar_ = addToolBar(tr("Main"));
+    toolbar_->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar_->addAction(openAction_);
+    toolbar_->addAction(attachAction_);
 }
 
 void MainWindow::buildAnalysisMenu() {
@@ -234,11 +235,19 @@ void MainWindow::connectLoader() {
         }
         progressBar_->setFormat(tr("%1 packets").arg(frames));
     });
-    connect(&loader_, &AnalysisLoader::partialResults, this, [this](ResultsPtr results) { showResults(results, false); });
+    // A load replaced by a live capture (which cancelled it) shows nothing of itself.
+    connect(&loader_, &AnalysisLoader::partialResults, this, [this](ResultsPtr results) {
+        if (!capturing()) {
+            showResults(results, false);
+        }
+    });
     connect(&loader_, &AnalysisLoader::warning, this, &MainWindow::reportProblem);
     connect(&loader_, &AnalysisLoader::finished, this, [this](ResultsPtr results, bool cancelled) {
         progressBar_->hide();
         cancelButton_->hide();
+        if (capturing()) {
+            return;
+        }
         showResults(results, true);
         if (cancelled) {
             statusBar()->showMessage(tr("Loading cancelled: showing the packets read until then"), 10000);
@@ -331,7 +340,7 @@ void MainWindow::setPreferences(const AnalysisPreferences& preferences) {
 }
 
 void MainWindow::reload() {
-    if (request_.captures.isEmpty()) {
+    if (request_.captures.isEmpty() || capturing()) {
         return;
     }
     LoadRequest request = request_;
@@ -414,7 +423,7 @@ void MainWindow::onFindingActivated(const QModelIndex& index) {
     const Finding* finding = findingsModel_.findingAt(index);
     findingDetail_->showFinding(results_, finding);
     stallCursor_ = -1;
-    if (finding == nullptr) {
+    if (finding == nullptr || refreshingLive_) {
         return;
     }
     if (!restoringView_) {
@@ -463,6 +472,9 @@ void MainWindow::onConnectionSelected() {
     }
     const uint32_t id = current.data(ConnectionsModel::ConnectionIdRole).toUInt();
     packetsModel_.setConnection(results_, id);
+    if (refreshingLive_) {
+        return;
+    }
     packetsView_->resizeColumnsToContents();
     if (results_ && results_->isComplete()) {
         sequenceView_->showConnection(results_, id);
@@ -556,7 +568,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
         }
     }
     // Several dropped captures are merged in time order; dropped strace logs go with them.
-    if (!files.isEmpty() && openFiles(files)) {
+    if (!files.isEmpty() && !capturing() && openFiles(files)) {
         event->acceptProposedAction();
     }
 }

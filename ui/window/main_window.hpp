@@ -23,8 +23,12 @@
 #include "views/timeline_view.hpp"
 
 class QSplitter;
+class QToolBar;
 
 namespace tcpscope::ui {
+
+class LiveCaptureController;
+struct CaptureSettings;
 
 /// The main window: findings first, then the connections, the packets of the selected one and
 /// the selected packet's details, all linked. A thin controller: the work is in the loader,
@@ -81,6 +85,16 @@ public:
     /// diagram, from the first one; returns its frame, or 0 if the finding has none.
     uint32_t showStall(int step);
 
+    // Live capture (main_window_capture.cpp).
+    /// Capture > Start capture: the capture dialog, then the capture.
+    void captureDialog();
+    /// Starts a live capture shown in the views as it runs; false (with a message box and
+    /// captureFailed) if it cannot start.
+    bool startCapture(const CaptureSettings& settings);
+    /// Stops the live capture; its file is then opened as any capture.
+    void stopCapture();
+    [[nodiscard]] LiveCaptureController& captureController() { return *captureController_; }
+
 signals:
     /// Results are shown: partial while loading (complete false), then the complete ones.
     void resultsShown(bool complete);
@@ -88,6 +102,10 @@ signals:
     void resultsReady();
     /// A load could not run (a capture that cannot be read, an invalid filter): one line.
     void loadFailed(const QString& message);
+    /// A live capture could not start: its message, and the command that fixes a missing privilege.
+    void captureFailed(const QString& message, const QString& fix);
+    /// A live capture ended; its files are being opened (none if it wrote none).
+    void captureFinished(const QStringList& files);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -99,6 +117,7 @@ private:
     void buildFileMenu();
     void buildAnalysisMenu();
     void buildGoMenu();
+    void buildCaptureMenu();
     void buildStatusBar();
     void buildLayout();
     void buildTabOrder();
@@ -118,6 +137,11 @@ private:
     void reportProblem(const QString& line);
     void stepFinding(int step);
     void stepPacket(int step);
+    void showLiveResults(ResultsPtr results);
+    void showCaptureStatus();
+    void onCaptureFinished(const QStringList& files, const QString& summary, const QString& error);
+    void setCapturing(bool capturing);
+    [[nodiscard]] bool capturing() const;
 
     // Recent files and the state kept between runs (main_window_session.cpp).
     void updateRecentMenu();
@@ -156,6 +180,11 @@ private:
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* attachAction_ = nullptr;
+    QToolBar* toolbar_ = nullptr;
+    LiveCaptureController* captureController_ = nullptr;
+    QAction* startCaptureAction_ = nullptr;
+    QAction* stopCaptureAction_ = nullptr;
+    QLabel* captureStatus_ = nullptr;
     std::vector<QSplitter*> splitters_;  // saved and restored by object name
 
     /// What the last session showed, applied once to the first complete results of the same files.
@@ -171,6 +200,7 @@ private:
     };
     std::optional<SavedView> savedView_;
     bool restoringView_ = false;       // selection changes while restoring are not saved
+    bool refreshingLive_ = false;      // a live snapshot replaces the results: keep the selection, move nothing
     int stallCursor_ = -1;             // the stall of the current finding shown last
 };
 

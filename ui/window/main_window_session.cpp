@@ -185,6 +185,7 @@ void MainWindow::restoreViews() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     saveWindowState();
     loader_.cancel();
+    stopCapture();  // the file is closed with its counters before the program ends
     event->accept();
 }
 

@@ -1,0 +1,149 @@
+// A live capture from the main window, as a user runs it: Capture > Start capture (Ctrl+E), lo
+// with a port filter, real write-write-read traffic on loopback; the delayed-ACK stall shows in
+// the findings panel while the capture still runs, and after Stop the written file opens with
+// the same findings. Needs the right to capture (CI runs as root); skipped otherwise.
+#include <QDateTime>
+#include <QDir>
+#include <QGuiApplication>
+#include <QProcess>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QTreeView>
+#include <catch2/catch.hpp>
+
+#include "capture/capture_dialog.hpp"
+#include "capture/live_capture_controller.hpp"
+#include "core/live/live_test_support.hpp"
+#include "window_test_support.hpp"
+
+using namespace tcpscope;
+using namespace tcpscope::ui;
+using namespace window_test;
+
+namespace {
+
+// Finding rows of `kind` in the findings panel.
+int findingsOfKind(const QAbstractItemModel& model, const QString& kind) {
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex group = model.index(row, 0);
+        if (group.data().toString().startsWith(kind + QStringLiteral(" ("))) {
+            return model.rowCount(group);
+        }
+    }
+    return 0;
+}
+
+int64_t nowNs() { return QDateTime::currentMSecsSinceEpoch() * 1'000'000; }
+
+// The findings as they compare between the live analysis and the file: kind, flow and frames.
+std::vector<std::tuple<std::string, uint32_t, std::vector<uint32_t>>> comparable(const std::vector<Finding>& findings) {
+    std::vector<std::tuple<std::string, uint32_t, std::vector<uint32_t>>> rows;
+    for (const Finding& finding : findings) {
+        rows.emplace_back(finding.kind, finding.connection, finding.frames);
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("a live capture on lo shows the delayed-ACK stall while it runs, then its file reopens with the same "
+          "findings",
+          "[ui][capture-live]") {
+    if (!test::mayCapture()) {
+        return;
+    }
+    TestWindow test;
+    MainWindow& window = test.window;
+    const uint16_t port = test::livePort(71);
+    const QString output = QDir::temp().filePath(QStringLiteral("tcpscope-ui-live-%1.pcapng").arg(port));
+    QFile::remove(output);
+
+    // Ctrl+E opens the dialog; the user picks lo, types the filter and the file, and starts.
+    QAction* start = actionWithShortcut(window, QKeySequence(Qt::CTRL | Qt::Key_E));
+    REQUIRE(start != nullptr);
+    REQUIRE(start->objectName() == QStringLiteral("startCaptureAction"));
+    bool dialogSeen = false;
+    QTimer::singleShot(200, [&]() {
+        auto* dialog = qobject_cast<CaptureDialog*>(QApplication::activeModalWidget());
+        REQUIRE(dialog != nullptr);
+        dialogSeen = true;
+        auto* list = dialog->findChild<QTreeWidget*>(QStringLiteral("interfaceList"));
+        for (int row = 0; row < list->topLevelItemCount(); ++row) {
+            if (list->topLevelItem(row)->text(0) == QStringLiteral("lo")) {
+                list->setCurrentItem(list->topLevelItem(row));
+            }
+        }
+        dialog->findChild<QLineEdit*>(QStringLiteral("captureFilter"))->setText(QStringLiteral("tcp port %1").arg(port));
+        auto* file = dialog->findChild<QLineEdit*>(QStringLiteral("outputFile"));
+        file->setText(output);
+        emit file->textEdited(output);
+        const QString screenshots = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
+        QDir().mkpath(screenshots);
+        dialog->grab().save(screenshots + QStringLiteral("/capture-dialog.png"));
+        dialog->accept();
+    });
+    start->trigger();
+    REQUIRE(dialogSeen);
+    LiveCaptureController& capture = window.captureController();
+    REQUIRE(capture.isRunning());
+    CHECK(capture.settings().filter == QStringLiteral("tcp port %1").arg(port));
+    CHECK(window.windowTitle().startsWith(QStringLiteral("Capturing on lo")));
+
+    // 25 requests answered in two writes each: each answer waits ~40 ms for the delayed ACK.
+    QProcess traffic;
+    traffic.start(QStringLiteral("python3"),
+                  {QString::fromStdString(test::kWriteWriteRead), QString::number(port), QStringLiteral("25")});
+    REQUIRE(traffic.waitForStarted());
+
+    auto* findingsView = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
+    REQUIRE(findingsView != nullptr);
+    // The first snapshot that lists the stall, and how long after the packet that completed it.
+    int64_t shownAfterMs = -1;
+    QObject::connect(&capture, &LiveCaptureController::resultsUpdated, [&](const ResultsPtr& results) {
+        for (const Finding& finding : results->findings()) {
+            if (finding.kind == "delayed_ack_stall" && shownAfterMs < 0) {
+                shownAfterMs = (nowNs() - finding.tsNs) / 1'000'000;
+            }
+        }
+    });
+    REQUIRE(waitFor([&]() { return findingsOfKind(*findingsView->model(), QStringLiteral("delayed_ack_stall")) > 0; },
+                    15000));
+    CHECK(capture.isRunning());
+    CHECK_FALSE(capture.isStopping());
+    INFO("shown " << shownAfterMs << " ms after the packet that completed it");
+    CHECK(shownAfterMs >= 0);
+    CHECK(shownAfterMs < 1000);
+    auto* status = window.findChild<QLabel*>(QStringLiteral("captureStatus"));
+    REQUIRE(status != nullptr);
+    CHECK(status->isVisible());
+    REQUIRE(waitFor([status]() { return !status->text().contains(QStringLiteral(": 0 packets")); }, 3000));
+    CHECK(status->text().startsWith(QStringLiteral("Capturing on lo")));
+
+    REQUIRE(traffic.waitForFinished(20000));
+    CHECK(traffic.exitCode() == 0);
+    // The window while the capture runs, with every stall of the traffic in it.
+    waitFor([&]() { return findingsOfKind(*findingsView->model(), QStringLiteral("delayed_ack_stall")) >= 10; }, 3000);
+    const QString screenshots = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
+    window.grab().save(screenshots + QStringLiteral("/live-capture.png"));
+
+    // Stop (Ctrl+E again): the file is opened as any capture, with the same findings.
+    const int loadsBefore = test.loads.ready + test.loads.failed;
+    auto* stop = window.findChild<QAction*>(QStringLiteral("stopCaptureAction"));
+    REQUIRE(stop != nullptr);
+    CHECK(stop->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E));
+    REQUIRE(stop->isEnabled());
+    CHECK_FALSE(start->isEnabled());
+    stop->trigger();
+    REQUIRE(test.loads.waitBeyond(loadsBefore));
+    REQUIRE(test.loads.failed == 0);
+    CHECK_FALSE(capture.isRunning());
+    REQUIRE(window.request().captures == QStringList{output});
+    CHECK(window.windowTitle().contains(QStringLiteral("(captured on lo)")));
+    REQUIRE(window.results()->isComplete());
+    const std::vector<Finding>& reopened = window.results()->findings();
+    CHECK(findingsOfKind(*findingsView->model(), QStringLiteral("delayed_ack_stall")) >= 10);
+    CHECK(comparable(reopened) == comparable(capture.finalFindings()));
+    CHECK(window.results()->connections().size() == 1);
+    QFile::remove(output);
+}
