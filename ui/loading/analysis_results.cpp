@@ -14,6 +14,7 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCh
     results->counters_ = checkpoint.engine.counters();
     results->firstTsNs_ = checkpoint.engine.firstTsNs();
     results->lastTsNs_ = checkpoint.engine.lastTsNs();
+    results->connectionFindings_ = ConnectionFindings::of(results->connections_, results->findings_);
     return results;
 }
 
@@ -22,6 +23,7 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis
     auto results = std::make_shared<AnalysisResults>();
     results->analysis_ = std::move(analysis);
     results->alignment_ = std::move(alignment);
+    results->connectionFindings_ = ConnectionFindings::of(results->connections(), results->findings());
     return results;
 }
 

@@ -5,6 +5,7 @@
 
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "loading/connection_findings.hpp"
 
 namespace tcpscope::ui {
 
@@ -38,6 +39,8 @@ public:
     /// Capture time of the first frame (0 before any).
     [[nodiscard]] int64_t firstTsNs() const { return isComplete() ? analysis_.engine->firstTsNs() : firstTsNs_; }
     [[nodiscard]] int64_t lastTsNs() const { return isComplete() ? analysis_.engine->lastTsNs() : lastTsNs_; }
+    /// Per connection: time lost and finding kinds, computed with the snapshot (off the GUI thread).
+    [[nodiscard]] const ConnectionFindings& connectionFindings() const { return connectionFindings_; }
 
 private:
     CaptureAnalysis analysis_;
@@ -47,6 +50,7 @@ private:
     FrameCounters counters_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
+    ConnectionFindings connectionFindings_;
 };
 
 using ResultsPtr = std::shared_ptr<const AnalysisResults>;

@@ -1,12 +1,21 @@
 #include "models/connections_model.hpp"
 
-#include <set>
+#include <compare>
 
 namespace tcpscope::ui {
 
 namespace {
 
 QString endpointText(const Endpoint& endpoint) { return QString::fromStdString(endpoint.toString()); }
+
+uint64_t packetsOf(const Connection& c) { return c.from(Side::Client).packets + c.from(Side::Server).packets; }
+
+uint64_t bytesOf(const Connection& c) { return c.from(Side::Client).payloadBytes + c.from(Side::Server).payloadBytes; }
+
+QString stateText(const Connection& c) {
+    return QString::fromUtf8(connectionStateName(c.state).data()) +
+           (c.midstream ? QStringLiteral(" (mid-stream)") : QString());
+}
 
 QString closerText(const Connection& connection) {
     if (connection.hasActiveCloser) {
@@ -23,24 +32,6 @@ ConnectionsModel::ConnectionsModel(QObject* parent) : QAbstractTableModel(parent
 void ConnectionsModel::setResults(ResultsPtr results) {
     beginResetModel();
     results_ = std::move(results);
-    timeLost_.assign(results_ ? results_->connections().size() : 0, {});
-    findingKinds_.assign(timeLost_.size(), {});
-    if (results_) {
-        std::vector<std::set<std::string>> kinds(timeLost_.size());
-        for (const Finding& finding : results_->findings()) {
-            if (finding.connection < timeLost_.size()) {
-                timeLost_[finding.connection][finding.kind] += finding.durationMs;
-                kinds[finding.connection].insert(finding.kind);
-            }
-        }
-        for (size_t i = 0; i < kinds.size(); ++i) {
-            QStringList names;
-            for (const std::string& kind : kinds[i]) {
-                names << QString::fromStdString(kind);
-            }
-            findingKinds_[i] = names.join(QStringLiteral(", "));
-        }
-    }
     endResetModel();
 }
 
@@ -62,12 +53,12 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
     const DirectionSummary& server = c.from(Side::Server);
     const double durationMs = static_cast<double>(c.lastTsNs - c.firstTsNs) / 1e6;
     const double rttMs = c.handshakeRttNs() >= 0 ? static_cast<double>(c.handshakeRttNs()) / 1e6 : -1;
-    const double lostMs = totalMs(timeLost_[c.id]);
+    const double lostMs = results_->connectionFindings().timeLostMs[c.id];
     if (role == SortRole) {
         switch (index.column()) {
             case IdColumn: return c.id;
-            case PacketsColumn: return static_cast<qulonglong>(client.packets + server.packets);
-            case BytesColumn: return static_cast<qulonglong>(client.payloadBytes + server.payloadBytes);
+            case PacketsColumn: return static_cast<qulonglong>(packetsOf(c));
+            case BytesColumn: return static_cast<qulonglong>(bytesOf(c));
             case DurationColumn: return durationMs;
             case RttColumn: return rttMs;
             case TimeLostColumn: return lostMs;
@@ -85,17 +76,36 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
         case IdColumn: return c.id;
         case ClientColumn: return endpointText(c.client);
         case ServerColumn: return endpointText(c.server);
-        case StateColumn:
-            return QString::fromUtf8(connectionStateName(c.state).data()) +
-                   (c.midstream ? QStringLiteral(" (mid-stream)") : QString());
+        case StateColumn: return stateText(c);
         case CloserColumn: return closerText(c);
         case PacketsColumn: return QStringLiteral("%1 / %2").arg(client.packets).arg(server.packets);
         case BytesColumn: return QStringLiteral("%1 / %2").arg(client.payloadBytes).arg(server.payloadBytes);
         case DurationColumn: return QStringLiteral("%1 ms").arg(durationMs, 0, 'f', 1);
         case RttColumn: return rttMs >= 0 ? QStringLiteral("%1 ms").arg(rttMs, 0, 'f', 3) : QStringLiteral("-");
         case TimeLostColumn: return lostMs > 0 ? QStringLiteral("%1 ms").arg(lostMs, 0, 'f', 1) : QStringLiteral("-");
-        case FindingsColumn: return findingKinds_[c.id];
+        case FindingsColumn: return results_->connectionFindings().kinds[c.id];
         default: return {};
+    }
+}
+
+bool ConnectionsModel::rowLessThan(int column, int left, int right) const {
+    const Connection& a = results_->connections()[static_cast<size_t>(left)];
+    const Connection& b = results_->connections()[static_cast<size_t>(right)];
+    const ConnectionFindings& findings = results_->connectionFindings();
+    const auto durationNs = [](const Connection& c) { return c.lastTsNs - c.firstTsNs; };
+    switch (column) {
+        case IdColumn: return a.id < b.id;
+        case ClientColumn: return a.client < b.client;
+        case ServerColumn: return a.server < b.server;
+        case StateColumn: return stateText(a) < stateText(b);
+        case CloserColumn: return closerText(a) < closerText(b);
+        case PacketsColumn: return packetsOf(a) < packetsOf(b);
+        case BytesColumn: return bytesOf(a) < bytesOf(b);
+        case DurationColumn: return durationNs(a) < durationNs(b);
+        case RttColumn: return a.handshakeRttNs() < b.handshakeRttNs();
+        case TimeLostColumn: return findings.timeLostMs[a.id] < findings.timeLostMs[b.id];
+        case FindingsColumn: return findings.kinds[a.id] < findings.kinds[b.id];
+        default: return false;
     }
 }
 
@@ -115,6 +125,15 @@ ConnectionsFilter::ConnectionsFilter(QObject* parent) : QSortFilterProxyModel(pa
 void ConnectionsFilter::setFilterText(const QString& text) {
     words_ = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     invalidateFilter();
+}
+
+bool ConnectionsFilter::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    // Sorting 100k rows through QVariants kept the GUI thread busy for a large part of a second.
+    const auto* connections = qobject_cast<const ConnectionsModel*>(sourceModel());
+    if (connections == nullptr || connections->results() == nullptr || left.column() != right.column()) {
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+    return connections->rowLessThan(left.column(), left.row(), right.row());
 }
 
 bool ConnectionsFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {

@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "loading/analysis_results.hpp"
-#include "report/time_lost.hpp"
 
 namespace tcpscope::ui {
 
 /// One row per connection generation: endpoints, state, who closed, packets, bytes, duration,
-/// handshake RTT, time lost and the kinds of its findings. Sorting uses the raw values.
+/// handshake RTT, time lost and the kinds of its findings. Sorting uses the raw values. Taking a
+/// snapshot is constant time: what the rows derive from the findings comes with the snapshot.
 class ConnectionsModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -37,6 +37,9 @@ public:
     explicit ConnectionsModel(QObject* parent = nullptr);
     void setResults(ResultsPtr results);
     [[nodiscard]] const AnalysisResults* results() const { return results_.get(); }
+    /// Whether row `left` sorts before row `right` in `column`, on the raw values (numbers,
+    /// addresses); the same order as SortRole, without building a QVariant per comparison.
+    [[nodiscard]] bool rowLessThan(int column, int left, int right) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -45,8 +48,6 @@ public:
 
 private:
     ResultsPtr results_;
-    std::vector<TimeLostByKind> timeLost_;
-    std::vector<QString> findingKinds_;
 };
 
 /// Filters connections by a text that must appear in the address, port, state or finding kinds
@@ -60,6 +61,7 @@ public:
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
 private:
     QStringList words_;

@@ -37,7 +37,9 @@ void FindingsModel::setResults(ResultsPtr results) {
         std::map<std::string, KindGroup> byKind;
         for (const Finding& finding : results_->findings()) {
             KindGroup& group = byKind[finding.kind];
-            group.kind = QString::fromStdString(finding.kind);
+            if (group.findings.empty()) {
+                group.kind = QString::fromStdString(finding.kind);
+            }
             group.timeLostMs += finding.durationMs;
             group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info
             group.findings.push_back(finding.id);

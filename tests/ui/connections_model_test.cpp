@@ -1,0 +1,102 @@
+// The connections table on real samples: a valid model (QAbstractItemModelTester), the time lost
+// and finding kinds of each row as the findings say, and every column of the filter sorting in
+// the order of the model's SortRole values (the filter compares raw values, not QVariants).
+#include <QAbstractItemModelTester>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/capture_analysis.hpp"
+#include "loading/analysis_results.hpp"
+#include "models/connections_model.hpp"
+
+using namespace tcpscope;
+using namespace tcpscope::ui;
+
+namespace {
+
+ResultsPtr analysedSample(const char* capture) {
+    return AnalysisResults::complete(analyzeCaptures({std::string(TCPSCOPE_SOURCE_DIR "/samples/") + capture}, {}));
+}
+
+// Whether a comes before b in a QVariant order of SortRole values (numbers or text).
+bool variantLess(const QVariant& a, const QVariant& b) {
+    return QVariant::compare(a, b) == QPartialOrdering::Less;
+}
+
+}  // namespace
+
+TEST_CASE("connections table rows carry their findings' time lost and kinds", "[ui][model]") {
+    ConnectionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const ResultsPtr results = analysedSample("churn-exhaustion.pcap");
+    model.setResults(results);
+    REQUIRE(model.rowCount() == static_cast<int>(results->connections().size()));
+
+    std::map<uint32_t, double> lostMs;
+    std::map<uint32_t, std::set<std::string>> kinds;
+    for (const Finding& finding : results->findings()) {
+        if (finding.connection != kNoConnection) {
+            lostMs[finding.connection] += finding.durationMs;
+            kinds[finding.connection].insert(finding.kind);
+        }
+    }
+    REQUIRE_FALSE(kinds.empty());  // the port_reuse finding names its connection
+    for (const auto& [connection, names] : kinds) {
+        const QModelIndex kindsCell = model.index(static_cast<int>(connection), ConnectionsModel::FindingsColumn);
+        for (const std::string& name : names) {
+            CHECK(kindsCell.data().toString().contains(QString::fromStdString(name)));
+        }
+        const QModelIndex lostCell = model.index(static_cast<int>(connection), ConnectionsModel::TimeLostColumn);
+        CHECK(lostCell.data(ConnectionsModel::SortRole).toDouble() == Approx(lostMs[connection]));
+    }
+    const auto withoutFindings = std::find_if(results->connections().begin(), results->connections().end(),
+                                              [&kinds](const Connection& c) { return kinds.count(c.id) == 0; });
+    REQUIRE(withoutFindings != results->connections().end());
+    CHECK(model.index(static_cast<int>(withoutFindings->id), ConnectionsModel::TimeLostColumn).data().toString() ==
+          QStringLiteral("-"));
+    CHECK(model.index(static_cast<int>(withoutFindings->id), ConnectionsModel::FindingsColumn).data().toString().isEmpty());
+
+    model.setResults(nullptr);
+    CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("connections filter sorts every column in the order of its raw values", "[ui][model]") {
+    ConnectionsModel model;
+    ConnectionsFilter filter;
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setResults(analysedSample("http-tw-reuse.pcap"));
+    REQUIRE(filter.rowCount() > 3);
+    for (int column = 0; column < ConnectionsModel::ColumnCount; ++column) {
+        if (column == ConnectionsModel::ClientColumn || column == ConnectionsModel::ServerColumn) {
+            continue;  // addresses sort as addresses (10.0.0.9 before 10.0.0.10), not as their text
+        }
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            filter.sort(column, order);
+            for (int row = 1; row < filter.rowCount(); ++row) {
+                const QVariant before = filter.index(row - 1, column).data(ConnectionsModel::SortRole);
+                const QVariant after = filter.index(row, column).data(ConnectionsModel::SortRole);
+                INFO("column " << column << " row " << row << ": " << before.toString().toStdString() << " then "
+                               << after.toString().toStdString());
+                const bool outOfOrder =
+                    order == Qt::AscendingOrder ? variantLess(after, before) : variantLess(before, after);
+                CHECK_FALSE(outOfOrder);
+            }
+        }
+    }
+    // Addresses: ascending by client endpoint as the core orders them.
+    filter.sort(ConnectionsModel::ClientColumn, Qt::AscendingOrder);
+    const auto& connections = model.results()->connections();
+    for (int row = 1; row < filter.rowCount(); ++row) {
+        const auto id = [&](int r) { return filter.index(r, 0).data(ConnectionsModel::ConnectionIdRole).toUInt(); };
+        CHECK_FALSE(connections[id(row)].client < connections[id(row - 1)].client);
+    }
+    // The filter still narrows the sorted rows.
+    filter.setFilterText(QStringLiteral("closed"));
+    for (int row = 0; row < filter.rowCount(); ++row) {
+        CHECK(filter.index(row, ConnectionsModel::StateColumn).data().toString().contains(QStringLiteral("closed")));
+    }
+}
