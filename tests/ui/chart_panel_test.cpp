@@ -14,6 +14,8 @@
 #include <QPainter>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
 #include <QFile>
 #include <QTimer>
 #include <QValueAxis>
@@ -86,6 +88,11 @@ std::unique_ptr<ChartPanel> openPanel(const ResultsPtr& results, uint32_t connec
     panel->show();
     panel->showConnection(results, connection);
     return panel;
+}
+
+// Waits for a chart computed on a pool thread to be shown.
+bool chartReady(const ChartPanel& panel) {
+    return QTest::qWaitFor([&panel]() { return !panel.isComputing(); }, 60'000);
 }
 
 }  // namespace
@@ -186,6 +193,10 @@ TEST_CASE("zooming into a long transfer shows its real segments") {
     const auto opened = openPanel(results, 0);
     ChartPanel& panel = *opened;
     ChartView& view = panel.view();
+    // 200,000 packets: computed on a pool thread while the view says so.
+    CHECK(panel.isComputing());
+    CHECK(view.title().startsWith(QStringLiteral("Computing")));
+    REQUIRE(chartReady(panel));
     REQUIRE(view.seriesCount() == 4);
     const size_t segmentPoints = view.sourcePoints(2);
     CHECK(segmentPoints > 200'000);  // two points per data segment
@@ -211,6 +222,46 @@ TEST_CASE("zooming into a long transfer shows its real segments") {
     view.zoomX(1000, middle);
     CHECK(view.visibleXRange().first == Approx(fromX));
     CHECK(view.visibleXRange().second == Approx(toX));
+}
+
+TEST_CASE("a chart computed for an earlier selection is never shown") {
+    const ResultsPtr results = sample("proxy-nagle.pcap");
+    ChartPanel panel;
+    panel.setBackgroundThreshold(0);  // every chart on a pool thread, as big ones are
+    panel.resize(1000, 560);
+    panel.show();
+    QStringList shown;
+    QObject::connect(&panel, &ChartPanel::chartShown, [&]() { shown << panel.view().title(); });
+
+    // Flow 0, then flow 1 and its RTT before the first result is in: only the last is shown.
+    panel.showConnection(results, 0);
+    CHECK(panel.isComputing());
+    panel.showConnection(results, 1);
+    panel.setKind(ChartKind::Rtt);
+    REQUIRE(chartReady(panel));
+    QThreadPool::globalInstance()->waitForDone();
+    QApplication::processEvents();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.front().startsWith(QStringLiteral("Round-trip time of flow 1")));
+    CHECK(panel.view().title() == shown.front());
+    CHECK(panel.view().seriesCount() == 1);
+
+    // The selection changes while hidden and the running job ends then: its result is dropped,
+    // and showing the panel computes the chart of the new selection.
+    shown.clear();
+    panel.setKind(ChartKind::TimeSequence);  // job for flow 1 starts
+    CHECK(panel.isComputing());
+    panel.hide();
+    panel.showConnection(results, 0);
+    QThreadPool::globalInstance()->waitForDone();
+    QApplication::processEvents();
+    CHECK(shown.isEmpty());
+    CHECK_FALSE(panel.view().title().contains(QStringLiteral("flow 1")));
+    panel.show();
+    REQUIRE(chartReady(panel));
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.front().startsWith(QStringLiteral("Time-sequence of flow 0")));
+    CHECK(panel.view().seriesCount() == 4);
 }
 
 TEST_CASE("charts follow a dark palette and render for exports") {

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <algorithm>
+#include <tuple>
 
 #include "series/host_population_series.hpp"
 #include "series/rtt_samples.hpp"
@@ -63,106 +64,145 @@ QString chartKindName(ChartKind kind) {
     return {};
 }
 
-void showTimeSequence(ChartView& view, const CaptureAnalysis& analysis, uint32_t connectionId, Side sender) {
+namespace {
+
+// A chart with its titles; x is seconds since the capture start.
+ChartData titled(const QString& title, const QString& yTitle, const CaptureAnalysis& analysis) {
+    ChartData chart;
+    chart.title = title;
+    chart.xTitle = kTimeAxis;
+    chart.yTitle = yTitle;
+    chart.originTsNs = analysis.engine->firstTsNs();
+    return chart;
+}
+
+void add(ChartData& chart, const QString& name, std::vector<ChartPoint> points, SeriesRole role,
+         SeriesStyle style = SeriesStyle::line()) {
+    chart.series.push_back({name, std::move(points), {}, false, role, style});
+}
+
+void setRange(ChartData& chart, std::pair<double, double> x, double fromY, double toY) {
+    std::tie(chart.fromX, chart.toX) = x;
+    chart.fromY = fromY;
+    chart.toY = toY;
+}
+
+}  // namespace
+
+ChartData timeSequenceData(const CaptureAnalysis& analysis, uint32_t connectionId, Side sender) {
     const Connection& connection = analysis.engine->connections().at(connectionId);
     TimeSequenceSeries series = timeSequenceOf(*analysis.engine, connectionId, sender);
-    view.reset(tr("Time-sequence of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)), kTimeAxis,
-               tr("Relative sequence number (bytes)"), analysis.engine->firstTsNs());
+    ChartData chart = titled(tr("Time-sequence of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
+                             tr("Relative sequence number (bytes)"), analysis);
     // The scale follows the data and the ACKs; a window far above them would flatten the steps
     // a stall makes, so it is named as off scale instead.
     const auto [fromY, dataTopY] = yRange({&series.segments, &series.acks});
     const double toY = dataTopY * 1.1;
-    const auto [fromX, toX] = connectionXRange(analysis, connection);
     const bool windowOnScale = std::any_of(series.receiveWindow.begin(), series.receiveWindow.end(),
                                            [&](const ChartPoint& point) { return point.y <= toY; });
-    view.addSeries(windowOnScale ? tr("receive window (ACK + window)") : tr("receive window (ACK + window): above"),
-                   std::move(series.receiveWindow), SeriesRole::Window, SeriesStyle::dashedLine());
-    view.addSeries(tr("ACK"), std::move(series.acks), SeriesRole::Acks);
-    view.addSeries(tr("segments (%1)").arg(series.dataSegments), std::move(series.segments), SeriesRole::Data);
-    view.addSeries(tr("retransmissions (%1)").arg(series.retransmittedSegments), std::move(series.retransmissions),
-                   SeriesRole::Alert, SeriesStyle::markers());
-    view.setFullRange(fromX, toX, fromY, toY);
+    add(chart, windowOnScale ? tr("receive window (ACK + window)") : tr("receive window (ACK + window): above"),
+        std::move(series.receiveWindow), SeriesRole::Window, SeriesStyle::dashedLine());
+    add(chart, tr("ACK"), std::move(series.acks), SeriesRole::Acks);
+    add(chart, tr("segments (%1)").arg(series.dataSegments), std::move(series.segments), SeriesRole::Data);
+    add(chart, tr("retransmissions (%1)").arg(series.retransmittedSegments), std::move(series.retransmissions),
+        SeriesRole::Alert, SeriesStyle::markers());
+    setRange(chart, connectionXRange(analysis, connection), fromY, toY);
+    return chart;
 }
 
-void showRtt(ChartView& view, const CaptureAnalysis& analysis, uint32_t connectionId, Side sender) {
+ChartData rttData(const CaptureAnalysis& analysis, uint32_t connectionId, Side sender) {
     const Connection& connection = analysis.engine->connections().at(connectionId);
     const std::vector<RttSample> samples = rttSamplesOf(*analysis.engine, connectionId, sender);
     std::vector<ChartPoint> points = rttPoints(samples, analysis.engine->firstTsNs());
-    view.reset(tr("Round-trip time of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)), kTimeAxis,
-               tr("RTT: segment to its ACK (ms)"), analysis.engine->firstTsNs());
+    ChartData chart = titled(tr("Round-trip time of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
+                             tr("RTT: segment to its ACK (ms)"), analysis);
     const auto [fromY, toY] = yRange({&points});
-    const auto [fromX, toX] = connectionXRange(analysis, connection);
-    view.addSeries(tr("RTT samples (%1; none for retransmitted data)").arg(samples.size()), std::move(points),
-                   SeriesRole::Data, SeriesStyle::markers());
-    view.setFullRange(fromX, toX, fromY, toY * 1.1);
+    add(chart, tr("RTT samples (%1; none for retransmitted data)").arg(samples.size()), std::move(points),
+        SeriesRole::Data, SeriesStyle::markers());
+    setRange(chart, connectionXRange(analysis, connection), fromY, toY * 1.1);
+    return chart;
 }
 
-void showHostPopulation(ChartView& view, const CaptureAnalysis& analysis, const IpAddress& host) {
-    const HostPopulationChart chart = hostPopulationChart(analysis, host);
+ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& host) {
+    const HostPopulationChart population = hostPopulationChart(analysis, host);
     const QString hostName = QString::fromStdString(host.toString());
-    const int64_t originNs = analysis.engine->firstTsNs();
-    const double toX = std::max(secondsSince(originNs, analysis.engine->lastTsNs()), 1e-3);
-    if (chart.lines.empty()) {
-        view.reset(tr("%1 closed no connection first and never held two ports to one server").arg(hostName), kTimeAxis,
-                   tr("Connections"), originNs);
-        view.setFullRange(0, toX, 0, 1);
-        return;
+    const double toX = std::max(secondsSince(analysis.engine->firstTsNs(), analysis.engine->lastTsNs()), 1e-3);
+    if (population.lines.empty()) {
+        ChartData chart = titled(tr("%1 closed no connection first and never held two ports to one server").arg(hostName),
+                                 tr("Connections"), analysis);
+        setRange(chart, {0, toX}, 0, 1);
+        return chart;
     }
-    view.reset(tr("TIME_WAIT and ephemeral ports of %1 (peak %2 of %3 ports)")
-                   .arg(hostName)
-                   .arg(chart.peak)
-                   .arg(chart.capacityPorts),
-               kTimeAxis, tr("Connections (TIME_WAIT entries, ports in use)"), originNs);
+    ChartData chart = titled(tr("TIME_WAIT and ephemeral ports of %1 (peak %2 of %3 ports)")
+                                 .arg(hostName)
+                                 .arg(population.peak)
+                                 .arg(population.capacityPorts),
+                             tr("Connections (TIME_WAIT entries, ports in use)"), analysis);
     // The port range is the capacity; a client that kept to fewer ports ran into those first.
     // When the data stays far below the range, the axis follows the data and the range line is
     // named with its value so that the small numbers stay readable.
-    const double dataTop = static_cast<double>(std::max<int64_t>({chart.peak, chart.observedRangePorts, 1}));
-    const bool capacityOnScale = chart.capacityPorts <= dataTop * 5;
+    const double dataTop = static_cast<double>(std::max<int64_t>({population.peak, population.observedRangePorts, 1}));
+    const bool capacityOnScale = population.capacityPorts <= dataTop * 5;
     // Ports in use first and wide, TIME_WAIT on top and thin: a client whose every port is in
     // TIME_WAIT draws both on the same values, and both stay visible.
-    for (const PopulationLine& line : chart.lines) {
+    for (const PopulationLine& line : population.lines) {
         if (line.kind == HostPopulation::Kind::PortsInUse) {
-            view.addSeries(QString::fromStdString(line.label) + tr(" (peak %1)").arg(line.peak), line.points,
-                           SeriesRole::Acks, SeriesStyle::line(5));
+            add(chart, QString::fromStdString(line.label) + tr(" (peak %1)").arg(line.peak), line.points,
+                SeriesRole::Acks, SeriesStyle::line(5));
         }
     }
     bool firstTimeWait = true;
-    for (const PopulationLine& line : chart.lines) {
+    for (const PopulationLine& line : population.lines) {
         if (line.kind == HostPopulation::Kind::TimeWait) {
-            view.addSeries(QString::fromStdString(line.label) + tr(" (peak %1)").arg(line.peak), line.points,
-                           firstTimeWait ? SeriesRole::Data : SeriesRole::Window);
+            add(chart, QString::fromStdString(line.label) + tr(" (peak %1)").arg(line.peak), line.points,
+                firstTimeWait ? SeriesRole::Data : SeriesRole::Window);
             firstTimeWait = false;
         }
     }
     // The limits last, dashed over the lines that reach them.
     const auto addLimit = [&](const QString& name, uint32_t ports, SeriesRole role) {
-        view.addSeries(name, {{0, double(ports)}, {toX, double(ports)}}, role, SeriesStyle::dashedLine());
+        add(chart, name, {{0, double(ports)}, {toX, double(ports)}}, role, SeriesStyle::dashedLine());
     };
     if (capacityOnScale) {
-        addLimit(
-            tr("port range %1-%2: %3 ports").arg(chart.portRangeLow).arg(chart.portRangeHigh).arg(chart.capacityPorts),
-            chart.capacityPorts, SeriesRole::Alert);
+        addLimit(tr("port range %1-%2: %3 ports")
+                     .arg(population.portRangeLow)
+                     .arg(population.portRangeHigh)
+                     .arg(population.capacityPorts),
+                 population.capacityPorts, SeriesRole::Alert);
+    } else {
+        chart.title += tr(" — port range %1-%2 off scale").arg(population.portRangeLow).arg(population.portRangeHigh);
     }
-    if (chart.observedRangePorts > 0) {
-        addLimit(tr("ports the client used: %1").arg(chart.observedRangePorts), chart.observedRangePorts,
+    if (population.observedRangePorts > 0) {
+        addLimit(tr("ports the client used: %1").arg(population.observedRangePorts), population.observedRangePorts,
                  SeriesRole::SecondaryLimit);
     }
-    const double top = capacityOnScale ? double(chart.capacityPorts) : dataTop;
-    view.setFullRange(0, toX, 0, top * 1.1);
-    if (!capacityOnScale) {
-        view.chart()->setTitle(view.title() +
-                               tr(" — port range %1-%2 off scale").arg(chart.portRangeLow).arg(chart.portRangeHigh));
-    }
+    const double top = capacityOnScale ? double(population.capacityPorts) : dataTop;
+    setRange(chart, {0, toX}, 0, top * 1.1);
+    return chart;
 }
 
-void showConnectionRate(ChartView& view, const CaptureAnalysis& analysis, const ConnectionAttempts& attempts) {
-    view.reset(tr("Connection rate: %1 new connections, %2 SYN retransmissions")
-                   .arg(attempts.newConnections.size())
-                   .arg(attempts.synRetransmissions.size()),
-               kTimeAxis, tr("Per second (bins follow the zoom)"), analysis.engine->firstTsNs());
-    view.addRateSeries(tr("new connections (first SYN)"), attempts.newConnections, SeriesRole::Data);
-    view.addRateSeries(tr("SYN retransmissions"), attempts.synRetransmissions, SeriesRole::Alert);
-    view.setFullRange(0, std::max(attempts.durationSeconds, 1e-3), 0, 1, true);
+ChartData connectionRateData(const CaptureAnalysis& analysis, const ConnectionAttempts& attempts) {
+    ChartData chart = titled(tr("Connection rate: %1 new connections, %2 SYN retransmissions")
+                                 .arg(attempts.newConnections.size())
+                                 .arg(attempts.synRetransmissions.size()),
+                             tr("Per second (bins follow the zoom)"), analysis);
+    chart.series.push_back({tr("new connections (first SYN)"), {}, attempts.newConnections, true, SeriesRole::Data, {}});
+    chart.series.push_back({tr("SYN retransmissions"), {}, attempts.synRetransmissions, true, SeriesRole::Alert, {}});
+    setRange(chart, {0, std::max(attempts.durationSeconds, 1e-3)}, 0, 1);
+    chart.autoY = true;
+    return chart;
+}
+
+void showChart(ChartView& view, ChartData chart) {
+    view.reset(chart.title, chart.xTitle, chart.yTitle, chart.originTsNs);
+    for (ChartSeriesData& series : chart.series) {
+        if (series.rate) {
+            view.addRateSeries(series.name, std::move(series.rateTimes), series.role);
+        } else {
+            view.addSeries(series.name, std::move(series.points), series.role, series.style);
+        }
+    }
+    view.setFullRange(chart.fromX, chart.toX, chart.fromY, chart.toY, chart.autoY);
 }
 
 }  // namespace tcpscope::ui

@@ -13,13 +13,41 @@ enum class ChartKind { TimeSequence, Rtt, HostPopulation, ConnectionRate };
 /// "Time-sequence", "RTT", ... as the chooser lists them.
 QString chartKindName(ChartKind kind);
 
+/// One series of a computed chart: its points (or, for a rate, its event times) and its look.
+struct ChartSeriesData {
+    QString name;
+    std::vector<ChartPoint> points;
+    std::vector<double> rateTimes;  ///< sorted seconds, when `rate`
+    bool rate = false;
+    SeriesRole role = SeriesRole::Data;
+    SeriesStyle style;
+};
+
+/// A chart computed away from the GUI thread (no Qt Charts object): titles, series at full
+/// resolution and the range "show everything" returns to. showChart() puts it into a view.
+struct ChartData {
+    QString title;
+    QString xTitle;
+    QString yTitle;
+    int64_t originTsNs = 0;
+    std::vector<ChartSeriesData> series;
+    double fromX = 0;
+    double toX = 1;
+    double fromY = 0;
+    double toY = 1;
+    bool autoY = false;
+};
+
 /// Time-sequence (Stevens) graph of what `sender` sent on `connection`.
-void showTimeSequence(ChartView& view, const CaptureAnalysis& analysis, uint32_t connection, Side sender);
+ChartData timeSequenceData(const CaptureAnalysis& analysis, uint32_t connection, Side sender);
 /// Round-trip times of `sender`'s segments on `connection` (Wireshark's ack_rtt, Karn's rule).
-void showRtt(ChartView& view, const CaptureAnalysis& analysis, uint32_t connection, Side sender);
+ChartData rttData(const CaptureAnalysis& analysis, uint32_t connection, Side sender);
 /// TIME_WAIT population and ports in use of `host`, with the port range's capacity.
-void showHostPopulation(ChartView& view, const CaptureAnalysis& analysis, const IpAddress& host);
+ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& host);
 /// New connections and SYN retransmissions per second over the capture.
-void showConnectionRate(ChartView& view, const CaptureAnalysis& analysis, const ConnectionAttempts& attempts);
+ChartData connectionRateData(const CaptureAnalysis& analysis, const ConnectionAttempts& attempts);
+
+/// Replaces what `view` shows by `chart` (on the GUI thread; reduces the series to the view).
+void showChart(ChartView& view, ChartData chart);
 
 }  // namespace tcpscope::ui

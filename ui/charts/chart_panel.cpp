@@ -4,8 +4,33 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace tcpscope::ui {
+
+// A chart computed for a request, with the capture's connection attempts when they were
+// computed for it (kept for the next rate chart of the same results).
+struct ChartPanel::Computed {
+    Request request;
+    ChartData chart;
+    std::shared_ptr<const ConnectionAttempts> attempts;
+};
+
+namespace {
+
+ChartData chartDataFor(const CaptureAnalysis& analysis, ChartKind kind, uint32_t connection, Side direction,
+                       const ConnectionAttempts* attempts) {
+    switch (kind) {
+        case ChartKind::TimeSequence: return timeSequenceData(analysis, connection, direction);
+        case ChartKind::Rtt: return rttData(analysis, connection, direction);
+        case ChartKind::HostPopulation:
+            return hostPopulationData(analysis, analysis.engine->connections()[connection].client.address);
+        case ChartKind::ConnectionRate: return connectionRateData(analysis, *attempts);
+    }
+    return {};
+}
+
+}  // namespace
 
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     kindBox_ = new QComboBox;
@@ -36,6 +61,7 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
             [this]() { setKind(static_cast<ChartKind>(kindBox_->currentData().toInt())); });
     connect(directionBox_, &QComboBox::currentIndexChanged, this,
             [this]() { setDirection(static_cast<Side>(directionBox_->currentData().toInt())); });
+    connect(&watcher_, &QFutureWatcher<std::shared_ptr<Computed>>::finished, this, &ChartPanel::showComputed);
     updateDirectionNames();
 }
 
@@ -85,6 +111,8 @@ void ChartPanel::refreshIf(bool changed) {
     stale_ = stale_ || changed;
     if (stale_ && isVisible()) {
         rebuild();  // hidden: showEvent() does it
+    } else if (stale_) {
+        computing_ = false;  // a job still running is for what was asked before
     }
 }
 
@@ -115,35 +143,71 @@ void ChartPanel::showEvent(QShowEvent* event) {
     }
 }
 
+ChartPanel::Request ChartPanel::currentRequest() const {
+    return {results_, kind_, connection_, direction_};
+}
+
+size_t ChartPanel::workOf(const Request& request) const {
+    const AnalysisEngine& engine = *request.results->analysis()->engine;
+    if (request.kind == ChartKind::TimeSequence || request.kind == ChartKind::Rtt) {
+        const Connection& connection = engine.connections()[request.connection];
+        return connection.from(Side::Client).packets + connection.from(Side::Server).packets;
+    }
+    return engine.packets().size();
+}
+
 void ChartPanel::rebuild() {
     updateDirectionNames();
+    stale_ = false;
+    computing_ = false;  // a job still running is dropped when it ends
     const CaptureAnalysis* analysis = results_ ? results_->analysis() : nullptr;
     if (analysis == nullptr) {
         view_->reset(results_ ? tr("Charts appear when the capture is loaded") : tr("No capture"), QString(), QString(),
                      0);
-        stale_ = false;
         return;
     }
     const bool haveConnection = connection_ < analysis->engine->connections().size();
     if (!haveConnection && kind_ != ChartKind::ConnectionRate) {
         view_->reset(tr("Select a connection to chart it"), QString(), QString(), analysis->engine->firstTsNs());
-        stale_ = false;
         return;
     }
-    switch (kind_) {
-        case ChartKind::TimeSequence: showTimeSequence(*view_, *analysis, connection_, direction_); break;
-        case ChartKind::Rtt: showRtt(*view_, *analysis, connection_, direction_); break;
-        case ChartKind::HostPopulation:
-            showHostPopulation(*view_, *analysis, analysis->engine->connections()[connection_].client.address);
-            break;
-        case ChartKind::ConnectionRate:
-            if (!attempts_) {
-                attempts_ = connectionAttemptsOf(*analysis->engine);
-            }
-            showConnectionRate(*view_, *analysis, *attempts_);
-            break;
+    const Request request = currentRequest();
+    auto compute = [request, attempts = attempts_]() {
+        auto computed = std::make_shared<Computed>();
+        computed->request = request;
+        const CaptureAnalysis& analysis = *request.results->analysis();
+        if (request.kind == ChartKind::ConnectionRate && !attempts) {
+            computed->attempts = std::make_shared<const ConnectionAttempts>(connectionAttemptsOf(*analysis.engine));
+        }
+        computed->chart = chartDataFor(analysis, request.kind, request.connection, request.direction,
+                                       attempts ? attempts.get() : computed->attempts.get());
+        return computed;
+    };
+    if (workOf(request) < backgroundFromPackets_) {
+        const std::shared_ptr<Computed> computed = compute();
+        if (computed->attempts) {
+            attempts_ = computed->attempts;
+        }
+        showChart(*view_, std::move(computed->chart));
+        emit chartShown();
+        return;
     }
-    stale_ = false;
+    view_->reset(tr("Computing the chart..."), QString(), QString(), analysis->engine->firstTsNs());
+    computing_ = true;
+    watcher_.setFuture(QtConcurrent::run(std::move(compute)));
+}
+
+void ChartPanel::showComputed() {
+    const std::shared_ptr<Computed> computed = watcher_.result();
+    if (!computing_ || computed->request != currentRequest()) {
+        return;  // the selection, kind or direction changed since: a newer job is on its way
+    }
+    computing_ = false;
+    if (computed->attempts && computed->request.results == results_) {
+        attempts_ = computed->attempts;
+    }
+    showChart(*view_, std::move(computed->chart));
+    emit chartShown();
 }
 
 }  // namespace tcpscope::ui

@@ -1,7 +1,8 @@
 #pragma once
+#include <QFutureWatcher>
 #include <QWidget>
 #include <cstdint>
-#include <optional>
+#include <memory>
 
 #include "charts/chart_content.hpp"
 #include "charts/chart_view.hpp"
@@ -14,7 +15,9 @@ namespace tcpscope::ui {
 
 /// The charts of the selected connection or its host, with a chooser: time-sequence and RTT of
 /// one direction of the connection, TIME_WAIT and ports of its client host, and the capture's
-/// connection rate. Follows the GUI's selection; computes only while visible.
+/// connection rate. Follows the GUI's selection; computes only while visible. A big chart is
+/// computed on a pool thread while the view says so; a result for a selection, kind or direction
+/// that changed meanwhile is dropped, never shown.
 class ChartPanel : public QWidget {
     Q_OBJECT
 
@@ -35,15 +38,38 @@ public:
     [[nodiscard]] ChartKind kind() const { return kind_; }
     [[nodiscard]] Side direction() const { return direction_; }
     [[nodiscard]] uint32_t connection() const { return connection_; }
+    /// A chart is being computed on a pool thread (the view shows that it is).
+    [[nodiscard]] bool isComputing() const { return computing_; }
+    /// Charts of at least this many packets (the connection's, or the capture's for the host and
+    /// rate charts) are computed on a pool thread; smaller ones at once. Default 20,000.
+    void setBackgroundThreshold(size_t packets) { backgroundFromPackets_ = packets; }
     /// The chart shown: its title, time range and render() serve the exports.
     [[nodiscard]] ChartView& view() { return *view_; }
     [[nodiscard]] const ChartView& view() const { return *view_; }
+
+signals:
+    /// A computed chart was put into the view (of the current selection, kind and direction).
+    void chartShown();
 
 protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    // What a chart is computed for; a result whose request is no longer the panel's is dropped.
+    struct Request {
+        ResultsPtr results;
+        ChartKind kind = ChartKind::TimeSequence;
+        uint32_t connection = kNoConnection;
+        Side direction = Side::Server;
+        bool operator==(const Request&) const = default;
+    };
+    struct Computed;
+
     void rebuild();
+    [[nodiscard]] Request currentRequest() const;
+    // Packets the chart of `request` walks through, to decide whether to compute it in the background.
+    [[nodiscard]] size_t workOf(const Request& request) const;
+    void showComputed();
     // Rebuilds the chart (now if visible, else when shown) if it is stale or `changed`.
     void refreshIf(bool changed);
     void updateDirectionNames();
@@ -53,7 +79,10 @@ private:
     QLabel* hint_ = nullptr;
     ChartView* view_ = nullptr;
     ResultsPtr results_;
-    std::optional<ConnectionAttempts> attempts_;  // of results_, computed on first use
+    std::shared_ptr<const ConnectionAttempts> attempts_;  // of results_, computed on first use
+    QFutureWatcher<std::shared_ptr<Computed>> watcher_;
+    size_t backgroundFromPackets_ = 20'000;
+    bool computing_ = false;
     uint32_t connection_ = kNoConnection;
     ChartKind kind_ = ChartKind::TimeSequence;
     Side direction_ = Side::Server;
