@@ -87,9 +87,13 @@ TimelineModelBuilder::TimelineModelBuilder(const std::vector<Connection>& connec
     }
     model.connectionOrder_.resize(connections.size());
     std::iota(model.connectionOrder_.begin(), model.connectionOrder_.end(), 0u);
-    std::stable_sort(model.connectionOrder_.begin(), model.connectionOrder_.end(), [&model](uint32_t a, uint32_t b) {
+    // The table numbers connections by their first packet: sorting is only for merged captures.
+    const auto byFirstPacket = [&model](uint32_t a, uint32_t b) {
         return model.connections_[a].content.firstTsNs < model.connections_[b].content.firstTsNs;
-    });
+    };
+    if (!std::is_sorted(model.connectionOrder_.begin(), model.connectionOrder_.end(), byFirstPacket)) {
+        std::stable_sort(model.connectionOrder_.begin(), model.connectionOrder_.end(), byFirstPacket);
+    }
 
     model.spans_ = stallSpans(findings, connections);
     for (const StallSpan& span : model.spans_) {
@@ -270,18 +274,21 @@ void TimelineModel::setRowHeights(RowHeights heights) {
 
 void TimelineModel::layoutRows() {
     rows_.clear();
+    rows_.reserve(connections_.size() + groups_.size() + extraLanes_.size() + 1);
     double y = 0;
     const auto add = [&](RowKind kind, uint32_t index, double height) {
         rows_.push_back({kind, index, y, height});
         y += height;
     };
-    std::vector<std::vector<uint32_t>> attached(connections_.size());
+    // Extra lanes under their connection: (connection, extra lane) sorted, read alongside.
+    std::vector<std::pair<uint32_t, uint32_t>> attached;
     for (uint32_t extra = 0; extra < extraLanes_.size(); ++extra) {
         const uint32_t connection = extraLanes_[extra].lane.attachedConnection;
         if (connection < connections_.size()) {
-            attached[connection].push_back(extra);
+            attached.emplace_back(connection, extra);
         }
     }
+    std::sort(attached.begin(), attached.end());
     if (!captureFindings_.stalls.empty()) {
         add(RowKind::CaptureFindings, 0, heights_.lanePx);
     }
@@ -292,8 +299,12 @@ void TimelineModel::layoutRows() {
     }
     const auto addConnection = [&](uint32_t id) {
         add(RowKind::Connection, id, heights_.lanePx);
-        for (const uint32_t extra : attached[id]) {
-            add(RowKind::Extra, extra, heights_.extraPx);
+        if (attached.empty()) {
+            return;
+        }
+        for (auto lane = std::lower_bound(attached.begin(), attached.end(), std::pair<uint32_t, uint32_t>{id, 0});
+             lane != attached.end() && lane->first == id; ++lane) {
+            add(RowKind::Extra, lane->second, heights_.extraPx);
         }
     };
     if (grouping_ == LaneGrouping::Connection) {
