@@ -144,7 +144,7 @@ CaptureDialog::CaptureDialog(const CaptureSettings& settings, QWidget* parent) :
     form->addRow(tr("Capture &filter"), filter_);
     form->addRow(QString(), filterStatus_);
     form->addRow(tr("&Snapshot length"), snapLength_);
-    form->addRow(tr("&Output file (pcapng)"), outputRow);
+    form->addRow(tr("Output file (pcapng)"), outputRow);
     form->addRow(QString(), ringRow);
     auto* thresholds = new QLabel(tr("Findings use the detector thresholds of Analysis > Thresholds."));
     thresholds->setEnabled(false);
@@ -158,7 +158,7 @@ CaptureDialog::CaptureDialog(const CaptureSettings& settings, QWidget* parent) :
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("&Interfaces")));
+    layout->addWidget(new QLabel(tr("Interfaces")));
     layout->addWidget(interfaceList_, 1);
     layout->addWidget(rateNote);
     layout->addWidget(options);
