@@ -149,7 +149,7 @@ void SequenceLayout::place() {
                               ladderTimeText(layoutTs_.back() - originTs).size()});
     }
     frameColumn_ = std::max(40.0, static_cast<double>(QString::number(lastFrame).size() + 1) * kDigitPx + 2);
-    timeGutter_ = std::max(kTimeGutter, static_cast<double>(timeChars) * kDigitPx + 8 + frameColumn_ + 4);
+    timeGutter_ = std::max(kTimeGutter, static_cast<double>(timeChars) * kDigitPx + 6 + frameColumn_ + 4);
     const auto& stalls = diagram_->stalls();
     stallReach_.resize(stalls.size());
     size_t reach = 0;

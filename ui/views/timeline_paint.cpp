@@ -113,12 +113,10 @@ void paintTexts(QPainter& painter, const std::vector<LayoutText>& texts, const T
 void paintSpans(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors) {
     RectBatches fills;
     RectBatches edges;
-    std::vector<const LayoutSpan*> instants;
     for (const LayoutSpan& span : frame.spans) {
         const QRectF rect = toQt(span.rect);
         if (span.instant) {
-            instants.push_back(&span);
-            continue;
+            continue;  // paintInstantTicks(), over the packets
         }
         // A translucent fill and a solid top edge: the packets at the stall's ends stay visible.
         fills.add(colors.stallFill(span.cause), rect);
@@ -126,19 +124,6 @@ void paintSpans(QPainter& painter, const TimelineFrame& frame, const TimelineCol
     }
     fills.fill(painter);
     edges.fill(painter);
-    // A finding that cost no time: a tick down the lane under a small flag, in the cause's colour.
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    for (const LayoutSpan* span : instants) {
-        const QRectF rect = toQt(span->rect);
-        const double x = std::clamp(frame.axis.toX(span->startNs), rect.left(), rect.right());
-        const QColor color = colors.stall(span->cause);
-        painter.fillRect(QRectF(x - 1, rect.top(), 2, rect.height()), color);
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(color);
-        painter.drawPolygon(QPolygonF({QPointF(x - 4, rect.top()), QPointF(x + 4, rect.top()), QPointF(x, rect.top() + 6)}));
-    }
-    painter.restore();
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(colors.selection, 1.5));
     for (const LayoutSpan& span : frame.spans) {
@@ -146,6 +131,26 @@ void paintSpans(QPainter& painter, const TimelineFrame& frame, const TimelineCol
             painter.drawRect(toQt(span.rect).adjusted(-1, -1, 1, 1));
         }
     }
+}
+
+// A finding that cost no time: a tick down the lane under a small flag, in the cause's colour,
+// drawn over the packets (a port reuse sits on the SYN that reused the port).
+void paintInstantTicks(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (const LayoutSpan& span : frame.spans) {
+        if (!span.instant) {
+            continue;
+        }
+        const QRectF rect = toQt(span.rect);
+        const double x = std::clamp(frame.axis.toX(span.startNs), rect.left(), rect.right());
+        const QColor color = colors.stall(span.cause);
+        painter.fillRect(QRectF(x - 1, rect.top(), 2, rect.height()), color);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(color);
+        painter.drawPolygon(QPolygonF({QPointF(x - 4, rect.top()), QPointF(x + 4, rect.top()), QPointF(x, rect.top() + 6)}));
+    }
+    painter.restore();
 }
 
 void paintMarks(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors) {
@@ -276,6 +281,7 @@ void paintTimelineFrame(QPainter& painter, const TimelineFrame& frame, const Tim
     paintLines(painter, frame.lines, colors);
     paintSpans(painter, frame, colors);
     paintMarks(painter, frame, colors);
+    paintInstantTicks(painter, frame, colors);
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     paintTexts(painter, frame.texts, colors, font);
     painter.restore();
