@@ -43,6 +43,17 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr
     return box;
 }
 
+// ", 150 of 742 traced sockets on captured connections": sockets whose connect() failed, or that belong
+// to traffic outside the capture, are in the logs but tied to no connection.
+QString tracedSocketsText(const StraceAlignment& alignment) {
+    const auto tied = std::count_if(alignment.sockets.begin(), alignment.sockets.end(),
+                                    [](const TracedSocket& socket) { return socket.connection != kNoConnection; });
+    if (static_cast<size_t>(tied) == alignment.sockets.size()) {
+        return QObject::tr(", %1 traced sockets").arg(tied);
+    }
+    return QObject::tr(", %1 of %2 traced sockets on captured connections").arg(tied).arg(alignment.sockets.size());
+}
+
 // The bundled sample next to the executable when installed, else in the source tree it was built from.
 QString bundledFile(const QString& name) {
     const QString installed = QApplication::applicationDirPath() + QStringLiteral("/../share/tcpscope/samples/") + name;
@@ -385,7 +396,7 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
                                .arg(counters.tcp)
                                .arg(results->connections().size())
                                .arg(results->findings().size())
-                               .arg(alignment != nullptr ? tr(", %1 traced sockets").arg(alignment->sockets.size()) : QString())
+                               .arg(alignment != nullptr ? tracedSocketsText(*alignment) : QString())
                                .arg(complete ? QString() : tr(" so far")));
     if (complete) {
         selectAfterLoad();
