@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -18,7 +17,7 @@
 #include "capture/bpf_filter.hpp"
 #include "capture/pcapng_writer.hpp"
 #include "commands.hpp"
-#include "live/helper_capture.hpp"
+#include "live/capture_source.hpp"
 #include "live/live_error.hpp"
 #include "live/live_report.hpp"
 #include "live/live_session.hpp"
@@ -30,7 +29,7 @@ namespace tcpscope::cli {
 namespace {
 
 struct CaptureCommandOptions {
-    LiveCaptureOptions capture;
+    CaptureSourceOptions source;  // device, filter, snaplen, buffer; the helper
     std::optional<double> durationSeconds;
     std::optional<uint64_t> count;
     std::string writePath;
@@ -38,8 +37,6 @@ struct CaptureCommandOptions {
     std::optional<double> ringSeconds;
     std::string format = "text";
     ThresholdOptions thresholds;
-    bool viaHelper = false;
-    std::string helperPath;
     std::string indexDirectory;
 };
 
@@ -94,57 +91,6 @@ std::optional<CaptureFileOptions> fileOptions(const CaptureCommandOptions& optio
         file.maxFileNs = static_cast<int64_t>(*options.ringSeconds * 1e9);
     }
     return file;
-}
-
-// The helper: $TCPSCOPE_CAPTURE_HELPER, else next to this program, else on PATH.
-std::string findHelper(const std::string& given) {
-    if (!given.empty()) {
-        return given;
-    }
-    if (const char* fromEnvironment = std::getenv("TCPSCOPE_CAPTURE_HELPER"); fromEnvironment != nullptr) {
-        return fromEnvironment;
-    }
-    std::error_code error;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        const std::filesystem::path sibling = self.parent_path() / "tcpscope-capture";
-        if (std::filesystem::exists(sibling, error)) {
-            return sibling.string();
-        }
-    }
-    const char* path = std::getenv("PATH");
-    std::string_view rest = path != nullptr ? path : "";
-    while (!rest.empty()) {
-        const size_t colon = rest.find(':');
-        const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / "tcpscope-capture";
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            return candidate.string();
-        }
-        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    }
-    return {};
-}
-
-// Opens the device here when this process may capture, else through the capture helper.
-std::unique_ptr<PacketSource> openSource(const CaptureCommandOptions& options) {
-    if (!options.viaHelper) {
-        try {
-            return std::make_unique<PcapCapture>(options.capture);
-        } catch (const LiveCaptureError& error) {
-            if (error.kind() != LiveErrorKind::PermissionDenied) {
-                throw;
-            }
-        }
-    }
-    const std::string helper = findHelper(options.helperPath);
-    if (helper.empty()) {
-        throw LiveCaptureError(LiveErrorKind::PermissionDenied,
-                               fmt::format("{}: capturing needs CAP_NET_RAW and CAP_NET_ADMIN, and the capture "
-                                           "helper tcpscope-capture was not found next to tcpscope-cli nor on PATH; "
-                                           "run as root, or install tcpscope-capture (app/capture/setup-capture-helper.sh)",
-                                           options.capture.device));
-    }
-    return std::make_unique<HelperCapture>(helper, options.capture);
 }
 
 // SIGINT and SIGTERM are taken by one thread with sigwait, which stops the session: no work in a
@@ -212,7 +158,7 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     StopSignals signals;
     std::unique_ptr<LiveSession> session;
     try {
-        std::unique_ptr<PacketSource> source = openSource(options);
+        std::unique_ptr<PacketSource> source = openCaptureSource(options.source);
         LiveSessionOptions sessionOptions;
         sessionOptions.analysis.detectors = *detectors;
         sessionOptions.file = file;
@@ -283,9 +229,9 @@ Subcommand addCaptureCommand(CLI::App& app) {
     auto options = std::make_shared<CaptureCommandOptions>();
     CLI::App* command = app.add_subcommand(
         "capture", "capture live on an interface: findings as they appear, the full report at the end (Ctrl-C stops)");
-    command->add_option("-i,--interface", options->capture.device, "interface to capture on (any: all of them)")
+    command->add_option("-i,--interface", options->source.capture.device, "interface to capture on (any: all of them)")
         ->required();
-    command->add_option("--filter", options->capture.filter, "capture filter (tcpdump syntax), e.g. 'tcp port 3306'");
+    command->add_option("--filter", options->source.capture.filter, "capture filter (tcpdump syntax), e.g. 'tcp port 3306'");
     auto* duration = command->add_option("--duration", options->durationSeconds, "stop after this many seconds");
     command->add_option("--count", options->count, "stop after this many packets")->excludes(duration);
     command->add_option("--write", options->writePath, "keep every packet in this pcapng file");
@@ -293,8 +239,8 @@ Subcommand addCaptureCommand(CLI::App& app) {
                         "with --write: a ring of FILES files of SIZE bytes each (k, M, G), the oldest deleted, "
                         "e.g. 100M,10");
     command->add_option("--ring-seconds", options->ringSeconds, "with --write: a new file every this many seconds");
-    command->add_option("--snaplen", options->capture.snapLength, "bytes kept per packet")->capture_default_str();
-    command->add_option("--buffer-bytes", options->capture.bufferBytes, "kernel capture buffer in bytes")
+    command->add_option("--snaplen", options->source.capture.snapLength, "bytes kept per packet")->capture_default_str();
+    command->add_option("--buffer-bytes", options->source.capture.bufferBytes, "kernel capture buffer in bytes")
         ->capture_default_str();
     command->add_option("--format", options->format, "text, or json: one JSON object per line per finding, then the report")
         ->check(CLI::IsMember({"text", "json"}));
@@ -302,9 +248,9 @@ Subcommand addCaptureCommand(CLI::App& app) {
     command->add_option("--index-dir", options->indexDirectory,
                         "where the packet index moves its older part on a long capture (an unlinked file; "
                         "default: beside --write, else $TMPDIR or /tmp)");
-    command->add_flag("--via-helper", options->viaHelper,
+    command->add_flag("--via-helper", options->source.viaHelper,
                       "capture through tcpscope-capture even when this process could open the device");
-    command->add_option("--helper", options->helperPath,
+    command->add_option("--helper", options->source.helperPath,
                         "path of tcpscope-capture (default: $TCPSCOPE_CAPTURE_HELPER, next to tcpscope-cli, PATH)");
     return {command, [command, options] { return runCapture(*command, *options); }};
 }

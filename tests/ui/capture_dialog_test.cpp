@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "capture/capture_dialog.hpp"
-#include "capture/capture_source.hpp"
+#include "capture/permission_fix.hpp"
 #include "capture/interface_counters.hpp"
 #include "window_test_support.hpp"
 

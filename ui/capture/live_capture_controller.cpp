@@ -5,7 +5,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "capture/bpf_filter.hpp"
-#include "capture/capture_source.hpp"
+#include "capture/permission_fix.hpp"
+#include "live/capture_source.hpp"
 #include "capture/pcapng_writer.hpp"
 #include "live/live_error.hpp"
 
@@ -85,7 +86,9 @@ bool LiveCaptureController::start(const CaptureSettings& settings, const Analysi
         if (!QDir().mkpath(QFileInfo(settings.outputPath).absolutePath())) {
             throw PcapngWriteError(InputProblem{settings.outputPath.toStdString(), 0, "cannot create its directory"});
         }
-        std::unique_ptr<PacketSource> source = openCaptureSource(settings.captureOptions());
+        CaptureSourceOptions sourceOptions;
+        sourceOptions.capture = settings.captureOptions();
+        std::unique_ptr<PacketSource> source = openCaptureSource(sourceOptions);
         LiveSessionOptions options;
         options.analysis = analysis;
         options.file = settings.fileOptions();
