@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstdlib>
-#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
+
+#include "engine/worker_threads.hpp"
 
 namespace tcpscope {
 
@@ -154,15 +154,9 @@ void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQu
 }
 
 // Two threads: this one analyses what a reading thread has read and decoded. Used when the
-// engine has no filter (the filter reads the frame's bytes on the engine's side) and the machine
-// has a second core; TCPSCOPE_THREADS=1 turns it off (to measure the gain).
-bool useReadingThread(const AnalysisEngine& engine) {
-    const char* threads = std::getenv("TCPSCOPE_THREADS");  // NOLINT(concurrency-mt-unsafe): read before any thread starts
-    if (threads != nullptr && std::strcmp(threads, "1") == 0) {
-        return false;
-    }
-    return !engine.hasFilter() && std::thread::hardware_concurrency() > 1;
-}
+// engine has no filter (the filter reads the frame's bytes on the engine's side) and a second
+// thread is allowed (a second core, TCPSCOPE_THREADS not 1).
+bool useReadingThread(const AnalysisEngine& engine) { return !engine.hasFilter() && secondThreadAllowed(); }
 
 void analyseWithReadingThread(std::vector<OpenInput>& inputs, AnalysisEngine& engine, LoadProgress* progress,
                               const StopToken* stop, const LoadCheckpoint& checkpoint) {

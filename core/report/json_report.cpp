@@ -2,15 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <future>
 #include <map>
 #include <sstream>
 #include <string_view>
-#include <thread>
 
 #include "decode/packet_decoder.hpp"
+#include "engine/worker_threads.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/report_format.hpp"
 #include "report/report_notes.hpp"
@@ -232,12 +230,6 @@ void writeFlowRange(JsonStreamWriter& out, const CaptureAnalysis& analysis, cons
 constexpr size_t kFlowsPerChunk = 4096;
 constexpr size_t kFlowsDepth = 2;  // the flows array inside the report object
 
-// A second thread helps if there is a second core, unless TCPSCOPE_THREADS=1 (as for loading).
-bool useSecondThread() {
-    const char* threads = std::getenv("TCPSCOPE_THREADS");  // NOLINT(concurrency-mt-unsafe): nothing sets it
-    return (threads == nullptr || std::strcmp(threads, "1") != 0) && std::thread::hardware_concurrency() > 1;
-}
-
 // The flows, in id order. Formatting them is most of the report's time, so with a second core
 // every other chunk of flows is formatted on a helper thread while this one formats the chunk
 // before it, and appended in order: the same text, with one chunk of text held at a time.
@@ -245,7 +237,7 @@ void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const St
     const size_t count = analysis.engine->connections().size();
     const std::vector<uint32_t> findingOrder = findingsByConnection(analysis.findings);
     // With strace logs each flow also reads the alignment: kept on one thread.
-    if (alignment != nullptr || count <= kFlowsPerChunk || !useSecondThread()) {
+    if (alignment != nullptr || count <= kFlowsPerChunk || !secondThreadAllowed()) {
         writeFlowRange(out, analysis, findingOrder, 0, count, alignment);
         return;
     }
