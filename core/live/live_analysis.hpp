@@ -13,11 +13,9 @@ namespace tcpscope {
 
 class DetectorSet;
 
-/// Results readable during a live analysis, on the analysis thread, between two packets.
-struct LiveResults {
-    const AnalysisEngine& engine;
-    const std::vector<Finding>& findings;
-};
+/// Results readable during a live analysis, on the analysis thread, between two packets: the
+/// same view of an engine and its findings as a file load's checkpoints.
+using LiveResults = AnalysisCheckpoint;
 
 /// The analysis side of a live capture: its own thread takes packets from the queue and pushes
 /// them through the same engine and detectors as a file. Findings reach the listener as soon as

@@ -148,7 +148,7 @@ ResultsPtr LiveCaptureController::snapshot(const LiveResults& results) {
     // after this is either in the copy or counted as not shown yet.
     findingEventsShown_ = findingEvents_.load();
     capturedShown_ = session_->stats().captured;
-    return AnalysisResults::partial(AnalysisCheckpoint{results.engine, results.findings}, kMaxLiveConnections);
+    return AnalysisResults::partial(results, kMaxLiveConnections);
 }
 
 void LiveCaptureController::publish(ResultsPtr results) {
