@@ -1,5 +1,6 @@
 // The ladder's columns: the time column keeps every digit of a long capture (over a minute, over
-// an hour), and a Nagle bracket's text has room to be read even in a proxy's narrow column.
+// an hour), and a Nagle bracket's text has room to be read even in a proxy's narrow column, below
+// the proxy's system call labels.
 #include <QImage>
 #include <QPainter>
 #include <catch2/catch.hpp>
@@ -40,6 +41,22 @@ int leftmostTimePixel(const SequenceLayout& layout, size_t row) {
     return -1;
 }
 
+// The proxy sample with its system call trace, and its three-lifeline ladder at `width`.
+ResultsPtr proxySampleWithStrace() {
+    CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
+    StraceAlignment alignment = loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace"}, analysis, {});
+    return AnalysisResults::complete(std::move(analysis), std::move(alignment));
+}
+
+SequenceLayout proxyLadder(const ResultsPtr& results, double width) {
+    SequenceScale scale;
+    scale.width = width;
+    SequenceLayout layout = SequenceLayout::ofProxy(results, 0, 1, scale);
+    REQUIRE(results->alignment() != nullptr);
+    layout.setSyscalls(sequenceSyscalls(*results->alignment(), *layout.diagram()));
+    return layout;
+}
+
 }  // namespace
 
 TEST_CASE("the time column writes minutes and hours and keeps every microsecond", "[sequence][layout]") {
@@ -74,17 +91,12 @@ TEST_CASE("a capture longer than a minute, and one longer than an hour, show the
     CHECK(shortCapture.timeGutter() == SequenceLayout::kTimeGutter);
 }
 
-TEST_CASE("a Nagle bracket's text is wide enough to read in a proxy's narrow column", "[sequence][layout][sample]") {
-    CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
-    StraceAlignment alignment = loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace"}, analysis, {});
-    const ResultsPtr results = AnalysisResults::complete(std::move(analysis), std::move(alignment));
+TEST_CASE("a Nagle bracket's text in a proxy's narrow column is wide enough and leaves the system call labels readable",
+          "[sequence][layout][sample]") {
+    const ResultsPtr results = proxySampleWithStrace();
     for (const double width : {900.0, 1280.0}) {
         INFO("width " << width);
-        SequenceScale scale;
-        scale.width = width;
-        SequenceLayout layout = SequenceLayout::ofProxy(results, 0, 1, scale);
-        REQUIRE(results->alignment() != nullptr);
-        layout.setSyscalls(sequenceSyscalls(*results->alignment(), *layout.diagram()));
+        const SequenceLayout layout = proxyLadder(results, width);
         const SequenceDrawList list = layout.prepare(QRectF(0, 0, width, layout.totalHeight()));
         REQUIRE(list.brackets.size() == 78);
         for (const auto& bracket : list.brackets) {
@@ -92,5 +104,23 @@ TEST_CASE("a Nagle bracket's text is wide enough to read in a proxy's narrow col
             CHECK(bracket.labelRect.left() >= layout.timeGutter());
             CHECK(bracket.labelRect.right() <= width);
         }
+        size_t proxyLabels = 0;
+        for (const auto& syscall : list.syscalls) {
+            if (syscall.lifeline != 1) {
+                continue;
+            }
+            ++proxyLabels;
+            // The label's line: from beside the lifeline across its lane (the painter's text is
+            // no wider than the lane).
+            const double x0 = syscall.x + 3 * syscall.direction;
+            const double x1 = x0 + SequenceLayout::kSyscallLane * syscall.direction;
+            const QRectF label(QPointF(std::min(x0, x1), syscall.labelY - 7), QPointF(std::max(x0, x1), syscall.labelY + 7));
+            for (const auto& bracket : list.brackets) {
+                INFO("syscall '" << syscall.label.toStdString() << "' at y " << syscall.labelY << ", bracket text "
+                                 << bracket.labelRect.top() << "-" << bracket.labelRect.bottom());
+                CHECK_FALSE(bracket.labelRect.intersects(label));
+            }
+        }
+        CHECK(proxyLabels > 100);
     }
 }

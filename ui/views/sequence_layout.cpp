@@ -94,6 +94,29 @@ QString ladderTimeText(int64_t offsetNs) {
                       .arg(pad(seconds / 60 % 60, 2), pad(seconds % 60, 2), pad(fraction, 6));
 }
 
+double SequenceLayout::syscallLabelsBottom(size_t lifeline, double top, double bottom) const {
+    double labelsBottom = top;
+    double lastLabelY = -1e300;
+    auto syscall = std::lower_bound(syscalls_.begin(), syscalls_.end(), timeAtY(top),
+                                    [](const SequenceSyscall& s, int64_t ts) { return s.tsNs < ts; });
+    for (; syscall != syscalls_.end(); ++syscall) {
+        const double y = yOfTime(syscall->tsNs);
+        if (y > bottom) {
+            break;
+        }
+        if (syscall->lifeline != static_cast<int>(lifeline)) {
+            continue;
+        }
+        const double labelY = std::max(y, lastLabelY + kSyscallSpacing);
+        if (labelY - y > kSyscallMaxShift) {
+            continue;  // folded into the label before it
+        }
+        lastLabelY = labelY;
+        labelsBottom = std::max(labelsBottom, labelY + kSyscallSpacing / 2);
+    }
+    return labelsBottom;
+}
+
 std::pair<double, double> SequenceLayout::columnTextSpan(size_t a, size_t b, double inset) const {
     const std::vector<double> xs = lifelineXs();
     const size_t leftLifeline = std::min(a, b);
@@ -335,6 +358,10 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             const double grow = std::max(0.0, (kMinBracketLabelWidth - (right - left)) / 2);
             left = std::max(timeGutter_, left - grow);
             right = std::min(scale_.width - 4, std::max(right + grow, left + kMinBracketLabelWidth));
+            // The labels of the calls that began the wait (write, write, read) stay readable:
+            // the text starts below them.
+            const size_t labelled = std::min(stall.lifeline, stall.peer);
+            freeTop = std::max(freeTop, syscallLabelsBottom(labelled, bracket.top - kSyscallMaxShift, freeBottom) + 4);
         }
         // A proven stall says so on a second line: its box needs room for it.
         const double labelHeight = kBracketLabelHeight + (stall.proof.empty() ? 0 : kProofLineHeight);
@@ -343,11 +370,13 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             bracket.labelRect = QRectF(left, freeTop, right - left, freeBottom - freeTop);
         } else {
             // Too short to hold its text: the text goes beyond the waiting side's lifeline.
+            // A long wait gives its text a line more there, for a proof that wraps.
             const double width = right - left;
             const double outerLeft = bracket.direction > 0 ? senderX - kLabelInset - width : senderX + kLabelInset;
-            bracket.labelRect =
-                QRectF(std::max(outerLeft, timeGutter_), (bracket.top + bracket.bottom) / 2 - labelHeight / 2, width,
-                       labelHeight);
+            const double height = std::clamp(bracket.bottom - bracket.top - 4 * kLabelHeight, labelHeight,
+                                             labelHeight + (stall.proof.empty() ? 0 : kProofLineHeight / 2));
+            bracket.labelRect = QRectF(std::max(outerLeft, timeGutter_), (bracket.top + bracket.bottom) / 2 - height / 2,
+                                       width, height);
         }
         bracket.text = QString::fromStdString(stall.text);
         bracket.explanation = QString::fromStdString(stall.explanation);

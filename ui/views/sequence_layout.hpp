@@ -191,6 +191,9 @@ public:
 
 private:
     void place();
+    // The lowest edge of the syscall labels of `lifeline` whose calls fall between `top` and
+    // `bottom` (stacked as prepare() stacks them), or `top` if there are none.
+    [[nodiscard]] double syscallLabelsBottom(size_t lifeline, double top, double bottom) const;
 
     ResultsPtr results_;
     std::shared_ptr<const SequenceDiagram> diagram_;
