@@ -31,16 +31,29 @@ void LiveAnalysis::start() { thread_ = std::thread([this] { loop(); }); }
 void LiveAnalysis::loop() {
     PacketBatch batch;
     auto lastUpdate = std::chrono::steady_clock::now();
-    // Wake at least a few times a second so the views update even when a batch is all there is.
+    auto lastClock = lastUpdate;
+    auto lastPacketTaken = lastUpdate;  // when the analysis took the batch with the last packet
+    // Wake at least a few times a second so the views update even when a batch is all there is,
+    // and the detectors learn that time passed while no packet came.
     while (queue_.take(batch, updateInterval_)) {
+        const auto now = std::chrono::steady_clock::now();
         {
             const std::lock_guard lock(resultsMutex_);
             for (size_t index = 0; index < batch.size(); ++index) {
                 engine_->push(batch.at(index), 0);
             }
             analysed_ += batch.size();
+            if (!batch.empty()) {
+                lastPacketTaken = now;
+            }
+            // Capture time now: the last packet's time plus what passed since the analysis took it
+            // (not since its capture timestamp: a helper or a pipe may stamp with another host's clock).
+            if (analysed_ > 0 && now - lastClock >= updateInterval_) {
+                lastClock = now;
+                engine_->advanceClock(engine_->lastTsNs() +
+                                      std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastPacketTaken).count());
+            }
         }
-        const auto now = std::chrono::steady_clock::now();
         if (onUpdate_ && !batch.empty() && now - lastUpdate >= updateInterval_) {
             lastUpdate = now;
             read(onUpdate_);
