@@ -38,7 +38,6 @@ void FindingLog::confirm(uint32_t id, Finding finding) {
     finding.withdrawn = false;
     findings_[id] = std::move(finding);
     madeOrder_.push_back(id);
-    changed(id);
 }
 
 void FindingLog::withdraw(uint32_t id) {

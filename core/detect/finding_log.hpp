@@ -28,7 +28,8 @@ public:
     /// later confirms it (confirm) or shows it was none (withdraw). Returns its id.
     uint32_t addProvisional(Finding finding);
     /// Makes provisional finding `id` the finding add() would have made here (`finding`), keeping
-    /// its id; among the released findings it takes the place add() would have given it.
+    /// its id; among the released findings it takes the place add() would have given it. As after
+    /// add(), the caller completes it and then calls changed(id).
     void confirm(uint32_t id, Finding finding);
     /// Takes back provisional finding `id`: it stays in all() marked withdrawn until release().
     void withdraw(uint32_t id);

@@ -42,7 +42,9 @@ Replay replayWithClock(const std::string& path, int64_t tickNs) {
             engine.advanceClock(nextTickNs);
         }
         engine.push(packet, 0);
-        nextTickNs = std::max(nextTickNs, packet.tsNs + tickNs);
+        if (nextTickNs == 0) {
+            nextTickNs = packet.tsNs + tickNs;  // a fixed grid from the first packet, as the live clock
+        }
     }
     engine.finish();
     engine.clearObservers();
