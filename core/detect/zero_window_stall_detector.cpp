@@ -171,11 +171,14 @@ void ZeroWindowStallDetector::showOngoing(const Connection& connection, Side rec
         return;
     }
     const Totals& totals = ensureFinding(connection, receiver, state, byClock);
+    // Live, the clock may have shown more already than a packet that waited in the queue says: the
+    // time shown never goes back (the clock is the packet's time when a file is read).
+    const int64_t shownNs = std::max(closedNs, engine().clockNs() - state.closedTsNs);
     Finding& finding = log().edit(totals.findingId);
     finding.ongoing = true;
     finding.evidence["ongoing"] = {
-        {"since_frame", state.closedFrame}, {"closed_ms", toMs(closedNs)}, {"probes", state.probes}};
-    refreshSummary(connection, totals, state, closedNs);
+        {"since_frame", state.closedFrame}, {"closed_ms", toMs(shownNs)}, {"probes", state.probes}};
+    refreshSummary(connection, totals, state, shownNs);
     log().changed(totals.findingId);
 }
 

@@ -39,7 +39,8 @@ int64_t wallClockNs() {
         .count();
 }
 
-// One call of the finding listener, with the wall-clock time it came.
+// One call of the finding listener with a complete finding (a detector adds one, then writes its
+// summary), with the wall-clock time it came.
 struct Heard {
     int64_t wallNs;
     uint32_t id;
@@ -74,6 +75,9 @@ TEST_CASE("live capture on lo: a receive window held closed shows as an ongoing 
     LiveSessionOptions options;
     options.file = CaptureFileOptions{path.string()};
     options.onFinding = [&](const Finding& finding, bool /*isNew*/) {
+        if (finding.summary.empty()) {
+            return;
+        }
         const std::lock_guard lock(mutex);
         heard.push_back(Heard{wallClockNs(), finding.id, finding.kind, finding.tsNs, finding.durationMs,
                               finding.ongoing, finding.provisional, finding.withdrawn});
@@ -117,7 +121,11 @@ TEST_CASE("live capture on lo: a receive window held closed shows as an ongoing 
     for (size_t index = 1; index < window.size() && window[index - 1].ongoing; ++index) {
         INFO("event " << index << " after " << window[index - 1].durationMs << " ms closed");
         CHECK(window[index].wallNs - window[index - 1].wallNs < 1'000'000'000);
-        CHECK(window[index].durationMs >= window[index - 1].durationMs);
+        if (window[index].ongoing) {
+            CHECK(window[index].durationMs >= window[index - 1].durationMs);
+        } else {  // the packets' final word: the clock may have run a few ms ahead of it
+            CHECK(window[index].durationMs >= window[index - 1].durationMs - 50);
+        }
     }
     CHECK_FALSE(window.back().ongoing);  // finalised by the window update
     CHECK(window.back().durationMs > kHoldSeconds * 1000 * 0.8);
