@@ -132,16 +132,64 @@ private:
     std::thread thread_;
 };
 
-void printFinding(const Finding& finding, bool json, int64_t startNs) {
-    if (json) {
-        std::cout << liveFindingEventJson(finding).dump() << '\n';
-    } else {
-        const std::string flow = finding.connection != kNoConnection ? fmt::format("#{}", finding.connection) : "-";
-        std::cout << fmt::format("[{:+.3f} s] {} {} {}: {}\n", static_cast<double>(finding.tsNs - startNs) / 1e9,
-                                 severityName(finding.severity), finding.kind, flow, finding.summary);
+// The finding stream: each finding once when it has its summary; one that is ongoing again at most
+// once a second while it grows and at once when it ends; a provisional one that was withdrawn.
+// Called on the analysis thread only.
+class FindingStream {
+public:
+    FindingStream(bool json, int64_t startNs) : json_(json), startNs_(startNs) {}
+
+    void onFinding(const Finding& finding) {
+        if (finding.id >= printed_.size()) {
+            printed_.resize(finding.id + 1);
+        }
+        Printed& printed = printed_[finding.id];
+        const auto now = std::chrono::steady_clock::now();
+        if (finding.withdrawn) {
+            if (printed.shown) {
+                print(finding, "finding_withdrawn", "withdrawn (the packets ended it sooner)");
+            }
+            printed = {};
+            return;
+        }
+        if (finding.summary.empty()) {
+            return;
+        }
+        if (!printed.shown) {
+            print(finding, "finding", finding.ongoing ? "(ongoing) " + finding.summary : finding.summary);
+        } else if (finding.ongoing ? now - printed.at >= kUpdateInterval || !printed.ongoing : printed.ongoing) {
+            print(finding, "finding_update",
+                  fmt::format("{} {:.1f} ms", finding.ongoing ? "still going on:" : "ended:", finding.durationMs));
+        } else {
+            return;
+        }
+        printed = {true, finding.ongoing, now};
     }
-    std::cout.flush();
-}
+
+private:
+    static constexpr std::chrono::seconds kUpdateInterval{1};
+    struct Printed {
+        bool shown = false;
+        bool ongoing = false;
+        std::chrono::steady_clock::time_point at;
+    };
+
+    void print(const Finding& finding, std::string_view event, const std::string& text) const {
+        if (json_) {
+            std::cout << liveFindingEventJson(finding, event).dump() << '\n';
+        } else {
+            const std::string flow =
+                finding.connection != kNoConnection ? fmt::format("#{}", finding.connection) : "-";
+            std::cout << fmt::format("[{:+.3f} s] {} {} {}: {}\n", static_cast<double>(finding.tsNs - startNs_) / 1e9,
+                                     severityName(finding.severity), finding.kind, flow, text);
+        }
+        std::cout.flush();
+    }
+
+    bool json_;
+    int64_t startNs_;
+    std::vector<Printed> printed_;
+};
 
 int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     const std::optional<DetectorOptions> detectors = resolveDetectorOptions(command, options.thresholds);
@@ -168,16 +216,9 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
                                     std::chrono::system_clock::now().time_since_epoch())
                                     .count();
         // A detector may add a finding first and write its summary at once after: print each one
-        // the first time it has its summary. Called on the analysis thread only.
-        sessionOptions.onFinding = [json, startNs, printed = std::vector<bool>()](const Finding& finding,
-                                                                                 bool /*isNew*/) mutable {
-            if (finding.summary.empty() || (finding.id < printed.size() && printed[finding.id])) {
-                return;
-            }
-            printed.resize(std::max<size_t>(printed.size(), finding.id + 1));
-            printed[finding.id] = true;
-            printFinding(finding, json, startNs);
-        };
+        // the first time it has its summary.
+        sessionOptions.onFinding = [stream = std::make_shared<FindingStream>(json, startNs)](
+                                       const Finding& finding, bool /*isNew*/) { stream->onFinding(finding); };
         session = std::make_unique<LiveSession>(std::move(source), std::move(sessionOptions));
     } catch (const LiveCaptureError& error) {
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());

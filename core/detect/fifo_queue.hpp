@@ -14,6 +14,8 @@ public:
     [[nodiscard]] bool empty() const { return head_ == items_.size(); }
     [[nodiscard]] size_t size() const { return items_.size() - head_; }
     [[nodiscard]] const T& front() const { return items_[head_]; }
+    /// The item `index` places behind the front (0: the front).
+    [[nodiscard]] const T& operator[](size_t index) const { return items_[head_ + index]; }
     void push_back(const T& item) { items_.push_back(item); }
     void pop_front() {
         ++head_;

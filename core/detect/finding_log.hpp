@@ -23,9 +23,25 @@ public:
     /// Tells the listener that finding `id` has changed.
     void changed(uint32_t id);
 
+    /// Stores a finding that only the capture clock shows so far (a stall still going on that no
+    /// packet has ended: onClock), marked provisional and ongoing, and tells the listener. A packet
+    /// later confirms it (confirm) or shows it was none (withdraw). Returns its id.
+    uint32_t addProvisional(Finding finding);
+    /// Makes provisional finding `id` the finding add() would have made here (`finding`), keeping
+    /// its id; among the released findings it takes the place add() would have given it. As after
+    /// add(), the caller completes it and then calls changed(id).
+    void confirm(uint32_t id, Finding finding);
+    /// Takes back provisional finding `id`: it stays in all() marked withdrawn until release().
+    void withdraw(uint32_t id);
+    [[nodiscard]] bool isProvisional(uint32_t id) const { return findings_[id].provisional; }
+
+    /// Every finding so far, in the order first made; during a live capture also the provisional
+    /// and withdrawn ones (Finding::provisional, Finding::withdrawn).
     [[nodiscard]] const std::vector<Finding>& all() const { return findings_; }
-    /// Takes the findings out of the log.
-    std::vector<Finding> release() { return std::move(findings_); }
+    /// Takes the findings out of the log: those still provisional are withdrawn (the listener hears
+    /// it), the withdrawn ones left out, and the rest in the order add() or confirm() made them
+    /// (so a live capture's findings come out as the analysis of its file gives them), ids renumbered.
+    std::vector<Finding> release();
     void setListener(Listener listener) { listener_ = std::move(listener); }
 
     /// Keeps a population series a detector hands out when the input ends (for charts).
@@ -35,6 +51,8 @@ public:
 
 private:
     std::vector<Finding> findings_;
+    std::vector<uint32_t> madeOrder_;  // ids in the order add() or confirm() made them, once a provisional one came
+    bool hadProvisional_ = false;
     Listener listener_;
     std::vector<HostPopulation> populations_;
 };

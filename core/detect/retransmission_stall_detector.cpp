@@ -75,6 +75,14 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
 }
 
 void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {
+    track(event);
+    if (!open_.empty()) {
+        settleOpen(event.connection, Side::Client, false);
+        settleOpen(event.connection, Side::Server, false);
+    }
+}
+
+void RetransmissionStallDetector::track(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
     SenderState& own = stateOf(connection.id, event.sender);
@@ -150,17 +158,16 @@ void RetransmissionStallDetector::recordStall(const SegmentEvent& event, SenderS
                                               int64_t gapNs, uint32_t end) {
     const Connection& connection = event.connection;
     if (state.totals == kNoTotals) {
-        Finding finding;
-        finding.kind = "retransmission_stall";
-        finding.severity = Severity::Warning;
-        finding.connection = connection.id;
-        finding.tsNs = event.tsNs - gapNs;
-        finding.evidence = {{"sender", connection.endpoint(event.sender).toString()},
-                            {"receiver", connection.endpoint(otherSide(event.sender)).toString()},
-                            {"sender_side", sideName(event.sender)},
-                            {"instances", nlohmann::json::array()}};
+        Finding finding = newFinding(connection, event.sender, event.tsNs - gapNs);
         state.totals = static_cast<uint32_t>(totals_.size());
-        totals_.push_back(Totals{connection.id, event.sender, log().add(std::move(finding))});
+        const auto open = open_.find(connection.id * 2 + sideIndex(event.sender));
+        if (open != open_.end() && open->second.provisional) {
+            log().confirm(open->second.findingId, std::move(finding));  // what the clock showed was this stall
+            totals_.push_back(Totals{connection.id, event.sender, open->second.findingId});
+            open_.erase(open);
+        } else {
+            totals_.push_back(Totals{connection.id, event.sender, log().add(std::move(finding))});
+        }
     }
     Totals& totals = totals_[state.totals];
     ++totals.stalls;
@@ -185,28 +192,126 @@ void RetransmissionStallDetector::recordStall(const SegmentEvent& event, SenderS
     log().changed(totals.findingId);
 }
 
-void RetransmissionStallDetector::refreshSummary(const Connection& connection, const Totals& totals) {
+Finding RetransmissionStallDetector::newFinding(const Connection& connection, Side sender, int64_t tsNs) const {
+    Finding finding;
+    finding.kind = "retransmission_stall";
+    finding.severity = Severity::Warning;
+    finding.connection = connection.id;
+    finding.tsNs = tsNs;
+    finding.evidence = {{"sender", connection.endpoint(sender).toString()},
+                        {"receiver", connection.endpoint(otherSide(sender)).toString()},
+                        {"sender_side", sideName(sender)},
+                        {"instances", nlohmann::json::array()}};
+    return finding;
+}
+
+void RetransmissionStallDetector::refreshSummary(const Connection& connection, const Totals& totals,
+                                                 int64_t ongoingNs) {
     Finding& finding = log().edit(totals.findingId);
+    const int64_t lostNs = totals.lostNs + ongoingNs;
     const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
-    const double share = std::min(1.0, static_cast<double>(totals.lostNs) / static_cast<double>(lifeNs));
-    finding.durationMs = toMs(totals.lostNs);
+    const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(lifeNs));
+    finding.durationMs = toMs(lostNs);
     finding.evidence["stalls"] = totals.stalls;
     finding.evidence["lost_ms"] = finding.durationMs;
-    finding.evidence["longest_ms"] = toMs(totals.longestNs);
+    finding.evidence["longest_ms"] = toMs(std::max(totals.longestNs, ongoingNs));
     finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
     finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
-    const std::string what = totals.stalls == 1 ? std::string("1 retransmission timeout")
-                                                : fmt::format("{} retransmission timeouts", totals.stalls);
+    const uint32_t stalls = totals.stalls + (ongoingNs > 0 ? 1 : 0);
+    std::string what = stalls == 1 ? std::string("1 retransmission timeout")
+                                   : fmt::format("{} retransmission timeouts", stalls);
+    if (ongoingNs > 0) {
+        what += fmt::format(" (the last still waiting: no ACK and no retransmission for {:.1f} ms so far)", toMs(ongoingNs));
+    }
     finding.summary = fmt::format(
         "{} -> {}: {} cost {:.1f} ms (longest {:.1f} ms, {:.0f}% of the connection's life): data or its ACK was "
         "lost and the sender sent it again only when its retransmission timer fired; fix the loss on the path "
         "(interface errors and drops, a full queue or congested link, a firewall or middlebox dropping packets) "
         "and keep SACK and tail loss probes enabled so that losses are repaired without waiting for the timer.",
         connection.endpoint(totals.sender).toString(), connection.endpoint(otherSide(totals.sender)).toString(), what,
-        finding.durationMs, toMs(totals.longestNs), share * 100);
+        finding.durationMs, toMs(std::max(totals.longestNs, ongoingNs)), share * 100);
+}
+
+int64_t RetransmissionStallDetector::waitingSince(const SenderState& state) {
+    const int64_t sentNs = state.inFlight.front().tsNs;
+    return state.lastRetransmissionTsNs == kNoTime ? sentNs : std::max(sentNs, state.lastRetransmissionTsNs);
+}
+
+// Live: data unacknowledged for longer than the threshold is a stall going on (the sender waits
+// for its timer), though no retransmission says so yet. A scan of every side that has data in
+// flight, a few times a second.
+void RetransmissionStallDetector::onClock(int64_t nowNs) {
+    const auto minNs = static_cast<int64_t>(options().retransmissionStallMinMs * kNsPerMs);
+    const auto& connections = engine().connections();
+    for (size_t index = 0; index < states_.size(); ++index) {
+        SenderState& state = states_[index];
+        if (state.inFlight.empty() || nowNs - waitingSince(state) < minNs) {
+            continue;
+        }
+        const Connection& connection = connections[index / 2];
+        const Side sender = index % 2 == 0 ? Side::Client : Side::Server;
+        // The peer must have been heard from (a capture of one direction never sees an ACK).
+        if (!connectionOver(connection) && connection.from(otherSide(sender)).packets > 0) {
+            showOngoing(connection, sender, state, nowNs);
+        }
+    }
+}
+
+void RetransmissionStallDetector::showOngoing(const Connection& connection, Side sender, const SenderState& state,
+                                              int64_t nowNs) {
+    const int64_t sinceNs = waitingSince(state);
+    const Sent& waiting = state.inFlight.front();
+    const auto [open, isNew] = open_.try_emplace(connection.id * 2 + sideIndex(sender));
+    if (isNew) {
+        open->second.sinceNs = sinceNs;
+        if (state.totals != kNoTotals) {
+            open->second.findingId = totals_[state.totals].findingId;
+        } else {
+            open->second.provisional = true;
+            open->second.findingId = log().addProvisional(newFinding(connection, sender, sinceNs));
+        }
+    }
+    // A provisional finding has no totals yet: only the stall going on counts.
+    const Totals totals =
+        state.totals != kNoTotals ? totals_[state.totals] : Totals{connection.id, sender, open->second.findingId};
+    Finding& finding = log().edit(open->second.findingId);
+    finding.ongoing = true;
+    finding.evidence["ongoing"] = {{"since_frame", waiting.frame},
+                                   {"waiting_ms", toMs(nowNs - sinceNs)},
+                                   {"relative_seq", waiting.seq - connection.sequence[sideIndex(sender)].baseSeq},
+                                   {"unacknowledged_bytes", state.highestEnd - waiting.seq}};
+    refreshSummary(connection, totals, nowNs - sinceNs);
+    log().changed(open->second.findingId);
+}
+
+void RetransmissionStallDetector::settleOpen(const Connection& connection, Side sender, bool force) {
+    const auto open = open_.find(connection.id * 2 + sideIndex(sender));
+    if (open == open_.end()) {
+        return;
+    }
+    const SenderState& state = stateOf(connection.id, sender);
+    if (!force && !state.inFlight.empty() && waitingSince(state) == open->second.sinceNs) {
+        return;  // still waiting for the same data
+    }
+    // The ACK came, or the retransmission (recordStall counted it if it was a stall), or the end.
+    Finding& finding = log().edit(open->second.findingId);
+    if (open->second.provisional) {
+        log().withdraw(open->second.findingId);
+    } else {
+        finding.ongoing = false;
+        finding.evidence.erase("ongoing");
+        refreshSummary(connection, totals_[state.totals]);
+        log().changed(open->second.findingId);
+    }
+    open_.erase(open);
 }
 
 void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
+    const auto& connections = engine().connections();
+    while (!open_.empty()) {
+        const uint32_t key = open_.begin()->first;
+        settleOpen(connections[key / 2], key % 2 == 0 ? Side::Client : Side::Server, true);
+    }
     // The connections' lives are final now: update the shares.
     for (const Totals& totals : totals_) {
         refreshSummary(engine().connections()[totals.connection], totals);

@@ -3,6 +3,8 @@
 #include <memory>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 
@@ -14,11 +16,15 @@ namespace tcpscope {
 /// its retransmission. Handshake retransmissions are left to syn_backlog_overflow and
 /// port_reuse. One `retransmission_stall` finding per connection and sending side, growing
 /// with every stall: how many, the time they cost, the longest.
+/// On a live capture (onClock), data unacknowledged for longer than the threshold with no
+/// retransmission yet shows as an ongoing stall: a provisional finding until the retransmission
+/// confirms it, withdrawn if the ACK comes first.
 class RetransmissionStallDetector : public Detector {
 public:
     using Detector::Detector;
 
     void onSegment(const SegmentEvent& event) override;
+    void onClock(int64_t nowNs) override;
     void onEnd(int64_t lastTsNs) override;
 
 private:
@@ -44,6 +50,7 @@ private:
         Sent* begin() { return items_ ? items_->data() : nullptr; }
         Sent* end() { return items_ ? items_->data() + items_->size() : nullptr; }
         Sent& front() { return items_->front(); }
+        [[nodiscard]] const Sent& front() const { return items_->front(); }
         Sent& back() { return items_->back(); }
         void push_back(const Sent& sent) {
             if (!items_) {
@@ -82,15 +89,30 @@ private:
         int64_t longestNs = 0;
     };
 
+    // A stall the clock shows while it lasts (live only): the side's finding marked ongoing, or a
+    // provisional one while the side has none.
+    struct OpenStall {
+        uint32_t findingId = 0;
+        bool provisional = false;
+        int64_t sinceNs = 0;
+    };
+
     SenderState& stateOf(uint32_t connection, Side side);
+    void track(const SegmentEvent& event);
+    static int64_t waitingSince(const SenderState& state);
+    void showOngoing(const Connection& connection, Side sender, const SenderState& state, int64_t nowNs);
+    // Ends what the clock showed for `sender` once the packets moved on (`force`: the input ended).
+    void settleOpen(const Connection& connection, Side sender, bool force);
     static void acknowledge(SenderState& state, uint32_t ack);
     static void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
     void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
     void recordStall(const SegmentEvent& event, SenderState& state, const Sent& from, int64_t gapNs, uint32_t end);
-    void refreshSummary(const Connection& connection, const Totals& totals);
+    void refreshSummary(const Connection& connection, const Totals& totals, int64_t ongoingNs = 0);
+    Finding newFinding(const Connection& connection, Side sender, int64_t tsNs) const;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     std::vector<Totals> totals_;
+    absl::flat_hash_map<uint32_t, OpenStall> open_;  // by connection id * 2 + side; empty on a file
 };
 
 }  // namespace tcpscope

@@ -359,6 +359,48 @@ void SynBacklogDetector::refresh(Listener& listener) {
     }
 }
 
+// Live: the handshakes of a listener with a finding that had a SYN dropped and have had no answer
+// since are still waiting, though their next SYN retransmission (1, 2, 4 ... s apart) has not come.
+void SynBacklogDetector::onClock(int64_t nowNs) {
+    for (Listener& listener : listeners_) {
+        if (listener.hasFinding && (listener.waiting > 0 || listener.ongoing)) {
+            showWaiting(listener, nowNs);
+        }
+    }
+}
+
+void SynBacklogDetector::showWaiting(Listener& listener, int64_t nowNs) {
+    uint32_t waiting = 0;
+    int64_t waitedNs = 0;
+    int64_t longestNs = 0;
+    for (size_t index = 0; index < listener.inFlightOrder.size(); ++index) {
+        const Handshake& state = states_[listener.inFlightOrder[index]];
+        if (state.pending && state.waiting && state.counted && !state.answered && !state.completed) {
+            const int64_t sinceNs = std::max<int64_t>(nowNs - state.lastCountedSynTsNs, 0);
+            ++waiting;
+            waitedNs += sinceNs;
+            longestNs = std::max(longestNs, sinceNs);
+        }
+    }
+    if (waiting == 0 && !listener.ongoing) {
+        return;
+    }
+    refresh(listener);  // the delays the packets showed
+    Finding& finding = log().edit(listener.findingId);
+    listener.ongoing = waiting > 0;
+    finding.ongoing = listener.ongoing;
+    if (waiting == 0) {
+        finding.evidence.erase("ongoing");
+    } else {
+        finding.durationMs += toMs(waitedNs);
+        finding.evidence["ongoing"] = {{"handshakes_waiting", waiting}, {"longest_wait_ms", toMs(longestNs)}};
+        finding.summary += fmt::format(" Still waiting: {} for an answer to a retransmitted SYN (the longest for "
+                                       "{:.1f} ms so far).",
+                                       plural(waiting, "handshake", "handshakes"), toMs(longestNs));
+    }
+    log().changed(listener.findingId);
+}
+
 void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
     ended_ = true;
     for (Handshake& state : states_) {
@@ -373,6 +415,12 @@ void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
     }
     for (Listener& listener : listeners_) {
         if (listener.hasFinding) {
+            if (listener.ongoing) {  // what the clock showed is over: the outcomes are final
+                listener.ongoing = false;
+                Finding& finding = log().edit(listener.findingId);
+                finding.ongoing = false;
+                finding.evidence.erase("ongoing");
+            }
             refresh(listener);
             log().changed(listener.findingId);
         }

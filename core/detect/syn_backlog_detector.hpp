@@ -23,11 +23,14 @@ namespace tcpscope {
 /// at least half of those in flight, were waiting for a retransmission), or when two or more
 /// connections lost their final ACK or were reset; sparse drops among handshakes that complete
 /// normally look like packet loss and are only a warning.
+/// On a live capture (onClock) a listener's finding is ongoing while handshakes whose SYN it
+/// dropped are still unanswered: its delay grows with their wait until an answer or the end.
 class SynBacklogDetector : public Detector {
 public:
     using Detector::Detector;
 
     void onSegment(const SegmentEvent& event) override;
+    void onClock(int64_t nowNs) override;
     void onEnd(int64_t lastTsNs) override;
 
 private:
@@ -74,6 +77,7 @@ private:
         bool everAnswered = false;  // sent a SYN-ACK at least once: it is a listener
         std::vector<std::pair<uint32_t, uint32_t>> unconfirmed;  // (connection, SYN frame) before everAnswered
         bool hasFinding = false;
+        bool ongoing = false;  // live: the finding counts handshakes still waiting (onClock)
         uint32_t findingId = 0;
         uint32_t affected = 0;  // connections in the finding: delayed, reset, or both
         uint32_t delayed = 0;
@@ -97,6 +101,7 @@ private:
     void countEvidence(const Connection& connection, Handshake& state, uint32_t frame, bool isReset);
     void updateDelay(Handshake& state);
     void refresh(Listener& listener);
+    void showWaiting(Listener& listener, int64_t nowNs);
 
     ConnectionStates<Handshake> states_;  // [connection id]
     std::vector<Listener> listeners_;

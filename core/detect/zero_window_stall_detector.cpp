@@ -65,6 +65,7 @@ void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     }
     if (!own.closed && has(event.analysis, AnalysisFlag::ZeroWindow)) {
         own.closed = true;
+        ++closedSides_;
         own.closedFrame = event.frame;
         own.closedTsNs = event.tsNs;
         own.probes = 0;
@@ -75,10 +76,27 @@ void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
 }
 
 ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Connection& connection, Side receiver,
-                                                                        ReceiverState& state) {
+                                                                        ReceiverState& state, bool byClock) {
     if (state.totals != kNoTotals) {
-        return totals_[state.totals];
+        Totals& totals = totals_[state.totals];
+        const Finding& finding = log().all()[totals.findingId];
+        if (finding.withdrawn) {
+            totals.findingId = byClock ? log().addProvisional(newFinding(connection, receiver, state))
+                                       : log().add(newFinding(connection, receiver, state));
+        } else if (finding.provisional && !byClock) {
+            log().confirm(totals.findingId, newFinding(connection, receiver, state));
+        }
+        return totals;
     }
+    state.totals = static_cast<uint32_t>(totals_.size());
+    Finding finding = newFinding(connection, receiver, state);
+    totals_.push_back(
+        Totals{connection.id, receiver, byClock ? log().addProvisional(std::move(finding)) : log().add(std::move(finding))});
+    return totals_.back();
+}
+
+Finding ZeroWindowStallDetector::newFinding(const Connection& connection, Side receiver,
+                                            const ReceiverState& state) const {
     Finding finding;
     finding.kind = "zero_window_stall";
     finding.severity = Severity::Warning;
@@ -92,18 +110,26 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
                         {"longest_ms", 0.0},
                         {"probes", 0},
                         {"instances", nlohmann::json::array()}};
-    state.totals = static_cast<uint32_t>(totals_.size());
-    totals_.push_back(Totals{connection.id, receiver, log().add(std::move(finding))});
-    return totals_.back();
+    return finding;
 }
 
 void ZeroWindowStallDetector::endPeriod(const Connection& connection, Side receiver, ReceiverState& state,
                                         uint32_t endFrame, int64_t endTsNs, const char* endedBy) {
     state.closed = false;
+    --closedSides_;
     const int64_t closedNs = endTsNs - state.closedTsNs;
     if (closedNs < static_cast<int64_t>(options().zeroWindowStallMinMs * kNsPerMs)) {
         if (state.totals != kNoTotals) {
-            log().edit(totals_[state.totals].findingId).evidence.erase("ongoing");
+            const Totals& totals = totals_[state.totals];
+            Finding& finding = log().edit(totals.findingId);
+            finding.evidence.erase("ongoing");
+            if (finding.provisional) {
+                log().withdraw(totals.findingId);  // the clock ran ahead of the packets still on their way
+            } else if (finding.ongoing) {
+                finding.ongoing = false;  // only the clock showed this period (a file never gets here)
+                refreshSummary(connection, totals, state, 0);
+                log().changed(totals.findingId);
+            }
         }
         return;
     }
@@ -114,6 +140,7 @@ void ZeroWindowStallDetector::endPeriod(const Connection& connection, Side recei
     totals.probes += state.probes;
     Finding& finding = log().edit(totals.findingId);
     finding.evidence.erase("ongoing");
+    finding.ongoing = false;
     if (totals.stalls <= kMaxListedStalls) {
         nlohmann::json frames = nlohmann::json::array({state.closedFrame});
         finding.frames.push_back(state.closedFrame);
@@ -138,16 +165,20 @@ void ZeroWindowStallDetector::endPeriod(const Connection& connection, Side recei
 // A closed window that has already lasted longer than the threshold is a stall even before it
 // opens: show it at once, so a live capture does not wait for the end of the period.
 void ZeroWindowStallDetector::showOngoing(const Connection& connection, Side receiver, ReceiverState& state,
-                                          int64_t nowTsNs) {
+                                          int64_t nowTsNs, bool byClock) {
     const int64_t closedNs = nowTsNs - state.closedTsNs;
     if (closedNs < static_cast<int64_t>(options().zeroWindowStallMinMs * kNsPerMs)) {
         return;
     }
-    const Totals& totals = ensureFinding(connection, receiver, state);
+    const Totals& totals = ensureFinding(connection, receiver, state, byClock);
+    // Live, the clock may have shown more already than a packet that waited in the queue says: the
+    // time shown never goes back (the clock is the packet's time when a file is read).
+    const int64_t shownNs = std::max(closedNs, engine().clockNs() - state.closedTsNs);
     Finding& finding = log().edit(totals.findingId);
+    finding.ongoing = true;
     finding.evidence["ongoing"] = {
-        {"since_frame", state.closedFrame}, {"closed_ms", toMs(closedNs)}, {"probes", state.probes}};
-    refreshSummary(connection, totals, state, closedNs);
+        {"since_frame", state.closedFrame}, {"closed_ms", toMs(shownNs)}, {"probes", state.probes}};
+    refreshSummary(connection, totals, state, shownNs);
     log().changed(totals.findingId);
 }
 
@@ -177,6 +208,22 @@ void ZeroWindowStallDetector::refreshSummary(const Connection& connection, const
         connection.endpoint(otherSide(totals.receiver)).toString());
 }
 
+// Live: the windows still closed have been closed until now, though no packet says so yet.
+void ZeroWindowStallDetector::onClock(int64_t nowNs) {
+    if (closedSides_ == 0) {
+        return;
+    }
+    const auto& connections = engine().connections();
+    for (Sides& sides : sides_) {
+        for (const Side side : {Side::Client, Side::Server}) {
+            ReceiverState& state = sides.of(side);
+            if (state.closed) {
+                showOngoing(connections[sides.connection], side, state, nowNs, true);
+            }
+        }
+    }
+}
+
 void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
     const auto& connections = engine().connections();
     // In connection order, client side first, so findings made here get their ids in that order.
@@ -200,6 +247,9 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
     }
     // The connections' lives are final now: update the shares.
     for (const Totals& totals : totals_) {
+        if (log().all()[totals.findingId].withdrawn) {
+            continue;
+        }
         const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);
         refreshSummary(connections[totals.connection], totals, state, 0);
         log().changed(totals.findingId);

@@ -14,12 +14,16 @@ namespace tcpscope {
 /// window update, or any segment with a window), or until a RST or the end of the capture.
 /// One `zero_window_stall` finding per connection and receiving side, growing with every
 /// period: how many, the time they cost, the longest, and the sender's zero-window probes.
-/// A period still open is shown as `ongoing` as soon as it is longer than the threshold.
+/// A period still open is shown as `ongoing` as soon as it is longer than the threshold: at the
+/// sender's next probe, or on a live capture at the next clock tick (onClock; a finding the clock
+/// alone shows is provisional until a packet confirms it, and withdrawn if the period ends sooner
+/// than the threshold by the packets' times).
 class ZeroWindowStallDetector : public Detector {
 public:
     using Detector::Detector;
 
     void onSegment(const SegmentEvent& event) override;
+    void onClock(int64_t nowNs) override;
     void onEnd(int64_t lastTsNs) override;
 
 private:
@@ -53,16 +57,21 @@ private:
         ReceiverState& of(Side side) { return states[sideIndex(side)]; }
     };
 
-    Totals& ensureFinding(const Connection& connection, Side receiver, ReceiverState& state);
+    // The finding of `receiver`, made if it has none; by the clock a provisional one, and a
+    // provisional one is confirmed when a packet gets here.
+    Totals& ensureFinding(const Connection& connection, Side receiver, ReceiverState& state, bool byClock = false);
+    Finding newFinding(const Connection& connection, Side receiver, const ReceiverState& state) const;
     void endPeriod(const Connection& connection, Side receiver, ReceiverState& state, uint32_t endFrame,
                    int64_t endTsNs, const char* endedBy);
-    void showOngoing(const Connection& connection, Side receiver, ReceiverState& state, int64_t nowTsNs);
+    void showOngoing(const Connection& connection, Side receiver, ReceiverState& state, int64_t nowTsNs,
+                     bool byClock = false);
     void refreshSummary(const Connection& connection, const Totals& totals, const ReceiverState& state,
                         int64_t ongoingNs);
 
     absl::flat_hash_map<uint32_t, uint32_t> sidesIndex_;  // connection id -> index in sides_
     std::vector<Sides> sides_;                            // in order of the first zero window
     std::vector<Totals> totals_;
+    uint32_t closedSides_ = 0;  // receivers whose window is closed now (onClock has nothing to do without)
 };
 
 }  // namespace tcpscope

@@ -117,6 +117,14 @@ std::string_view AnalysisEngine::commentOf(uint32_t frame) const {
     return found != comments_.end() && found->first == frame ? std::string_view(found->second) : std::string_view();
 }
 
+int64_t AnalysisEngine::advanceClock(int64_t nowNs) {
+    clockNs_ = std::max(nowNs, clockNs());
+    for (SegmentObserver* observer : observers_) {
+        observer->onClock(clockNs_);
+    }
+    return clockNs_;
+}
+
 void AnalysisEngine::finish() {
     for (SegmentObserver* observer : observers_) {
         observer->onEnd(lastTsNs_);

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -77,6 +78,12 @@ public:
     void clearObservers() { observers_.clear(); }
     /// Tells observers that the input has ended.
     void finish();
+    /// Tells observers that capture time has reached `nowNs` with no packet since (a live capture's
+    /// clock: the last packet's time plus the time elapsed since it was captured). Monotonic: a time
+    /// before the last one given or before the last packet is raised to that. Returns the time passed on.
+    int64_t advanceClock(int64_t nowNs);
+    /// The capture clock: the latest of the last packet's time and the last advanceClock().
+    [[nodiscard]] int64_t clockNs() const { return std::max(clockNs_, lastTsNs_); }
 
     [[nodiscard]] const std::vector<Connection>& connections() const { return tracker_.table().connections(); }
     [[nodiscard]] const PacketIndex& packets() const { return packets_; }
@@ -114,6 +121,7 @@ private:
     std::vector<std::pair<uint32_t, std::string>> comments_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
+    int64_t clockNs_ = 0;  // the last advanceClock()
     uint32_t nextFrame_ = 1;
     uint32_t countedLinkType_ = 0;
     uint64_t* linkTypeCount_ = nullptr;  // into counters_.framesByLinkType (std::map nodes do not move)

@@ -20,6 +20,10 @@ struct Finding {
     uint32_t id = 0;                  ///< position in the FindingLog, stable while the finding grows
     std::string kind;                 ///< e.g. "delayed_ack_stall", "port_reuse"
     Severity severity = Severity::Info;
+    /// Live capture only (every finding of a finished analysis has all three false):
+    bool ongoing = false;      ///< a stall of it is still going on; durationMs counts it up to the capture clock
+    bool provisional = false;  ///< only the passing of time shows it so far; a packet confirms it or it is withdrawn
+    bool withdrawn = false;    ///< was provisional, and the packets showed it was none: no longer a finding
     uint32_t connection = kNoConnection;  ///< the flow it concerns, or kNoConnection
     int64_t tsNs = 0;                 ///< when it started
     double durationMs = 0;            ///< time it cost

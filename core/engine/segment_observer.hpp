@@ -25,6 +25,10 @@ public:
     virtual ~SegmentObserver() = default;
     /// Called once per TCP segment, in capture order.
     virtual void onSegment(const SegmentEvent& event) = 0;
+    /// Called on a live capture a few times a second with the capture clock's time (never less than
+    /// the last segment's, never going back), so that a stall still going on shows without waiting
+    /// for the packet that ends it. Not called while a file is read: onEnd ends every open stall.
+    virtual void onClock(int64_t nowNs) { (void)nowNs; }
     /// Called once when the input has ended (no more segments will come), with the last capture time.
     virtual void onEnd(int64_t lastTsNs) { (void)lastTsNs; }
 };

@@ -1,5 +1,7 @@
 #include "live/live_analysis.hpp"
 
+#include <algorithm>
+
 #include "detect/detector_set.hpp"
 
 namespace tcpscope {
@@ -29,18 +31,41 @@ LiveAnalysis::~LiveAnalysis() {
 void LiveAnalysis::start() { thread_ = std::thread([this] { loop(); }); }
 
 void LiveAnalysis::loop() {
+    using Clock = std::chrono::steady_clock;
     PacketBatch batch;
-    auto lastUpdate = std::chrono::steady_clock::now();
-    // Wake at least a few times a second so the views update even when a batch is all there is.
-    while (queue_.take(batch, updateInterval_)) {
+    auto lastUpdate = Clock::now();
+    auto nextClock = lastUpdate + updateInterval_;
+    auto lastPacketTaken = lastUpdate;  // when the analysis took the batch with the last packet
+    // Wake at least a few times a second so the views update even when a batch is all there is,
+    // and the detectors learn that time passed while no packet came: the wait ends at the next
+    // tick of the clock, whatever packets came meanwhile.
+    const auto untilNextClock = [&nextClock] {
+        return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(nextClock - Clock::now()),
+                        std::chrono::milliseconds(0));
+    };
+    while (queue_.take(batch, untilNextClock())) {
+        const auto now = Clock::now();
         {
             const std::lock_guard lock(resultsMutex_);
             for (size_t index = 0; index < batch.size(); ++index) {
                 engine_->push(batch.at(index), 0);
             }
             analysed_ += batch.size();
+            if (!batch.empty()) {
+                lastPacketTaken = now;
+            }
+            if (now >= nextClock) {
+                nextClock = now + updateInterval_;
+                // Capture time now: the last packet's time plus what passed since the analysis took
+                // it (not since its capture timestamp: a helper or a pipe may stamp with another
+                // host's clock).
+                if (analysed_ > 0) {
+                    engine_->advanceClock(
+                        engine_->lastTsNs() +
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastPacketTaken).count());
+                }
+            }
         }
-        const auto now = std::chrono::steady_clock::now();
         if (onUpdate_ && !batch.empty() && now - lastUpdate >= updateInterval_) {
             lastUpdate = now;
             read(onUpdate_);

@@ -20,6 +20,9 @@ using LiveResults = AnalysisCheckpoint;
 /// The analysis side of a live capture: its own thread takes packets from the queue and pushes
 /// them through the same engine and detectors as a file. Findings reach the listener as soon as
 /// a detector makes them (on the packet that completes them); views get a throttled update.
+/// Every `updateInterval` the engine's clock advances (AnalysisEngine::advanceClock), so that a
+/// stall still going on shows as an ongoing finding while no packet comes. finish() ends the
+/// analysis at the last packet's time, as the analysis of the written file does.
 class LiveAnalysis {
 public:
     /// Called on the analysis thread when a finding is made (isNew) or grows.

@@ -78,14 +78,18 @@ void writeLiveCaptureText(std::ostream& out, const LiveCaptureSummary& summary) 
     fmt::print(out, "\n");
 }
 
-nlohmann::ordered_json liveFindingEventJson(const Finding& finding) {
+nlohmann::ordered_json liveFindingEventJson(const Finding& finding, std::string_view eventName) {
     nlohmann::ordered_json event;
-    event["event"] = "finding";
+    event["event"] = eventName;
+    event["id"] = finding.id;
     event["kind"] = finding.kind;
     event["severity"] = severityName(finding.severity);
     event["flow"] = finding.connection != kNoConnection ? nlohmann::ordered_json(finding.connection)
                                                         : nlohmann::ordered_json();
     event["ts"] = epochSeconds(finding.tsNs);
+    event["duration_ms"] = finding.durationMs;
+    event["ongoing"] = finding.ongoing;
+    event["provisional"] = finding.provisional;
     event["summary"] = finding.summary;
     event["frames"] = finding.frames;
     return event;

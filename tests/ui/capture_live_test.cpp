@@ -15,6 +15,7 @@
 #include "capture/capture_dialog.hpp"
 #include "capture/live_capture_controller.hpp"
 #include "core/live/live_test_support.hpp"
+#include "models/findings_model.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope;
@@ -147,4 +148,62 @@ TEST_CASE("a live capture on lo shows the delayed-ACK stall while it runs, then 
     CHECK(comparable(reopened) == comparable(capture.finalFindings()));
     CHECK(window.results()->connections().size() == 1);
     QFile::remove(output);
+}
+
+TEST_CASE("a live capture on lo shows a receive window held closed as an ongoing finding whose time grows",
+          "[ui][capture-live][clock]") {
+    if (!test::mayCapture()) {
+        return;
+    }
+    TestWindow test;
+    MainWindow& window = test.window;
+    const uint16_t port = test::livePort(72);
+    CaptureSettings settings;
+    settings.device = QStringLiteral("lo");
+    settings.filter = QStringLiteral("tcp port %1").arg(port);
+    settings.outputPath = QDir::temp().filePath(QStringLiteral("tcpscope-ui-held-window-%1.pcapng").arg(port));
+    QFile::remove(settings.outputPath);
+    REQUIRE(window.startCapture(settings));
+
+    QProcess traffic;  // the window stays closed for 5 s, with the sender's probes 1.6 and 3.2 s apart
+    traffic.start(QStringLiteral("python3"), {QString::fromStdString(test::kHeldWindow), QString::number(port),
+                                              QStringLiteral("5")});
+    REQUIRE(traffic.waitForStarted());
+    auto* findingsView = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
+    REQUIRE(findingsView != nullptr);
+    // The time lost of the zero_window_stall row, as the list shows it ("1.25 s so far").
+    const auto timeLost = [findingsView]() {
+        const QAbstractItemModel& model = *findingsView->model();
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QModelIndex group = model.index(row, 0);
+            if (group.data().toString().startsWith(QStringLiteral("zero_window_stall ("))) {
+                return model.index(0, FindingsModel::TimeLostColumn, group).data().toString();
+            }
+        }
+        return QString();
+    };
+    REQUIRE(waitFor([&]() { return timeLost().endsWith(QStringLiteral("so far")); }, 8000));
+    const QString first = timeLost();
+    QTest::qWait(1500);  // no packet needed: the analysis clock moves it
+    const QString later = timeLost();
+    INFO(first.toStdString() << " then " << later.toStdString());
+    CHECK(later.endsWith(QStringLiteral("so far")));
+    const auto seconds = [](const QString& text) {
+        const double value = text.section(QLatin1Char(' '), 0, 0).toDouble();
+        return text.section(QLatin1Char(' '), 1, 1) == QStringLiteral("s") ? value : value / 1000;
+    };
+    CHECK(seconds(later) >= seconds(first) + 1.0);
+    const QString screenshots = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
+    QDir().mkpath(screenshots);
+    window.grab().save(screenshots + QStringLiteral("/live-ongoing-finding.png"));
+
+    REQUIRE(traffic.waitForFinished(20000));
+    CHECK(traffic.exitCode() == 0);
+    // The window update ended it: the next snapshot shows its final time.
+    CHECK(waitFor([&]() { return !timeLost().isEmpty() && !timeLost().endsWith(QStringLiteral("so far")); }, 3000));
+    const int loadsBefore = test.loads.ready + test.loads.failed;
+    window.stopCapture();
+    REQUIRE(test.loads.waitBeyond(loadsBefore));
+    CHECK(findingsOfKind(*findingsView->model(), QStringLiteral("zero_window_stall")) == 1);
+    QFile::remove(settings.outputPath);
 }

@@ -10,7 +10,14 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCh
     const auto& connections = checkpoint.engine.connections();
     results->connections_.assign(connections.begin(),
                                  connections.begin() + static_cast<ptrdiff_t>(std::min(maxConnections, connections.size())));
-    results->findings_ = checkpoint.findings;
+    // A live capture's log keeps the findings it withdrew until the end; ids are positions here.
+    results->findings_.reserve(checkpoint.findings.size());
+    for (const Finding& finding : checkpoint.findings) {
+        if (!finding.withdrawn) {
+            results->findings_.push_back(finding);
+            results->findings_.back().id = static_cast<uint32_t>(results->findings_.size() - 1);
+        }
+    }
     results->counters_ = checkpoint.engine.counters();
     results->firstTsNs_ = checkpoint.engine.firstTsNs();
     results->lastTsNs_ = checkpoint.engine.lastTsNs();

@@ -167,7 +167,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
                 case FlowColumn:
                     return finding.connection == kNoConnection ? QStringLiteral("-")
                                                                : QStringLiteral("#%1").arg(finding.connection);
-                case TimeLostColumn: return formatMs(finding.durationMs);
+                case TimeLostColumn:  // a stall still going on (live capture): its time so far, growing
+                    return finding.ongoing ? tr("%1 so far").arg(formatMs(finding.durationMs)) : formatMs(finding.durationMs);
                 case SummaryColumn: return QString::fromStdString(finding.summary);
                 default: return {};
             }

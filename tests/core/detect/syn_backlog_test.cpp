@@ -380,3 +380,53 @@ TEST_CASE("sparse SYN losses among a steady stream of healthy handshakes are onl
     CHECK(finding.durationMs == Approx(2000));
     CHECK_THAT(finding.summary, Catch::Contains("packet loss"));
 }
+
+TEST_CASE("live: a listener's finding is ongoing while dropped SYNs wait for their next retransmission",
+          "[detect][backlog][clock]") {
+    const auto at = [](double ms) {
+        return tcpscope::test::Session::kStartNs + static_cast<int64_t>(ms * tcpscope::test::Session::kMs);
+    };
+    const auto conversation = [&at](BacklogSession& s, bool clock) {
+        Clients clients{s, "10.0.0.1", "10.0.0.2", 80, {100, 200, 300}};
+        clients.syn(0, 0);
+        clients.syn(1, 0.01);
+        clients.syn(2, 0.02);
+        clients.answer(0, 0.1);
+        clients.syn(1, 1000.01);  // dropped, retransmitted after 1 s
+        clients.syn(2, 1000.02);
+        if (clock) {
+            s.engine.advanceClock(at(1500.02));
+            Finding shown = onlyFinding(s);
+            CHECK(shown.ongoing);
+            // 1000 ms each until the retransmission, and 500 ms each since, with no answer yet.
+            CHECK(shown.durationMs == Approx(3000).margin(0.1));
+            CHECK(shown.evidence["ongoing"]["handshakes_waiting"] == 2);
+            CHECK_THAT(shown.summary, Catch::Contains("Still waiting: 2 handshakes"));
+            s.engine.advanceClock(at(2500.02));
+            CHECK(onlyFinding(s).durationMs == Approx(5000).margin(0.1));
+        }
+        clients.syn(1, 3000.01);  // dropped again, retransmitted after 2 s more
+        clients.syn(2, 3000.02);
+        clients.answer(1, 3000.1);
+        clients.answer(2, 3000.2);
+        if (clock) {
+            s.engine.advanceClock(at(3500));
+            const Finding answered = onlyFinding(s);
+            CHECK_FALSE(answered.ongoing);
+            CHECK_FALSE(answered.evidence.contains("ongoing"));
+            CHECK(answered.durationMs == Approx(6000).margin(0.1));
+        }
+        s.finish();
+    };
+    BacklogSession live;
+    conversation(live, true);
+    BacklogSession file;
+    conversation(file, false);
+    const Finding fromLive = onlyFinding(live);
+    const Finding fromFile = onlyFinding(file);
+    CHECK_FALSE(fromLive.ongoing);
+    CHECK(fromLive.durationMs == fromFile.durationMs);
+    CHECK(fromLive.summary == fromFile.summary);
+    CHECK(fromLive.evidence == fromFile.evidence);
+    CHECK(fromLive.frames == fromFile.frames);
+}

@@ -7,6 +7,8 @@ namespace tcpscope::test {
 
 /// The traffic generator: write-write-read exchanges on loopback that stall on Nagle and the delayed ACK.
 inline const std::string kWriteWriteRead = TCPSCOPE_SOURCE_DIR "/tests/live/write_write_read.py";
+/// A server that stops reading: its receive window stays closed for HOLD seconds (zero_window_stall).
+inline const std::string kHeldWindow = TCPSCOPE_SOURCE_DIR "/tests/live/held_window.py";
 
 /// True if this process can open lo for capture (CAP_NET_RAW and CAP_NET_ADMIN, or root);
 /// otherwise says why the test is skipped.
