@@ -27,7 +27,13 @@ public:
     /// New results (or null): forgets the connection; charts need complete results.
     void setResults(ResultsPtr results);
     /// Follows the selection: the charts of `connection`, sender = the side that sent more data.
+    /// The connection's charts need a packet index (complete results or a live snapshot); the
+    /// host and rate charts need complete results.
     void showConnection(ResultsPtr results, uint32_t connection);
+    /// Newer results of the same live capture: the same connection, kind and direction, charted
+    /// again (now if visible, else when shown) keeping the zoom; the chart shown stays until the
+    /// new one is computed.
+    void refreshResults(ResultsPtr results);
     void setKind(ChartKind kind);
     /// Whose data the time-sequence and RTT charts show.
     void setDirection(Side sender);
@@ -70,6 +76,8 @@ private:
     // Packets the chart of `request` walks through, to decide whether to compute it in the background.
     [[nodiscard]] size_t workOf(const Request& request) const;
     void showComputed();
+    // Puts `chart` into the view; with `keepZoom`, a zoomed view keeps its x range.
+    void present(ChartData chart, bool keepZoom);
     // Rebuilds the chart (now if visible, else when shown) if it is stale or `changed`.
     void refreshIf(bool changed);
     void updateDirectionNames();
@@ -87,6 +95,9 @@ private:
     ChartKind kind_ = ChartKind::TimeSequence;
     Side direction_ = Side::Server;
     bool stale_ = true;
+    bool keepZoom_ = false;            // the next rebuild is a live refresh
+    bool keepZoomOfComputed_ = false;  // ... and so is the job running
+    bool refreshPending_ = false;      // newer live results came while a chart was computed
 };
 
 }  // namespace tcpscope::ui
