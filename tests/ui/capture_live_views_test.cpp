@@ -108,6 +108,8 @@ TEST_CASE("the selected connection's packets table and ladder and chart grow whi
     REQUIRE(capture.isRunning());
     const Shown later = consistent();
     CHECK(later.chartPoints > first.chartPoints);
+    // The answers (29 bytes each) outweigh the requests (10 bytes): the chart follows the server.
+    CHECK(window.findChild<ChartPanel*>(QStringLiteral("chartPanel"))->direction() == Side::Server);
     const QString screenshots = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
     QDir().mkpath(screenshots);
     window.grab().save(screenshots + QStringLiteral("/live-capture-charts.png"));

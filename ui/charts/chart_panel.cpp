@@ -31,6 +31,12 @@ ChartData chartDataFor(const AnalysisResults& results, ChartKind kind, uint32_t 
     return {};
 }
 
+// The side whose data a connection's charts show unless the user picks one: the one that sent more.
+Side busierSide(const Connection& connection) {
+    return connection.from(Side::Client).payloadBytes > connection.from(Side::Server).payloadBytes ? Side::Client
+                                                                                                     : Side::Server;
+}
+
 // The charts of one connection read its packets; the host and rate charts need the whole analysis.
 bool isConnectionChart(ChartKind kind) { return kind == ChartKind::TimeSequence || kind == ChartKind::Rtt; }
 
@@ -81,9 +87,8 @@ void ChartPanel::showConnection(ResultsPtr results, uint32_t connection) {
     connection_ = connection;
     keepZoom_ = false;
     if (results_ && connection < results_->connections().size()) {
-        const Connection& shown = results_->connections()[connection];
-        direction_ =
-            shown.from(Side::Client).payloadBytes > shown.from(Side::Server).payloadBytes ? Side::Client : Side::Server;
+        direction_ = busierSide(results_->connections()[connection]);
+        directionPicked_ = false;
     }
     updateDirectionNames();
     refreshIf(true);
@@ -97,11 +102,18 @@ void ChartPanel::refreshResults(ResultsPtr results) {
     };
     const bool unchanged = !stale_ && isConnectionChart(kind_) && lastFrameIn(results) == lastFrameIn(results_);
     results_ = std::move(results);
-    if (unchanged) {
+    // Until the user picks a direction, it follows the side that has sent more so far.
+    bool sameDirection = true;
+    if (!directionPicked_ && connection_ < results_->connections().size()) {
+        const Side busier = busierSide(results_->connections()[connection_]);
+        sameDirection = busier == direction_;
+        direction_ = busier;
+    }
+    if (unchanged && sameDirection) {
         return;
     }
     attempts_.reset();
-    keepZoom_ = true;
+    keepZoom_ = sameDirection;
     if (computing_) {
         refreshPending_ = true;  // after the chart being computed is shown: a refresh never cancels it
         return;
@@ -120,6 +132,7 @@ void ChartPanel::setKind(ChartKind kind) {
 void ChartPanel::setDirection(Side sender) {
     const bool changed = sender != direction_;
     direction_ = sender;
+    directionPicked_ = true;
     keepZoom_ = keepZoom_ && !changed;
     refreshIf(changed);
 }

@@ -30,12 +30,12 @@ public:
     /// The connection's charts need a packet index (complete results or a live snapshot); the
     /// host and rate charts need complete results.
     void showConnection(ResultsPtr results, uint32_t connection);
-    /// Newer results of the same live capture: the same connection, kind and direction, charted
-    /// again (now if visible, else when shown) keeping the zoom; the chart shown stays until the
-    /// new one is computed.
+    /// Newer results of the same live capture: the same connection, kind and direction (unless the
+    /// user never picked one: then the side that has sent more), charted again (now if visible,
+    /// else when shown) keeping the zoom; the chart shown stays until the new one is computed.
     void refreshResults(ResultsPtr results);
     void setKind(ChartKind kind);
-    /// Whose data the time-sequence and RTT charts show.
+    /// Whose data the time-sequence and RTT charts show (the user's pick: kept by live refreshes).
     void setDirection(Side sender);
     /// Follows the selected packet (a position in the packet index): a data segment of the shown
     /// connection makes its sender the direction charted.
@@ -98,6 +98,7 @@ private:
     bool keepZoom_ = false;            // the next rebuild is a live refresh
     bool keepZoomOfComputed_ = false;  // ... and so is the job running
     bool refreshPending_ = false;      // newer live results came while a chart was computed
+    bool directionPicked_ = false;     // by the user (or a packet they selected), not by the data sent
 };
 
 }  // namespace tcpscope::ui
