@@ -81,39 +81,55 @@ std::string straceProof(const nlohmann::json& instance) {
 
 SequenceDiagram SequenceDiagram::ofConnection(const CaptureAnalysis& analysis, uint32_t connection) {
     const Connection& flow = connectionAt(analysis, connection);
-    SequenceDiagram diagram;
-    diagram.engine_ = analysis.engine.get();
-    diagram.connections_ = {connection};
-    diagram.participants_ = {{"client", {flow.client}}, {"server", {flow.server}}};
-    diagram.collectArrows(analysis);
-    diagram.collectStalls(analysis);
-    return diagram;
+    return ofConnection(analysis.engine->packets(), flow, analysis.findings);
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32_t clientSide, uint32_t serverSide) {
     const Connection& front = connectionAt(analysis, clientSide);
     const Connection& back = connectionAt(analysis, serverSide);
-    if (clientSide == serverSide) {
-        throw std::invalid_argument("a proxy diagram needs two different connections");
-    }
+    return ofProxy(analysis.engine->packets(), front, back, analysis.findings);
+}
+
+SequenceDiagram SequenceDiagram::ofConnection(const PacketIndex& packets, const Connection& connection,
+                                              const std::vector<Finding>& findings) {
     SequenceDiagram diagram;
-    diagram.engine_ = analysis.engine.get();
-    diagram.connections_ = {clientSide, serverSide};
-    diagram.participants_ = {
-        {"client", {front.client}}, {"proxy", {front.server, back.client}}, {"server", {back.server}}};
-    diagram.collectArrows(analysis);
-    diagram.collectStalls(analysis);
+    diagram.packets_ = &packets;
+    diagram.connections_ = {connection.id};
+    diagram.flows_ = {connection};
+    diagram.participants_ = {{"client", {connection.client}}, {"server", {connection.server}}};
+    diagram.collectArrows();
+    diagram.collectStalls(findings);
     return diagram;
 }
 
-void SequenceDiagram::collectArrows(const CaptureAnalysis& analysis) {
-    const PacketIndex& packets = analysis.engine->packets();
-    const std::vector<Connection>& all = analysis.engine->connections();
+SequenceDiagram SequenceDiagram::ofProxy(const PacketIndex& packets, const Connection& clientSide,
+                                         const Connection& serverSide, const std::vector<Finding>& findings) {
+    if (clientSide.id == serverSide.id) {
+        throw std::invalid_argument("a proxy diagram needs two different connections");
+    }
+    SequenceDiagram diagram;
+    diagram.packets_ = &packets;
+    diagram.connections_ = {clientSide.id, serverSide.id};
+    diagram.flows_ = {clientSide, serverSide};
+    diagram.participants_ = {{"client", {clientSide.client}},
+                             {"proxy", {clientSide.server, serverSide.client}},
+                             {"server", {serverSide.server}}};
+    diagram.collectArrows();
+    diagram.collectStalls(findings);
+    return diagram;
+}
+
+const Connection& SequenceDiagram::flowOf(uint32_t id) const {
+    return flows_[static_cast<size_t>(std::find(connections_.begin(), connections_.end(), id) - connections_.begin())];
+}
+
+void SequenceDiagram::collectArrows() {
+    const PacketIndex& packets = *packets_;
     uint32_t firstFrame = UINT32_MAX;
     uint32_t lastFrame = 0;
-    for (const uint32_t id : connections_) {
-        firstFrame = std::min(firstFrame, all[id].firstFrame);
-        lastFrame = std::max(lastFrame, all[id].lastFrame);
+    for (const Connection& flow : flows_) {
+        firstFrame = std::min(firstFrame, flow.firstFrame);
+        lastFrame = std::max(lastFrame, flow.lastFrame);
     }
     // Only the span of the connections' lives is read, not the whole index.
     for (size_t position = packets.firstAtOrAfterFrame(firstFrame); position < packets.size(); ++position) {
@@ -140,8 +156,8 @@ void SequenceDiagram::collectArrows(const CaptureAnalysis& analysis) {
     }
 }
 
-void SequenceDiagram::collectStalls(const CaptureAnalysis& analysis) {
-    for (const Finding& finding : analysis.findings) {
+void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
+    for (const Finding& finding : findings) {
         const auto leg = std::find(connections_.begin(), connections_.end(), finding.connection);
         if (leg == connections_.end()) {
             continue;
@@ -222,7 +238,7 @@ void SequenceDiagram::collectStalls(const CaptureAnalysis& analysis) {
 }
 
 IndexedPacket SequenceDiagram::packetOf(size_t arrow) const {
-    return engine_->packets().at(arrows_.at(arrow).packet);
+    return packets_->at(arrows_.at(arrow).packet);
 }
 
 bool SequenceDiagram::isPureAck(size_t arrow) const {
@@ -232,7 +248,7 @@ bool SequenceDiagram::isPureAck(size_t arrow) const {
 
 std::string SequenceDiagram::arrowLabel(size_t arrow) const {
     const IndexedPacket packet = packetOf(arrow);
-    const Connection& connection = engine_->connections()[packet.connection];
+    const Connection& connection = flowOf(packet.connection);
     const RelativeNumbers relative = relativeNumbers(connection, packet);
     std::string label = fmt::format("[{}] seq={}", tcpFlagsText(packet.tcpFlags), relative.seq);
     if ((packet.tcpFlags & tcpflag::kAck) != 0) {
@@ -248,7 +264,7 @@ std::string SequenceDiagram::arrowLabel(size_t arrow) const {
 
 std::string SequenceDiagram::arrowShortLabel(size_t arrow) const {
     const IndexedPacket packet = packetOf(arrow);
-    const Connection& connection = engine_->connections()[packet.connection];
+    const Connection& connection = flowOf(packet.connection);
     const RelativeNumbers relative = relativeNumbers(connection, packet);
     if (isPureAck(arrow)) {
         return fmt::format("[{}] ack={}", tcpFlagsText(packet.tcpFlags), relative.ack);

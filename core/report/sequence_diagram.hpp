@@ -47,7 +47,7 @@ struct SequenceStall {
 /// The content of a ladder diagram of one connection, or of two connections through a proxy:
 /// lifelines, one arrow per packet in capture order, and the stalls of the findings. Shared by the
 /// Mermaid text and the GUI's ladder, so both show the same arrows. Keeps a pointer to the
-/// analysis's engine, which must outlive it.
+/// packet index (the analysis's engine's, or a snapshot), which must outlive it.
 class SequenceDiagram {
 public:
     /// Two lifelines, client and server. Throws std::out_of_range for an unknown connection id,
@@ -56,6 +56,12 @@ public:
     /// Three lifelines, client, proxy and server: `clientSide` is the connection from the client
     /// to the proxy, `serverSide` the one from the proxy to the server.
     static SequenceDiagram ofProxy(const CaptureAnalysis& analysis, uint32_t clientSide, uint32_t serverSide);
+    /// The same from a packet index, the connections' state read with it and the findings (a
+    /// live capture's snapshot).
+    static SequenceDiagram ofConnection(const PacketIndex& packets, const Connection& connection,
+                                        const std::vector<Finding>& findings);
+    static SequenceDiagram ofProxy(const PacketIndex& packets, const Connection& clientSide,
+                                   const Connection& serverSide, const std::vector<Finding>& findings);
 
     [[nodiscard]] const std::vector<SequenceParticipant>& participants() const { return participants_; }
     [[nodiscard]] const std::vector<SequenceArrow>& arrows() const { return arrows_; }
@@ -82,11 +88,14 @@ public:
 
 private:
     SequenceDiagram() = default;
-    void collectArrows(const CaptureAnalysis& analysis);
-    void collectStalls(const CaptureAnalysis& analysis);
+    void collectArrows();
+    void collectStalls(const std::vector<Finding>& findings);
+    // The drawn connection whose id is `id` (one of connections_).
+    [[nodiscard]] const Connection& flowOf(uint32_t id) const;
 
-    const AnalysisEngine* engine_ = nullptr;
+    const PacketIndex* packets_ = nullptr;
     std::vector<uint32_t> connections_;
+    std::vector<Connection> flows_;  // the drawn connections' state, in the order of connections_
     std::vector<SequenceParticipant> participants_;
     std::vector<SequenceArrow> arrows_;
     std::vector<SequenceStall> stalls_;

@@ -26,12 +26,14 @@ constexpr size_t kMaxUnacked = size_t{1} << 20;
 }  // namespace
 
 std::vector<RttSample> rttSamplesOf(const AnalysisEngine& engine, uint32_t connectionId, Side sender) {
-    std::vector<RttSample> samples;
     if (connectionId >= engine.connections().size()) {
-        return samples;
+        return {};
     }
-    const Connection& connection = engine.connections()[connectionId];
-    const PacketIndex& packets = engine.packets();
+    return rttSamplesOf(engine.packets(), engine.connections()[connectionId], sender);
+}
+
+std::vector<RttSample> rttSamplesOf(const PacketIndex& packets, const Connection& connection, Side sender) {
+    std::vector<RttSample> samples;
     std::deque<Unacked> unacked;  // in sending order
     bool ordered = true;          // every entry ends after the one before it
     for (const size_t position : packetPositionsOf(packets, connection)) {

@@ -23,6 +23,8 @@ struct RttSample {
 /// flagged as a retransmission or overlapping one still in flight, nor for an ACK carried by a
 /// RST (its ACK cannot tell which copy arrived). In the order of the ACKs.
 std::vector<RttSample> rttSamplesOf(const AnalysisEngine& engine, uint32_t connection, Side sender);
+/// The same from a packet index and `connection`'s state read with it (a live capture's snapshot).
+std::vector<RttSample> rttSamplesOf(const PacketIndex& packets, const Connection& connection, Side sender);
 
 /// The samples as chart points: x = the ACK's time in seconds since the capture's first frame,
 /// y = milliseconds.

@@ -27,17 +27,19 @@ private:
 }  // namespace
 
 TimeSequenceSeries timeSequenceOf(const AnalysisEngine& engine, uint32_t connectionId, Side sender) {
-    TimeSequenceSeries series;
     if (connectionId >= engine.connections().size()) {
-        return series;
+        return {};
     }
-    const Connection& connection = engine.connections()[connectionId];
-    const PacketIndex& packets = engine.packets();
+    return timeSequenceOf(engine.packets(), engine.connections()[connectionId], engine.firstTsNs(), sender);
+}
+
+TimeSequenceSeries timeSequenceOf(const PacketIndex& packets, const Connection& connection, int64_t originNs,
+                                  Side sender) {
+    TimeSequenceSeries series;
     const SequenceState& sent = connection.sequence[sideIndex(sender)];
     const int peerScale = connection.sequence[sideIndex(otherSide(sender))].windowScale;
     RelativeSequence segmentSeq(sent.baseSeq);
     RelativeSequence ackSeq(sent.baseSeq);
-    const int64_t originNs = engine.firstTsNs();
     for (const size_t position : packetPositionsOf(packets, connection)) {
         const IndexedPacket packet = packets.at(position);
         const double x = secondsSince(originNs, packet.tsNs);

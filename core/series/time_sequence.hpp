@@ -26,5 +26,9 @@ struct TimeSequenceSeries {
 
 /// The graph of what `sender` sent on `connection` (a flow id of `engine`).
 TimeSequenceSeries timeSequenceOf(const AnalysisEngine& engine, uint32_t connection, Side sender);
+/// The same from a packet index and `connection`'s state read with it (a live capture's
+/// snapshot); x is seconds since `originNs`.
+TimeSequenceSeries timeSequenceOf(const PacketIndex& packets, const Connection& connection, int64_t originNs,
+                                  Side sender);
 
 }  // namespace tcpscope

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -88,14 +89,7 @@ PacketIndex& PacketIndex::operator=(PacketIndex&& other) noexcept {
 }
 
 void PacketIndex::release() {
-    for (size_t i = 0; i < chunks_.size(); ++i) {
-        if (i < spilledChunks_) {
-            ::munmap(chunks_[i], kChunkBytes);
-        } else {
-            delete chunks_[i];  // NOLINT(cppcoreguidelines-owning-memory): owned unless spilled, see chunks_
-        }
-    }
-    chunks_.clear();
+    chunks_.clear();  // frees or unmaps the chunks no snapshot holds
     escapes_.clear();
     escapeCount_ = 0;
     spilledChunks_ = 0;
@@ -103,6 +97,26 @@ void PacketIndex::release() {
         ::close(spillFd_);
         spillFd_ = -1;
     }
+}
+
+std::shared_ptr<const PacketIndex> PacketIndex::snapshot() const {
+    auto copy = std::make_shared<PacketIndex>();
+    copy->chunks_ = chunks_;
+    copy->escapes_ = escapes_;
+    if (!escapes_.empty()) {
+        // The newest chunk's escapes still grow: the snapshot takes them as they are now.
+        copy->escapes_.back() = std::make_shared<Escapes>(*escapes_.back());
+    }
+    copy->escapeCount_ = escapeCount_;
+    copy->size_ = size_;
+    copy->spilledChunks_ = spilledChunks_;
+    return copy;
+}
+
+uint16_t PacketIndex::storedAnalysis(size_t index) const {
+    // atomic_ref needs a mutable object; only loads are made through it here.
+    auto& stored = const_cast<uint16_t&>(chunk(index).analysis[index & kMask]);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+    return std::atomic_ref<uint16_t>(stored).load(std::memory_order_relaxed);
 }
 
 void PacketIndex::spillTo(const PacketIndexSpill& spill) {
@@ -131,7 +145,7 @@ void PacketIndex::spillOldest() {
     if (spillFd_ < 0 || chunks_.size() - spilledChunks_ <= residentChunks_) {
         return;
     }
-    Chunk* const heap = chunks_[spilledChunks_];
+    const Chunk* const heap = chunks_[spilledChunks_].get();
     const auto offset = static_cast<off_t>(spilledChunks_ * kChunkBytes);
     // The columns only: the padding is never read (mapped past the end of the file, it is not touched).
     if (!writeAll(spillFd_, static_cast<const Columns*>(heap), sizeof(Columns), offset)) {
@@ -145,21 +159,20 @@ void PacketIndex::spillOldest() {
                                  std::strerror(errno)));
         return;
     }
-    chunks_[spilledChunks_++] = static_cast<Chunk*>(mapped);
-    delete heap;  // NOLINT(cppcoreguidelines-owning-memory)
+    // The heap chunk is freed here, or by the last snapshot that still reads it.
+    chunks_[spilledChunks_++] =
+        std::shared_ptr<Chunk>(static_cast<Chunk*>(mapped), [](Chunk* chunk) { ::munmap(chunk, kChunkBytes); });
 }
 
 size_t PacketIndex::append(const IndexedPacket& packet) {
     if ((size_ & kMask) == 0) {
         // for_overwrite: the columns are written before they are read.
-        auto fresh = std::make_unique_for_overwrite<Chunk>();
-        escapes_.emplace_back();
-        chunks_.push_back(fresh.get());
-        fresh.release();  // owned through chunks_ from here
+        chunks_.push_back(std::make_unique_for_overwrite<Chunk>());
+        escapes_.push_back(std::make_shared<Escapes>());
         spillOldest();
     }
     Chunk& target = *chunks_.back();
-    Escapes& escapes = escapes_.back();
+    Escapes& escapes = *escapes_.back();
     const size_t slot = size_ & kMask;
     const size_t block = slot >> kBlockBits;
     const uint64_t place = (uint64_t{packet.fileIndex} << kOffsetBits) | (packet.recordOffset & kOffsetMask);
@@ -211,8 +224,11 @@ uint64_t PacketIndex::escaped(const std::vector<Escape>& escapes, size_t slot) {
 }
 
 void PacketIndex::setAnalysis(size_t index, AnalysisFlags flags) {
-    uint16_t& stored = chunks_[index >> kChunkBits]->analysis[index & kMask];  // a mapped chunk writes through
-    stored = static_cast<uint16_t>((stored & kFromServerBit) | (flags & ~kFromServerBit));
+    // A mapped chunk writes through; a snapshot may be reading the same value on another thread.
+    const std::atomic_ref<uint16_t> stored(chunks_[index >> kChunkBits]->analysis[index & kMask]);
+    stored.store(static_cast<uint16_t>((stored.load(std::memory_order_relaxed) & kFromServerBit) |
+                                       (flags & ~kFromServerBit)),
+                 std::memory_order_relaxed);
 }
 
 size_t PacketIndex::firstAtOrAfterFrame(uint32_t wanted) const {
@@ -249,8 +265,9 @@ IndexedPacket PacketIndex::at(size_t index) const {
     packet.payloadLength = source.lengthAndFlags[slot] >> 8;
     packet.tcpFlags = static_cast<uint8_t>(source.lengthAndFlags[slot] & 0xff);
     packet.window = source.window[slot];
-    packet.fromServer = (source.analysis[slot] & kFromServerBit) != 0;
-    packet.analysis = static_cast<AnalysisFlags>(source.analysis[slot] & ~kFromServerBit);
+    const uint16_t analysis = storedAnalysis(index);
+    packet.fromServer = (analysis & kFromServerBit) != 0;
+    packet.analysis = static_cast<AnalysisFlags>(analysis & ~kFromServerBit);
     return packet;
 }
 

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,8 @@ struct PacketIndexSpill {
 /// With spilling on, every full chunk older than the newest few is written to an unlinked file
 /// and mapped back shared: each position stays readable and writable through the same calls, and
 /// the chunk's memory is given back (the kernel pages the mapped file in and out as it is read).
+/// Chunks are shared with snapshots: the index only ever appends, so a snapshot is a packet count
+/// and the chunks that hold them, readable on another thread while the index keeps growing.
 class PacketIndex {
 public:
     static constexpr size_t kChunkBits = 16;
@@ -81,7 +84,7 @@ public:
     /// The position of the packet with frame number `frame`, or size() if it is not a TCP packet of the index.
     [[nodiscard]] size_t positionOfFrame(uint32_t frame) const;
     [[nodiscard]] AnalysisFlags analysis(size_t index) const {
-        return static_cast<AnalysisFlags>(chunk(index).analysis[index & kMask] & 0x7fff);
+        return static_cast<AnalysisFlags>(storedAnalysis(index) & 0x7fff);
     }
     /// Bytes held in memory: whole chunks not spilled, and the values kept whole, for memory accounting.
     [[nodiscard]] size_t memoryBytes() const {
@@ -94,6 +97,11 @@ public:
     [[nodiscard]] size_t spilledBytes() const { return spilledChunks_ * kChunkBytes; }
     /// Why spilling is off although it was asked for (the file could not be made or written), or empty.
     [[nodiscard]] const std::string& spillProblem() const { return spillProblem_; }
+    /// The packets stored so far, readable on any thread while this index goes on appending (and
+    /// spilling). Shares the chunks (in memory or mapped) and copies only the newest chunk's few
+    /// escaped values: the cost does not grow with the packets. Analysis flags set after the
+    /// snapshot may or may not show in it.
+    [[nodiscard]] std::shared_ptr<const PacketIndex> snapshot() const;
 
 private:
     static constexpr size_t kMask = kChunkSize - 1;
@@ -147,21 +155,25 @@ private:
         if (delta != std::numeric_limits<decltype(delta)>::max()) {
             return static_cast<Value>((source.*Base)[slot >> kBlockBits] + delta);
         }
-        return static_cast<Value>(escaped(escapes_[index >> kChunkBits].*Table, slot));
+        return static_cast<Value>(escaped(escapes_[index >> kChunkBits].get()->*Table, slot));
     }
     [[nodiscard]] uint64_t place(size_t index) const {
         return decoded<uint64_t, &Columns::placeBase, &Columns::placeDelta, &Escapes::place>(index);
     }
 
     [[nodiscard]] const Chunk& chunk(size_t index) const { return *chunks_[index >> kChunkBits]; }
+    // The analysis column is the one a stored packet can change in (setAnalysis): it is read and
+    // written atomically, as a snapshot may read it on another thread.
+    [[nodiscard]] uint16_t storedAnalysis(size_t index) const;
     // Moves the oldest chunk still in memory to the spill file, if more than residentChunks are.
     void spillOldest();
     void stopSpilling(std::string problem);
     void release();
 
-    // Chunks [0, spilledChunks_) are mappings of the spill file, the rest are heap allocations.
-    std::vector<Chunk*> chunks_;
-    std::vector<Escapes> escapes_;  // one per chunk, always in memory
+    // Chunks [0, spilledChunks_) are mappings of the spill file, the rest are heap allocations;
+    // each is freed or unmapped when neither the index nor a snapshot holds it.
+    std::vector<std::shared_ptr<Chunk>> chunks_;
+    std::vector<std::shared_ptr<Escapes>> escapes_;  // one per chunk, always in memory; full chunks' never change
     size_t escapeCount_ = 0;
     size_t size_ = 0;
     size_t spilledChunks_ = 0;

@@ -8,6 +8,10 @@
 #include <QStandardPaths>
 #include <functional>
 
+#include <QDir>
+#include <QFile>
+
+#include "capture/capture_settings.hpp"
 #include "window/main_window.hpp"
 
 namespace window_test {
@@ -77,6 +81,16 @@ inline QAction* actionWithShortcut(QWidget& window, const QKeySequence& key) {
         }
     }
     return nullptr;
+}
+
+/// A capture on lo of TCP port `port` only, into TMP/NAME-PORT.pcapng (removed first).
+inline tcpscope::ui::CaptureSettings loopbackCapture(uint16_t port, const QString& name) {
+    tcpscope::ui::CaptureSettings settings;
+    settings.device = QStringLiteral("lo");
+    settings.filter = QStringLiteral("tcp port %1").arg(port);
+    settings.outputPath = QDir::temp().filePath(QStringLiteral("%1-%2.pcapng").arg(name).arg(port));
+    QFile::remove(settings.outputPath);
+    return settings;
 }
 
 inline QString samplePath(const char* name) {

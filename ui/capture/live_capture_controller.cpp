@@ -148,7 +148,7 @@ ResultsPtr LiveCaptureController::snapshot(const LiveResults& results) {
     // after this is either in the copy or counted as not shown yet.
     findingEventsShown_ = findingEvents_.load();
     capturedShown_ = session_->stats().captured;
-    return AnalysisResults::partial(results, kMaxLiveConnections);
+    return AnalysisResults::partialWithPackets(results, kMaxLiveConnections);
 }
 
 void LiveCaptureController::publish(ResultsPtr results) {

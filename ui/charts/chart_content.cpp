@@ -44,8 +44,7 @@ std::pair<double, double> yRange(std::initializer_list<const std::vector<ChartPo
 }
 
 // The x range of a connection, with a little room on both sides.
-std::pair<double, double> connectionXRange(const CaptureAnalysis& analysis, const Connection& connection) {
-    const int64_t originNs = analysis.engine->firstTsNs();
+std::pair<double, double> connectionXRange(int64_t originNs, const Connection& connection) {
     const double from = secondsSince(originNs, connection.firstTsNs);
     const double to = secondsSince(originNs, connection.lastTsNs);
     const double margin = std::max((to - from) * 0.02, 1e-4);
@@ -67,12 +66,12 @@ QString chartKindName(ChartKind kind) {
 namespace {
 
 // A chart with its titles; x is seconds since the capture start.
-ChartData titled(const QString& title, const QString& yTitle, const CaptureAnalysis& analysis) {
+ChartData titled(const QString& title, const QString& yTitle, int64_t originTsNs) {
     ChartData chart;
     chart.title = title;
     chart.xTitle = kTimeAxis;
     chart.yTitle = yTitle;
-    chart.originTsNs = analysis.engine->firstTsNs();
+    chart.originTsNs = originTsNs;
     return chart;
 }
 
@@ -89,11 +88,12 @@ void setRange(ChartData& chart, std::pair<double, double> x, double fromY, doubl
 
 }  // namespace
 
-ChartData timeSequenceData(const CaptureAnalysis& analysis, uint32_t connectionId, Side sender) {
-    const Connection& connection = analysis.engine->connections().at(connectionId);
-    TimeSequenceSeries series = timeSequenceOf(*analysis.engine, connectionId, sender);
+ChartData timeSequenceData(const AnalysisResults& results, uint32_t connectionId, Side sender) {
+    const Connection& connection = results.connections().at(connectionId);
+    const int64_t originNs = results.firstTsNs();
+    TimeSequenceSeries series = timeSequenceOf(*results.packets(), connection, originNs, sender);
     ChartData chart = titled(tr("Time-sequence of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
-                             tr("Relative sequence number (bytes)"), analysis);
+                             tr("Relative sequence number (bytes)"), originNs);
     // The scale follows the data and the ACKs; a window far above them would flatten the steps
     // a stall makes, so it is named as off scale instead.
     const auto [fromY, dataTopY] = yRange({&series.segments, &series.acks});
@@ -106,20 +106,21 @@ ChartData timeSequenceData(const CaptureAnalysis& analysis, uint32_t connectionI
     add(chart, tr("segments (%1)").arg(series.dataSegments), std::move(series.segments), SeriesRole::Data);
     add(chart, tr("retransmissions (%1)").arg(series.retransmittedSegments), std::move(series.retransmissions),
         SeriesRole::Alert, SeriesStyle::markers());
-    setRange(chart, connectionXRange(analysis, connection), fromY, toY);
+    setRange(chart, connectionXRange(originNs, connection), fromY, toY);
     return chart;
 }
 
-ChartData rttData(const CaptureAnalysis& analysis, uint32_t connectionId, Side sender) {
-    const Connection& connection = analysis.engine->connections().at(connectionId);
-    const std::vector<RttSample> samples = rttSamplesOf(*analysis.engine, connectionId, sender);
-    std::vector<ChartPoint> points = rttPoints(samples, analysis.engine->firstTsNs());
+ChartData rttData(const AnalysisResults& results, uint32_t connectionId, Side sender) {
+    const Connection& connection = results.connections().at(connectionId);
+    const int64_t originNs = results.firstTsNs();
+    const std::vector<RttSample> samples = rttSamplesOf(*results.packets(), connection, sender);
+    std::vector<ChartPoint> points = rttPoints(samples, originNs);
     ChartData chart = titled(tr("Round-trip time of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
-                             tr("RTT: segment to its ACK (ms)"), analysis);
+                             tr("RTT: segment to its ACK (ms)"), originNs);
     const auto [fromY, toY] = yRange({&points});
     add(chart, tr("RTT samples (%1; none for retransmitted data)").arg(samples.size()), std::move(points),
         SeriesRole::Data, SeriesStyle::markers());
-    setRange(chart, connectionXRange(analysis, connection), fromY, toY * 1.1);
+    setRange(chart, connectionXRange(originNs, connection), fromY, toY * 1.1);
     return chart;
 }
 
@@ -129,7 +130,7 @@ ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& h
     const double toX = std::max(secondsSince(analysis.engine->firstTsNs(), analysis.engine->lastTsNs()), 1e-3);
     if (population.lines.empty()) {
         ChartData chart = titled(tr("%1 closed no connection first and never held two ports to one server").arg(hostName),
-                                 tr("Connections"), analysis);
+                                 tr("Connections"), analysis.engine->firstTsNs());
         setRange(chart, {0, toX}, 0, 1);
         return chart;
     }
@@ -137,7 +138,7 @@ ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& h
                                  .arg(hostName)
                                  .arg(population.peak)
                                  .arg(population.capacityPorts),
-                             tr("Connections (TIME_WAIT entries, ports in use)"), analysis);
+                             tr("Connections (TIME_WAIT entries, ports in use)"), analysis.engine->firstTsNs());
     // The port range is the capacity; a client that kept to fewer ports ran into those first.
     // When the data stays far below the range, the axis follows the data and the range line is
     // named with its value so that the small numbers stay readable.
@@ -185,7 +186,7 @@ ChartData connectionRateData(const CaptureAnalysis& analysis, const ConnectionAt
     ChartData chart = titled(tr("Connection rate: %1 new connections, %2 SYN retransmissions")
                                  .arg(attempts.newConnections.size())
                                  .arg(attempts.synRetransmissions.size()),
-                             tr("Per second (bins follow the zoom)"), analysis);
+                             tr("Per second (bins follow the zoom)"), analysis.engine->firstTsNs());
     chart.series.push_back({tr("new connections (first SYN)"), {}, attempts.newConnections, true, SeriesRole::Data, {}});
     chart.series.push_back({tr("SYN retransmissions"), {}, attempts.synRetransmissions, true, SeriesRole::Alert, {}});
     setRange(chart, {0, std::max(attempts.durationSeconds, 1e-3)}, 0, 1);

@@ -3,6 +3,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "charts/chart_view.hpp"
+#include "loading/analysis_results.hpp"
 #include "series/connection_rate.hpp"
 
 namespace tcpscope::ui {
@@ -38,10 +39,11 @@ struct ChartData {
     bool autoY = false;
 };
 
-/// Time-sequence (Stevens) graph of what `sender` sent on `connection`.
-ChartData timeSequenceData(const CaptureAnalysis& analysis, uint32_t connection, Side sender);
+/// Time-sequence (Stevens) graph of what `sender` sent on `connection`; `results` has a packet
+/// index (complete, or a live capture's snapshot).
+ChartData timeSequenceData(const AnalysisResults& results, uint32_t connection, Side sender);
 /// Round-trip times of `sender`'s segments on `connection` (Wireshark's ack_rtt, Karn's rule).
-ChartData rttData(const CaptureAnalysis& analysis, uint32_t connection, Side sender);
+ChartData rttData(const AnalysisResults& results, uint32_t connection, Side sender);
 /// TIME_WAIT population and ports in use of `host`, with the port range's capacity.
 ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& host);
 /// New connections and SYN retransmissions per second over the capture.

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <utility>
 
 namespace tcpscope::ui {
 
@@ -18,17 +19,26 @@ struct ChartPanel::Computed {
 
 namespace {
 
-ChartData chartDataFor(const CaptureAnalysis& analysis, ChartKind kind, uint32_t connection, Side direction,
+ChartData chartDataFor(const AnalysisResults& results, ChartKind kind, uint32_t connection, Side direction,
                        const ConnectionAttempts* attempts) {
     switch (kind) {
-        case ChartKind::TimeSequence: return timeSequenceData(analysis, connection, direction);
-        case ChartKind::Rtt: return rttData(analysis, connection, direction);
+        case ChartKind::TimeSequence: return timeSequenceData(results, connection, direction);
+        case ChartKind::Rtt: return rttData(results, connection, direction);
         case ChartKind::HostPopulation:
-            return hostPopulationData(analysis, analysis.engine->connections()[connection].client.address);
-        case ChartKind::ConnectionRate: return connectionRateData(analysis, *attempts);
+            return hostPopulationData(*results.analysis(), results.connections()[connection].client.address);
+        case ChartKind::ConnectionRate: return connectionRateData(*results.analysis(), *attempts);
     }
     return {};
 }
+
+// The side whose data a connection's charts show unless the user picks one: the one that sent more.
+Side busierSide(const Connection& connection) {
+    return connection.from(Side::Client).payloadBytes > connection.from(Side::Server).payloadBytes ? Side::Client
+                                                                                                     : Side::Server;
+}
+
+// The charts of one connection read its packets; the host and rate charts need the whole analysis.
+bool isConnectionChart(ChartKind kind) { return kind == ChartKind::TimeSequence || kind == ChartKind::Rtt; }
 
 }  // namespace
 
@@ -75,10 +85,38 @@ void ChartPanel::showConnection(ResultsPtr results, uint32_t connection) {
     }
     results_ = std::move(results);
     connection_ = connection;
+    keepZoom_ = false;
     if (results_ && connection < results_->connections().size()) {
-        const Connection& shown = results_->connections()[connection];
-        direction_ =
-            shown.from(Side::Client).payloadBytes > shown.from(Side::Server).payloadBytes ? Side::Client : Side::Server;
+        direction_ = busierSide(results_->connections()[connection]);
+        directionPicked_ = false;
+    }
+    updateDirectionNames();
+    refreshIf(true);
+}
+
+void ChartPanel::refreshResults(ResultsPtr results) {
+    // A connection that got no packet since keeps its chart (putting a big one into the view costs
+    // tens of milliseconds of the GUI thread).
+    const auto lastFrameIn = [this](const ResultsPtr& of) {
+        return of && connection_ < of->connections().size() ? of->connections()[connection_].lastFrame : 0;
+    };
+    const bool unchanged = !stale_ && isConnectionChart(kind_) && lastFrameIn(results) == lastFrameIn(results_);
+    results_ = std::move(results);
+    // Until the user picks a direction, it follows the side that has sent more so far.
+    bool sameDirection = true;
+    if (!directionPicked_ && connection_ < results_->connections().size()) {
+        const Side busier = busierSide(results_->connections()[connection_]);
+        sameDirection = busier == direction_;
+        direction_ = busier;
+    }
+    if (unchanged && sameDirection) {
+        return;
+    }
+    attempts_.reset();
+    keepZoom_ = sameDirection;
+    if (computing_) {
+        refreshPending_ = true;  // after the chart being computed is shown: a refresh never cancels it
+        return;
     }
     updateDirectionNames();
     refreshIf(true);
@@ -87,21 +125,24 @@ void ChartPanel::showConnection(ResultsPtr results, uint32_t connection) {
 void ChartPanel::setKind(ChartKind kind) {
     const bool changed = kind != kind_;
     kind_ = kind;
+    keepZoom_ = keepZoom_ && !changed;
     refreshIf(changed);
 }
 
 void ChartPanel::setDirection(Side sender) {
     const bool changed = sender != direction_;
     direction_ = sender;
+    directionPicked_ = true;
+    keepZoom_ = keepZoom_ && !changed;
     refreshIf(changed);
 }
 
 void ChartPanel::followPacket(size_t position) {
-    const CaptureAnalysis* analysis = results_ ? results_->analysis() : nullptr;
-    if (analysis == nullptr || position >= analysis->engine->packets().size()) {
+    const PacketIndex* packets = results_ ? results_->packets() : nullptr;
+    if (packets == nullptr || position >= packets->size()) {
         return;
     }
-    const IndexedPacket packet = analysis->engine->packets().at(position);
+    const IndexedPacket packet = packets->at(position);
     if (packet.connection == connection_ && packet.payloadLength > 0) {
         setDirection(packet.fromServer ? Side::Server : Side::Client);
     }
@@ -148,38 +189,41 @@ ChartPanel::Request ChartPanel::currentRequest() const {
 }
 
 size_t ChartPanel::workOf(const Request& request) const {
-    const AnalysisEngine& engine = *request.results->analysis()->engine;
-    if (request.kind == ChartKind::TimeSequence || request.kind == ChartKind::Rtt) {
-        const Connection& connection = engine.connections()[request.connection];
+    if (isConnectionChart(request.kind)) {
+        const Connection& connection = request.results->connections()[request.connection];
         return connection.from(Side::Client).packets + connection.from(Side::Server).packets;
     }
-    return engine.packets().size();
+    return request.results->packets()->size();
 }
 
 void ChartPanel::rebuild() {
     updateDirectionNames();
     stale_ = false;
     computing_ = false;  // a job still running is dropped when it ends
-    const CaptureAnalysis* analysis = results_ ? results_->analysis() : nullptr;
-    if (analysis == nullptr) {
-        view_->reset(results_ ? tr("Charts appear when the capture is loaded") : tr("No capture"), QString(), QString(),
-                     0);
+    refreshPending_ = false;
+    const bool keepZoom = std::exchange(keepZoom_, false);
+    const bool connectionChart = isConnectionChart(kind_);
+    if (!results_ || (connectionChart ? results_->packets() == nullptr : results_->analysis() == nullptr)) {
+        const QString why = !results_                        ? tr("No capture")
+                            : results_->packets() != nullptr ? tr("This chart appears when the capture stops")
+                                                              : tr("Charts appear when the capture is loaded");
+        view_->reset(why, QString(), QString(), 0);
         return;
     }
-    const bool haveConnection = connection_ < analysis->engine->connections().size();
+    const bool haveConnection = connection_ < results_->connections().size();
     if (!haveConnection && kind_ != ChartKind::ConnectionRate) {
-        view_->reset(tr("Select a connection to chart it"), QString(), QString(), analysis->engine->firstTsNs());
+        view_->reset(tr("Select a connection to chart it"), QString(), QString(), results_->firstTsNs());
         return;
     }
     const Request request = currentRequest();
     auto compute = [request, attempts = attempts_]() {
         auto computed = std::make_shared<Computed>();
         computed->request = request;
-        const CaptureAnalysis& analysis = *request.results->analysis();
         if (request.kind == ChartKind::ConnectionRate && !attempts) {
-            computed->attempts = std::make_shared<const ConnectionAttempts>(connectionAttemptsOf(*analysis.engine));
+            computed->attempts =
+                std::make_shared<const ConnectionAttempts>(connectionAttemptsOf(*request.results->analysis()->engine));
         }
-        computed->chart = chartDataFor(analysis, request.kind, request.connection, request.direction,
+        computed->chart = chartDataFor(*request.results, request.kind, request.connection, request.direction,
                                        attempts ? attempts.get() : computed->attempts.get());
         return computed;
     };
@@ -188,26 +232,46 @@ void ChartPanel::rebuild() {
         if (computed->attempts) {
             attempts_ = computed->attempts;
         }
-        showChart(*view_, std::move(computed->chart));
-        emit chartShown();
+        present(std::move(computed->chart), keepZoom);
         return;
     }
-    view_->reset(tr("Computing the chart..."), QString(), QString(), analysis->engine->firstTsNs());
+    if (!keepZoom) {
+        // A live refresh keeps the chart shown until the new one is computed.
+        view_->reset(tr("Computing the chart..."), QString(), QString(), results_->firstTsNs());
+    }
     computing_ = true;
+    keepZoomOfComputed_ = keepZoom;
     watcher_.setFuture(QtConcurrent::run(std::move(compute)));
+}
+
+void ChartPanel::present(ChartData chart, bool keepZoom) {
+    const bool zoomed = keepZoom && view_->isZoomed();
+    const auto visible = view_->visibleXRange();
+    showChart(*view_, std::move(chart));
+    if (zoomed) {
+        view_->setVisibleXRange(visible.first, visible.second);
+    }
+    emit chartShown();
 }
 
 void ChartPanel::showComputed() {
     const std::shared_ptr<Computed> computed = watcher_.result();
-    if (!computing_ || computed->request != currentRequest()) {
+    Request current = currentRequest();
+    if (refreshPending_) {
+        current.results = computed->request.results;  // newer results of the same capture came meanwhile
+    }
+    if (!computing_ || computed->request != current) {
         return;  // the selection, kind or direction changed since: a newer job is on its way
     }
     computing_ = false;
     if (computed->attempts && computed->request.results == results_) {
         attempts_ = computed->attempts;
     }
-    showChart(*view_, std::move(computed->chart));
-    emit chartShown();
+    present(std::move(computed->chart), keepZoomOfComputed_);
+    if (std::exchange(refreshPending_, false)) {
+        keepZoom_ = true;
+        refreshIf(true);
+    }
 }
 
 }  // namespace tcpscope::ui

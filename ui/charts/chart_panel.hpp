@@ -27,9 +27,15 @@ public:
     /// New results (or null): forgets the connection; charts need complete results.
     void setResults(ResultsPtr results);
     /// Follows the selection: the charts of `connection`, sender = the side that sent more data.
+    /// The connection's charts need a packet index (complete results or a live snapshot); the
+    /// host and rate charts need complete results.
     void showConnection(ResultsPtr results, uint32_t connection);
+    /// Newer results of the same live capture: the same connection, kind and direction (unless the
+    /// user never picked one: then the side that has sent more), charted again (now if visible,
+    /// else when shown) keeping the zoom; the chart shown stays until the new one is computed.
+    void refreshResults(ResultsPtr results);
     void setKind(ChartKind kind);
-    /// Whose data the time-sequence and RTT charts show.
+    /// Whose data the time-sequence and RTT charts show (the user's pick: kept by live refreshes).
     void setDirection(Side sender);
     /// Follows the selected packet (a position in the packet index): a data segment of the shown
     /// connection makes its sender the direction charted.
@@ -70,6 +76,8 @@ private:
     // Packets the chart of `request` walks through, to decide whether to compute it in the background.
     [[nodiscard]] size_t workOf(const Request& request) const;
     void showComputed();
+    // Puts `chart` into the view; with `keepZoom`, a zoomed view keeps its x range.
+    void present(ChartData chart, bool keepZoom);
     // Rebuilds the chart (now if visible, else when shown) if it is stale or `changed`.
     void refreshIf(bool changed);
     void updateDirectionNames();
@@ -87,6 +95,10 @@ private:
     ChartKind kind_ = ChartKind::TimeSequence;
     Side direction_ = Side::Server;
     bool stale_ = true;
+    bool keepZoom_ = false;            // the next rebuild is a live refresh
+    bool keepZoomOfComputed_ = false;  // ... and so is the job running
+    bool refreshPending_ = false;      // newer live results came while a chart was computed
+    bool directionPicked_ = false;     // by the user (or a packet they selected), not by the data sent
 };
 
 }  // namespace tcpscope::ui

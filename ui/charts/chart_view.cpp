@@ -133,6 +133,11 @@ void ChartView::addRateSeries(const QString& name, std::vector<double> times, Se
     attach(std::move(source), name);
 }
 
+bool ChartView::isZoomed() const {
+    const auto [fromX, toX] = visibleXRange();
+    return fromX != fullFromX_ || toX != fullToX_;  // NOLINT(clang-diagnostic-float-equal): set from these very values
+}
+
 void ChartView::setFullRange(double fromX, double toX, double fromY, double toY, bool autoY) {
     fullFromX_ = fromX;
     fullToX_ = toX > fromX ? toX : fromX + 1;

@@ -57,6 +57,8 @@ public:
     [[nodiscard]] QString title() const;
     /// The x range shown, in seconds since originTsNs().
     [[nodiscard]] std::pair<double, double> visibleXRange() const;
+    /// True if the x range shown is not the full range (the user zoomed or panned).
+    [[nodiscard]] bool isZoomed() const;
     [[nodiscard]] int64_t originTsNs() const { return originTsNs_; }
     /// Points handed to Qt Charts now for series `index` (in the order added), and in full.
     [[nodiscard]] qsizetype shownPoints(size_t index) const;

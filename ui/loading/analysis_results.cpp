@@ -6,6 +6,10 @@ namespace tcpscope::ui {
 
 std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCheckpoint& checkpoint,
                                                                 size_t maxConnections) {
+    return copyOf(checkpoint, maxConnections);
+}
+
+std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections) {
     auto results = std::make_shared<AnalysisResults>();
     const auto& connections = checkpoint.engine.connections();
     results->connections_.assign(connections.begin(),
@@ -22,6 +26,13 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCh
     results->firstTsNs_ = checkpoint.engine.firstTsNs();
     results->lastTsNs_ = checkpoint.engine.lastTsNs();
     results->connectionFindings_ = ConnectionFindings::of(results->connections_, results->findings_);
+    return results;
+}
+
+std::shared_ptr<const AnalysisResults> AnalysisResults::partialWithPackets(const AnalysisCheckpoint& checkpoint,
+                                                                           size_t maxConnections) {
+    const std::shared_ptr<AnalysisResults> results = copyOf(checkpoint, maxConnections);
+    results->packetsSnapshot_ = checkpoint.engine.packets().snapshot();
     return results;
 }
 

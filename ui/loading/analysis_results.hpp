@@ -10,13 +10,18 @@
 namespace tcpscope::ui {
 
 /// An immutable snapshot of an analysis, shared by every model and view: partial while a
-/// capture is still loading (connections and findings so far), complete at the end (with the
-/// packet index). Models never see the engine itself, which the loading thread keeps changing.
+/// capture is still loading (connections and findings so far, and during a live capture a
+/// snapshot of the packet index), complete at the end (with the engine's packet index). Models
+/// never see the engine itself, which the loading thread keeps changing.
 class AnalysisResults {
 public:
     /// Copies what the GUI shows of a load in progress. Connections are copied only up to
     /// `maxConnections` (the rest arrive with the complete results).
     static std::shared_ptr<const AnalysisResults> partial(const AnalysisCheckpoint& checkpoint, size_t maxConnections);
+    /// The same with a snapshot of the packet index (a live capture: the packets table, the ladder
+    /// and the charts of a connection show while it runs). The index's chunks are shared, not copied.
+    static std::shared_ptr<const AnalysisResults> partialWithPackets(const AnalysisCheckpoint& checkpoint,
+                                                                     size_t maxConnections);
     /// Takes over a finished analysis and, when strace logs were given, their alignment (whose
     /// confirmations are already in the analysis's findings).
     static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis,
@@ -32,6 +37,10 @@ public:
     [[nodiscard]] const FrameCounters& counters() const {
         return isComplete() ? analysis_.engine->counters() : counters_;
     }
+    /// The packet index: the complete analysis's, a live capture's snapshot, or null.
+    [[nodiscard]] const PacketIndex* packets() const {
+        return isComplete() ? &analysis_.engine->packets() : packetsSnapshot_.get();
+    }
     /// The complete analysis (packet index, inputs), or null while loading.
     [[nodiscard]] const CaptureAnalysis* analysis() const { return isComplete() ? &analysis_ : nullptr; }
     /// The traced processes' system calls on the capture's axis, or null (no strace log, or loading).
@@ -43,10 +52,13 @@ public:
     [[nodiscard]] const ConnectionFindings& connectionFindings() const { return connectionFindings_; }
 
 private:
+    static std::shared_ptr<AnalysisResults> copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections);
+
     CaptureAnalysis analysis_;
     std::optional<StraceAlignment> alignment_;
     std::vector<Connection> connections_;
     std::vector<Finding> findings_;
+    std::shared_ptr<const PacketIndex> packetsSnapshot_;
     FrameCounters counters_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "report/report_format.hpp"
+#include "series/connection_packets.hpp"
 
 namespace tcpscope::ui {
 
@@ -27,23 +28,50 @@ void PacketsModel::setConnection(ResultsPtr results, uint32_t connection) {
     results_ = std::move(results);
     connection_ = connection;
     positions_.clear();
-    if (results_ && results_->analysis() != nullptr) {
-        const PacketIndex& packets = results_->analysis()->engine->packets();
-        for (size_t i = 0; i < packets.size(); ++i) {
-            if (packets.connection(i) == connection) {
-                positions_.push_back(i);
-            }
-        }
+    scannedTo_ = 0;
+    const PacketIndex* packets = results_ ? results_->packets() : nullptr;
+    if (packets != nullptr && connection < results_->connections().size()) {
+        positions_ = packetPositionsOf(*packets, results_->connections()[connection]);
+        scannedTo_ = packets->size();
     }
     endResetModel();
 }
 
+void PacketsModel::extendTo(ResultsPtr results) {
+    const PacketIndex* packets = results ? results->packets() : nullptr;
+    if (packets == nullptr || scannedTo_ == 0 || packets->size() < scannedTo_ ||
+        connection_ >= results->connections().size()) {
+        setConnection(std::move(results), connection_);
+        return;
+    }
+    std::vector<size_t> added;
+    for (size_t position = scannedTo_; position < packets->size(); ++position) {
+        if (packets->connection(position) == connection_) {
+            added.push_back(position);
+        }
+    }
+    scannedTo_ = packets->size();
+    results_ = std::move(results);  // the rows shown so far read the same packets from it
+    if (!positions_.empty()) {
+        // Analysis flags of earlier packets can change with later ones.
+        emit dataChanged(index(0, AnalysisColumn), index(static_cast<int>(positions_.size()) - 1, AnalysisColumn));
+    }
+    if (added.empty()) {
+        return;
+    }
+    const auto first = static_cast<int>(positions_.size());
+    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+    positions_.insert(positions_.end(), added.begin(), added.end());
+    endInsertRows();
+}
+
 int PacketsModel::rowOfFrame(uint32_t frame) const {
-    if (!results_ || results_->analysis() == nullptr) {
+    const PacketIndex* packets = results_ ? results_->packets() : nullptr;
+    if (packets == nullptr) {
         return -1;
     }
     // The rows are in packet index order, so the frame's position finds its row.
-    const size_t position = results_->analysis()->engine->packets().positionOfFrame(frame);
+    const size_t position = packets->positionOfFrame(frame);
     const auto row = std::lower_bound(positions_.begin(), positions_.end(), position);
     return row != positions_.end() && *row == position ? static_cast<int>(row - positions_.begin()) : -1;
 }
@@ -55,7 +83,8 @@ int PacketsModel::rowCount(const QModelIndex& parent) const {
 int PacketsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant PacketsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || !results_ || results_->analysis() == nullptr) {
+    const PacketIndex* packets = results_ ? results_->packets() : nullptr;
+    if (!index.isValid() || packets == nullptr) {
         return {};
     }
     const size_t position = positions_[static_cast<size_t>(index.row())];
@@ -65,13 +94,12 @@ QVariant PacketsModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) {
         return {};
     }
-    const AnalysisEngine& engine = *results_->analysis()->engine;
-    const IndexedPacket packet = engine.packets().at(position);
-    const Connection& connection = engine.connections()[packet.connection];
+    const IndexedPacket packet = packets->at(position);
+    const Connection& connection = results_->connections()[packet.connection];
     const RelativeNumbers relative = relativeNumbers(connection, packet);
     switch (index.column()) {
         case FrameColumn: return packet.frame;
-        case TimeColumn: return QString::number(static_cast<double>(packet.tsNs - engine.firstTsNs()) / 1e9, 'f', 6);
+        case TimeColumn: return QString::number(static_cast<double>(packet.tsNs - results_->firstTsNs()) / 1e9, 'f', 6);
         case DirectionColumn: return packet.fromServer ? QStringLiteral("\u2190 server") : QStringLiteral("client \u2192");
         case FlagsColumn: return QString::fromStdString(tcpFlagsText(packet.tcpFlags));
         case SeqColumn: return relative.seq;

@@ -30,8 +30,12 @@ public:
     static constexpr int PacketIndexRole = Qt::UserRole + 1;
 
     explicit PacketsModel(QObject* parent = nullptr);
-    /// Shows the packets of `connection` (none while the results are partial).
+    /// Shows the packets of `connection` (none while the results have no packet index).
     void setConnection(ResultsPtr results, uint32_t connection);
+    /// Takes newer results of the same live capture (its packet index grew): the connection's new
+    /// packets are inserted as rows after the others, so the selection and the scroll stay. Reads
+    /// only the packets added since the last results.
+    void extendTo(ResultsPtr results);
     /// The row of the packet with frame number `frame`, or -1.
     [[nodiscard]] int rowOfFrame(uint32_t frame) const;
     [[nodiscard]] const std::vector<size_t>& packetPositions() const { return positions_; }
@@ -47,6 +51,7 @@ private:
     ResultsPtr results_;
     uint32_t connection_ = kNoConnection;
     std::vector<size_t> positions_;
+    size_t scannedTo_ = 0;  // positions_ holds the connection's packets before this position of the index
 };
 
 /// Wireshark's names of the analysis flags set in `flags`, comma separated.

@@ -41,12 +41,14 @@ void PacketDetailPanel::clearPacket() { clear(); }
 
 void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     clear();
-    if (!results || results->analysis() == nullptr) {
+    // A live capture's snapshot has the packets and connections, not yet the inputs and comments.
+    const PacketIndex* packets = results ? results->packets() : nullptr;
+    if (packets == nullptr || position >= packets->size()) {
         return;
     }
-    const AnalysisEngine& engine = *results->analysis()->engine;
-    const IndexedPacket packet = engine.packets().at(position);
-    const Connection& connection = engine.connections()[packet.connection];
+    const CaptureAnalysis* capture = results->analysis();
+    const IndexedPacket packet = packets->at(position);
+    const Connection& connection = results->connections()[packet.connection];
     const Side sender = packet.fromServer ? Side::Server : Side::Client;
     const RelativeNumbers relative = relativeNumbers(connection, packet);
     auto add = [](QTreeWidgetItem* parent, const QString& field, const QString& value) {
@@ -57,10 +59,9 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     auto* frame = new QTreeWidgetItem(this, {tr("Frame %1").arg(packet.frame), QString()});
     add(frame, tr("Arrival time (UTC)"), QString::fromStdString(utcTimestamp(packet.tsNs)));
     add(frame, tr("Since capture start"),
-        tr("%1 s").arg(static_cast<double>(packet.tsNs - engine.firstTsNs()) / 1e9, 0, 'f', 6));
-    const auto& inputs = results->analysis()->inputs;
-    if (packet.fileIndex < inputs.size()) {
-        add(frame, tr("File"), QString::fromStdString(inputs[packet.fileIndex].path));
+        tr("%1 s").arg(static_cast<double>(packet.tsNs - results->firstTsNs()) / 1e9, 0, 'f', 6));
+    if (capture != nullptr && packet.fileIndex < capture->inputs.size()) {
+        add(frame, tr("File"), QString::fromStdString(capture->inputs[packet.fileIndex].path));
     }
     add(frame, tr("Record offset"), QString::number(packet.recordOffset));
 
@@ -93,7 +94,8 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     add(flow, tr("Server"), QString::fromStdString(connection.server.toString()));
     add(flow, tr("State"), QString::fromUtf8(connectionStateName(connection.state).data()));
     add(flow, tr("Sent by"), QString::fromUtf8(sideName(sender).data()));
-    if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
+    if (const std::string_view comment = capture != nullptr ? capture->engine->commentOf(packet.frame) : std::string_view();
+        !comment.empty()) {
         add(frame, tr("Comment"), QString::fromUtf8(comment.data(), static_cast<qsizetype>(comment.size())));
     }
     expandAll();

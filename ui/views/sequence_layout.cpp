@@ -38,22 +38,23 @@ SequenceLayout::SequenceLayout(ResultsPtr results, std::shared_ptr<const Sequenc
 }
 
 SequenceLayout SequenceLayout::ofConnection(ResultsPtr results, uint32_t connection, const SequenceScale& scale) {
-    if (!results || results->analysis() == nullptr || connection >= results->connections().size()) {
+    if (!results || results->packets() == nullptr || connection >= results->connections().size()) {
         return {};
     }
-    auto diagram =
-        std::make_shared<const SequenceDiagram>(SequenceDiagram::ofConnection(*results->analysis(), connection));
+    auto diagram = std::make_shared<const SequenceDiagram>(
+        SequenceDiagram::ofConnection(*results->packets(), results->connections()[connection], results->findings()));
     return {std::move(results), std::move(diagram), scale};
 }
 
 SequenceLayout SequenceLayout::ofProxy(ResultsPtr results, uint32_t clientSide, uint32_t serverSide,
                                        const SequenceScale& scale) {
-    if (!results || results->analysis() == nullptr || clientSide >= results->connections().size() ||
+    if (!results || results->packets() == nullptr || clientSide >= results->connections().size() ||
         serverSide >= results->connections().size() || clientSide == serverSide) {
         return {};
     }
-    auto diagram =
-        std::make_shared<const SequenceDiagram>(SequenceDiagram::ofProxy(*results->analysis(), clientSide, serverSide));
+    auto diagram = std::make_shared<const SequenceDiagram>(
+        SequenceDiagram::ofProxy(*results->packets(), results->connections()[clientSide],
+                                 results->connections()[serverSide], results->findings()));
     return {std::move(results), std::move(diagram), scale};
 }
 

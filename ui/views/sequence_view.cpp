@@ -34,8 +34,8 @@ SequenceView::SequenceView(QWidget* parent) : QAbstractScrollArea(parent) {
 }
 
 void SequenceView::showConnection(ResultsPtr results, uint32_t connection) {
-    if (autoProxy_ && results && results->analysis() != nullptr && connection < results->connections().size()) {
-        const auto pair = findProxyPartner(results->connections(), results->analysis()->engine->packets(), connection);
+    if (autoProxy_ && results && results->packets() != nullptr && connection < results->connections().size()) {
+        const auto pair = findProxyPartner(results->connections(), *results->packets(), connection);
         if (pair) {
             showProxy(std::move(results), pair->clientSide, pair->serverSide);
             return;
@@ -48,11 +48,48 @@ void SequenceView::showProxy(ResultsPtr results, uint32_t clientSideConnection, 
     setSequenceLayout(SequenceLayout::ofProxy(std::move(results), clientSideConnection, serverSideConnection, scale_));
 }
 
+void SequenceView::refreshResults(ResultsPtr results) {
+    const SequenceDiagram* diagram = layout_.diagram();
+    if (diagram == nullptr) {
+        return;
+    }
+    if (!isVisible()) {
+        pendingRefresh_ = std::move(results);  // a hidden ladder is not drawn again on every snapshot
+        return;
+    }
+    pendingRefresh_.reset();
+    const std::vector<uint32_t> shown = diagram->connections();
+    QScrollBar* bar = verticalScrollBar();
+    const bool atEnd = bar->maximum() > 0 && bar->value() == bar->maximum();
+    const double top = scrollY();
+    // The snapshot only adds packets after those shown: earlier arrows keep their numbers and places.
+    layout_ = shown.size() == 2 ? SequenceLayout::ofProxy(std::move(results), shown[0], shown[1], scale_)
+                                : SequenceLayout::ofConnection(std::move(results), shown[0], scale_);
+    if (layout_.diagram() == nullptr || selectedArrow_ >= layout_.diagram()->arrows().size()) {
+        selectedArrow_ = kNoArrow;
+    }
+    scale_.width = contentWidth();
+    layout_.setSyscalls(syscallsFor(layout_));
+    layout_.setScale(scale_);
+    updateScrollBar();
+    // Where the user was, or still at the end (following the newest packets) if they were there.
+    setScrollY(atEnd ? bar->maximum() * unitsPerStep_ : top);
+    viewport()->update();
+}
+
 void SequenceView::clear() {
     setSequenceLayout({});
 }
 
+void SequenceView::showEvent(QShowEvent* event) {
+    QAbstractScrollArea::showEvent(event);
+    if (pendingRefresh_) {
+        refreshResults(std::move(pendingRefresh_));
+    }
+}
+
 void SequenceView::setSequenceLayout(SequenceLayout layout) {
+    pendingRefresh_.reset();
     layout_ = std::move(layout);
     selectedArrow_ = kNoArrow;
     scale_.width = contentWidth();

@@ -30,8 +30,11 @@ public:
     explicit SequenceView(QWidget* parent = nullptr);
 
     /// Shows `connection`; with autoProxy() on (the default) and a proxy partner found, shows the
-    /// client, the proxy and the server instead. Shows nothing for partial results.
+    /// client, the proxy and the server instead. Shows nothing for results without a packet index.
     void showConnection(ResultsPtr results, uint32_t connection);
+    /// Newer results of the same live capture: the connection(s) shown, drawn again with their new
+    /// packets, keeping the scroll position, zoom and selection (at the end, it follows the end).
+    void refreshResults(ResultsPtr results);
     /// Three lifelines: client, proxy, server.
     void showProxy(ResultsPtr results, uint32_t clientSideConnection, uint32_t serverSideConnection);
     void clear();
@@ -91,6 +94,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     bool viewportEvent(QEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void setSequenceLayout(SequenceLayout layout);
@@ -107,6 +111,7 @@ private:
     void zoomAbout(double factor, double viewportY);
 
     SequenceLayout layout_;
+    ResultsPtr pendingRefresh_;  // live results that came while hidden, drawn when shown
     SequenceScale scale_;
     std::vector<SequenceSyscall> syscalls_;
     NotePins notePins_;

@@ -381,10 +381,12 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     connectionsModel_.setResults(results);
     connectionsView_->resizeColumnsToContents();
     timelineView_->setResults(results);
-    sequenceView_->clear();
-    chartPanel_->setResults(results);
-    packetsModel_.setConnection(nullptr, kNoConnection);
-    detailPanel_->clearPacket();
+    if (!refreshingLive_) {  // a live refresh takes the selected connection's views along (onConnectionSelected)
+        sequenceView_->clear();
+        chartPanel_->setResults(results);
+        packetsModel_.setConnection(nullptr, kNoConnection);
+        detailPanel_->clearPacket();
+    }
     if (!results) {
         summaryLabel_->setText(tr("Loading..."));
         return;
@@ -482,12 +484,16 @@ void MainWindow::onConnectionSelected() {
         return;
     }
     const uint32_t id = current.data(ConnectionsModel::ConnectionIdRole).toUInt();
+    if (refreshingLive_ && id == packetsModel_.connection() && !sequenceView_->sequenceLayout().isEmpty()) {
+        refreshLiveConnection();
+        return;
+    }
     packetsModel_.setConnection(results_, id);
     if (refreshingLive_) {
         return;
     }
     packetsView_->resizeColumnsToContents();
-    if (results_ && results_->isComplete()) {
+    if (results_ && results_->packets() != nullptr) {
         sequenceView_->showConnection(results_, id);
         chartPanel_->showConnection(results_, id);
         timelineView_->scrollToConnection(id);
@@ -505,8 +511,8 @@ void MainWindow::onPacketSelected() {
     }
     const size_t position = current.data(PacketsModel::PacketIndexRole).toULongLong();
     detailPanel_->showPacket(results_, position);
-    if (results_ && results_->analysis() != nullptr) {
-        sequenceView_->scrollToFrame(results_->analysis()->engine->packets().frame(position));
+    if (results_ && results_->packets() != nullptr) {
+        sequenceView_->scrollToFrame(results_->packets()->frame(position));
         timelineView_->selectPacket(position);
         chartPanel_->followPacket(position);
     }
@@ -522,10 +528,10 @@ void MainWindow::showPacketFromView(size_t packetIndex) {
 }
 
 void MainWindow::showFrame(uint32_t frame) {
-    if (!results_ || results_->analysis() == nullptr) {
+    if (!results_ || results_->packets() == nullptr) {
         return;
     }
-    const PacketIndex& packets = results_->analysis()->engine->packets();
+    const PacketIndex& packets = *results_->packets();
     const size_t position = packets.positionOfFrame(frame);
     if (position >= packets.size()) {
         return;

@@ -138,6 +138,8 @@ private:
     void stepFinding(int step);
     void stepPacket(int step);
     void showLiveResults(ResultsPtr results);
+    // The selected connection's packets table, ladder and charts from the newest live snapshot.
+    void refreshLiveConnection();
     void showCaptureStatus();
     void onCaptureFinished(const QStringList& files, const QString& summary, const QString& error);
     void setCapturing(bool capturing);

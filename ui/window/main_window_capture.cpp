@@ -126,8 +126,8 @@ void MainWindow::showLiveResults(ResultsPtr results) {
     const QModelIndex connection = connectionsView_->currentIndex();
     const uint32_t connectionId =
         connection.isValid() ? connection.data(ConnectionsModel::ConnectionIdRole).toUInt() : kNoConnection;
-    showResults(std::move(results), false);
     refreshingLive_ = true;
+    showResults(std::move(results), false);
     if (connectionId != kNoConnection) {
         selectConnection(connectionId);
     }
@@ -136,6 +136,14 @@ void MainWindow::showLiveResults(ResultsPtr results) {
     }
     refreshingLive_ = false;
     summaryLabel_->setText(summaryLabel_->text() + tr(" (live)"));
+}
+
+void MainWindow::refreshLiveConnection() {
+    // Only the packets the snapshot added are read for the table; the ladder and the charts are
+    // drawn again for the one selected connection (the charts only while visible).
+    packetsModel_.extendTo(results_);
+    sequenceView_->refreshResults(results_);
+    chartPanel_->refreshResults(results_);
 }
 
 void MainWindow::showCaptureStatus() {

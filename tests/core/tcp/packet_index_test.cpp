@@ -3,8 +3,10 @@
 // on a moved packet, and a directory that cannot take the file leaves the index in memory with a reason.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <vector>
 
 #include "tcp/packet_index.hpp"
@@ -182,4 +184,73 @@ TEST_CASE("without a spill directory the index stays in memory", "[tcp][index]")
     }
     CHECK(index.spilledBytes() == 0);
     CHECK(index.spillProblem().empty());
+}
+
+TEST_CASE("a snapshot of a growing, spilling index reads its packets on another thread while the index appends",
+          "[tcp][index][snapshot]") {
+    PacketIndex index;
+    index.spillTo({temporaryDirectory(), 1});
+    REQUIRE(index.spillProblem().empty());
+    const size_t taken = 2 * PacketIndex::kChunkSize + 300;  // mid-chunk, past escaped timestamps
+    for (size_t i = 0; i < taken; ++i) {
+        index.append(packetAt(i));
+    }
+    const std::shared_ptr<const PacketIndex> snapshot = index.snapshot();
+    REQUIRE(snapshot->size() == taken);
+
+    // The index goes on: it fills the snapshot's last chunk, spills the chunks the snapshot holds
+    // in memory, and changes flags, while another thread reads the snapshot.
+    std::atomic<size_t> mismatches{0};
+    std::thread reader([&] {
+        for (size_t i = 0; i < taken; ++i) {
+            IndexedPacket read = snapshot->at(i);
+            IndexedPacket expected = packetAt(i);
+            read.analysis = expected.analysis = 0;  // may have changed (a relaxed atomic read)
+            if (!samePacket(read, expected) || snapshot->frame(i) != expected.frame ||
+                snapshot->tsNs(i) != expected.tsNs) {
+                ++mismatches;
+            }
+        }
+    });
+    for (size_t i = taken; i < kPackets; ++i) {
+        index.append(packetAt(i));
+        if (i % 1000 == 0) {
+            index.setAnalysis(i - 1000, bit(AnalysisFlag::Retransmission));
+        }
+    }
+    reader.join();
+    CHECK(mismatches == 0);
+    CHECK(index.spilledBytes() == kPackets / PacketIndex::kChunkSize * PacketIndex::chunkBytes());  // all but the newest
+    CHECK(snapshot->size() == taken);
+    CHECK(snapshot->positionOfFrame(packetAt(taken).frame) == taken);  // not in the snapshot
+    CHECK(snapshot->firstAtOrAfterFrame(packetAt(taken - 1).frame) == taken - 1);
+
+    // A second snapshot sees everything, the first one still only its own packets.
+    const std::shared_ptr<const PacketIndex> later = index.snapshot();
+    REQUIRE(later->size() == kPackets);
+    for (const size_t i : {size_t{0}, taken - 1, taken, kPackets - 1}) {
+        CHECK(samePacket(later->at(i), index.at(i)));
+    }
+    const size_t changed = (taken / 1000 + 1) * 1000 - 1000;  // the first flags changed after the snapshot
+    REQUIRE(changed < taken);
+    CHECK(later->analysis(changed) == bit(AnalysisFlag::Retransmission));
+    CHECK(index.analysis(changed) == bit(AnalysisFlag::Retransmission));
+}
+
+TEST_CASE("a snapshot outlives its index", "[tcp][index][snapshot]") {
+    std::shared_ptr<const PacketIndex> snapshot;
+    {
+        PacketIndex index;
+        index.spillTo({temporaryDirectory(), 1});
+        for (size_t i = 0; i < kPackets; ++i) {
+            index.append(packetAt(i));
+        }
+        snapshot = index.snapshot();
+    }
+    REQUIRE(snapshot->size() == kPackets);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < kPackets; i += 97) {
+        mismatches += samePacket(snapshot->at(i), packetAt(i)) ? 0 : 1;
+    }
+    CHECK(mismatches == 0);
 }
