@@ -20,6 +20,7 @@ public:
 
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override;
 
 private:
     // One transmission of a sequence range, while it is unacknowledged. A range the capture

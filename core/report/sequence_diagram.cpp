@@ -16,7 +16,7 @@ const Connection& connectionAt(const CaptureAnalysis& analysis, uint32_t id) {
     if (analysis.engine == nullptr) {
         throw std::invalid_argument("the analysis has no packet index");
     }
-    const std::vector<Connection>& connections = analysis.engine->connections();
+    const ConnectionStore& connections = analysis.engine->connections();
     if (id >= connections.size()) {
         throw std::out_of_range(fmt::format("no connection {} (the capture has {})", id, connections.size()));
     }
@@ -108,7 +108,7 @@ SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32
 
 void SequenceDiagram::collectArrows(const CaptureAnalysis& analysis) {
     const PacketIndex& packets = analysis.engine->packets();
-    const std::vector<Connection>& all = analysis.engine->connections();
+    const ConnectionStore& all = analysis.engine->connections();
     uint32_t firstFrame = UINT32_MAX;
     uint32_t lastFrame = 0;
     for (const uint32_t id : connections_) {

@@ -33,7 +33,7 @@ TimeSequenceSeries timeSequenceOf(const AnalysisEngine& engine, uint32_t connect
     }
     const Connection& connection = engine.connections()[connectionId];
     const PacketIndex& packets = engine.packets();
-    const SequenceState& sent = connection.sequence[sideIndex(sender)];
+    const SequenceSummary& sent = connection.sequence[sideIndex(sender)];
     const int peerScale = connection.sequence[sideIndex(otherSide(sender))].windowScale;
     RelativeSequence segmentSeq(sent.baseSeq);
     RelativeSequence ackSeq(sent.baseSeq);

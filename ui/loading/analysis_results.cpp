@@ -8,8 +8,10 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCh
                                                                 size_t maxConnections) {
     auto results = std::make_shared<AnalysisResults>();
     const auto& connections = checkpoint.engine.connections();
-    results->connections_.assign(connections.begin(),
-                                 connections.begin() + static_cast<ptrdiff_t>(std::min(maxConnections, connections.size())));
+    const size_t copied = std::min(maxConnections, connections.size());
+    for (size_t id = 0; id < copied; ++id) {
+        results->connections_.append(connections[id]);
+    }
     results->findings_ = checkpoint.findings;
     results->counters_ = checkpoint.engine.counters();
     results->firstTsNs_ = checkpoint.engine.firstTsNs();

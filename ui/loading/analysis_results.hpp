@@ -23,7 +23,7 @@ public:
                                                            std::optional<StraceAlignment> alignment = std::nullopt);
 
     [[nodiscard]] bool isComplete() const { return analysis_.engine != nullptr; }
-    [[nodiscard]] const std::vector<Connection>& connections() const {
+    [[nodiscard]] const ConnectionStore& connections() const {
         return isComplete() ? analysis_.engine->connections() : connections_;
     }
     [[nodiscard]] const std::vector<Finding>& findings() const {
@@ -45,7 +45,7 @@ public:
 private:
     CaptureAnalysis analysis_;
     std::optional<StraceAlignment> alignment_;
-    std::vector<Connection> connections_;
+    ConnectionStore connections_;
     std::vector<Finding> findings_;
     FrameCounters counters_;
     int64_t firstTsNs_ = 0;
