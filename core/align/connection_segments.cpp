@@ -16,7 +16,7 @@ ConnectionSegments::ConnectionSegments(const AnalysisEngine& engine, const std::
             continue;
         }
         const Side side = packet.fromServer ? Side::Server : Side::Client;
-        const SequenceState& sender = connections[id].sequence[sideIndex(side)];
+        const SequenceSummary& sender = connections[id].sequence[sideIndex(side)];
         // Stream offset 0 is the byte after the SYN (relative sequence number 1).
         const uint32_t relative = packet.seq - sender.baseSeq - 1;
         segments_[id * 2 + sideIndex(side)].push_back(

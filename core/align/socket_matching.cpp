@@ -16,7 +16,7 @@ struct EndpointIndex {
     absl::flat_hash_map<std::pair<std::array<uint8_t, 16>, uint16_t>, std::vector<uint32_t>> byServer;
     absl::flat_hash_map<std::pair<std::array<uint8_t, 16>, uint16_t>, std::vector<uint32_t>> byClient;
 
-    explicit EndpointIndex(const std::vector<Connection>& connections) {
+    explicit EndpointIndex(const ConnectionStore& connections) {
         for (const Connection& c : connections) {
             byServer[{c.server.address.bytes, c.server.port}].push_back(c.id);
             byClient[{c.client.address.bytes, c.client.port}].push_back(c.id);
@@ -39,7 +39,7 @@ struct Candidate {
 };
 
 // The connections a socket could be, with the side the traced process was on.
-std::vector<Candidate> candidatesOf(const TracedSocket& socket, const std::vector<Connection>& connections,
+std::vector<Candidate> candidatesOf(const TracedSocket& socket, const ConnectionStore& connections,
                                     const EndpointIndex& index) {
     std::vector<Candidate> candidates;
     if (socket.listening || !socket.hasRemote || (socket.connectFailed && !socket.decorated)) {
@@ -87,7 +87,7 @@ int64_t distanceNs(const TracedSocket& socket, const Connection& connection, int
 }  // namespace
 
 std::vector<int64_t> handshakeOffsetSamples(const std::vector<TracedSocket>& sockets,
-                                            const std::vector<Connection>& connections, int64_t logToCaptureNs) {
+                                            const ConnectionStore& connections, int64_t logToCaptureNs) {
     const EndpointIndex index(connections);
     std::vector<int64_t> samples;
     for (const TracedSocket& socket : sockets) {
@@ -103,7 +103,7 @@ std::vector<int64_t> handshakeOffsetSamples(const std::vector<TracedSocket>& soc
     return samples;
 }
 
-void matchSocketsToConnections(std::vector<TracedSocket>& sockets, const std::vector<Connection>& connections,
+void matchSocketsToConnections(std::vector<TracedSocket>& sockets, const ConnectionStore& connections,
                                const std::vector<int64_t>& logToCaptureNs) {
     const EndpointIndex index(connections);
     for (TracedSocket& socket : sockets) {

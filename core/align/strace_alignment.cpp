@@ -69,7 +69,7 @@ void setTimeZone(ClockFit& fit, int64_t zoneNs) {
 
 // The coarse offset: time base, time zone (or the anchor of a relative log).
 int64_t coarseOffset(const AlignedLog& aligned, const std::vector<TracedSocket>& sockets,
-                     const std::vector<Connection>& connections, int64_t captureFirstNs,
+                     const ConnectionStore& connections, int64_t captureFirstNs,
                      const StraceClockOptions& options, ClockFit& fit) {
     const StraceLog& log = aligned.log;
     const int64_t base = timeBaseNs(log, captureFirstNs);

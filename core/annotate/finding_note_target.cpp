@@ -2,7 +2,7 @@
 
 namespace tcpscope {
 
-FindingNoteTarget findingNoteTarget(const Finding& finding, const std::vector<Connection>& connections) {
+FindingNoteTarget findingNoteTarget(const Finding& finding, const ConnectionStore& connections) {
     FindingNoteTarget target;
     target.kind = finding.kind;
     target.tsNs = finding.tsNs;
@@ -14,7 +14,7 @@ FindingNoteTarget findingNoteTarget(const Finding& finding, const std::vector<Co
 }
 
 bool noteTargetsFinding(const FindingNoteTarget& target, const Finding& finding,
-                        const std::vector<Connection>& connections) {
+                        const ConnectionStore& connections) {
     if (target.kind != finding.kind || target.tsNs != finding.tsNs) {
         return false;
     }

@@ -144,6 +144,9 @@ void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
     // The connections' lives are final now: update the shares (in connection order, as before).
     const auto& connections = engine().connections();
     for (size_t index = 0; index < states_.size(); ++index) {
+        if (!states_.holds(index)) {
+            continue;  // retired connections, refreshed by onRetire
+        }
         const SenderState& state = states_[index];
         if (state.totals != kNoTotals) {
             const Side side = (index % 2) == 0 ? Side::Client : Side::Server;
@@ -151,6 +154,18 @@ void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
             log().changed(totals_[state.totals].findingId);
         }
     }
+}
+
+void DelayedAckDetector::onRetire(const Connection& connection) {
+    // Its life is final: update its shares now, as onEnd does for the connections still live.
+    for (const Side side : {Side::Client, Side::Server}) {
+        const SenderState& state = stateOf(connection.id, side);
+        if (state.totals != kNoTotals) {
+            refreshSummary(connection, side, totals_[state.totals]);
+            log().changed(totals_[state.totals].findingId);
+        }
+    }
+    states_.release(connection.id);
 }
 
 }  // namespace tcpscope

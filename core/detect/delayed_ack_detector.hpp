@@ -18,6 +18,7 @@ public:
 
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override;
 
 private:
     static constexpr uint32_t kNoTotals = UINT32_MAX;

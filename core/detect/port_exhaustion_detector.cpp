@@ -335,4 +335,12 @@ void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
     }
 }
 
+void PortExhaustionDetector::onRetire(const Connection& connection) {
+    // A port still in TIME_WAIT has its expiry queued under this id; the retirement age is longer
+    // than TIME_WAIT, so this keeps a state only if the ages are set otherwise.
+    if (!stateOf(connection.id).timeWait) {
+        states_.release(connection.id);
+    }
+}
+
 }  // namespace tcpscope

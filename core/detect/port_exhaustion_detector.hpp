@@ -30,6 +30,7 @@ public:
 
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override;
 
 private:
     struct PoolKey {

@@ -114,7 +114,7 @@ void PortReuseDetector::startReuse(const SegmentEvent& event) {
     // Would a TIME_WAIT accept this SYN? Its ISN must be above what the sender sent before, or
     // its timestamp above the last one the sender used (RFC 6191).
     const Side senderBefore = earlier.client == connection.client ? Side::Client : Side::Server;
-    const SequenceState& sentBefore = earlier.sequence[sideIndex(senderBefore)];
+    const SequenceSummary& sentBefore = earlier.sequence[sideIndex(senderBefore)];
     if (sentBefore.nextSeq != 0) {
         reuse.isnNewer = seq::gt(event.segment.seq, sentBefore.nextSeq) ? 1 : 0;
     }
@@ -447,6 +447,11 @@ void PortReuseDetector::onEnd(int64_t /*lastTsNs*/) {
             decide(reuse);
         }
     }
+}
+
+void PortReuseDetector::onRetire(const Connection& connection) {
+    // A retired connection's tuple is forgotten: it never becomes an earlier generation.
+    states_.release(connection.id);
 }
 
 }  // namespace tcpscope

@@ -31,6 +31,7 @@ public:
 
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override;
 
     /// How a reuse turned out.
     enum class Outcome : uint8_t { AfterGone, IntoTimeWait, NeverClosed, Collision };

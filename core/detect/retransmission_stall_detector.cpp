@@ -319,4 +319,11 @@ void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
     }
 }
 
+void RetransmissionStallDetector::onRetire(const Connection& connection) {
+    for (const Side side : {Side::Client, Side::Server}) {
+        stateOf(connection.id, side).inFlight.release();
+    }
+    states_.release(connection.id);
+}
+
 }  // namespace tcpscope

@@ -26,6 +26,7 @@ public:
     void onSegment(const SegmentEvent& event) override;
     void onClock(int64_t nowNs) override;
     void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override;
 
 private:
     // One transmission of a sequence range, while it is unacknowledged. A range the capture

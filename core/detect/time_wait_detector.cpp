@@ -223,4 +223,12 @@ void TimeWaitDetector::onEnd(int64_t lastTsNs) {
     }
 }
 
+void TimeWaitDetector::onRetire(const Connection& connection) {
+    // A TIME_WAIT still counted has its expiry queued under this id; the retirement age is longer
+    // than TIME_WAIT, so this keeps a state only if the ages are set otherwise.
+    if (!stateOf(connection.id).timeWaitLive) {
+        states_.release(connection.id);
+    }
+}
+
 }  // namespace tcpscope

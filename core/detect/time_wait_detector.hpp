@@ -25,6 +25,7 @@ public:
 
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override;
 
 private:
     // A host is an address in one role: on loopback the client and the server share an address

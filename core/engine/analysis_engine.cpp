@@ -109,6 +109,35 @@ void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment, con
             observer->onSegment(event);
         }
     }
+    if (options_.retirement.enabled) {
+        if (tracked.newConnection) {
+            live_.push_back(tracked.connection->id);
+        }
+        if (tsNs >= nextRetirementNs_) {
+            retireAged(tsNs);
+        }
+    }
+}
+
+void AnalysisEngine::retireAged(int64_t nowNs) {
+    constexpr int64_t kRetirementPeriodNs = 1'000'000'000;  // a pass over the live connections per second of capture
+    nextRetirementNs_ = nowNs + kRetirementPeriodNs;
+    const ConnectionRetirement& ages = options_.retirement;
+    size_t kept = 0;
+    for (const uint32_t id : live_) {
+        const Connection& connection = connections()[id];
+        const bool closed = connection.state == ConnectionState::Closed || connection.state == ConnectionState::Reset;
+        if (nowNs - connection.lastTsNs <= (closed ? ages.closedAgeNs : ages.idleAgeNs)) {
+            live_[kept++] = id;
+            continue;
+        }
+        tracker_.retire(id);
+        for (SegmentObserver* observer : observers_) {
+            observer->onRetire(connection);
+        }
+        ++retired_;
+    }
+    live_.resize(kept);
 }
 
 std::string_view AnalysisEngine::commentOf(uint32_t frame) const {

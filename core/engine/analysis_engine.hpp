@@ -18,10 +18,23 @@
 
 namespace tcpscope {
 
+/// When a live capture retires a connection, so that memory stays bounded on a capture of hours:
+/// its sequence state and the detectors' per-connection state are released, its Connection record
+/// stays for the report, and a later segment of its tuple opens a new connection (not linked to it
+/// as a new generation: port reuse is seen within the retirement age only). Ages are in capture
+/// time (packet timestamps) since the connection's last packet.
+struct ConnectionRetirement {
+    bool enabled = false;                     ///< off for files: every connection stays live to the end
+    int64_t closedAgeNs = 120'000'000'000;    ///< closed (FINs or RST): past TIME_WAIT (60 s) with a margin
+    int64_t idleAgeNs = 3600'000'000'000;     ///< any other connection with no packet for this long (it may resume:
+                                              ///< its next packets then open a new, midstream connection)
+};
+
 /// Settings of one analysis run.
 struct EngineOptions {
     std::string filter;  ///< tcpdump filter expression; empty = every frame
     PacketIndexSpill indexSpill;  ///< where the packet index may move its older chunks (live captures)
+    ConnectionRetirement retirement;
 };
 
 /// Counts of what the frames were, for the capture summary.
@@ -85,7 +98,12 @@ public:
     /// The capture clock: the latest of the last packet's time and the last advanceClock().
     [[nodiscard]] int64_t clockNs() const { return std::max(clockNs_, lastTsNs_); }
 
-    [[nodiscard]] const std::vector<Connection>& connections() const { return tracker_.table().connections(); }
+    [[nodiscard]] const ConnectionStore& connections() const { return tracker_.table().connections(); }
+    /// Connections retired so far (see ConnectionRetirement), and those not retired.
+    [[nodiscard]] size_t retiredConnections() const { return retired_; }
+    [[nodiscard]] size_t liveConnections() const { return connections().size() - retired_; }
+    /// Bytes held by the connection records and the live connections' sequence states.
+    [[nodiscard]] size_t connectionBytes() const { return tracker_.table().bytesHeld(); }
     [[nodiscard]] const PacketIndex& packets() const { return packets_; }
     [[nodiscard]] const FrameCounters& counters() const { return counters_; }
     /// Capture time of the first and last frame pushed (0 before any).
@@ -110,6 +128,8 @@ private:
     // The analysis of a decoded frame.
     void analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
                  uint64_t recordOffset, uint32_t fileIndex, uint32_t frame);
+    // Retires the live connections past their age at capture time `nowNs`.
+    void retireAged(int64_t nowNs);
 
     EngineOptions options_;
     std::optional<BpfFilter> filter_;
@@ -122,6 +142,9 @@ private:
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
     int64_t clockNs_ = 0;  // the last advanceClock()
+    std::vector<uint32_t> live_;  // ids of the connections not retired, when retirement is enabled
+    size_t retired_ = 0;
+    int64_t nextRetirementNs_ = INT64_MIN;
     uint32_t nextFrame_ = 1;
     uint32_t countedLinkType_ = 0;
     uint64_t* linkTypeCount_ = nullptr;  // into counters_.framesByLinkType (std::map nodes do not move)

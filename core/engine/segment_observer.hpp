@@ -31,6 +31,10 @@ public:
     virtual void onClock(int64_t nowNs) { (void)nowNs; }
     /// Called once when the input has ended (no more segments will come), with the last capture time.
     virtual void onEnd(int64_t lastTsNs) { (void)lastTsNs; }
+    /// Called when a live capture retires `connection` (closed or idle for the retirement age, see
+    /// ConnectionRetirement): no segment of it comes again. Release what is kept per connection,
+    /// keeping only what the findings and the report need.
+    virtual void onRetire(const Connection& connection) { (void)connection; }
 };
 
 }  // namespace tcpscope

@@ -54,6 +54,8 @@ nlohmann::ordered_json liveCaptureJson(const LiveCaptureSummary& summary) {
     live["packet_index_bytes_on_disk"] = summary.indexBytesOnDisk;
     live["packet_index_problem"] =
         summary.indexProblem.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(summary.indexProblem);
+    live["connections_retired"] = summary.connectionsRetired;
+    live["connection_bytes"] = summary.connectionBytes;
     return live;
 }
 
@@ -75,6 +77,8 @@ void writeLiveCaptureText(std::ostream& out, const LiveCaptureSummary& summary) 
     fmt::print(out, "  packet index: {:.1f} MB in memory, {:.1f} MB moved to disk{}\n",
                static_cast<double>(summary.indexBytesInMemory) / 1e6, static_cast<double>(summary.indexBytesOnDisk) / 1e6,
                summary.indexProblem.empty() ? "" : fmt::format(" ({})", summary.indexProblem));
+    fmt::print(out, "  connections: {} retired (closed or idle for long: kept as records, state released), {:.1f} MB\n",
+               summary.connectionsRetired, static_cast<double>(summary.connectionBytes) / 1e6);
     fmt::print(out, "\n");
 }
 

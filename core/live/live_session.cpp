@@ -1,5 +1,6 @@
 #include "live/live_session.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -29,6 +30,17 @@ LiveSessionOptions withIndexSpill(LiveSessionOptions options) {
             directory = temporary != nullptr && *temporary != '\0' ? temporary : "/tmp";
         }
     }
+    return options;
+}
+
+// Retirement of old connections as asked, never before the detectors' TIME_WAIT (and its expiry) is over.
+LiveSessionOptions withRetirement(LiveSessionOptions options) {
+    ConnectionRetirement& retirement = options.analysis.engine.retirement;
+    retirement.enabled = options.retireConnections;
+    constexpr int64_t kMarginNs = 1'000'000'000;  // expiries run at exactly TIME_WAIT's end
+    const auto timeWaitNs = static_cast<int64_t>(options.analysis.detectors.timeWaitSeconds * 1e9);
+    retirement.closedAgeNs = std::max(retirement.closedAgeNs, timeWaitNs + kMarginNs);
+    retirement.idleAgeNs = std::max(retirement.idleAgeNs, retirement.closedAgeNs);
     return options;
 }
 
@@ -86,7 +98,7 @@ private:
 
 LiveSession::LiveSession(std::unique_ptr<PacketSource> source, LiveSessionOptions options)
     : source_(std::move(source)),
-      options_(withIndexSpill(std::move(options))),
+      options_(withRetirement(withIndexSpill(std::move(options)))),
       queue_(options_.queuePackets, options_.queueBytes),
       analysis_(options_.analysis, queue_, options_.onFinding, options_.onUpdate) {
     if (options_.file) {
@@ -183,6 +195,8 @@ LiveSession::Result LiveSession::finish() {
     summary.indexBytesInMemory = index.memoryBytes();
     summary.indexBytesOnDisk = index.spilledBytes();
     summary.indexProblem = index.spillProblem();
+    summary.connectionsRetired = result.analysis.engine->retiredConnections();
+    summary.connectionBytes = result.analysis.engine->connectionBytes();
     return result;
 }
 

@@ -28,6 +28,9 @@ struct LiveSessionOptions {
     /// else in $TMPDIR or /tmp. If the file cannot be made the index stays in memory (see
     /// LiveCaptureSummary::indexProblem).
     bool spillPacketIndex = true;
+    /// Retire connections closed or idle for long (ConnectionRetirement), so that a capture of
+    /// hours keeps only a compact record of each; the closed age is kept past the detectors' TIME_WAIT.
+    bool retireConnections = true;
     LiveAnalysis::FindingListener onFinding;  ///< on the analysis thread; must not call read()
     LiveAnalysis::UpdateListener onUpdate;    ///< on the analysis thread, a few times a second
 };
@@ -47,6 +50,8 @@ struct LiveCaptureSummary {
     size_t indexBytesInMemory = 0;      ///< the packet index: held in memory
     size_t indexBytesOnDisk = 0;        ///< and moved to its unlinked file
     std::string indexProblem;           ///< why the packet index could not move to disk, empty if it could or was not asked to
+    size_t connectionsRetired = 0;      ///< connections summarised (LiveSessionOptions::retireConnections)
+    size_t connectionBytes = 0;         ///< memory of the connection records and the live connections' sequence states
 };
 
 /// A live capture from start to stop: the capture thread writes every packet to the file and

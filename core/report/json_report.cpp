@@ -220,7 +220,7 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
 
 void writeFlowRange(JsonStreamWriter& out, const CaptureAnalysis& analysis, const std::vector<uint32_t>& findingOrder,
                     size_t begin, size_t end, const StraceAlignment* alignment) {
-    const std::vector<Connection>& connections = analysis.engine->connections();
+    const ConnectionStore& connections = analysis.engine->connections();
     TimeLostCursor timeLost(analysis.findings, findingOrder, static_cast<uint32_t>(begin));
     for (size_t i = begin; i < end; ++i) {
         writeFlow(out, connections[i], timeLost.of(connections[i].id), alignment);

@@ -46,8 +46,8 @@ std::string tcpFlagsText(uint8_t tcpFlags) {
 
 RelativeNumbers relativeNumbers(const Connection& connection, const IndexedPacket& packet) {
     const Side sender = packet.fromServer ? Side::Server : Side::Client;
-    const SequenceState& own = connection.sequence[sideIndex(sender)];
-    const SequenceState& peer = connection.sequence[sideIndex(otherSide(sender))];
+    const SequenceSummary& own = connection.sequence[sideIndex(sender)];
+    const SequenceSummary& peer = connection.sequence[sideIndex(otherSide(sender))];
     RelativeNumbers numbers;
     numbers.seq = packet.seq - own.baseSeq;
     numbers.ack = (packet.tcpFlags & tcpflag::kAck) != 0 ? packet.ack - peer.baseSeq : 0;

@@ -16,7 +16,7 @@ const Connection& connectionAt(const CaptureAnalysis& analysis, uint32_t id) {
     if (analysis.engine == nullptr) {
         throw std::invalid_argument("the analysis has no packet index");
     }
-    const std::vector<Connection>& connections = analysis.engine->connections();
+    const ConnectionStore& connections = analysis.engine->connections();
     if (id >= connections.size()) {
         throw std::out_of_range(fmt::format("no connection {} (the capture has {})", id, connections.size()));
     }

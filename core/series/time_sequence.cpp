@@ -36,7 +36,7 @@ TimeSequenceSeries timeSequenceOf(const AnalysisEngine& engine, uint32_t connect
 TimeSequenceSeries timeSequenceOf(const PacketIndex& packets, const Connection& connection, int64_t originNs,
                                   Side sender) {
     TimeSequenceSeries series;
-    const SequenceState& sent = connection.sequence[sideIndex(sender)];
+    const SequenceSummary& sent = connection.sequence[sideIndex(sender)];
     const int peerScale = connection.sequence[sideIndex(otherSide(sender))].windowScale;
     RelativeSequence segmentSeq(sent.baseSeq);
     RelativeSequence ackSeq(sent.baseSeq);

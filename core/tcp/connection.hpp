@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "decode/ip_address.hpp"
+#include "tcp/chunked_store.hpp"
 #include "tcp/sequence_analysis.hpp"
 
 namespace tcpscope {
@@ -36,21 +37,31 @@ struct DirectionSummary {
     uint64_t packets = 0;
     uint64_t payloadBytes = 0;
     uint64_t retransmittedBytes = 0;
-    uint32_t maxBytesInFlight = 0;  ///< most data sent and not yet acknowledged by the peer at once
-    uint32_t isn = 0;
-    bool sawSyn = false;
-    bool sawFin = false;
-    bool sawRst = false;
-    bool sackPermitted = false;
-    bool timestamps = false;
-    int8_t windowScale = -1;  ///< shift announced in its SYN, -1 if none
-    uint16_t mss = 0;         ///< MSS announced in its SYN, 0 if none
     int64_t firstFinTsNs = kNoTime;
     uint32_t firstFinFrame = 0;
+    uint32_t maxBytesInFlight = 0;  ///< most data sent and not yet acknowledged by the peer at once
+    uint32_t isn = 0;
+    uint16_t mss = 0;         ///< MSS announced in its SYN, 0 if none
+    int8_t windowScale = -1;  ///< shift announced in its SYN, -1 if none
+    // One bit each: there are two summaries per connection, a million connections in a large capture.
+    bool sawSyn : 1 = false;
+    bool sawFin : 1 = false;
+    bool sawRst : 1 = false;
+    bool sackPermitted : 1 = false;
+    bool timestamps : 1 = false;
 };
 
-/// One TCP connection (one generation of a 4-tuple): identity, handshake, close, and the
-/// per-direction state of the sequence analysis. Everything here is bounded in size.
+/// What the reports need of one direction's sequence analysis once the connection is over (the
+/// full SequenceState lives in the ConnectionTable only while the connection is live).
+struct SequenceSummary {
+    uint32_t baseSeq = 0;     ///< the sender's initial sequence number (guessed when the SYN was not seen)
+    uint32_t nextSeq = 0;     ///< highest seq + length (+1 for SYN/FIN) sent
+    int8_t windowScale = -1;  ///< -1 unknown, -2 no scaling in use, otherwise the shift
+};
+
+/// One TCP connection (one generation of a 4-tuple): identity, handshake, close, and what each
+/// direction sent. Everything here is bounded in size; it stays when a live capture retires the
+/// connection (the sequence analysis's working state does not, see ConnectionTable).
 struct Connection {
     // The fields are grouped by size (the 8-byte ones first) so that the struct needs no
     // padding: there is one per connection, a million in a large capture.
@@ -75,6 +86,7 @@ struct Connection {
     uint32_t lastFrame = 0;
     uint32_t synCount = 0;
     uint32_t synAckCount = 0;
+    uint32_t tuple = UINT32_MAX;  ///< the 4-tuple's number (TupleRef::tuple)
     Endpoint client;
     Endpoint server;
     bool clientIsLow = true;     ///< client is FlowKey::low (lets a lookup find the side without comparing addresses)
@@ -87,12 +99,15 @@ struct Connection {
     bool reusedEarlierClosed = false;
 
     std::array<DirectionSummary, 2> sent;          ///< indexed by sideIndex(sender)
-    std::array<SequenceState, 2> sequence;         ///< indexed by sideIndex(sender)
+    std::array<SequenceSummary, 2> sequence;       ///< indexed by sideIndex(sender)
 
     [[nodiscard]] const DirectionSummary& from(Side side) const { return sent[sideIndex(side)]; }
     [[nodiscard]] const Endpoint& endpoint(Side side) const { return side == Side::Client ? client : server; }
     /// Initial RTT from the handshake (SYN to the ACK of the SYN-ACK), or a negative value if unknown.
     [[nodiscard]] int64_t handshakeRttNs() const { return handshakeAckTsNs != kNoTime ? initialRttNs : -1; }
 };
+
+/// Every connection of an analysis, by id, in chunks that never move (a reference stays valid).
+using ConnectionStore = ChunkedStore<Connection>;
 
 }  // namespace tcpscope

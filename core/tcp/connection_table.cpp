@@ -29,14 +29,22 @@ TupleRef TupleNumbering::number(const Endpoint& source, const Endpoint& destinat
     return ref;
 }
 
-void ConnectionTable::reserve(size_t count) {
-    latestByTuple_.reserve(count);
-    connections_.reserve(count);
+void ConnectionTable::reserve(size_t count) { latestByTuple_.reserve(count); }
+
+void ConnectionTable::retire(uint32_t id) {
+    const uint32_t tuple = connections_[id].tuple;
+    if (tuple < latestByTuple_.size() && latestByTuple_[tuple] == id) {
+        latestByTuple_[tuple] = kNoConnection;
+    }
+    sequences_.release(id);
 }
 
-Connection& ConnectionTable::create(const TcpSegment& segment, bool sourceIsLow, int64_t tsNs, uint32_t frame) {
-    Connection& connection = connections_.emplace_back();
+Connection& ConnectionTable::create(const TcpSegment& segment, uint32_t tuple, bool sourceIsLow, int64_t tsNs,
+                                    uint32_t frame) {
+    Connection& connection = connections_.append();
     connection.id = static_cast<uint32_t>(connections_.size() - 1);
+    sequences_.growTo(connections_.size());
+    connection.tuple = tuple;
     const bool sourceClient = sourceIsClient(segment);
     connection.client = sourceClient ? segment.source : segment.destination;
     connection.server = sourceClient ? segment.destination : segment.source;
@@ -61,20 +69,20 @@ ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, const TupleR
     uint32_t& slot = latestByTuple_[tuple.tuple];
     ConnectionLookup result;
     if (slot == kNoConnection) {
-        Connection& connection = create(segment, sourceIsLow, tsNs, frame);
+        Connection& connection = create(segment, tuple.tuple, sourceIsLow, tsNs, frame);
         slot = connection.id;
         result.connection = &connection;
         result.created = true;
     } else {
         Connection* existing = &connections_[slot];
         const Side sender = (sourceIsLow == existing->clientIsLow) ? Side::Client : Side::Server;
-        const SequenceState& senderSequence = existing->sequence[sideIndex(sender)];
+        const SequenceState& senderSequence = sequences_[slot][sideIndex(sender)];
         // A SYN that does not repeat the sender's first sequence number is a new connection
         // on the same tuple; a SYN with the same number is a retransmission.
         if (isPlainSyn(segment) && senderSequence.baseSeqSet && segment.seq != senderSequence.baseSeq) {
             const uint32_t earlierId = existing->id;
-            Connection& connection = create(segment, sourceIsLow, tsNs, frame);
-            const Connection& earlier = connections_[earlierId];  // re-read: create() may have moved it
+            Connection& connection = create(segment, tuple.tuple, sourceIsLow, tsNs, frame);
+            const Connection& earlier = connections_[earlierId];
             connection.reusedFrom = earlierId;
             connection.reusedEarlierClosed = earlier.closeTsNs != kNoTime;
             connection.reuseGapNs = tsNs - (connection.reusedEarlierClosed ? earlier.closeTsNs : earlier.lastTsNs);

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "decode/decoded_packet.hpp"
 #include "tcp/connection.hpp"
 #include "tcp/flow_key.hpp"
+#include "tcp/sequence_analysis.hpp"
 
 namespace tcpscope {
 
@@ -35,23 +37,32 @@ struct ConnectionLookup {
 /// All connections seen, keyed by 4-tuple, with generations: a SYN on a known tuple whose
 /// sequence number differs from the one that tuple's sender started with opens a new
 /// connection, and the earlier one is kept (Wireshark splits conversations the same way).
+/// A retired connection keeps its Connection record, but its sequence state is released and its
+/// tuple forgotten: a later segment of that tuple opens a new connection.
 class ConnectionTable {
 public:
     /// Finds or creates the connection of `segment` seen at `tsNs` in frame `frame`; `tuple` is
     /// the segment's tuple as numbered by one TupleNumbering for every segment of this table.
     ConnectionLookup lookup(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs, uint32_t frame);
 
-    [[nodiscard]] const std::vector<Connection>& connections() const { return connections_; }
+    [[nodiscard]] const ConnectionStore& connections() const { return connections_; }
     [[nodiscard]] const Connection& at(uint32_t id) const { return connections_[id]; }
     [[nodiscard]] size_t size() const { return connections_.size(); }
+    /// The sequence analysis state of live connection `id`, indexed by sideIndex(sender).
+    std::array<SequenceState, 2>& sequenceOf(uint32_t id) { return sequences_[id]; }
     /// Pre-sizes the table for about `count` connections.
     void reserve(size_t count);
+    /// Ends connection `id`'s life in the table (see the class comment); call once per connection.
+    void retire(uint32_t id);
+    /// Bytes held by the connection records and by the live connections' sequence states.
+    [[nodiscard]] size_t bytesHeld() const { return connections_.bytesHeld() + sequences_.bytesHeld(); }
 
 private:
-    Connection& create(const TcpSegment& segment, bool sourceIsLow, int64_t tsNs, uint32_t frame);
+    Connection& create(const TcpSegment& segment, uint32_t tuple, bool sourceIsLow, int64_t tsNs, uint32_t frame);
 
     std::vector<uint32_t> latestByTuple_;  // the newest generation of each tuple, by tuple number
-    std::vector<Connection> connections_;
+    ConnectionStore connections_;
+    ChunkedStore<std::array<SequenceState, 2>> sequences_;  // by connection id, released when retired
 };
 
 }  // namespace tcpscope

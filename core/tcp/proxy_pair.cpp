@@ -21,7 +21,7 @@ struct Candidate {
 
 }  // namespace
 
-std::optional<ProxyPair> findProxyPartner(const std::vector<Connection>& connections, const PacketIndex& packets,
+std::optional<ProxyPair> findProxyPartner(const ConnectionStore& connections, const PacketIndex& packets,
                                           uint32_t connection) {
     if (connection >= connections.size()) {
         return std::nullopt;

@@ -21,7 +21,7 @@ struct ProxyPair {
 /// address), opened during its life, to another endpoint, with data going back and forth between
 /// the two in turn. Of several candidates, the one with the most interleavings wins. Reads only the
 /// packets of `connection`'s life; looks at no more than 256 candidates.
-std::optional<ProxyPair> findProxyPartner(const std::vector<Connection>& connections, const PacketIndex& packets,
+std::optional<ProxyPair> findProxyPartner(const ConnectionStore& connections, const PacketIndex& packets,
                                           uint32_t connection);
 
 }  // namespace tcpscope

@@ -1,6 +1,7 @@
 #include "tcp/tcp_tracker.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace tcpscope {
 
@@ -12,9 +13,10 @@ bool hasFlags(uint16_t flags, uint16_t mask) { return (flags & mask) == mask; }
 
 // Handshake timing and window scaling, updated after the sequence analysis of each segment
 // exactly as Wireshark does, so that the next segment sees the same state there and here.
-void updateHandshake(Connection& connection, Side sender, const TcpSegment& segment, int64_t tsNs) {
-    SequenceState& fwd = connection.sequence[sideIndex(sender)];
-    SequenceState& rev = connection.sequence[sideIndex(otherSide(sender))];
+void updateHandshake(Connection& connection, std::array<SequenceState, 2>& sequence, Side sender,
+                     const TcpSegment& segment, int64_t tsNs) {
+    SequenceState& fwd = sequence[sideIndex(sender)];
+    SequenceState& rev = sequence[sideIndex(otherSide(sender))];
     const uint16_t synAck = segment.flags & (tcpflag::kSyn | tcpflag::kAck);
     if ((segment.flags & tcpflag::kSyn) != 0) {
         if (synAck == tcpflag::kSyn) {
@@ -124,8 +126,9 @@ TrackedSegment TcpTracker::track(const TcpSegment& segment, const TupleRef& tupl
     const ConnectionLookup found = table_.lookup(segment, tuple, tsNs, frame);
     Connection& connection = *found.connection;
     const Side sender = found.sender;
-    SequenceState& fwd = connection.sequence[sideIndex(sender)];
-    SequenceState& rev = connection.sequence[sideIndex(otherSide(sender))];
+    std::array<SequenceState, 2>& sequence = table_.sequenceOf(connection.id);
+    SequenceState& fwd = sequence[sideIndex(sender)];
+    SequenceState& rev = sequence[sideIndex(otherSide(sender))];
 
     AnalysisFlags preset = found.newGeneration ? bit(AnalysisFlag::ReusedPorts) : 0;
     // A SYN-ACK with a new sequence number on a known tuple: Wireshark keeps the connection but
@@ -145,9 +148,13 @@ TrackedSegment TcpTracker::track(const TcpSegment& segment, const TupleRef& tupl
     const int64_t rttNs = connection.initialRttNs;
     const AnalysisFlags analysis = analyzeSequence(fwd, rev, input, rttNs, preset);
 
-    updateHandshake(connection, sender, segment, tsNs);
+    updateHandshake(connection, sequence, sender, segment, tsNs);
+    for (const Side side : {Side::Client, Side::Server}) {
+        const SequenceState& state = sequence[sideIndex(side)];
+        connection.sequence[sideIndex(side)] = SequenceSummary{state.baseSeq, state.nextSeq, state.windowScale};
+    }
     // Bytes in flight as Wireshark counts them: from the peer's last ACK to the end of this segment.
-    const SequenceState& peer = connection.sequence[sideIndex(otherSide(sender))];
+    const SequenceState& peer = rev;
     if (segment.payloadLength > 0 && peer.lastAck != 0 && (peer.lastAckTsNs != 0)) {
         const uint32_t inFlight = segment.seq + segment.payloadLength - peer.lastAck;
         if (static_cast<int32_t>(inFlight) > 0) {

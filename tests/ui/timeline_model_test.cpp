@@ -15,7 +15,7 @@ constexpr int64_t kMs = 1'000'000;
 
 // Three connections from two clients to two servers, out of id order in time.
 TimelineModel threeConnections(std::vector<Finding> findings = {}) {
-    const std::vector<Connection> connections = {
+    const ConnectionStore connections = {
         connection(0, endpoint(10, 0, 0, 1, 5000), endpoint(10, 0, 0, 9, 80), kT0 + 50 * kMs, kT0 + 900 * kMs),
         connection(1, endpoint(10, 0, 0, 2, 5001), endpoint(10, 0, 0, 9, 80), kT0, kT0 + 300 * kMs),
         connection(2, endpoint(10, 0, 0, 1, 5002), endpoint(10, 0, 0, 9, 443), kT0 + 10 * kMs, kT0 + 20 * kMs),
@@ -162,7 +162,7 @@ TEST_CASE("findings without instances span their time and duration, capture-wide
 }
 
 TEST_CASE("partial results: lanes from the connections' times and the findings, no packets", "[timeline][model]") {
-    const std::vector<Connection> connections = {
+    const ConnectionStore connections = {
         connection(0, endpoint(10, 0, 0, 1, 5000), endpoint(10, 0, 0, 9, 80), kT0, kT0 + 700 * kMs)};
     const std::vector<Finding> findings = {nagleFinding(0, 0, kT0 + 100 * kMs, {{0.0, 40.0}})};
     TimelineModel model = TimelineModelBuilder(connections, findings, {}).finish();

@@ -49,7 +49,7 @@ inline tcpscope::Finding nagleFinding(uint32_t id, uint32_t connection, int64_t 
 /// `connections` connections of `packetsEach` packets, one every `spacingNs`, staggered by
 /// `staggerNs`, alternating direction; every 97th packet a retransmission.
 struct SyntheticCapture {
-    std::vector<tcpscope::Connection> connections;
+    tcpscope::ConnectionStore connections;
     std::vector<tcpscope::Finding> findings;
     tcpscope::ui::TimeRange range;
 };
@@ -60,7 +60,7 @@ inline SyntheticCapture syntheticCapture(uint32_t connections, size_t packetsEac
     for (uint32_t id = 0; id < connections; ++id) {
         const int64_t first = startNs + static_cast<int64_t>(id) * staggerNs;
         const int64_t last = first + static_cast<int64_t>(packetsEach - 1) * spacingNs;
-        capture.connections.push_back(
+        capture.connections.append(
             connection(id, endpoint(10, 0, static_cast<uint8_t>(id % 7), 1, static_cast<uint16_t>(40000 + id)),
                        endpoint(10, 1, 0, static_cast<uint8_t>(1 + id % 3), 443), first, last));
         capture.range.endNs = std::max(capture.range.endNs, last);

@@ -12,8 +12,10 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCh
 std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections) {
     auto results = std::make_shared<AnalysisResults>();
     const auto& connections = checkpoint.engine.connections();
-    results->connections_.assign(connections.begin(),
-                                 connections.begin() + static_cast<ptrdiff_t>(std::min(maxConnections, connections.size())));
+    const size_t copied = std::min(maxConnections, connections.size());
+    for (size_t id = 0; id < copied; ++id) {
+        results->connections_.append(connections[id]);
+    }
     // A live capture's log keeps the findings it withdrew until the end; ids are positions here.
     results->findings_.reserve(checkpoint.findings.size());
     for (const Finding& finding : checkpoint.findings) {

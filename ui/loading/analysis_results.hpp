@@ -28,7 +28,7 @@ public:
                                                            std::optional<StraceAlignment> alignment = std::nullopt);
 
     [[nodiscard]] bool isComplete() const { return analysis_.engine != nullptr; }
-    [[nodiscard]] const std::vector<Connection>& connections() const {
+    [[nodiscard]] const ConnectionStore& connections() const {
         return isComplete() ? analysis_.engine->connections() : connections_;
     }
     [[nodiscard]] const std::vector<Finding>& findings() const {
@@ -56,7 +56,7 @@ private:
 
     CaptureAnalysis analysis_;
     std::optional<StraceAlignment> alignment_;
-    std::vector<Connection> connections_;
+    ConnectionStore connections_;
     std::vector<Finding> findings_;
     std::shared_ptr<const PacketIndex> packetsSnapshot_;
     FrameCounters counters_;

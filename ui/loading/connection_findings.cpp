@@ -5,7 +5,7 @@
 
 namespace tcpscope::ui {
 
-ConnectionFindings ConnectionFindings::of(const std::vector<Connection>& connections,
+ConnectionFindings ConnectionFindings::of(const ConnectionStore& connections,
                                           const std::vector<Finding>& findings) {
     ConnectionFindings result;
     result.timeLostMs.assign(connections.size(), 0);

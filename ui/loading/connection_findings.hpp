@@ -15,7 +15,7 @@ struct ConnectionFindings {
     std::vector<double> timeLostMs;  ///< sum of the findings' durations
     std::vector<QString> kinds;      ///< sorted, distinct, joined with ", "; empty without findings
 
-    static ConnectionFindings of(const std::vector<Connection>& connections, const std::vector<Finding>& findings);
+    static ConnectionFindings of(const ConnectionStore& connections, const std::vector<Finding>& findings);
 };
 
 }  // namespace tcpscope::ui

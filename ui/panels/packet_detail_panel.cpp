@@ -73,7 +73,7 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     add(tcp, tr("Acknowledgment number"), tr("%1    (raw %2)").arg(relative.ack).arg(packet.ack));
     add(tcp, tr("Next sequence number"), QString::number(relative.seq + packet.payloadLength));
     add(tcp, tr("Segment length"), QString::number(packet.payloadLength));
-    const SequenceState& senderState = connection.sequence[sideIndex(sender)];
+    const SequenceSummary& senderState = connection.sequence[sideIndex(sender)];
     const int shift = senderState.windowScale >= 0 ? senderState.windowScale : 0;
     add(tcp, tr("Window"),
         (packet.tcpFlags & tcpflag::kSyn) != 0 || shift == 0

@@ -65,7 +65,7 @@ size_t LaneContent::firstStallEndingAfter(int64_t fromNs) const {
                                stallPrefixEndNs.begin());
 }
 
-TimelineModelBuilder::TimelineModelBuilder(const std::vector<Connection>& connections,
+TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections,
                                            const std::vector<Finding>& findings, TimeRange capture)
     : packets_(static_cast<uint32_t>(std::min<size_t>(connections.size(), UINT32_MAX / 2) * 2)) {
     TimelineModel& model = model_;

@@ -190,7 +190,7 @@ private:
 /// fromResults() uses it; the benchmark and tests build synthetic captures with it.
 class TimelineModelBuilder {
 public:
-    TimelineModelBuilder(const std::vector<Connection>& connections, const std::vector<Finding>& findings,
+    TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings,
                          TimeRange capture);
     /// Optional: room for `packets` packets.
     void reservePackets(size_t packets);

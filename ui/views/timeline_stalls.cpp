@@ -29,7 +29,7 @@ bool number(const nlohmann::json& object, const char* key, double& value) {
 }
 
 // Where one evidence entry sits on the timeline, or false if it says nothing about time.
-bool entrySpan(const Finding& finding, const nlohmann::json& entry, const std::vector<Connection>& connections,
+bool entrySpan(const Finding& finding, const nlohmann::json& entry, const ConnectionStore& connections,
                StallSpan& span) {
     if (!entry.is_object()) {
         return false;
@@ -102,7 +102,7 @@ std::string_view stallCauseLabel(StallCause cause) {
     return "Finding";
 }
 
-std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const std::vector<Connection>& connections) {
+std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const ConnectionStore& connections) {
     std::vector<StallSpan> spans;
     for (const Finding& finding : findings) {
         const StallCause cause = stallCauseOf(finding.kind);

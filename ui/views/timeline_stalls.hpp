@@ -44,6 +44,6 @@ struct StallSpan {
 /// detectors write: "instances" (ts_offset_ms with hold_ms, gap_ms or closed_ms), "pauses"
 /// (start_s, pause_ms) and "connections" (a connection whose handshake was delayed by delay_ms).
 /// `connections` places instances that name a connection but no time.
-std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const std::vector<Connection>& connections);
+std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const ConnectionStore& connections);
 
 }  // namespace tcpscope::ui

@@ -65,7 +65,7 @@ TEST_CASE("a note longer than a pcapng option is cut on a character boundary") {
 }
 
 TEST_CASE("a finding is identified by kind, endpoints and start, not by its position") {
-    std::vector<Connection> connections(2);
+    ConnectionStore connections(2);
     const uint8_t loopback[4] = {127, 0, 0, 1};
     connections[1].client = Endpoint{IpAddress::fromV4(loopback), 58562};
     connections[1].server = Endpoint{IpAddress::fromV4(loopback), 3307};

@@ -1,0 +1,36 @@
+// Retirement on a churn of thousands of connections (W1: short connections interleaved, with every
+// trouble mixed in): the memory of the connection table stays that of the connections alive,
+// while every connection keeps its record for the report.
+#include <catch2/catch.hpp>
+
+#include "analysis/capture_analysis.hpp"
+#include "core/bench/generated_capture.hpp"
+
+using tcpscope::bench::Workload;
+using tcpscope::test::GeneratedCapture;
+using tcpscope::test::smallWorkload;
+
+TEST_CASE("retirement: on W1 churn the sequence states of retired connections are freed", "[bench][retirement]") {
+    const GeneratedCapture capture(smallWorkload(Workload::W1, 120'000));
+    tcpscope::AnalysisOptions options;
+    options.detectors.timeWaitSeconds = 1;
+    const tcpscope::CaptureAnalysis kept = tcpscope::analyzeCaptures({capture.path()}, options);
+    options.engine.retirement.enabled = true;
+    options.engine.retirement.closedAgeNs = 2'000'000'000;
+    options.engine.retirement.idleAgeNs = 4'000'000'000;
+    const tcpscope::CaptureAnalysis retired = tcpscope::analyzeCaptures({capture.path()}, options);
+
+    const tcpscope::AnalysisEngine& engine = *retired.engine;
+    INFO(engine.connections().size() << " connections, " << engine.retiredConnections() << " retired");
+    CHECK(engine.counters().tcp == kept.engine->counters().tcp);
+    CHECK(engine.retiredConnections() > engine.connections().size() / 2);
+    CHECK(engine.liveConnections() + engine.retiredConnections() == engine.connections().size());
+    // Every connection keeps its record; only the sequence states of the retired ones go.
+    const size_t records = engine.connections().bytesHeld();
+    CHECK(engine.connectionBytes() - records < (kept.engine->connectionBytes() - kept.engine->connections().bytesHeld()) / 2);
+    uint64_t packets = 0;
+    for (const tcpscope::Connection& connection : engine.connections()) {
+        packets += connection.from(tcpscope::Side::Client).packets + connection.from(tcpscope::Side::Server).packets;
+    }
+    CHECK(packets == engine.counters().tcp);
+}
