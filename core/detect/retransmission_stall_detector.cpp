@@ -244,6 +244,9 @@ void RetransmissionStallDetector::onClock(int64_t nowNs) {
     const auto minNs = static_cast<int64_t>(options().retransmissionStallMinMs * kNsPerMs);
     const auto& connections = engine().connections();
     for (size_t index = 0; index < states_.size(); ++index) {
+        if (!states_.holds(index)) {
+            continue;  // retired connections
+        }
         SenderState& state = states_[index];
         if (state.inFlight.empty() || nowNs - waitingSince(state) < minNs) {
             continue;
@@ -321,6 +324,9 @@ void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
 
 void RetransmissionStallDetector::onRetire(const Connection& connection) {
     for (const Side side : {Side::Client, Side::Server}) {
+        if (!open_.empty()) {
+            settleOpen(connection, side, true);  // what the clock showed ends with the connection
+        }
         stateOf(connection.id, side).inFlight.release();
     }
     states_.release(connection.id);
