@@ -71,20 +71,31 @@ std::vector<int64_t> PopulationSeries::bucketMaxima() const {
     return dense;
 }
 
-nlohmann::json PopulationSeries::points(int64_t originNs, int64_t endTsNs, size_t maxPoints) const {
-    nlohmann::json points = nlohmann::json::array();
+std::vector<PopulationSeries::Point> PopulationSeries::pointList(int64_t originNs, int64_t endTsNs,
+                                                                 size_t maxPoints) const {
+    std::vector<Point> points;
     if (!started_ || maxPoints == 0) {
         return points;
     }
-    const std::vector<int64_t> bucketMax = bucketMaxima();
-    const size_t stored = bucketMax.size();
+    const size_t stored = bucketCount();
     const size_t total = bucketsUntil(endTsNs);
     const size_t perPoint = bucketsPerPoint(total, maxPoints);
+    points.reserve((total + perPoint - 1) / perPoint);
+    // Walks the changed buckets alongside the points; the buckets between two changed ones hold
+    // the count carried into the later one.
+    auto next = changed_.begin();
     for (size_t first = 0; first < total; first += perPoint) {
         const size_t last = std::min(first + perPoint, total);
         int64_t highest = last > stored ? value_ : INT64_MIN;  // buckets after the last change hold the count
-        for (size_t i = first; i < std::min(last, stored); ++i) {
-            highest = std::max(highest, bucketMax[i]);
+        while (next != changed_.end() && next->bucket < last) {
+            if (next->bucket > first) {
+                highest = std::max(highest, next->carriedBefore);  // unchanged buckets before it in this stretch
+            }
+            highest = std::max(highest, next->highest);
+            ++next;
+        }
+        if (next != changed_.end() && first < std::min(last, stored)) {
+            highest = std::max(highest, next->carriedBefore);  // unchanged buckets up to the stretch's end
         }
         const int64_t atNs = startNs_ + static_cast<int64_t>(first) * bucketNs_;
         const double seconds = std::round(static_cast<double>(atNs - originNs) / 1e6) / 1e3;

@@ -19,7 +19,7 @@ namespace tcpscope {
 /// `timeWaitMinCloses` connections first: info, or warning when the peak population exceeds
 /// `timeWaitWarnShare` of the ephemeral port range (at that point the 4-tuples between the
 /// host and its peers start to run short, see port_exhaustion and port_reuse).
-class TimeWaitDetector : public Detector {
+class TimeWaitDetector : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -53,8 +53,8 @@ private:
         uint64_t otherServers = 0;             // closes towards servers beyond the listed ones
         bool hasFinding = false;
         uint32_t findingId = 0;
-        uint64_t refreshedAtCloses = 0;
         Severity severity = Severity::Info;
+        int64_t seriesEndNs = 0;  // the finding's series run until here (the close or the end that changed it)
     };
 
     // What this detector remembers of every connection.
@@ -75,7 +75,8 @@ private:
     void recordClose(const Connection& connection, int64_t tsNs);
     [[nodiscard]] bool isWarning(const HostState& host) const;
     [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
-    void refresh(HostState& host, int64_t nowNs);
+    void refresh(uint32_t hostIndex, int64_t nowNs);
+    void describe(uint32_t hostIndex, Finding& finding) const override;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
