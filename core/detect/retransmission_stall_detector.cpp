@@ -21,6 +21,9 @@ double toMs(int64_t ns) {
     return static_cast<double>(ns) / kNsPerMs;
 }
 
+// The connection's life so far, at least 1 ns (the share of it a finding cost).
+int64_t lifeOf(const Connection& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
+
 bool connectionOver(const Connection& connection) {
     return connection.state == ConnectionState::Closed || connection.state == ConnectionState::Reset;
 }
@@ -155,46 +158,58 @@ void RetransmissionStallDetector::recordStall(const SegmentEvent& event, SenderS
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = event.tsNs - gapNs;
-        finding.evidence = {{"sender", connection.endpoint(event.sender).toString()},
-                            {"receiver", connection.endpoint(otherSide(event.sender)).toString()},
-                            {"sender_side", sideName(event.sender)},
-                            {"instances", nlohmann::json::array()}};
         state.totals = static_cast<uint32_t>(totals_.size());
-        totals_.push_back(Totals{connection.id, event.sender, log().add(std::move(finding))});
+        Totals& totals = totals_.emplace_back();
+        totals.connection = connection.id;
+        totals.sender = event.sender;
+        totals.firstTsNs = finding.tsNs;
+        totals.senderEndpoint = connection.endpoint(event.sender);
+        totals.receiverEndpoint = connection.endpoint(otherSide(event.sender));
+        totals.findingId = log().add(std::move(finding), this, state.totals);
     }
     Totals& totals = totals_[state.totals];
     ++totals.stalls;
     totals.lostNs += gapNs;
     totals.longestNs = std::max(totals.longestNs, gapNs);
-    Finding& finding = log().edit(totals.findingId);
+    totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
         const uint32_t baseSeq = connection.sequence[sideIndex(event.sender)].baseSeq;
         const bool fin = (event.segment.flags & tcpflag::kFin) != 0;
-        finding.frames.insert(finding.frames.end(), {from.frame, event.frame});
-        finding.evidence["instances"].push_back(
-            {{"frames", {from.frame, event.frame}},
-             {"original_captured", from.captured},
-             {"ts_offset_ms", toMs(event.tsNs - gapNs - finding.tsNs)},
-             {"gap_ms", toMs(gapNs)},
-             {"relative_seq", event.segment.seq - baseSeq},
-             {"bytes", end - event.segment.seq - (fin ? 1 : 0)},
-             {"fin", fin},
-             {"spurious", has(event.analysis, AnalysisFlag::SpuriousRetransmission)}});
+        totals.listed.push_back(Stall{from.frame, event.frame, event.tsNs - gapNs, gapNs, event.segment.seq - baseSeq,
+                                      end - event.segment.seq - (fin ? 1 : 0), from.captured, fin,
+                                      has(event.analysis, AnalysisFlag::SpuriousRetransmission)});
     }
-    refreshSummary(connection, totals);
     log().changed(totals.findingId);
 }
 
-void RetransmissionStallDetector::refreshSummary(const Connection& connection, const Totals& totals) {
-    Finding& finding = log().edit(totals.findingId);
-    const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
-    const double share = std::min(1.0, static_cast<double>(totals.lostNs) / static_cast<double>(lifeNs));
+void RetransmissionStallDetector::describe(uint32_t record, Finding& finding) const {
+    const Totals& totals = totals_[record];
+    const double share = std::min(1.0, static_cast<double>(totals.lostNs) / static_cast<double>(totals.lifeNs));
     finding.durationMs = toMs(totals.lostNs);
-    finding.evidence["stalls"] = totals.stalls;
-    finding.evidence["lost_ms"] = finding.durationMs;
-    finding.evidence["longest_ms"] = toMs(totals.longestNs);
-    finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
-    finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
+    finding.frames.clear();
+    nlohmann::json instances = nlohmann::json::array();
+    for (const Stall& stall : totals.listed) {
+        finding.frames.insert(finding.frames.end(), {stall.fromFrame, stall.frame});
+        instances.push_back({{"frames", {stall.fromFrame, stall.frame}},
+                             {"original_captured", stall.originalCaptured},
+                             {"ts_offset_ms", toMs(stall.startTsNs - totals.firstTsNs)},
+                             {"gap_ms", toMs(stall.gapNs)},
+                             {"relative_seq", stall.relativeSeq},
+                             {"bytes", stall.bytes},
+                             {"fin", stall.fin},
+                             {"spurious", stall.spurious}});
+    }
+    const std::string sender = totals.senderEndpoint.toString();
+    const std::string receiver = totals.receiverEndpoint.toString();
+    finding.evidence = {{"sender", sender},
+                        {"receiver", receiver},
+                        {"sender_side", sideName(totals.sender)},
+                        {"instances", std::move(instances)},
+                        {"stalls", totals.stalls},
+                        {"lost_ms", finding.durationMs},
+                        {"longest_ms", toMs(totals.longestNs)},
+                        {"share_of_connection", std::round(share * 1000) / 1000},
+                        {"instances_truncated", totals.stalls > kMaxListedStalls}};
     const std::string what = totals.stalls == 1 ? std::string("1 retransmission timeout")
                                                 : fmt::format("{} retransmission timeouts", totals.stalls);
     finding.summary = fmt::format(
@@ -202,14 +217,13 @@ void RetransmissionStallDetector::refreshSummary(const Connection& connection, c
         "lost and the sender sent it again only when its retransmission timer fired; fix the loss on the path "
         "(interface errors and drops, a full queue or congested link, a firewall or middlebox dropping packets) "
         "and keep SACK and tail loss probes enabled so that losses are repaired without waiting for the timer.",
-        connection.endpoint(totals.sender).toString(), connection.endpoint(otherSide(totals.sender)).toString(), what,
-        finding.durationMs, toMs(totals.longestNs), share * 100);
+        sender, receiver, what, finding.durationMs, toMs(totals.longestNs), share * 100);
 }
 
 void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
     // The connections' lives are final now: update the shares.
-    for (const Totals& totals : totals_) {
-        refreshSummary(engine().connections()[totals.connection], totals);
+    for (Totals& totals : totals_) {
+        totals.lifeNs = lifeOf(engine().connections()[totals.connection]);
         log().changed(totals.findingId);
     }
 }

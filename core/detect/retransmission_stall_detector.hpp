@@ -14,7 +14,7 @@ namespace tcpscope {
 /// its retransmission. Handshake retransmissions are left to syn_backlog_overflow and
 /// port_reuse. One `retransmission_stall` finding per connection and sending side, growing
 /// with every stall: how many, the time they cost, the longest.
-class RetransmissionStallDetector : public Detector {
+class RetransmissionStallDetector : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -72,6 +72,19 @@ private:
         bool highestKnown = false;
     };
 
+    // One stall: from the last transmission to the retransmission.
+    struct Stall {
+        uint32_t fromFrame = 0;
+        uint32_t frame = 0;
+        int64_t startTsNs = 0;
+        int64_t gapNs = 0;
+        uint32_t relativeSeq = 0;
+        uint32_t bytes = 0;
+        bool originalCaptured = false;
+        bool fin = false;
+        bool spurious = false;
+    };
+
     // The finding of one sending side, and what it adds up.
     struct Totals {
         uint32_t connection = 0;
@@ -80,6 +93,11 @@ private:
         uint32_t stalls = 0;
         int64_t lostNs = 0;
         int64_t longestNs = 0;
+        int64_t firstTsNs = 0;  // the finding's start
+        int64_t lifeNs = 1;     // of the connection, as last seen
+        Endpoint senderEndpoint;
+        Endpoint receiverEndpoint;
+        std::vector<Stall> listed;  // the first stalls
     };
 
     SenderState& stateOf(uint32_t connection, Side side);
@@ -87,7 +105,7 @@ private:
     static void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
     void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
     void recordStall(const SegmentEvent& event, SenderState& state, const Sent& from, int64_t gapNs, uint32_t end);
-    void refreshSummary(const Connection& connection, const Totals& totals);
+    void describe(uint32_t record, Finding& finding) const override;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     std::vector<Totals> totals_;
