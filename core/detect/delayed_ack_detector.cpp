@@ -124,12 +124,15 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     nlohmann::json instances = nlohmann::json::array();
     for (const Stall& stall : totals.listed) {
         finding.frames.insert(finding.frames.end(), {stall.smallFrame, stall.ackFrame, stall.heldFrame});
-        instances.push_back({{"frames", {stall.smallFrame, stall.ackFrame, stall.heldFrame}},
-                             {"ts_offset_ms", toMs(stall.smallTsNs - totals.firstTsNs)},
-                             {"hold_ms", toMs(stall.heldTsNs - stall.smallTsNs)},
-                             {"ack_delay_ms", toMs(stall.ackTsNs - stall.smallTsNs)},
-                             {"previous_bytes", stall.previousBytes},
-                             {"held_bytes", stall.heldBytes}});
+        // Member by member: an initializer list would copy every value once more.
+        nlohmann::json::object_t instance;
+        instance.emplace("frames", std::vector<uint32_t>{stall.smallFrame, stall.ackFrame, stall.heldFrame});
+        instance.emplace("ts_offset_ms", toMs(stall.smallTsNs - totals.firstTsNs));
+        instance.emplace("hold_ms", toMs(stall.heldTsNs - stall.smallTsNs));
+        instance.emplace("ack_delay_ms", toMs(stall.ackTsNs - stall.smallTsNs));
+        instance.emplace("previous_bytes", stall.previousBytes);
+        instance.emplace("held_bytes", stall.heldBytes);
+        instances.push_back(std::move(instance));
     }
     const std::string sender = totals.senderEndpoint.toString();
     const std::string receiver = totals.receiverEndpoint.toString();

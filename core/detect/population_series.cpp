@@ -5,10 +5,17 @@
 
 namespace tcpscope {
 
+namespace {
+
+constexpr size_t kFirstCapacity = 4;  // changes stored with the first allocation: most series see a few
+
+}  // namespace
+
 void PopulationSeries::set(int64_t tsNs, int64_t value) {
     if (!started_) {
         started_ = true;
         startNs_ = tsNs;
+        changed_.reserve(kFirstCapacity);
         changed_.push_back({0, value_, value_});
     }
     tsNs = std::max(tsNs, startNs_);
@@ -39,14 +46,14 @@ void PopulationSeries::set(int64_t tsNs, int64_t value) {
 
 void PopulationSeries::halveResolution() {
     // Each new bucket keeps the higher of the two it replaces, a bucket without a change counting
-    // with the count carried through it.
-    std::vector<ChangedBucket> merged;
-    merged.reserve(changed_.size());
+    // with the count carried through it. Merged in place: the write position never passes the
+    // entry being read, nor the next one that is read ahead.
+    size_t merged = 0;
     for (size_t i = 0; i < changed_.size(); ++i) {
-        const ChangedBucket& entry = changed_[i];
+        const ChangedBucket entry = changed_[i];
         const uint32_t target = entry.bucket / 2;
-        if (!merged.empty() && merged.back().bucket == target) {
-            merged.back().highest = std::max(merged.back().highest, entry.highest);
+        if (merged > 0 && changed_[merged - 1].bucket == target) {
+            changed_[merged - 1].highest = std::max(changed_[merged - 1].highest, entry.highest);
             continue;
         }
         ChangedBucket combined{target, entry.highest, entry.carriedBefore};
@@ -55,9 +62,9 @@ void PopulationSeries::halveResolution() {
         } else if (i + 1 < changed_.size() && changed_[i + 1].bucket != entry.bucket + 1) {
             combined.highest = std::max(combined.highest, changed_[i + 1].carriedBefore);  // unchanged right half
         }
-        merged.push_back(combined);
+        changed_[merged++] = combined;
     }
-    changed_ = std::move(merged);
+    changed_.resize(merged);
     bucketNs_ *= 2;
 }
 

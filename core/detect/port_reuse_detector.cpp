@@ -226,32 +226,39 @@ void PortReuseDetector::decide(Reuse& reuse) {
     addToGroup(reuse);
 }
 
+// Built member by member: nlohmann's initializer lists copy every value once more, which made
+// this the costliest part of the report (tens of thousands of instructions per instance).
 nlohmann::json PortReuseDetector::describe(const Reuse& reuse) const {
-    nlohmann::json frames = {{"syn", reuse.synFrame}};
     const auto optionalFrame = [](uint32_t frame) { return frame != 0 ? nlohmann::json(frame) : nlohmann::json(); };
-    frames["challenge_ack"] = optionalFrame(reuse.challengeAckFrame);
-    frames["receiver_rst"] = optionalFrame(reuse.receiverRstFrame);
-    frames["sender_rst"] = optionalFrame(reuse.senderRstFrame);
-    frames["syn_retransmissions"] = reuse.synRetransmissionFrames;
-    frames["syn_ack"] = optionalFrame(reuse.synAckFrame);
-    frames["handshake_ack"] = optionalFrame(reuse.establishedFrame);
+    nlohmann::json::object_t frames;
+    frames.emplace("syn", reuse.synFrame);
+    frames.emplace("challenge_ack", optionalFrame(reuse.challengeAckFrame));
+    frames.emplace("receiver_rst", optionalFrame(reuse.receiverRstFrame));
+    frames.emplace("sender_rst", optionalFrame(reuse.senderRstFrame));
+    frames.emplace("syn_retransmissions", reuse.synRetransmissionFrames);
+    frames.emplace("syn_ack", optionalFrame(reuse.synAckFrame));
+    frames.emplace("handshake_ack", optionalFrame(reuse.establishedFrame));
     nlohmann::json holder;
     if (reuse.hasHolder) {
-        holder = {{"side", sideName(reuse.holderSide)},
-                  {"endpoint", reuse.holderEndpoint.toString()},
-                  {"is_receiver", reuse.holderIsReceiver}};
+        nlohmann::json::object_t fields;
+        fields.emplace("side", sideName(reuse.holderSide));
+        fields.emplace("endpoint", reuse.holderEndpoint.toString());
+        fields.emplace("is_receiver", reuse.holderIsReceiver);
+        holder = std::move(fields);
     }
-    return {{"connection", reuse.connection},
-            {"earlier_connection", reuse.earlier},
-            {"earlier_end", earlierEndName(static_cast<int>(reuse.earlierEnd))},
-            {"since_earlier_end_ms", toMs(reuse.sinceEarlierNs)},
-            {"time_wait_holder", holder},
-            {"time_wait_live", reuse.timeWaitLive},
-            {"isn_newer", tristate(reuse.isnNewer)},
-            {"timestamp_newer", tristate(reuse.timestampNewer)},
-            {"syn_retransmissions", reuse.synRetransmissions},
-            {"challenge_acks", reuse.challengeAcks},
-            {"frames", frames}};
+    nlohmann::json::object_t instance;
+    instance.emplace("connection", reuse.connection);
+    instance.emplace("earlier_connection", reuse.earlier);
+    instance.emplace("earlier_end", earlierEndName(static_cast<int>(reuse.earlierEnd)));
+    instance.emplace("since_earlier_end_ms", toMs(reuse.sinceEarlierNs));
+    instance.emplace("time_wait_holder", std::move(holder));
+    instance.emplace("time_wait_live", reuse.timeWaitLive);
+    instance.emplace("isn_newer", tristate(reuse.isnNewer));
+    instance.emplace("timestamp_newer", tristate(reuse.timestampNewer));
+    instance.emplace("syn_retransmissions", reuse.synRetransmissions);
+    instance.emplace("challenge_acks", reuse.challengeAcks);
+    instance.emplace("frames", std::move(frames));
+    return instance;
 }
 
 uint32_t PortReuseDetector::indexOf(const Reuse& reuse) const {

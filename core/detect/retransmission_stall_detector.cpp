@@ -190,14 +190,17 @@ void RetransmissionStallDetector::describe(uint32_t record, Finding& finding) co
     nlohmann::json instances = nlohmann::json::array();
     for (const Stall& stall : totals.listed) {
         finding.frames.insert(finding.frames.end(), {stall.fromFrame, stall.frame});
-        instances.push_back({{"frames", {stall.fromFrame, stall.frame}},
-                             {"original_captured", stall.originalCaptured},
-                             {"ts_offset_ms", toMs(stall.startTsNs - totals.firstTsNs)},
-                             {"gap_ms", toMs(stall.gapNs)},
-                             {"relative_seq", stall.relativeSeq},
-                             {"bytes", stall.bytes},
-                             {"fin", stall.fin},
-                             {"spurious", stall.spurious}});
+        // Member by member: an initializer list would copy every value once more.
+        nlohmann::json::object_t instance;
+        instance.emplace("frames", std::vector<uint32_t>{stall.fromFrame, stall.frame});
+        instance.emplace("original_captured", stall.originalCaptured);
+        instance.emplace("ts_offset_ms", toMs(stall.startTsNs - totals.firstTsNs));
+        instance.emplace("gap_ms", toMs(stall.gapNs));
+        instance.emplace("relative_seq", stall.relativeSeq);
+        instance.emplace("bytes", stall.bytes);
+        instance.emplace("fin", stall.fin);
+        instance.emplace("spurious", stall.spurious);
+        instances.push_back(std::move(instance));
     }
     const std::string sender = totals.senderEndpoint.toString();
     const std::string receiver = totals.receiverEndpoint.toString();

@@ -48,6 +48,7 @@ private:
         void push_back(const Sent& sent) {
             if (!items_) {
                 items_ = std::make_unique<std::vector<Sent>>();
+                items_->reserve(4);  // most sides have a few segments in flight: one allocation, not three
             }
             items_->push_back(sent);
         }

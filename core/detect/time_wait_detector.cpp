@@ -94,11 +94,13 @@ void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
         host.peakClosesPerSecond = host.lastSecondCloses.size();
         host.peakRateTsNs = host.lastSecondCloses.front();
     }
-    auto server = host.servers.find(connection.server);
+    // A few servers per host at most: a short list searched in place, no tree node per server.
+    auto server = std::find_if(host.servers.begin(), host.servers.end(),
+                               [&](const auto& entry) { return entry.first == connection.server; });
     if (server != host.servers.end()) {
         ++server->second;
     } else if (host.servers.size() < kMaxListedServers) {
-        host.servers.emplace(connection.server, 1);
+        host.servers.emplace_back(connection.server, 1);
     } else {
         ++host.otherServers;
     }
@@ -173,8 +175,10 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
     const bool client = host.key.role == Side::Client;
 
     finding.severity = host.severity;
+    std::vector<std::pair<Endpoint, uint64_t>> byServer = host.servers;
+    std::sort(byServer.begin(), byServer.end());  // listed by endpoint
     nlohmann::json servers = nlohmann::json::array();
-    for (const auto& [endpoint, closes] : host.servers) {
+    for (const auto& [endpoint, closes] : byServer) {
         servers.push_back({{"server", endpoint.toString()}, {"closes", closes}});
     }
     finding.evidence = {

@@ -1,7 +1,7 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
-#include <map>
+#include <utility>
 #include <vector>
 
 #include "detect/connection_states.hpp"
@@ -49,7 +49,7 @@ private:
         int64_t peakRateTsNs = 0;
         PopulationSeries population;
         PopulationSeries closesSoFar;          // cumulative, for the rate over time
-        std::map<Endpoint, uint64_t> servers;  // server endpoints of the closed connections (bounded)
+        std::vector<std::pair<Endpoint, uint64_t>> servers;  // server endpoints of the closed connections (bounded)
         uint64_t otherServers = 0;             // closes towards servers beyond the listed ones
         bool hasFinding = false;
         uint32_t findingId = 0;
