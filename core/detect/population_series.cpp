@@ -7,7 +7,7 @@ namespace tcpscope {
 
 namespace {
 
-constexpr size_t kFirstCapacity = 4;  // changes stored with the first allocation: most series see a few
+constexpr size_t kFirstCapacity = 2;  // changes stored with the first allocation: a port pool sees two
 
 }  // namespace
 
