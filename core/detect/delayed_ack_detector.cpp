@@ -17,6 +17,9 @@ constexpr uint32_t kTimestampOptionBytes = 12;
 
 double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
 
+// The connection's life so far, at least 1 ns (the share of it a finding cost).
+int64_t lifeOf(const Connection& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
+
 bool isPureAck(const TcpSegment& segment) {
     return segment.payloadLength == 0 && (segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0 &&
            (segment.flags & tcpflag::kAck) != 0;
@@ -94,50 +97,60 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& stat
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = state.smallTsNs;
-        finding.evidence = {{"sender", connection.endpoint(held.sender).toString()},
-                            {"receiver", connection.endpoint(otherSide(held.sender)).toString()},
-                            {"sender_side", sideName(held.sender)},
-                            {"stalls", 0},
-                            {"held_ms", 0.0},
-                            {"share_of_connection", 0.0},
-                            {"instances", nlohmann::json::array()}};
         state.totals = static_cast<uint32_t>(totals_.size());
-        totals_.push_back(Totals{log().add(std::move(finding))});
+        Totals& totals = totals_.emplace_back();
+        totals.firstTsNs = state.smallTsNs;
+        totals.sender = held.sender;
+        totals.senderEndpoint = connection.endpoint(held.sender);
+        totals.receiverEndpoint = connection.endpoint(otherSide(held.sender));
+        totals.findingId = log().add(std::move(finding), this, state.totals);
     }
     Totals& totals = totals_[state.totals];
     ++totals.stalls;
     totals.heldNs += holdNs;
-    Finding& finding = log().edit(totals.findingId);
+    totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
-        finding.frames.insert(finding.frames.end(), {state.smallFrame, state.ackFrame, held.frame});
-        finding.evidence["instances"].push_back({{"frames", {state.smallFrame, state.ackFrame, held.frame}},
-                                                 {"ts_offset_ms", toMs(state.smallTsNs - finding.tsNs)},
-                                                 {"hold_ms", toMs(holdNs)},
-                                                 {"ack_delay_ms", toMs(state.ackTsNs - state.smallTsNs)},
-                                                 {"previous_bytes", state.smallLength},
-                                                 {"held_bytes", held.segment.payloadLength}});
+        totals.listed.push_back(Stall{state.smallFrame, state.ackFrame, held.frame, state.smallLength,
+                                      held.segment.payloadLength, state.smallTsNs, state.ackTsNs, held.tsNs});
     }
-    refreshSummary(connection, held.sender, totals);
     log().changed(totals.findingId);
 }
 
-void DelayedAckDetector::refreshSummary(const Connection& connection, Side sender, const Totals& totals) {
-    Finding& finding = log().edit(totals.findingId);
-    const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
-    const double share = std::min(1.0, static_cast<double>(totals.heldNs) / static_cast<double>(lifeNs));
+void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
+    const Totals& totals = totals_[record];
+    const double share = std::min(1.0, static_cast<double>(totals.heldNs) / static_cast<double>(totals.lifeNs));
     finding.durationMs = toMs(totals.heldNs);
-    finding.evidence["stalls"] = totals.stalls;
-    finding.evidence["held_ms"] = finding.durationMs;
-    finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
-    finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
+    finding.frames.clear();
+    nlohmann::json instances = nlohmann::json::array();
+    for (const Stall& stall : totals.listed) {
+        finding.frames.insert(finding.frames.end(), {stall.smallFrame, stall.ackFrame, stall.heldFrame});
+        // Member by member: an initializer list would copy every value once more.
+        nlohmann::json::object_t instance;
+        instance.emplace("frames", std::vector<uint32_t>{stall.smallFrame, stall.ackFrame, stall.heldFrame});
+        instance.emplace("ts_offset_ms", toMs(stall.smallTsNs - totals.firstTsNs));
+        instance.emplace("hold_ms", toMs(stall.heldTsNs - stall.smallTsNs));
+        instance.emplace("ack_delay_ms", toMs(stall.ackTsNs - stall.smallTsNs));
+        instance.emplace("previous_bytes", stall.previousBytes);
+        instance.emplace("held_bytes", stall.heldBytes);
+        instances.push_back(std::move(instance));
+    }
+    const std::string sender = totals.senderEndpoint.toString();
+    const std::string receiver = totals.receiverEndpoint.toString();
+    finding.evidence = {{"sender", sender},
+                        {"receiver", receiver},
+                        {"sender_side", sideName(totals.sender)},
+                        {"stalls", totals.stalls},
+                        {"held_ms", finding.durationMs},
+                        {"share_of_connection", std::round(share * 1000) / 1000},
+                        {"instances", std::move(instances)},
+                        {"instances_truncated", totals.stalls > kMaxListedStalls}};
     const std::string what =
         totals.stalls == 1 ? std::string("a small write was") : fmt::format("{} small writes were", totals.stalls);
     finding.summary = fmt::format(
         "{} -> {}: {} held back by Nagle's algorithm until the peer's delayed ACK, {:.1f} ms lost ({:.0f}% of the "
         "connection's life); fix: set TCP_NODELAY on the sender, or send each message in one write (writev, a "
         "buffered writer, TCP_CORK then uncork), or TCP_QUICKACK on the receiver.",
-        connection.endpoint(sender).toString(), connection.endpoint(otherSide(sender)).toString(), what,
-        finding.durationMs, share * 100);
+        sender, receiver, what, finding.durationMs, share * 100);
 }
 
 void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
@@ -149,9 +162,9 @@ void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
         }
         const SenderState& state = states_[index];
         if (state.totals != kNoTotals) {
-            const Side side = (index % 2) == 0 ? Side::Client : Side::Server;
-            refreshSummary(connections[index / 2], side, totals_[state.totals]);
-            log().changed(totals_[state.totals].findingId);
+            Totals& totals = totals_[state.totals];
+            totals.lifeNs = lifeOf(connections[index / 2]);
+            log().changed(totals.findingId);
         }
     }
 }

@@ -12,7 +12,7 @@ namespace tcpscope {
 /// its delayed-ACK timer fires (40 ms on Linux, 200 ms on Windows), and D leaves right after
 /// that ACK. One `delayed_ack_stall` finding per connection and sending side, growing with
 /// every stall: how many, the time they cost, the share of the connection's life.
-class DelayedAckDetector : public Detector {
+class DelayedAckDetector : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -40,18 +40,36 @@ private:
         bool ackSeen = false;
     };
 
+    // One stall: P, the late ACK and D.
+    struct Stall {
+        uint32_t smallFrame = 0;
+        uint32_t ackFrame = 0;
+        uint32_t heldFrame = 0;
+        uint32_t previousBytes = 0;
+        uint32_t heldBytes = 0;
+        int64_t smallTsNs = 0;
+        int64_t ackTsNs = 0;
+        int64_t heldTsNs = 0;
+    };
+
     // The finding of one sending side, and what it adds up.
     struct Totals {
         uint32_t findingId = 0;
         uint32_t stalls = 0;
         int64_t heldNs = 0;
+        int64_t firstTsNs = 0;  // the finding's start: P of the first stall
+        int64_t lifeNs = 1;     // of the connection, as last seen
+        Side sender = Side::Client;
+        Endpoint senderEndpoint;
+        Endpoint receiverEndpoint;
+        std::vector<Stall> listed;  // the first stalls
     };
 
     SenderState& stateOf(uint32_t connection, Side side);
     [[nodiscard]] bool isSmall(const Connection& connection, Side sender, uint32_t length,
                                const SenderState& state) const;
     void recordStall(const SegmentEvent& held, SenderState& state);
-    void refreshSummary(const Connection& connection, Side sender, const Totals& totals);
+    void describe(uint32_t record, Finding& finding) const override;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     std::vector<Totals> totals_;

@@ -1,19 +1,26 @@
 #include "detect/finding_log.hpp"
 
+#include <bit>
 #include <numeric>
 
 namespace tcpscope {
 
-uint32_t FindingLog::add(Finding finding) {
-    finding.id = static_cast<uint32_t>(findings_.size());
+uint32_t FindingLog::add(Finding finding, const FindingAuthor* author, uint32_t record) {
+    const auto id = static_cast<uint32_t>(findings_.size());
+    finding.id = id;
     findings_.push_back(std::move(finding));
+    authors_.push_back(Authorship{author, record, 0, false});
+    if (author != nullptr) {
+        authors_[id].stale = true;
+        stale_.push_back(id);
+    }
     if (hadProvisional_) {
-        madeOrder_.push_back(findings_.back().id);
+        madeOrder_.push_back(id);
     }
     if (listener_) {
         listener_(findings_.back(), true);
     }
-    return findings_.back().id;
+    return id;
 }
 
 uint32_t FindingLog::addProvisional(Finding finding) {
@@ -26,17 +33,23 @@ uint32_t FindingLog::addProvisional(Finding finding) {
     finding.provisional = true;
     finding.ongoing = true;
     findings_.push_back(std::move(finding));
+    authors_.push_back(Authorship{});
     if (listener_) {
         listener_(findings_.back(), true);
     }
     return findings_.back().id;
 }
 
-void FindingLog::confirm(uint32_t id, Finding finding) {
+void FindingLog::confirm(uint32_t id, Finding finding, const FindingAuthor* author, uint32_t record) {
     finding.id = id;
     finding.provisional = false;
     finding.withdrawn = false;
     findings_[id] = std::move(finding);
+    authors_[id] = Authorship{author, record, 0, false};
+    if (author != nullptr) {
+        authors_[id].stale = true;
+        stale_.push_back(id);
+    }
     madeOrder_.push_back(id);
 }
 
@@ -49,13 +62,15 @@ void FindingLog::withdraw(uint32_t id) {
 }
 
 std::vector<Finding> FindingLog::release() {
-    if (!hadProvisional_) {
-        return std::move(findings_);
-    }
     for (Finding& finding : findings_) {
         if (finding.provisional) {
             withdraw(finding.id);
         }
+    }
+    describeStale();
+    authors_.clear();
+    if (!hadProvisional_) {
+        return std::move(findings_);
     }
     std::vector<Finding> released;
     released.reserve(madeOrder_.size());
@@ -69,9 +84,42 @@ std::vector<Finding> FindingLog::release() {
 }
 
 void FindingLog::changed(uint32_t id) {
+    Authorship& authorship = authors_[id];
+    if (authorship.author != nullptr) {
+        ++authorship.changes;
+        if (!authorship.stale) {
+            authorship.stale = true;
+            stale_.push_back(id);
+        }
+        // A listener sees each finding described at its first change, then ever more rarely
+        // (describing a growing finding at every change would cost its size each time).
+        if (listener_ && std::has_single_bit(authorship.changes)) {
+            describe(id);
+        }
+    }
     if (listener_) {
         listener_(findings_[id], false);
     }
+}
+
+void FindingLog::describe(uint32_t id) const {
+    Authorship& authorship = authors_[id];
+    authorship.stale = false;
+    authorship.author->describe(authorship.record, findings_[id]);
+}
+
+void FindingLog::describeStale() const {
+    for (const uint32_t id : stale_) {
+        if (authors_[id].stale) {
+            describe(id);
+        }
+    }
+    stale_.clear();
+}
+
+const std::vector<Finding>& FindingLog::all() const {
+    describeStale();
+    return findings_;
 }
 
 }  // namespace tcpscope

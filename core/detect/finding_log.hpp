@@ -8,39 +8,62 @@
 
 namespace tcpscope {
 
+/// A detector that keeps what it found in its own typed records and writes a finding's summary
+/// and evidence from them only when the finding is read, instead of rebuilding JSON on every
+/// change (a finding may grow with every packet of a flow).
+class FindingAuthor {
+public:
+    /// Writes the parts of `finding` this author keeps (summary, evidence, ...) from its record
+    /// `record`, the number given to FindingLog::add.
+    virtual void describe(uint32_t record, Finding& finding) const = 0;
+
+protected:
+    FindingAuthor() = default;
+    FindingAuthor(const FindingAuthor&) = default;
+    FindingAuthor& operator=(const FindingAuthor&) = default;
+    ~FindingAuthor() = default;
+};
+
 /// The findings of one analysis, in the order they were first made. A detector adds a finding
 /// as soon as it is sure of it (so a live capture shows it at once) and may keep growing it
-/// (more stalls on the same flow, more time lost), telling the log each time.
+/// (more stalls on the same flow, more time lost), telling the log each time. A finding with an
+/// author is described again only when it is read (all(), release()) after a change, and, for a
+/// listener, at its first change and whenever its changes since it was added reach a power of two.
 class FindingLog {
 public:
     /// Called with a finding when it is added (isNew) or has changed.
     using Listener = std::function<void(const Finding& finding, bool isNew)>;
 
-    /// Stores `finding`, gives it its id, and tells the listener. Returns the id.
-    uint32_t add(Finding finding);
+    /// Stores `finding`, gives it its id, and tells the listener. Returns the id. With an
+    /// `author`, the finding is described by author->describe(record, ...) whenever it is read
+    /// after a change; the author must outlive every read of the log.
+    uint32_t add(Finding finding, const FindingAuthor* author = nullptr, uint32_t record = 0);
     /// The finding with `id`, to be changed in place; call changed(id) afterwards.
     Finding& edit(uint32_t id) { return findings_[id]; }
-    /// Tells the listener that finding `id` has changed.
+    /// Tells the log (and the listener) that finding `id` has changed.
     void changed(uint32_t id);
 
     /// Stores a finding that only the capture clock shows so far (a stall still going on that no
     /// packet has ended: onClock), marked provisional and ongoing, and tells the listener. A packet
     /// later confirms it (confirm) or shows it was none (withdraw). Returns its id.
     uint32_t addProvisional(Finding finding);
-    /// Makes provisional finding `id` the finding add() would have made here (`finding`), keeping
-    /// its id; among the released findings it takes the place add() would have given it. As after
-    /// add(), the caller completes it and then calls changed(id).
-    void confirm(uint32_t id, Finding finding);
+    /// Makes provisional finding `id` the finding add() would have made here (`finding`, with its
+    /// `author` and `record` as for add()), keeping its id; among the released findings it takes
+    /// the place add() would have given it. As after add(), the caller completes it and then calls
+    /// changed(id).
+    void confirm(uint32_t id, Finding finding, const FindingAuthor* author = nullptr, uint32_t record = 0);
     /// Takes back provisional finding `id`: it stays in all() marked withdrawn until release().
     void withdraw(uint32_t id);
     [[nodiscard]] bool isProvisional(uint32_t id) const { return findings_[id].provisional; }
 
-    /// Every finding so far, in the order first made; during a live capture also the provisional
-    /// and withdrawn ones (Finding::provisional, Finding::withdrawn).
-    [[nodiscard]] const std::vector<Finding>& all() const { return findings_; }
-    /// Takes the findings out of the log: those still provisional are withdrawn (the listener hears
-    /// it), the withdrawn ones left out, and the rest in the order add() or confirm() made them
-    /// (so a live capture's findings come out as the analysis of its file gives them), ids renumbered.
+    /// Every finding so far, in the order first made, each described from its author's records as
+    /// they are now; during a live capture also the provisional and withdrawn ones
+    /// (Finding::provisional, Finding::withdrawn).
+    [[nodiscard]] const std::vector<Finding>& all() const;
+    /// Takes the findings out of the log, described as they are now: those still provisional are
+    /// withdrawn (the listener hears it), the withdrawn ones left out, and the rest in the order
+    /// add() or confirm() made them (so a live capture's findings come out as the analysis of its
+    /// file gives them), ids renumbered.
     std::vector<Finding> release();
     void setListener(Listener listener) { listener_ = std::move(listener); }
 
@@ -50,7 +73,21 @@ public:
     std::vector<HostPopulation> releasePopulations() { return std::move(populations_); }
 
 private:
-    std::vector<Finding> findings_;
+    struct Authorship {
+        const FindingAuthor* author = nullptr;
+        uint32_t record = 0;
+        uint32_t changes = 0;  // since the finding was added
+        bool stale = false;    // changed since it was last described
+    };
+
+    void describe(uint32_t id) const;
+    void describeStale() const;
+
+    // Reading a finding describes it first: the log is a view of the authors' records, so that
+    // is not a change a reader can see, and a const reader (a live snapshot) may do it.
+    mutable std::vector<Finding> findings_;
+    mutable std::vector<Authorship> authors_;  // [finding id]
+    mutable std::vector<uint32_t> stale_;      // ids of authored findings changed since described
     std::vector<uint32_t> madeOrder_;  // ids in the order add() or confirm() made them, once a provisional one came
     bool hadProvisional_ = false;
     Listener listener_;

@@ -5,10 +5,17 @@
 
 namespace tcpscope {
 
+namespace {
+
+constexpr size_t kFirstCapacity = 2;  // changes stored with the first allocation: a port pool sees two
+
+}  // namespace
+
 void PopulationSeries::set(int64_t tsNs, int64_t value) {
     if (!started_) {
         started_ = true;
         startNs_ = tsNs;
+        changed_.reserve(kFirstCapacity);
         changed_.push_back({0, value_, value_});
     }
     tsNs = std::max(tsNs, startNs_);
@@ -39,14 +46,14 @@ void PopulationSeries::set(int64_t tsNs, int64_t value) {
 
 void PopulationSeries::halveResolution() {
     // Each new bucket keeps the higher of the two it replaces, a bucket without a change counting
-    // with the count carried through it.
-    std::vector<ChangedBucket> merged;
-    merged.reserve(changed_.size());
+    // with the count carried through it. Merged in place: the write position never passes the
+    // entry being read, nor the next one that is read ahead.
+    size_t merged = 0;
     for (size_t i = 0; i < changed_.size(); ++i) {
-        const ChangedBucket& entry = changed_[i];
+        const ChangedBucket entry = changed_[i];
         const uint32_t target = entry.bucket / 2;
-        if (!merged.empty() && merged.back().bucket == target) {
-            merged.back().highest = std::max(merged.back().highest, entry.highest);
+        if (merged > 0 && changed_[merged - 1].bucket == target) {
+            changed_[merged - 1].highest = std::max(changed_[merged - 1].highest, entry.highest);
             continue;
         }
         ChangedBucket combined{target, entry.highest, entry.carriedBefore};
@@ -55,9 +62,9 @@ void PopulationSeries::halveResolution() {
         } else if (i + 1 < changed_.size() && changed_[i + 1].bucket != entry.bucket + 1) {
             combined.highest = std::max(combined.highest, changed_[i + 1].carriedBefore);  // unchanged right half
         }
-        merged.push_back(combined);
+        changed_[merged++] = combined;
     }
-    changed_ = std::move(merged);
+    changed_.resize(merged);
     bucketNs_ *= 2;
 }
 
@@ -71,20 +78,31 @@ std::vector<int64_t> PopulationSeries::bucketMaxima() const {
     return dense;
 }
 
-nlohmann::json PopulationSeries::points(int64_t originNs, int64_t endTsNs, size_t maxPoints) const {
-    nlohmann::json points = nlohmann::json::array();
+std::vector<PopulationSeries::Point> PopulationSeries::pointList(int64_t originNs, int64_t endTsNs,
+                                                                 size_t maxPoints) const {
+    std::vector<Point> points;
     if (!started_ || maxPoints == 0) {
         return points;
     }
-    const std::vector<int64_t> bucketMax = bucketMaxima();
-    const size_t stored = bucketMax.size();
+    const size_t stored = bucketCount();
     const size_t total = bucketsUntil(endTsNs);
     const size_t perPoint = bucketsPerPoint(total, maxPoints);
+    points.reserve((total + perPoint - 1) / perPoint);
+    // Walks the changed buckets alongside the points; the buckets between two changed ones hold
+    // the count carried into the later one.
+    auto next = changed_.begin();
     for (size_t first = 0; first < total; first += perPoint) {
         const size_t last = std::min(first + perPoint, total);
         int64_t highest = last > stored ? value_ : INT64_MIN;  // buckets after the last change hold the count
-        for (size_t i = first; i < std::min(last, stored); ++i) {
-            highest = std::max(highest, bucketMax[i]);
+        while (next != changed_.end() && next->bucket < last) {
+            if (next->bucket > first) {
+                highest = std::max(highest, next->carriedBefore);  // unchanged buckets before it in this stretch
+            }
+            highest = std::max(highest, next->highest);
+            ++next;
+        }
+        if (next != changed_.end() && first < std::min(last, stored)) {
+            highest = std::max(highest, next->carriedBefore);  // unchanged buckets up to the stretch's end
         }
         const int64_t atNs = startNs_ + static_cast<int64_t>(first) * bucketNs_;
         const double seconds = std::round(static_cast<double>(atNs - originNs) / 1e6) / 1e3;

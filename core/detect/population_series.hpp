@@ -31,9 +31,33 @@ public:
     [[nodiscard]] int64_t bucketNs() const { return bucketNs_; }
     [[nodiscard]] std::vector<int64_t> bucketMaxima() const;
 
+    /// One point of a series: seconds since an origin (rounded to the millisecond), and the
+    /// highest count in the stretch it stands for.
+    struct Point {
+        double seconds = 0;
+        int64_t highest = 0;
+    };
     /// At most `maxPoints` points [seconds since `originNs`, highest count in that stretch], from
     /// the first change until `endTsNs` (the count is assumed to stay as it is until then).
-    [[nodiscard]] nlohmann::json points(int64_t originNs, int64_t endTsNs, size_t maxPoints) const;
+    [[nodiscard]] std::vector<Point> pointList(int64_t originNs, int64_t endTsNs, size_t maxPoints) const;
+    /// pointList() as a JSON array of [seconds, highest] pairs.
+    [[nodiscard]] nlohmann::json points(int64_t originNs, int64_t endTsNs, size_t maxPoints) const {
+        return pairsJson(pointList(originNs, endTsNs, maxPoints));
+    }
+    /// Points as a JSON array of [seconds, value] pairs.
+    template <typename Value>
+    [[nodiscard]] static nlohmann::json pairsJson(const std::vector<Value>& points) {
+        nlohmann::json::array_t pairs;
+        pairs.reserve(points.size());
+        for (const Value& point : points) {
+            nlohmann::json::array_t pair;
+            pair.reserve(2);
+            pair.emplace_back(point.seconds);
+            pair.emplace_back(point.highest);
+            pairs.emplace_back(std::move(pair));
+        }
+        return pairs;
+    }
     /// The time each of those points stands for, in seconds.
     [[nodiscard]] double pointSeconds(int64_t endTsNs, size_t maxPoints) const;
 

@@ -167,7 +167,7 @@ void PortExhaustionDetector::onNewSyn(const SegmentEvent& event, Pool& pool) {
             if (strain.pauses.size() < kMaxListedPauses) {
                 strain.pauses.push_back(pause);
             }
-            refreshError(pool, event.tsNs);
+            refreshError(stateOf(event.connection.id).pool, event.tsNs);
         }
     }
     pool.ports.insert(port);
@@ -206,7 +206,7 @@ void PortExhaustionDetector::onClientClose(const Connection& connection, Pool& p
         strain.peakRateTsNs = tsNs;
         strain.peakRateWindowS = seconds(windowNs);
         if (rate * options().timeWaitSeconds >= rangePorts()) {
-            refreshWarning(pool, tsNs);
+            refreshWarning(stateOf(connection.id).pool, tsNs);
         }
     }
 }
@@ -235,18 +235,45 @@ nlohmann::json PortExhaustionDetector::poolEvidence(const Pool& pool, int64_t no
         {"series_step_s", pool.portsInUse.pointSeconds(nowNs, kMaxSeriesPoints)}};
 }
 
-void PortExhaustionDetector::refreshError(Pool& pool, int64_t nowNs) {
-    Strain& strain = strainOf(pool);
-    if (!strain.hasError) {
+// A pool's findings are written from its record when they are read (describe); here they only
+// learn that they changed, and until when their series run. Records: pool index * 2, + 1 for
+// the warning.
+void PortExhaustionDetector::refresh(PoolFinding& made, Severity severity, int64_t startTsNs, uint32_t record,
+                                     int64_t nowNs) {
+    if (!made.made) {
         Finding finding;
         finding.kind = "port_exhaustion";
-        finding.severity = Severity::Error;
+        finding.severity = severity;
         finding.connection = kNoConnection;
-        finding.tsNs = strain.pauses.front().startTsNs;
-        strain.errorId = log().add(std::move(finding));
-        strain.hasError = true;
+        finding.tsNs = startTsNs;
+        made.id = log().add(std::move(finding), this, record);
+        made.made = true;
     }
-    Finding& finding = log().edit(strain.errorId);
+    made.seriesEndNs = nowNs;
+    log().changed(made.id);
+}
+
+void PortExhaustionDetector::refreshError(uint32_t poolIndex, int64_t nowNs) {
+    Strain& strain = strainOf(pools_[poolIndex]);
+    refresh(strain.error, Severity::Error, strain.pauses.front().startTsNs, poolIndex * 2, nowNs);
+}
+
+void PortExhaustionDetector::refreshWarning(uint32_t poolIndex, int64_t nowNs) {
+    Strain& strain = strainOf(pools_[poolIndex]);
+    refresh(strain.warning, Severity::Warning, pools_[poolIndex].firstSynTsNs, poolIndex * 2 + 1, nowNs);
+}
+
+void PortExhaustionDetector::describe(uint32_t record, Finding& finding) const {
+    const Pool& pool = pools_[record / 2];
+    if (record % 2 == 0) {
+        describeError(pool, finding);
+    } else {
+        describeWarning(pool, finding);
+    }
+}
+
+void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) const {
+    const Strain& strain = *pool.strain;
     finding.durationMs = rounded(static_cast<double>(strain.pausedNs) / 1e6, 0.001);
     finding.frames.clear();
     nlohmann::json pauses = nlohmann::json::array();
@@ -261,7 +288,7 @@ void PortExhaustionDetector::refreshError(Pool& pool, int64_t nowNs) {
                           {"ports_in_use", pause.portsInUse},
                           {"observed_range_ports", pause.observedRangePorts}});
     }
-    finding.evidence = poolEvidence(pool, nowNs);
+    finding.evidence = poolEvidence(pool, strain.error.seriesEndNs);
     finding.evidence["pauses"] = pauses;
     finding.evidence["pause_count"] = strain.pauses.size();
     finding.evidence["paused_ms"] = finding.durationMs;
@@ -283,22 +310,11 @@ void PortExhaustionDetector::refreshError(Pool& pool, int64_t nowNs) {
         "sustains only {:.1f} connections/s{}; fix: {}.",
         pool.key.client.toString(), pool.key.server.toString(), first.portsInUse, pool.lowestPort, pool.highestPort,
         pausesText, options().timeWaitSeconds, observed / options().timeWaitSeconds, otherRange, kRemedies);
-    log().changed(strain.errorId);
 }
 
-void PortExhaustionDetector::refreshWarning(Pool& pool, int64_t nowNs) {
-    Strain& strain = strainOf(pool);
-    if (!strain.hasWarning) {
-        Finding finding;
-        finding.kind = "port_exhaustion";
-        finding.severity = Severity::Warning;
-        finding.connection = kNoConnection;
-        finding.tsNs = pool.firstSynTsNs;
-        strain.warningId = log().add(std::move(finding));
-        strain.hasWarning = true;
-    }
-    Finding& finding = log().edit(strain.warningId);
-    finding.evidence = poolEvidence(pool, nowNs);
+void PortExhaustionDetector::describeWarning(const Pool& pool, Finding& finding) const {
+    const Strain& strain = *pool.strain;
+    finding.evidence = poolEvidence(pool, strain.warning.seriesEndNs);
     const double capacity = rangePorts() / options().timeWaitSeconds;
     const double secondsToExhaust = static_cast<double>(rangePorts()) / std::max(strain.peakRate, 1e-9);
     finding.evidence["seconds_to_exhaust"] = rounded(secondsToExhaust, 0.1);
@@ -309,17 +325,17 @@ void PortExhaustionDetector::refreshWarning(Pool& pool, int64_t nowNs) {
         pool.key.client.toString(), pool.key.server.toString(), strain.peakRate, strain.peakRateWindowS,
         options().timeWaitSeconds, rangePorts(), options().portRangeLow, options().portRangeHigh, capacity,
         secondsToExhaust, kRemedies);
-    log().changed(strain.warningId);
 }
 
 void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
-    for (Pool& pool : pools_) {
-        if (pool.strain && pool.strain->hasError) {
-            refreshError(pool, lastTsNs);
+    for (uint32_t index = 0; index < pools_.size(); ++index) {
+        const Pool& pool = pools_[index];
+        if (pool.strain && pool.strain->error.made) {
+            refreshError(index, lastTsNs);
         }
-        if (pool.strain && pool.strain->hasWarning) {
-            refreshWarning(pool, lastTsNs);
+        if (pool.strain && pool.strain->warning.made) {
+            refreshWarning(index, lastTsNs);
         }
         if (pool.portsInUse.peak() < 2) {
             continue;  // one port at a time says nothing on a chart; thousands of such pools would cost memory

@@ -24,7 +24,7 @@ namespace tcpscope {
 ///  - warning: the client closed connections first at a rate that fills the port range within one
 ///    TIME_WAIT length (range / TIME_WAIT: about 470/s for Linux defaults), even if the capture
 ///    ends before it runs out.
-class PortExhaustionDetector : public Detector {
+class PortExhaustionDetector : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -71,6 +71,13 @@ private:
         bool single_ = false;
     };
 
+    // One of a pool's findings, once it is made.
+    struct PoolFinding {
+        bool made = false;
+        uint32_t id = 0;
+        int64_t seriesEndNs = 0;  // its series run until its last change
+    };
+
     // What only a pool that came near running out keeps: its peak rate of client closes, the
     // pauses and its findings (built at the first rate or pause, so most pools never have one).
     struct Strain {
@@ -79,10 +86,8 @@ private:
         double peakRateWindowS = 0;
         std::vector<Pause> pauses;
         int64_t pausedNs = 0;
-        bool hasError = false;
-        uint32_t errorId = 0;
-        bool hasWarning = false;
-        uint32_t warningId = 0;
+        PoolFinding error;
+        PoolFinding warning;
     };
 
     // The ports one client address uses towards one server endpoint (one per such pair: with
@@ -126,8 +131,12 @@ private:
     [[nodiscard]] uint32_t rangePorts() const;
     [[nodiscard]] static uint32_t observedRangePorts(const Pool& pool);
     static Strain& strainOf(Pool& pool);
-    void refreshError(Pool& pool, int64_t nowNs);
-    void refreshWarning(Pool& pool, int64_t nowNs);
+    void refresh(PoolFinding& made, Severity severity, int64_t startTsNs, uint32_t record, int64_t nowNs);
+    void refreshError(uint32_t poolIndex, int64_t nowNs);
+    void refreshWarning(uint32_t poolIndex, int64_t nowNs);
+    void describe(uint32_t record, Finding& finding) const override;
+    void describeError(const Pool& pool, Finding& finding) const;
+    void describeWarning(const Pool& pool, Finding& finding) const;
     [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]

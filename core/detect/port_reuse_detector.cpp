@@ -38,6 +38,12 @@ std::string_view earlierEndName(int end) {
     return kNames.at(static_cast<size_t>(end));
 }
 
+// By PortReuseDetector::Reason.
+constexpr std::array<std::string_view, 6> kReasonNames{"reset",            "receiver_time_wait", "time_wait_expired",
+                                                       "sender_time_wait", "half_closed",        "open"};
+
+constexpr uint32_t kGroupRecord = 1U << 31;  // a finding record that is a group, not a collision
+
 std::string_view tristate(int value) { return value < 0 ? "unknown" : (value > 0 ? "yes" : "no"); }
 
 }  // namespace
@@ -91,6 +97,8 @@ void PortReuseDetector::startReuse(const SegmentEvent& event) {
     reuse.synTsNs = event.tsNs;
     reuse.synFrame = event.frame;
     reuse.lastHandshakeTsNs = event.tsNs;
+    reuse.client = connection.client;
+    reuse.server = connection.server;
 
     const DirectionSummary& earlierClient = earlier.from(Side::Client);
     const DirectionSummary& earlierServer = earlier.from(Side::Server);
@@ -104,6 +112,10 @@ void PortReuseDetector::startReuse(const SegmentEvent& event) {
         endTsNs = std::max(earlierClient.firstFinTsNs, earlierServer.firstFinTsNs);
         reuse.hasHolder = earlier.hasActiveCloser;
         reuse.holderIsReceiver = earlier.hasActiveCloser && earlier.endpoint(earlier.activeCloser) == connection.server;
+        if (reuse.hasHolder) {
+            reuse.holderSide = earlier.activeCloser;
+            reuse.holderEndpoint = earlier.endpoint(earlier.activeCloser);
+        }
     } else if (earlierClient.sawFin || earlierServer.sawFin) {
         reuse.earlierEnd = EarlierEnd::HalfClosed;
     }
@@ -175,7 +187,7 @@ void PortReuseDetector::watchHandshake(const SegmentEvent& event, Reuse& reuse) 
     if (!reuse.decided && (isCollision(reuse) || reuse.synAckFrame != 0)) {
         decide(reuse);
     } else if (reuse.decided && reuse.outcome == Outcome::Collision) {
-        refreshCollision(reuse);
+        log().changed(reuse.findingId);
     }
     if (reuse.decided && (reuse.outcome != Outcome::Collision || reuse.establishedFrame != 0)) {
         reuse.done = true;
@@ -214,53 +226,67 @@ void PortReuseDetector::decide(Reuse& reuse) {
     addToGroup(reuse);
 }
 
+// Built member by member: nlohmann's initializer lists copy every value once more, which made
+// this the costliest part of the report (tens of thousands of instructions per instance).
 nlohmann::json PortReuseDetector::describe(const Reuse& reuse) const {
-    const Connection& earlier = engine().connections().at(reuse.earlier);
-    nlohmann::json frames = {{"syn", reuse.synFrame}};
     const auto optionalFrame = [](uint32_t frame) { return frame != 0 ? nlohmann::json(frame) : nlohmann::json(); };
-    frames["challenge_ack"] = optionalFrame(reuse.challengeAckFrame);
-    frames["receiver_rst"] = optionalFrame(reuse.receiverRstFrame);
-    frames["sender_rst"] = optionalFrame(reuse.senderRstFrame);
-    frames["syn_retransmissions"] = reuse.synRetransmissionFrames;
-    frames["syn_ack"] = optionalFrame(reuse.synAckFrame);
-    frames["handshake_ack"] = optionalFrame(reuse.establishedFrame);
+    nlohmann::json::object_t frames;
+    frames.emplace("syn", reuse.synFrame);
+    frames.emplace("challenge_ack", optionalFrame(reuse.challengeAckFrame));
+    frames.emplace("receiver_rst", optionalFrame(reuse.receiverRstFrame));
+    frames.emplace("sender_rst", optionalFrame(reuse.senderRstFrame));
+    frames.emplace("syn_retransmissions", reuse.synRetransmissionFrames);
+    frames.emplace("syn_ack", optionalFrame(reuse.synAckFrame));
+    frames.emplace("handshake_ack", optionalFrame(reuse.establishedFrame));
     nlohmann::json holder;
     if (reuse.hasHolder) {
-        holder = {{"side", sideName(earlier.activeCloser)},
-                  {"endpoint", earlier.endpoint(earlier.activeCloser).toString()},
-                  {"is_receiver", reuse.holderIsReceiver}};
+        nlohmann::json::object_t fields;
+        fields.emplace("side", sideName(reuse.holderSide));
+        fields.emplace("endpoint", reuse.holderEndpoint.toString());
+        fields.emplace("is_receiver", reuse.holderIsReceiver);
+        holder = std::move(fields);
     }
-    return {{"connection", reuse.connection},
-            {"earlier_connection", reuse.earlier},
-            {"earlier_end", earlierEndName(static_cast<int>(reuse.earlierEnd))},
-            {"since_earlier_end_ms", toMs(reuse.sinceEarlierNs)},
-            {"time_wait_holder", holder},
-            {"time_wait_live", reuse.timeWaitLive},
-            {"isn_newer", tristate(reuse.isnNewer)},
-            {"timestamp_newer", tristate(reuse.timestampNewer)},
-            {"syn_retransmissions", reuse.synRetransmissions},
-            {"challenge_acks", reuse.challengeAcks},
-            {"frames", frames}};
+    nlohmann::json::object_t instance;
+    instance.emplace("connection", reuse.connection);
+    instance.emplace("earlier_connection", reuse.earlier);
+    instance.emplace("earlier_end", earlierEndName(static_cast<int>(reuse.earlierEnd)));
+    instance.emplace("since_earlier_end_ms", toMs(reuse.sinceEarlierNs));
+    instance.emplace("time_wait_holder", std::move(holder));
+    instance.emplace("time_wait_live", reuse.timeWaitLive);
+    instance.emplace("isn_newer", tristate(reuse.isnNewer));
+    instance.emplace("timestamp_newer", tristate(reuse.timestampNewer));
+    instance.emplace("syn_retransmissions", reuse.synRetransmissions);
+    instance.emplace("challenge_acks", reuse.challengeAcks);
+    instance.emplace("frames", std::move(frames));
+    return instance;
+}
+
+uint32_t PortReuseDetector::indexOf(const Reuse& reuse) const {
+    return static_cast<uint32_t>(&reuse - reuses_.data());
 }
 
 void PortReuseDetector::recordCollision(Reuse& reuse) {
-    const Connection& connection = engine().connections().at(reuse.connection);
     Finding finding;
     finding.kind = "port_reuse";
     finding.severity = Severity::Error;
-    finding.connection = connection.id;
+    finding.connection = reuse.connection;
     finding.tsNs = reuse.synTsNs;
-    reuse.findingId = log().add(std::move(finding));
-    refreshCollision(reuse);
+    reuse.findingId = log().add(std::move(finding), this, indexOf(reuse));
+    log().changed(reuse.findingId);
 }
 
-void PortReuseDetector::refreshCollision(Reuse& reuse) {
-    const Connection& connection = engine().connections().at(reuse.connection);
-    const Connection& earlier = engine().connections().at(reuse.earlier);
+void PortReuseDetector::describe(uint32_t record, Finding& finding) const {
+    if ((record & kGroupRecord) != 0) {
+        describeGroup(groups_[record & ~kGroupRecord], finding);
+    } else {
+        describeCollision(reuses_[record], finding);
+    }
+}
+
+void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) const {
     const bool established = reuse.establishedFrame != 0;
     const int64_t delayNs = (established ? reuse.establishedTsNs : reuse.lastHandshakeTsNs) - reuse.synTsNs;
 
-    Finding& finding = log().edit(reuse.findingId);
     finding.durationMs = toMs(delayNs);
     finding.frames.clear();
     for (const uint32_t frame :
@@ -279,8 +305,8 @@ void PortReuseDetector::refreshCollision(Reuse& reuse) {
     std::sort(finding.frames.begin(), finding.frames.end());
     finding.evidence = describe(reuse);
     finding.evidence["outcome"] = portReuseOutcomeName(Outcome::Collision);
-    finding.evidence["client"] = connection.client.toString();
-    finding.evidence["server"] = connection.server.toString();
+    finding.evidence["client"] = reuse.client.toString();
+    finding.evidence["server"] = reuse.server.toString();
     finding.evidence["established"] = established;
     finding.evidence["delay_ms"] = finding.durationMs;
     finding.evidence["syn_again_after_ms"] = reuse.firstRetransmissionTsNs != kNoTime
@@ -291,11 +317,11 @@ void PortReuseDetector::refreshCollision(Reuse& reuse) {
     std::string held;
     if (reuse.timeWaitLive) {
         held = fmt::format("the {}'s TIME_WAIT of #{} (it closed first, {:.1f} ms before)", sideName(Side::Server),
-                           earlier.id, toMs(reuse.sinceEarlierNs));
+                           reuse.earlier, toMs(reuse.sinceEarlierNs));
     } else if (reuse.earlierEnd == EarlierEnd::Open || reuse.earlierEnd == EarlierEnd::HalfClosed) {
-        held = fmt::format("#{}, which was never seen to close", earlier.id);
+        held = fmt::format("#{}, which was never seen to close", reuse.earlier);
     } else {
-        held = fmt::format("the old state of #{} ({} {:.1f} ms before)", earlier.id,
+        held = fmt::format("the old state of #{} ({} {:.1f} ms before)", reuse.earlier,
                            earlierEndName(static_cast<int>(reuse.earlierEnd)), toMs(reuse.sinceEarlierNs));
     }
     std::string answer;
@@ -331,71 +357,82 @@ void PortReuseDetector::refreshCollision(Reuse& reuse) {
     finding.summary = fmt::format(
         "{} -> {}: port reuse collision: the SYN reusing this 4-tuple ran into {}; {}{}; "
         "{}; fix: {}.",
-        connection.client.toString(), connection.server.toString(), held, answer, retry, cost, fix);
-    log().changed(reuse.findingId);
+        reuse.client.toString(), reuse.server.toString(), held, answer, retry, cost, fix);
+}
+
+PortReuseDetector::Reason PortReuseDetector::reasonOf(const Reuse& reuse) const {
+    if (reuse.earlierEnd == EarlierEnd::Reset) {
+        return Reason::Reset;
+    }
+    if (reuse.earlierEnd == EarlierEnd::Closed) {
+        const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * 1e9);
+        if (reuse.timeWaitLive) {
+            return Reason::ReceiverTimeWait;
+        }
+        if (reuse.sinceEarlierNs >= timeWaitNs) {
+            return Reason::TimeWaitExpired;
+        }
+        return Reason::SenderTimeWait;  // the SYN's sender reused its own TIME_WAIT (tcp_tw_reuse)
+    }
+    return reuse.earlierEnd == EarlierEnd::HalfClosed ? Reason::HalfClosed : Reason::Open;
 }
 
 void PortReuseDetector::addToGroup(Reuse& reuse) {
-    const Connection& connection = engine().connections().at(reuse.connection);
-    const GroupKey key{reuse.outcome, connection.client.address, connection.server};
-    auto [slot, isNew] = groups_.try_emplace(key);
-    Group& group = slot->second;
+    const GroupKey key{reuse.outcome, reuse.client.address, reuse.server};
+    auto [slot, isNew] = groupIndex_.try_emplace(key, static_cast<uint32_t>(groups_.size()));
     if (isNew) {
+        groups_.emplace_back().key = key;
         Finding finding;
         finding.kind = "port_reuse";
         finding.severity = reuse.outcome == Outcome::AfterGone ? Severity::Info : Severity::Warning;
-        finding.connection = connection.id;
+        finding.connection = reuse.connection;
         finding.tsNs = reuse.synTsNs;
-        finding.evidence = {{"outcome", portReuseOutcomeName(reuse.outcome)},
-                            {"client", connection.client.address.toString()},
-                            {"server", connection.server.toString()},
-                            {"instances", nlohmann::json::array()}};
-        group.findingId = log().add(std::move(finding));
+        groups_.back().findingId = log().add(std::move(finding), this, kGroupRecord | slot->second);
     }
+    Group& group = groups_[slot->second];
     ++group.reuses;
     group.minSinceNs = std::min(group.minSinceNs, reuse.sinceEarlierNs);
     group.maxSinceNs = std::max(group.maxSinceNs, reuse.sinceEarlierNs);
     group.timestampNewer += reuse.timestampNewer > 0 ? 1 : 0;
     group.isnNewer += reuse.isnNewer > 0 ? 1 : 0;
-    std::string reason;
-    if (reuse.earlierEnd == EarlierEnd::Reset) {
-        reason = "reset";
-    } else if (reuse.earlierEnd == EarlierEnd::Closed) {
-        const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * 1e9);
-        if (reuse.timeWaitLive) {
-            reason = "receiver_time_wait";
-        } else if (reuse.sinceEarlierNs >= timeWaitNs) {
-            reason = "time_wait_expired";
-        } else {
-            reason = "sender_time_wait";  // the SYN's sender reused its own TIME_WAIT (tcp_tw_reuse)
-        }
-    } else {
-        reason = earlierEndName(static_cast<int>(reuse.earlierEnd));
-    }
-    ++group.reasons[reason];
-
-    Finding& finding = log().edit(group.findingId);
+    reuse.reason = reasonOf(reuse);
+    ++group.reasons[static_cast<size_t>(reuse.reason)];
     if (group.reuses <= kMaxListedReuses) {
+        group.listed.push_back(indexOf(reuse));
+    }
+    log().changed(group.findingId);
+}
+
+void PortReuseDetector::describeGroup(const Group& group, Finding& finding) const {
+    const auto& [outcome, client, server] = group.key;
+    const std::string from = client.toString();
+    const std::string to = server.toString();
+    nlohmann::json instances = nlohmann::json::array();
+    finding.frames.clear();
+    for (const uint32_t index : group.listed) {
+        const Reuse& reuse = reuses_[index];
         nlohmann::json instance = describe(reuse);
-        instance["reason"] = reason;
-        finding.evidence["instances"].push_back(std::move(instance));
+        instance["reason"] = kReasonNames.at(static_cast<size_t>(reuse.reason));
+        instances.push_back(std::move(instance));
         finding.frames.push_back(reuse.synFrame);
         if (reuse.synAckFrame != 0) {
             finding.frames.push_back(reuse.synAckFrame);
         }
     }
-    refreshGroupSummary(connection, reuse.outcome, group);
-    log().changed(group.findingId);
-}
-
-void PortReuseDetector::refreshGroupSummary(const Connection& connection, Outcome outcome, Group& group) {
-    Finding& finding = log().edit(group.findingId);
-    finding.evidence["reuses"] = group.reuses;
-    finding.evidence["reasons"] = group.reasons;
-    finding.evidence["since_earlier_end_ms"] = {{"min", toMs(group.minSinceNs)}, {"max", toMs(group.maxSinceNs)}};
-    finding.evidence["instances_truncated"] = group.reuses > kMaxListedReuses;
-    const std::string from = connection.client.address.toString();
-    const std::string to = connection.server.toString();
+    nlohmann::json reasonCounts = nlohmann::json::object();  // by name, as the summary lists them
+    for (size_t reason = 0; reason < kReasons; ++reason) {
+        if (group.reasons.at(reason) > 0) {
+            reasonCounts[std::string(kReasonNames.at(reason))] = group.reasons.at(reason);
+        }
+    }
+    finding.evidence = {{"outcome", portReuseOutcomeName(outcome)},
+                        {"client", from},
+                        {"server", to},
+                        {"instances", std::move(instances)},
+                        {"reuses", group.reuses},
+                        {"reasons", reasonCounts},
+                        {"since_earlier_end_ms", {{"min", toMs(group.minSinceNs)}, {"max", toMs(group.maxSinceNs)}}},
+                        {"instances_truncated", group.reuses > kMaxListedReuses}};
     const std::string count =
         group.reuses == 1 ? std::string("1 new connection") : fmt::format("{} new connections", group.reuses);
     const std::string range = group.minSinceNs == group.maxSinceNs
@@ -427,8 +464,8 @@ void PortReuseDetector::refreshGroupSummary(const Connection& connection, Outcom
             break;
         default: {
             std::string reasons;
-            for (const auto& [reason, reasonCount] : group.reasons) {
-                reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reasonCount, reason);
+            for (const auto& [reason, reasonCount] : reasonCounts.items()) {
+                reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reasonCount.get<uint32_t>(), reason);
             }
             finding.summary = fmt::format(
                 "{} -> {}: {} reused a 4-tuple after the earlier connection was gone ({}; {} after its end); the "

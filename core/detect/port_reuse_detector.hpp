@@ -25,7 +25,7 @@ namespace tcpscope {
 ///    sender held the TIME_WAIT itself (tcp_tw_reuse).
 /// The non-error classes are grouped into one finding per class, client address and server
 /// endpoint, listing every reuse as an instance.
-class PortReuseDetector : public Detector {
+class PortReuseDetector : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -39,6 +39,9 @@ public:
 private:
     // How the earlier generation ended, as far as the capture shows.
     enum class EarlierEnd : uint8_t { Reset, Closed, HalfClosed, Open };
+    // Why a reuse that lost nothing found no state in the way (a group finding counts them).
+    enum class Reason : uint8_t { Reset, ReceiverTimeWait, TimeWaitExpired, SenderTimeWait, HalfClosed, Open };
+    static constexpr size_t kReasons = 6;
 
     // What this detector remembers of every connection (each may become an earlier generation).
     struct ConnectionState {
@@ -56,6 +59,10 @@ private:
         int64_t sinceEarlierNs = 0;     // from the earlier close (or its last packet) to the SYN
         bool hasHolder = false;         // the earlier connection closed with FINs: someone holds TIME_WAIT
         bool holderIsReceiver = false;  // ... and it is the side the new SYN goes to
+        Side holderSide = Side::Client;
+        Endpoint holderEndpoint;
+        Endpoint client;
+        Endpoint server;
         bool timeWaitLive = false;      // the receiver's TIME_WAIT had not expired at the SYN
         int isnNewer = -1;              // -1 unknown, 0 no, 1 yes: above what the sender sent before
         int timestampNewer = -1;        // -1 unknown, 0 no, 1 yes
@@ -76,15 +83,18 @@ private:
         bool decided = false;
         bool done = false;  // nothing more to watch
         Outcome outcome = Outcome::AfterGone;
+        Reason reason = Reason::Open;  // for the non-error outcomes
         uint32_t findingId = 0;
     };
 
     // One finding that gathers the non-error reuses of one class between two addresses.
     using GroupKey = std::tuple<Outcome, IpAddress, Endpoint>;
     struct Group {
+        GroupKey key;
         uint32_t findingId = 0;
         uint32_t reuses = 0;
-        std::map<std::string, uint32_t> reasons;  // e.g. "time_wait_expired" -> count
+        std::array<uint32_t, kReasons> reasons{};  // [Reason]
+        std::vector<uint32_t> listed;              // indices in reuses_ of the first reuses
         int64_t minSinceNs = INT64_MAX;
         int64_t maxSinceNs = INT64_MIN;
         uint32_t timestampNewer = 0;
@@ -98,14 +108,18 @@ private:
     [[nodiscard]] bool isCollision(const Reuse& reuse) const;
     void decide(Reuse& reuse);
     void recordCollision(Reuse& reuse);
-    void refreshCollision(Reuse& reuse);
+    [[nodiscard]] uint32_t indexOf(const Reuse& reuse) const;
     void addToGroup(Reuse& reuse);
-    void refreshGroupSummary(const Connection& connection, Outcome outcome, Group& group);
+    [[nodiscard]] Reason reasonOf(const Reuse& reuse) const;
+    void describe(uint32_t record, Finding& finding) const override;
+    void describeCollision(const Reuse& reuse, Finding& finding) const;
+    void describeGroup(const Group& group, Finding& finding) const;
     [[nodiscard]] nlohmann::json describe(const Reuse& reuse) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     std::vector<Reuse> reuses_;
-    std::map<GroupKey, Group> groups_;
+    std::map<GroupKey, uint32_t> groupIndex_;  // -> index in groups_
+    std::vector<Group> groups_;
 };
 
 /// "after_gone", "into_time_wait", "never_closed" or "collision", as in the finding's evidence.

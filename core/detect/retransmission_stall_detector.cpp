@@ -21,6 +21,9 @@ double toMs(int64_t ns) {
     return static_cast<double>(ns) / kNsPerMs;
 }
 
+// The connection's life so far, at least 1 ns (the share of it a finding cost).
+int64_t lifeOf(const Connection& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
+
 bool connectionOver(const Connection& connection) {
     return connection.state == ConnectionState::Closed || connection.state == ConnectionState::Reset;
 }
@@ -158,78 +161,97 @@ void RetransmissionStallDetector::recordStall(const SegmentEvent& event, SenderS
                                               int64_t gapNs, uint32_t end) {
     const Connection& connection = event.connection;
     if (state.totals == kNoTotals) {
-        Finding finding = newFinding(connection, event.sender, event.tsNs - gapNs);
+        Finding finding;
+        finding.kind = "retransmission_stall";
+        finding.severity = Severity::Warning;
+        finding.connection = connection.id;
+        finding.tsNs = event.tsNs - gapNs;
         state.totals = static_cast<uint32_t>(totals_.size());
+        Totals& totals = totals_.emplace_back();
+        totals.connection = connection.id;
+        totals.sender = event.sender;
+        totals.firstTsNs = finding.tsNs;
+        totals.senderEndpoint = connection.endpoint(event.sender);
+        totals.receiverEndpoint = connection.endpoint(otherSide(event.sender));
         const auto open = open_.find(connection.id * 2 + sideIndex(event.sender));
         if (open != open_.end() && open->second.provisional) {
-            log().confirm(open->second.findingId, std::move(finding));  // what the clock showed was this stall
-            totals_.push_back(Totals{connection.id, event.sender, open->second.findingId});
+            // What the clock showed was this stall.
+            totals.findingId = open->second.findingId;
+            log().confirm(totals.findingId, std::move(finding), this, state.totals);
             open_.erase(open);
         } else {
-            totals_.push_back(Totals{connection.id, event.sender, log().add(std::move(finding))});
+            totals.findingId = log().add(std::move(finding), this, state.totals);
         }
     }
     Totals& totals = totals_[state.totals];
     ++totals.stalls;
     totals.lostNs += gapNs;
     totals.longestNs = std::max(totals.longestNs, gapNs);
-    Finding& finding = log().edit(totals.findingId);
+    totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
         const uint32_t baseSeq = connection.sequence[sideIndex(event.sender)].baseSeq;
         const bool fin = (event.segment.flags & tcpflag::kFin) != 0;
-        finding.frames.insert(finding.frames.end(), {from.frame, event.frame});
-        finding.evidence["instances"].push_back(
-            {{"frames", {from.frame, event.frame}},
-             {"original_captured", from.captured},
-             {"ts_offset_ms", toMs(event.tsNs - gapNs - finding.tsNs)},
-             {"gap_ms", toMs(gapNs)},
-             {"relative_seq", event.segment.seq - baseSeq},
-             {"bytes", end - event.segment.seq - (fin ? 1 : 0)},
-             {"fin", fin},
-             {"spurious", has(event.analysis, AnalysisFlag::SpuriousRetransmission)}});
+        totals.listed.push_back(Stall{from.frame, event.frame, event.tsNs - gapNs, gapNs, event.segment.seq - baseSeq,
+                                      end - event.segment.seq - (fin ? 1 : 0), from.captured, fin,
+                                      has(event.analysis, AnalysisFlag::SpuriousRetransmission)});
     }
-    refreshSummary(connection, totals);
     log().changed(totals.findingId);
 }
 
-Finding RetransmissionStallDetector::newFinding(const Connection& connection, Side sender, int64_t tsNs) const {
-    Finding finding;
-    finding.kind = "retransmission_stall";
-    finding.severity = Severity::Warning;
-    finding.connection = connection.id;
-    finding.tsNs = tsNs;
-    finding.evidence = {{"sender", connection.endpoint(sender).toString()},
-                        {"receiver", connection.endpoint(otherSide(sender)).toString()},
-                        {"sender_side", sideName(sender)},
-                        {"instances", nlohmann::json::array()}};
-    return finding;
+void RetransmissionStallDetector::describe(uint32_t record, Finding& finding) const {
+    write(totals_[record], finding);
 }
 
-void RetransmissionStallDetector::refreshSummary(const Connection& connection, const Totals& totals,
-                                                 int64_t ongoingNs) {
-    Finding& finding = log().edit(totals.findingId);
-    const int64_t lostNs = totals.lostNs + ongoingNs;
-    const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
-    const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(lifeNs));
+void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) {
+    const int64_t lostNs = totals.lostNs + totals.ongoingNs;
+    const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
+    const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(totals.lifeNs));
     finding.durationMs = toMs(lostNs);
-    finding.evidence["stalls"] = totals.stalls;
-    finding.evidence["lost_ms"] = finding.durationMs;
-    finding.evidence["longest_ms"] = toMs(std::max(totals.longestNs, ongoingNs));
-    finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
-    finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
-    const uint32_t stalls = totals.stalls + (ongoingNs > 0 ? 1 : 0);
-    std::string what = stalls == 1 ? std::string("1 retransmission timeout")
-                                   : fmt::format("{} retransmission timeouts", stalls);
-    if (ongoingNs > 0) {
-        what += fmt::format(" (the last still waiting: no ACK and no retransmission for {:.1f} ms so far)", toMs(ongoingNs));
+    finding.frames.clear();
+    nlohmann::json instances = nlohmann::json::array();
+    for (const Stall& stall : totals.listed) {
+        finding.frames.insert(finding.frames.end(), {stall.fromFrame, stall.frame});
+        // Member by member: an initializer list would copy every value once more.
+        nlohmann::json::object_t instance;
+        instance.emplace("frames", std::vector<uint32_t>{stall.fromFrame, stall.frame});
+        instance.emplace("original_captured", stall.originalCaptured);
+        instance.emplace("ts_offset_ms", toMs(stall.startTsNs - totals.firstTsNs));
+        instance.emplace("gap_ms", toMs(stall.gapNs));
+        instance.emplace("relative_seq", stall.relativeSeq);
+        instance.emplace("bytes", stall.bytes);
+        instance.emplace("fin", stall.fin);
+        instance.emplace("spurious", stall.spurious);
+        instances.push_back(std::move(instance));
+    }
+    const std::string sender = totals.senderEndpoint.toString();
+    const std::string receiver = totals.receiverEndpoint.toString();
+    finding.evidence = {{"sender", sender},
+                        {"receiver", receiver},
+                        {"sender_side", sideName(totals.sender)},
+                        {"instances", std::move(instances)},
+                        {"stalls", totals.stalls},
+                        {"lost_ms", finding.durationMs},
+                        {"longest_ms", toMs(longestNs)},
+                        {"share_of_connection", std::round(share * 1000) / 1000},
+                        {"instances_truncated", totals.stalls > kMaxListedStalls}};
+    finding.ongoing = totals.ongoingNs > 0;
+    const uint32_t stalls = totals.stalls + (finding.ongoing ? 1 : 0);
+    std::string what =
+        stalls == 1 ? std::string("1 retransmission timeout") : fmt::format("{} retransmission timeouts", stalls);
+    if (finding.ongoing) {
+        finding.evidence["ongoing"] = {{"since_frame", totals.ongoingFrame},
+                                       {"waiting_ms", toMs(totals.ongoingNs)},
+                                       {"relative_seq", totals.ongoingSeq},
+                                       {"unacknowledged_bytes", totals.ongoingBytes}};
+        what += fmt::format(" (the last still waiting: no ACK and no retransmission for {:.1f} ms so far)",
+                            toMs(totals.ongoingNs));
     }
     finding.summary = fmt::format(
         "{} -> {}: {} cost {:.1f} ms (longest {:.1f} ms, {:.0f}% of the connection's life): data or its ACK was "
         "lost and the sender sent it again only when its retransmission timer fired; fix the loss on the path "
         "(interface errors and drops, a full queue or congested link, a firewall or middlebox dropping packets) "
         "and keep SACK and tail loss probes enabled so that losses are repaired without waiting for the timer.",
-        connection.endpoint(totals.sender).toString(), connection.endpoint(otherSide(totals.sender)).toString(), what,
-        finding.durationMs, toMs(std::max(totals.longestNs, ongoingNs)), share * 100);
+        sender, receiver, what, finding.durationMs, toMs(longestNs), share * 100);
 }
 
 int64_t RetransmissionStallDetector::waitingSince(const SenderState& state) {
@@ -270,20 +292,35 @@ void RetransmissionStallDetector::showOngoing(const Connection& connection, Side
         if (state.totals != kNoTotals) {
             open->second.findingId = totals_[state.totals].findingId;
         } else {
+            Finding finding;
+            finding.kind = "retransmission_stall";
+            finding.severity = Severity::Warning;
+            finding.connection = connection.id;
+            finding.tsNs = sinceNs;
             open->second.provisional = true;
-            open->second.findingId = log().addProvisional(newFinding(connection, sender, sinceNs));
+            open->second.findingId = log().addProvisional(std::move(finding));
         }
     }
     // A provisional finding has no totals yet: only the stall going on counts.
-    const Totals totals =
-        state.totals != kNoTotals ? totals_[state.totals] : Totals{connection.id, sender, open->second.findingId};
-    Finding& finding = log().edit(open->second.findingId);
-    finding.ongoing = true;
-    finding.evidence["ongoing"] = {{"since_frame", waiting.frame},
-                                   {"waiting_ms", toMs(nowNs - sinceNs)},
-                                   {"relative_seq", waiting.seq - connection.sequence[sideIndex(sender)].baseSeq},
-                                   {"unacknowledged_bytes", state.highestEnd - waiting.seq}};
-    refreshSummary(connection, totals, nowNs - sinceNs);
+    Totals provisional;
+    if (state.totals == kNoTotals) {
+        provisional.connection = connection.id;
+        provisional.sender = sender;
+        provisional.findingId = open->second.findingId;
+        provisional.firstTsNs = sinceNs;
+        provisional.senderEndpoint = connection.endpoint(sender);
+        provisional.receiverEndpoint = connection.endpoint(otherSide(sender));
+    }
+    Totals& totals = state.totals != kNoTotals ? totals_[state.totals] : provisional;
+    totals.lifeNs = lifeOf(connection);
+    totals.ongoingNs = nowNs - sinceNs;
+    totals.ongoingSinceNs = sinceNs;
+    totals.ongoingFrame = waiting.frame;
+    totals.ongoingSeq = waiting.seq - connection.sequence[sideIndex(sender)].baseSeq;
+    totals.ongoingBytes = state.highestEnd - waiting.seq;
+    if (state.totals == kNoTotals) {
+        write(totals, log().edit(open->second.findingId));
+    }
     log().changed(open->second.findingId);
 }
 
@@ -297,13 +334,11 @@ void RetransmissionStallDetector::settleOpen(const Connection& connection, Side 
         return;  // still waiting for the same data
     }
     // The ACK came, or the retransmission (recordStall counted it if it was a stall), or the end.
-    Finding& finding = log().edit(open->second.findingId);
     if (open->second.provisional) {
         log().withdraw(open->second.findingId);
     } else {
-        finding.ongoing = false;
-        finding.evidence.erase("ongoing");
-        refreshSummary(connection, totals_[state.totals]);
+        Totals& totals = totals_[state.totals];
+        totals.ongoingNs = 0;
         log().changed(open->second.findingId);
     }
     open_.erase(open);
@@ -316,8 +351,8 @@ void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
         settleOpen(connections[key / 2], key % 2 == 0 ? Side::Client : Side::Server, true);
     }
     // The connections' lives are final now: update the shares.
-    for (const Totals& totals : totals_) {
-        refreshSummary(engine().connections()[totals.connection], totals);
+    for (Totals& totals : totals_) {
+        totals.lifeNs = lifeOf(engine().connections()[totals.connection]);
         log().changed(totals.findingId);
     }
 }

@@ -19,7 +19,7 @@ namespace tcpscope {
 /// On a live capture (onClock), data unacknowledged for longer than the threshold with no
 /// retransmission yet shows as an ongoing stall: a provisional finding until the retransmission
 /// confirms it, withdrawn if the ACK comes first.
-class RetransmissionStallDetector : public Detector {
+class RetransmissionStallDetector : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -56,6 +56,7 @@ private:
         void push_back(const Sent& sent) {
             if (!items_) {
                 items_ = std::make_unique<std::vector<Sent>>();
+                items_->reserve(4);  // most sides have a few segments in flight: one allocation, not three
             }
             items_->push_back(sent);
         }
@@ -80,6 +81,19 @@ private:
         bool highestKnown = false;
     };
 
+    // One stall: from the last transmission to the retransmission.
+    struct Stall {
+        uint32_t fromFrame = 0;
+        uint32_t frame = 0;
+        int64_t startTsNs = 0;
+        int64_t gapNs = 0;
+        uint32_t relativeSeq = 0;
+        uint32_t bytes = 0;
+        bool originalCaptured = false;
+        bool fin = false;
+        bool spurious = false;
+    };
+
     // The finding of one sending side, and what it adds up.
     struct Totals {
         uint32_t connection = 0;
@@ -88,6 +102,18 @@ private:
         uint32_t stalls = 0;
         int64_t lostNs = 0;
         int64_t longestNs = 0;
+        int64_t firstTsNs = 0;  // the finding's start
+        int64_t lifeNs = 1;     // of the connection, as last seen
+        Endpoint senderEndpoint;
+        Endpoint receiverEndpoint;
+        std::vector<Stall> listed;  // the first stalls
+        // The stall going on (live only, onClock): waiting since ongoingSinceNs for `ongoingNs`
+        // so far, for the data at ongoingSeq (relative) sent in ongoingFrame.
+        int64_t ongoingNs = 0;
+        int64_t ongoingSinceNs = 0;
+        uint32_t ongoingFrame = 0;
+        uint32_t ongoingSeq = 0;
+        uint32_t ongoingBytes = 0;
     };
 
     // A stall the clock shows while it lasts (live only): the side's finding marked ongoing, or a
@@ -99,17 +125,18 @@ private:
     };
 
     SenderState& stateOf(uint32_t connection, Side side);
+    static void acknowledge(SenderState& state, uint32_t ack);
+    static void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
+    void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
+    void recordStall(const SegmentEvent& event, SenderState& state, const Sent& from, int64_t gapNs, uint32_t end);
+    void describe(uint32_t record, Finding& finding) const override;
+    // Writes the finding of `totals` (and of its stall going on, if any).
+    static void write(const Totals& totals, Finding& finding);
     void track(const SegmentEvent& event);
     static int64_t waitingSince(const SenderState& state);
     void showOngoing(const Connection& connection, Side sender, const SenderState& state, int64_t nowNs);
     // Ends what the clock showed for `sender` once the packets moved on (`force`: the input ended).
     void settleOpen(const Connection& connection, Side sender, bool force);
-    static void acknowledge(SenderState& state, uint32_t ack);
-    static void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
-    void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
-    void recordStall(const SegmentEvent& event, SenderState& state, const Sent& from, int64_t gapNs, uint32_t end);
-    void refreshSummary(const Connection& connection, const Totals& totals, int64_t ongoingNs = 0);
-    Finding newFinding(const Connection& connection, Side sender, int64_t tsNs) const;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     std::vector<Totals> totals_;

@@ -94,11 +94,13 @@ void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
         host.peakClosesPerSecond = host.lastSecondCloses.size();
         host.peakRateTsNs = host.lastSecondCloses.front();
     }
-    auto server = host.servers.find(connection.server);
+    // A few servers per host at most: a short list searched in place, no tree node per server.
+    auto server = std::find_if(host.servers.begin(), host.servers.end(),
+                               [&](const auto& entry) { return entry.first == connection.server; });
     if (server != host.servers.end()) {
         ++server->second;
     } else if (host.servers.size() < kMaxListedServers) {
-        host.servers.emplace(connection.server, 1);
+        host.servers.emplace_back(connection.server, 1);
     } else {
         ++host.otherServers;
     }
@@ -115,22 +117,27 @@ void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
     const bool due = std::has_single_bit(host.closes) || host.closes % kRefreshEveryCloses == 0 || !host.hasFinding ||
                      (isWarning(host) && host.severity != Severity::Warning);
     if (due) {
-        refresh(host, tsNs);
+        refresh(slot->second, tsNs);
     }
 }
 
 // Closes per second over time, from the cumulative count: [seconds since the first close, rate].
 nlohmann::json TimeWaitDetector::closeRates(const HostState& host, int64_t nowNs) {
-    nlohmann::json rates = nlohmann::json::array();
-    const nlohmann::json cumulative = host.closesSoFar.points(host.firstCloseTsNs, nowNs, kMaxSeriesPoints);
+    struct Rate {
+        double seconds;
+        double highest;  // closes per second
+    };
+    std::vector<PopulationSeries::Point> cumulative =
+        host.closesSoFar.pointList(host.firstCloseTsNs, nowNs, kMaxSeriesPoints);
     const double stepSeconds = host.closesSoFar.pointSeconds(nowNs, kMaxSeriesPoints);
+    std::vector<Rate> rates;
+    rates.reserve(cumulative.size());
     int64_t before = 0;
-    for (const auto& point : cumulative) {
-        const auto total = point[1].get<int64_t>();
-        rates.push_back({point[0], rounded(static_cast<double>(total - before) / stepSeconds, 0.1)});
-        before = total;
+    for (const PopulationSeries::Point& point : cumulative) {
+        rates.push_back({point.seconds, rounded(static_cast<double>(point.highest - before) / stepSeconds, 0.1)});
+        before = point.highest;
     }
-    return rates;
+    return PopulationSeries::pairsJson(rates);
 }
 
 bool TimeWaitDetector::isWarning(const HostState& host) const {
@@ -138,18 +145,26 @@ bool TimeWaitDetector::isWarning(const HostState& host) const {
     return static_cast<double>(host.population.peak()) > options().timeWaitWarnShare * rangePorts;
 }
 
-void TimeWaitDetector::refresh(HostState& host, int64_t nowNs) {
+// The finding is written from the host's record when it is read (describe); here it only
+// learns that it changed, and until when its series run.
+void TimeWaitDetector::refresh(uint32_t hostIndex, int64_t nowNs) {
+    HostState& host = hosts_[hostIndex];
     if (!host.hasFinding) {
         Finding finding;
         finding.kind = "time_wait_churn";
         finding.connection = kNoConnection;
         finding.tsNs = host.firstCloseTsNs;
-        host.findingId = log().add(std::move(finding));
+        host.findingId = log().add(std::move(finding), this, hostIndex);
         host.hasFinding = true;
     }
-    host.refreshedAtCloses = host.closes;
     host.severity = isWarning(host) ? Severity::Warning : Severity::Info;
+    host.seriesEndNs = nowNs;
+    log().changed(host.findingId);
+}
 
+void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
+    const HostState& host = hosts_[hostIndex];
+    const int64_t nowNs = host.seriesEndNs;
     const DetectorOptions& limits = options();
     const auto rangePorts = static_cast<uint32_t>(limits.portRangeHigh - limits.portRangeLow + 1);
     const double spanSeconds =
@@ -159,10 +174,11 @@ void TimeWaitDetector::refresh(HostState& host, int64_t nowNs) {
     const double shareOfRange = static_cast<double>(host.population.peak()) / rangePorts;
     const bool client = host.key.role == Side::Client;
 
-    Finding& finding = log().edit(host.findingId);
     finding.severity = host.severity;
+    std::vector<std::pair<Endpoint, uint64_t>> byServer = host.servers;
+    std::sort(byServer.begin(), byServer.end());  // listed by endpoint
     nlohmann::json servers = nlohmann::json::array();
-    for (const auto& [endpoint, closes] : host.servers) {
+    for (const auto& [endpoint, closes] : byServer) {
         servers.push_back({{"server", endpoint.toString()}, {"closes", closes}});
     }
     finding.evidence = {
@@ -207,14 +223,14 @@ void TimeWaitDetector::refresh(HostState& host, int64_t nowNs) {
                                    : "keep-alive (HTTP/1.1), or let the client close first so the TIME_WAIT stays "
                                      "on the client";
     finding.summary = fmt::format("{}, {}; no time is lost by itself, but {}; fix: {}.", who, load, effect, fix);
-    log().changed(host.findingId);
 }
 
 void TimeWaitDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
-    for (HostState& host : hosts_) {
+    for (uint32_t index = 0; index < hosts_.size(); ++index) {
+        const HostState& host = hosts_[index];
         if (host.closes >= options().timeWaitMinCloses) {
-            refresh(host, lastTsNs);
+            refresh(index, lastTsNs);
         }
         HostPopulation population =
             HostPopulation::of(HostPopulation::Kind::TimeWait, host.key.address, options(), host.population);

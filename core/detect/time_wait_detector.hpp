@@ -1,7 +1,7 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
-#include <map>
+#include <utility>
 #include <vector>
 
 #include "detect/connection_states.hpp"
@@ -19,7 +19,7 @@ namespace tcpscope {
 /// `timeWaitMinCloses` connections first: info, or warning when the peak population exceeds
 /// `timeWaitWarnShare` of the ephemeral port range (at that point the 4-tuples between the
 /// host and its peers start to run short, see port_exhaustion and port_reuse).
-class TimeWaitDetector : public Detector {
+class TimeWaitDetector : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -50,12 +50,12 @@ private:
         int64_t peakRateTsNs = 0;
         PopulationSeries population;
         PopulationSeries closesSoFar;          // cumulative, for the rate over time
-        std::map<Endpoint, uint64_t> servers;  // server endpoints of the closed connections (bounded)
+        std::vector<std::pair<Endpoint, uint64_t>> servers;  // server endpoints of the closed connections (bounded)
         uint64_t otherServers = 0;             // closes towards servers beyond the listed ones
         bool hasFinding = false;
         uint32_t findingId = 0;
-        uint64_t refreshedAtCloses = 0;
         Severity severity = Severity::Info;
+        int64_t seriesEndNs = 0;  // the finding's series run until here (the close or the end that changed it)
     };
 
     // What this detector remembers of every connection.
@@ -76,7 +76,8 @@ private:
     void recordClose(const Connection& connection, int64_t tsNs);
     [[nodiscard]] bool isWarning(const HostState& host) const;
     [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
-    void refresh(HostState& host, int64_t nowNs);
+    void refresh(uint32_t hostIndex, int64_t nowNs);
+    void describe(uint32_t hostIndex, Finding& finding) const override;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time

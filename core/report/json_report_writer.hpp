@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -25,7 +26,8 @@ public:
     void endObject();
     void beginArray();
     void endArray();
-    /// The key of the next value of the current object.
+    /// The key of the next value of the current object: one of the report's fixed names, which
+    /// need no escape (written as they are; checked in debug builds).
     void key(std::string_view name);
 
     void value(std::string_view text);
@@ -82,16 +84,30 @@ private:
     void end(char closing);
     void writeEscaped(std::string_view text);
     void maybeFlush() {
-        if (buffer_.size() >= kFlushBytes) {
+        if (used() >= kFlushBytes) {
             flush();
         }
     }
+    [[nodiscard]] size_t used() const { return static_cast<size_t>(cursor_ - buffer_.get()); }
+    // Appends to the buffer (written in blocks: a plain pointer, not a string's checks per append).
+    void put(char c) {
+        if (cursor_ == end_) {
+            flush();
+        }
+        *cursor_++ = c;
+    }
+    void put(const char* text, size_t size);
+    void put(std::string_view text) { put(text.data(), text.size()); }
 
     static constexpr size_t kFlushBytes = size_t{1} << 18;
+    static constexpr size_t kBufferBytes = kFlushBytes + 4096;
 
     std::ostream& out_;
     unsigned indentStep_;
-    std::string buffer_;
+    std::unique_ptr<char[]> buffer_;
+    char* cursor_ = nullptr;
+    char* end_ = nullptr;
+    std::string tree_;  // a tree's text on its way into the buffer
     std::vector<Level> levels_;
     bool afterKey_ = false;
 };

@@ -97,3 +97,39 @@ TEST_CASE("population series points span the whole input with the count carried 
     CHECK(points[19][1] == 0);
     CHECK(series.peak() == 2);
 }
+
+TEST_CASE("population series points are the highest dense bucket of each stretch", "[detect][population]") {
+    // pointList() walks only the changed buckets; each point must still be the highest count of
+    // the dense buckets it stands for, the count carried to the end counted in.
+    std::mt19937_64 random(11);
+    for (int round = 0; round < 200; ++round) {
+        PopulationSeries sparse;
+        DenseSeries dense;
+        const int64_t startNs = 1'700'000'000'000'000'000;
+        int64_t tsNs = startNs;
+        const int changes = 1 + static_cast<int>(random() % 300);
+        const int64_t maxGapNs = int64_t{1} << (10 + random() % 28);
+        for (int i = 0; i < changes; ++i) {
+            const int64_t delta = static_cast<int64_t>(random() % 7) - 3;
+            sparse.add(tsNs, delta);  // the first change at startNs, where the buckets begin
+            dense.set(tsNs, dense.value() + delta);
+            tsNs += static_cast<int64_t>(random() % static_cast<uint64_t>(maxGapNs));
+        }
+        const int64_t endNs = tsNs + static_cast<int64_t>(random() % 3) * dense.bucketNs() * 40;
+        const size_t maxPoints = 1 + random() % 250;
+        const auto points = sparse.pointList(startNs, endNs, maxPoints);
+        const std::vector<int64_t>& buckets = dense.buckets();
+        const size_t total = std::max(buckets.size(), static_cast<size_t>((endNs - startNs) / dense.bucketNs()) + 1);
+        const size_t perPoint = (total + maxPoints - 1) / maxPoints;
+        CAPTURE(round, changes, maxGapNs, maxPoints);
+        REQUIRE(points.size() == (total + perPoint - 1) / perPoint);
+        for (size_t point = 0; point < points.size(); ++point) {
+            int64_t highest = INT64_MIN;
+            for (size_t bucket = point * perPoint; bucket < std::min(total, (point + 1) * perPoint); ++bucket) {
+                highest = std::max(highest, bucket < buckets.size() ? buckets[bucket] : dense.value());
+            }
+            CAPTURE(point);
+            REQUIRE(points[point].highest == highest);
+        }
+    }
+}

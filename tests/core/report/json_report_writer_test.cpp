@@ -101,3 +101,29 @@ TEST_CASE("streamed JSON keeps a tree's indentation inside the stream", "[report
     }
     CHECK(text.str() == whole.dump(2));
 }
+
+TEST_CASE("streamed JSON escapes text of every length and writes documents larger than its buffer",
+          "[report][json]") {
+    // Plain text is checked eight bytes at a time and copied through a fixed buffer: an escape at
+    // any position of any length, and a value longer than the buffer, must still come out as dump().
+    Tree texts = Tree::array();
+    for (size_t length = 1; length <= 40; ++length) {
+        for (size_t position = 0; position < length; ++position) {
+            for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+                std::string text(length, 'x');
+                text[position] = special;
+                texts.push_back(text);
+            }
+        }
+        texts.push_back(std::string(length, ' '));
+    }
+    CHECK(streamed(texts, 2, true) == texts.dump(2));
+
+    const Tree large = {{"long_text", std::string(300'000, 'a') + "\"end"}, {"numbers", Tree::array()}};
+    Tree many = large;
+    for (uint64_t number = 0; number < 100'000; ++number) {
+        many["numbers"].push_back(number * 7919);
+    }
+    CHECK(streamed(many, 1, true) == many.dump(1));
+    CHECK(streamed(many, 2, false) == many.dump(2));
+}

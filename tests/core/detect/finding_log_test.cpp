@@ -1,0 +1,79 @@
+// A detector that keeps its findings in its own records (a FindingAuthor) tells the log only that
+// a finding changed; readers must still see every finding as the records stand when they read.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "detect/finding_log.hpp"
+
+using tcpscope::Finding;
+using tcpscope::FindingAuthor;
+using tcpscope::FindingLog;
+
+namespace {
+
+// Counts stalls per record and writes them into the summary, counting its own describe calls.
+class CountingAuthor : public FindingAuthor {
+public:
+    std::vector<int> stalls;
+    mutable int describes = 0;
+
+    void describe(uint32_t record, Finding& finding) const override {
+        ++describes;
+        finding.summary = std::to_string(stalls.at(record)) + " stalls";
+        finding.evidence["stalls"] = stalls.at(record);
+    }
+};
+
+Finding findingOfKind(const std::string& kind) {
+    Finding finding;
+    finding.kind = kind;
+    return finding;
+}
+
+}  // namespace
+
+TEST_CASE("finding log describes authored findings when they are read", "[detect][finding_log]") {
+    FindingLog log;
+    CountingAuthor author;
+    author.stalls = {0, 0};
+    const uint32_t first = log.add(findingOfKind("delayed_ack_stall"), &author, 0);
+    const uint32_t second = log.add(findingOfKind("delayed_ack_stall"), &author, 1);
+    log.add(findingOfKind("plain"));  // a finding without author stays as it was given
+    for (int stall = 0; stall < 100; ++stall) {
+        ++author.stalls[0];
+        log.changed(first);
+    }
+    CHECK(author.describes == 0);  // nobody read: nothing was described yet
+
+    REQUIRE(log.all().size() == 3);
+    CHECK(log.all()[first].summary == "100 stalls");
+    CHECK(log.all()[second].summary == "0 stalls");
+    CHECK(log.all()[2].summary.empty());
+    CHECK(author.describes == 2);  // once each, however often they changed, and not again on a re-read
+
+    author.stalls[1] = 7;
+    log.changed(second);
+    const std::vector<Finding> released = log.release();
+    CHECK(released[first].summary == "100 stalls");
+    CHECK(released[second].summary == "7 stalls");
+    CHECK(released[second].evidence["stalls"] == 7);
+    CHECK(author.describes == 3);
+}
+
+TEST_CASE("finding log listener sees a finding described at its first change", "[detect][finding_log]") {
+    FindingLog log;
+    CountingAuthor author;
+    author.stalls = {0};
+    std::vector<std::string> heard;
+    log.setListener([&](const Finding& finding, bool isNew) { heard.push_back((isNew ? "new " : "") + finding.summary); });
+    const uint32_t id = log.add(findingOfKind("retransmission_stall"), &author, 0);
+    for (int stall = 1; stall <= 5; ++stall) {
+        author.stalls[0] = stall;
+        log.changed(id);
+    }
+    // Every change is heard; the finding is described again at changes 1, 2 and 4 only.
+    CHECK(heard == std::vector<std::string>{"new ", "1 stalls", "2 stalls", "2 stalls", "4 stalls", "4 stalls"});
+    CHECK(log.all()[id].summary == "5 stalls");  // a read brings it up to date
+}
