@@ -174,8 +174,9 @@ void DelayedAckDetector::onRetire(const Connection& connection) {
     for (const Side side : {Side::Client, Side::Server}) {
         const SenderState& state = stateOf(connection.id, side);
         if (state.totals != kNoTotals) {
-            refreshSummary(connection, side, totals_[state.totals]);
-            log().changed(totals_[state.totals].findingId);
+            Totals& totals = totals_[state.totals];
+            totals.lifeNs = lifeOf(connection);
+            log().changed(totals.findingId);
         }
     }
     states_.release(connection.id);
