@@ -14,6 +14,10 @@ public:
     Detector(const AnalysisEngine& engine, const DetectorOptions& options, FindingLog& log)
         : engine_(engine), options_(options), log_(log) {}
 
+    /// Appends the population series this detector keeps about `host` as they are now, as
+    /// onEnd() will hand them out (a live capture's host chart; the analysis is not changed).
+    virtual void addPopulationsOf(const IpAddress& /*host*/, std::vector<HostPopulation>& /*populations*/) const {}
+
 protected:
     [[nodiscard]] const AnalysisEngine& engine() const { return engine_; }
     [[nodiscard]] const DetectorOptions& options() const { return options_; }

@@ -24,4 +24,12 @@ DetectorSet::DetectorSet(AnalysisEngine& engine, const DetectorOptions& options,
     }
 }
 
+std::vector<HostPopulation> DetectorSet::populationsOf(const IpAddress& host) const {
+    std::vector<HostPopulation> populations;
+    for (const auto& detector : detectors_) {
+        detector->addPopulationsOf(host, populations);
+    }
+    return populations;
+}
+
 }  // namespace tcpscope

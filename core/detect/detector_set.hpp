@@ -13,6 +13,8 @@ public:
     DetectorSet(AnalysisEngine& engine, const DetectorOptions& options, FindingLog& log);
 
     [[nodiscard]] size_t size() const { return detectors_.size(); }
+    /// Every detector's population series about `host` as they are now (copies).
+    [[nodiscard]] std::vector<HostPopulation> populationsOf(const IpAddress& host) const;
 
 private:
     DetectorOptions options_;

@@ -337,17 +337,34 @@ void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
         if (pool.strain && pool.strain->warning.made) {
             refreshWarning(index, lastTsNs);
         }
-        if (pool.portsInUse.peak() < 2) {
-            continue;  // one port at a time says nothing on a chart; thousands of such pools would cost memory
+        if (std::optional<HostPopulation> population = populationOf(pool)) {
+            log().addPopulation(std::move(*population));
         }
-        HostPopulation population =
-            HostPopulation::of(HostPopulation::Kind::PortsInUse, pool.key.client, options(), pool.portsInUse);
-        population.server = pool.key.server;
-        if (!pool.ports.empty()) {
-            population.observedLowPort = pool.lowestPort;
-            population.observedHighPort = pool.highestPort;
+    }
+}
+
+std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& pool) const {
+    if (pool.portsInUse.peak() < 2) {
+        return std::nullopt;  // one port at a time says nothing on a chart; thousands of such pools would cost memory
+    }
+    HostPopulation population =
+        HostPopulation::of(HostPopulation::Kind::PortsInUse, pool.key.client, options(), pool.portsInUse);
+    population.server = pool.key.server;
+    if (!pool.ports.empty()) {
+        population.observedLowPort = pool.lowestPort;
+        population.observedHighPort = pool.highestPort;
+    }
+    return population;
+}
+
+void PortExhaustionDetector::addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const {
+    for (uint32_t index = 0; index < pools_.size(); ++index) {
+        const Pool& pool = pools_[index];
+        if (pool.key.client == host) {
+            if (std::optional<HostPopulation> population = populationOf(pool)) {
+                populations.push_back(std::move(*population));
+            }
         }
-        log().addPopulation(std::move(population));
     }
 }
 

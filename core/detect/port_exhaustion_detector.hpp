@@ -1,11 +1,12 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
-
-#include <absl/container/flat_hash_set.h>
 
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
@@ -31,6 +32,7 @@ public:
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
+    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override;
 
 private:
     struct PoolKey {
@@ -138,6 +140,8 @@ private:
     void describeError(const Pool& pool, Finding& finding) const;
     void describeWarning(const Pool& pool, Finding& finding) const;
     [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
+    // The pool's series for the host chart; none for a pool that never held two ports.
+    [[nodiscard]] std::optional<HostPopulation> populationOf(const Pool& pool) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time

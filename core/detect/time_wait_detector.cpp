@@ -232,10 +232,22 @@ void TimeWaitDetector::onEnd(int64_t lastTsNs) {
         if (host.closes >= options().timeWaitMinCloses) {
             refresh(index, lastTsNs);
         }
-        HostPopulation population =
-            HostPopulation::of(HostPopulation::Kind::TimeWait, host.key.address, options(), host.population);
-        population.role = host.key.role;
-        log().addPopulation(std::move(population));
+        log().addPopulation(populationOf(host));
+    }
+}
+
+HostPopulation TimeWaitDetector::populationOf(const HostState& host) const {
+    HostPopulation population =
+        HostPopulation::of(HostPopulation::Kind::TimeWait, host.key.address, options(), host.population);
+    population.role = host.key.role;
+    return population;
+}
+
+void TimeWaitDetector::addPopulationsOf(const IpAddress& address, std::vector<HostPopulation>& populations) const {
+    for (const HostState& host : hosts_) {
+        if (host.key.address == address) {
+            populations.push_back(populationOf(host));
+        }
     }
 }
 

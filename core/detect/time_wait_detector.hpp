@@ -26,6 +26,7 @@ public:
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
+    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override;
 
 private:
     // A host is an address in one role: on loopback the client and the server share an address
@@ -78,6 +79,7 @@ private:
     [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
     void refresh(uint32_t hostIndex, int64_t nowNs);
     void describe(uint32_t hostIndex, Finding& finding) const override;
+    [[nodiscard]] HostPopulation populationOf(const HostState& host) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time

@@ -14,8 +14,11 @@ namespace tcpscope {
 class DetectorSet;
 
 /// Results readable during a live analysis, on the analysis thread, between two packets: the
-/// same view of an engine and its findings as a file load's checkpoints.
-using LiveResults = AnalysisCheckpoint;
+/// same view of an engine and its findings as a file load's checkpoints, and the detectors, whose
+/// population series (DetectorSet::populationsOf) a host chart copies while the capture runs.
+struct LiveResults : AnalysisCheckpoint {
+    const DetectorSet& detectors;
+};
 
 /// The analysis side of a live capture: its own thread takes packets from the queue and pushes
 /// them through the same engine and detectors as a file. Findings reach the listener as soon as

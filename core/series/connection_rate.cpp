@@ -10,11 +10,14 @@ namespace tcpscope {
 
 ConnectionAttempts connectionAttemptsOf(const AnalysisEngine& engine) {
     ConnectionAttempts attempts;
-    const PacketIndex& packets = engine.packets();
-    const auto& connections = engine.connections();
-    const int64_t originNs = engine.firstTsNs();
-    attempts.durationSeconds = secondsSince(originNs, engine.lastTsNs());
-    for (size_t position = 0; position < packets.size(); ++position) {
+    extendConnectionAttempts(attempts, engine.packets(), engine.connections(), engine.firstTsNs(), engine.lastTsNs());
+    return attempts;
+}
+
+void extendConnectionAttempts(ConnectionAttempts& attempts, const PacketIndex& packets,
+                              const ConnectionStore& connections, int64_t originNs, int64_t lastTsNs) {
+    attempts.durationSeconds = secondsSince(originNs, lastTsNs);
+    for (size_t position = attempts.packetsRead; position < packets.size(); ++position) {
         const IndexedPacket packet = packets.at(position);
         if ((packet.tcpFlags & (tcpflag::kSyn | tcpflag::kAck | tcpflag::kRst)) != tcpflag::kSyn ||
             packet.connection >= connections.size()) {
@@ -28,7 +31,7 @@ ConnectionAttempts connectionAttemptsOf(const AnalysisEngine& engine) {
             attempts.synRetransmissions.push_back(x);
         }
     }
-    return attempts;
+    attempts.packetsRead = std::max(attempts.packetsRead, packets.size());
 }
 
 double rateBinSeconds(double fromX, double toX, size_t columns, double minPixels) {

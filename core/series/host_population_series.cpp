@@ -25,14 +25,18 @@ std::vector<ChartPoint> populationPoints(const PopulationSeries& series, int64_t
 }
 
 HostPopulationChart hostPopulationChart(const CaptureAnalysis& analysis, const IpAddress& host, size_t maxPortLines) {
-    HostPopulationChart chart;
     if (!analysis.engine) {
-        return chart;
+        return {};
     }
-    const int64_t originNs = analysis.engine->firstTsNs();
-    const int64_t endNs = analysis.engine->lastTsNs();
+    return hostPopulationChart(analysis.populations, host, analysis.engine->firstTsNs(), analysis.engine->lastTsNs(),
+                               maxPortLines);
+}
+
+HostPopulationChart hostPopulationChart(std::span<const HostPopulation> populations, const IpAddress& host,
+                                        int64_t originNs, int64_t endNs, size_t maxPortLines) {
+    HostPopulationChart chart;
     std::vector<const HostPopulation*> portPools;
-    for (const HostPopulation& population : analysis.populations) {
+    for (const HostPopulation& population : populations) {
         if (!(population.host == host)) {
             continue;
         }

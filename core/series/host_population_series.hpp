@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct HostPopulationChart {
 /// frame, until its last. At most `maxPortLines` ports-in-use lines (the highest peaks).
 HostPopulationChart hostPopulationChart(const CaptureAnalysis& analysis, const IpAddress& host,
                                         size_t maxPortLines = 4);
+/// The same from `populations` (a live capture's so far), x from `originNs` until `endNs`.
+HostPopulationChart hostPopulationChart(std::span<const HostPopulation> populations, const IpAddress& host,
+                                        int64_t originNs, int64_t endNs, size_t maxPortLines = 4);
 
 /// The series as a staircase: each stored bucket's highest count from its start (to the
 /// millisecond), held until `endTsNs`.

@@ -5,9 +5,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "capture/bpf_filter.hpp"
-#include "capture/permission_fix.hpp"
-#include "live/capture_source.hpp"
 #include "capture/pcapng_writer.hpp"
+#include "capture/permission_fix.hpp"
+#include "detect/detector_set.hpp"
+#include "live/capture_source.hpp"
 #include "live/live_error.hpp"
 
 namespace tcpscope::ui {
@@ -148,7 +149,23 @@ ResultsPtr LiveCaptureController::snapshot(const LiveResults& results) {
     // after this is either in the copy or counted as not shown yet.
     findingEventsShown_ = findingEvents_.load();
     capturedShown_ = session_->stats().captured;
-    return AnalysisResults::partialWithPackets(results, kMaxLiveConnections);
+    populationHostChanged_ = false;
+    std::optional<IpAddress> host;
+    {
+        const std::lock_guard lock(populationHostMutex_);
+        host = populationHost_;
+    }
+    std::vector<HostPopulation> populations =
+        host ? results.detectors.populationsOf(*host) : std::vector<HostPopulation>{};
+    return AnalysisResults::partialWithPackets(results, kMaxLiveConnections, host, std::move(populations));
+}
+
+void LiveCaptureController::setPopulationHost(std::optional<IpAddress> host) {
+    const std::lock_guard lock(populationHostMutex_);
+    if (host != populationHost_) {
+        populationHost_ = host;
+        populationHostChanged_ = host.has_value();  // the next timer tick makes a snapshot with its series
+    }
 }
 
 void LiveCaptureController::publish(ResultsPtr results) {
@@ -177,7 +194,8 @@ void LiveCaptureController::onTimer() {
         stop();  // the device went away, the helper died, the disk is full: finish with the error
         return;
     }
-    const bool changed = findingEvents_ != findingEventsShown_ || session_->stats().captured != capturedShown_;
+    const bool changed =
+        findingEvents_ != findingEventsShown_ || session_->stats().captured != capturedShown_ || populationHostChanged_;
     if (changed && sinceSnapshot_.elapsed() >= kTrailingSnapshotMs && !snapshotInFlight_.exchange(true)) {
         ResultsPtr results;
         session_->read([this, &results](const LiveResults& live) { results = snapshot(live); });

@@ -4,9 +4,10 @@
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
-
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include "capture/capture_settings.hpp"
 #include "live/live_session.hpp"
@@ -50,6 +51,9 @@ public:
     [[nodiscard]] LiveCaptureStatus status() const;
     /// The last snapshot handed to the views, or null.
     [[nodiscard]] const ResultsPtr& results() const { return results_; }
+    /// The host whose population series the next snapshots copy (its chart is shown), or none:
+    /// the copy is made under the analysis's lock, so only while someone looks at it.
+    void setPopulationHost(std::optional<IpAddress> host);
     /// The findings of the live analysis at the end of the last capture (what its file must show again).
     [[nodiscard]] const std::vector<Finding>& finalFindings() const { return finalFindings_; }
 
@@ -85,6 +89,9 @@ private:
     std::atomic<uint64_t> findingEvents_{0};       // findings made or grown (analysis thread)
     std::atomic<uint64_t> findingEventsShown_{0};  // ... as of the last snapshot
     std::atomic<uint64_t> capturedShown_{0};       // packets captured as of the last snapshot
+    mutable std::mutex populationHostMutex_;       // the analysis thread reads it for its snapshots
+    std::optional<IpAddress> populationHost_;
+    std::atomic<bool> populationHostChanged_{false};  // a snapshot with its series is due
     int64_t fileBytes_ = 0;
     int ticks_ = 0;
     bool stopping_ = false;

@@ -124,13 +124,16 @@ ChartData rttData(const AnalysisResults& results, uint32_t connectionId, Side se
     return chart;
 }
 
-ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& host) {
-    const HostPopulationChart population = hostPopulationChart(analysis, host);
+ChartData hostPopulationData(const AnalysisResults& results, const IpAddress& host) {
+    const int64_t originNs = results.firstTsNs();
+    const HostPopulationChart population =
+        hostPopulationChart(results.populations(), host, originNs, results.lastTsNs());
     const QString hostName = QString::fromStdString(host.toString());
-    const double toX = std::max(secondsSince(analysis.engine->firstTsNs(), analysis.engine->lastTsNs()), 1e-3);
+    const double toX = std::max(secondsSince(originNs, results.lastTsNs()), 1e-3);
     if (population.lines.empty()) {
-        ChartData chart = titled(tr("%1 closed no connection first and never held two ports to one server").arg(hostName),
-                                 tr("Connections"), analysis.engine->firstTsNs());
+        ChartData chart =
+            titled(tr("%1 closed no connection first and never held two ports to one server").arg(hostName),
+                   tr("Connections"), originNs);
         setRange(chart, {0, toX}, 0, 1);
         return chart;
     }
@@ -138,7 +141,7 @@ ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& h
                                  .arg(hostName)
                                  .arg(population.peak)
                                  .arg(population.capacityPorts),
-                             tr("Connections (TIME_WAIT entries, ports in use)"), analysis.engine->firstTsNs());
+                             tr("Connections (TIME_WAIT entries, ports in use)"), originNs);
     // The port range is the capacity; a client that kept to fewer ports ran into those first.
     // When the data stays far below the range, the axis follows the data and the range line is
     // named with its value so that the small numbers stay readable.
@@ -182,11 +185,11 @@ ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& h
     return chart;
 }
 
-ChartData connectionRateData(const CaptureAnalysis& analysis, const ConnectionAttempts& attempts) {
+ChartData connectionRateData(int64_t originTsNs, const ConnectionAttempts& attempts) {
     ChartData chart = titled(tr("Connection rate: %1 new connections, %2 SYN retransmissions")
                                  .arg(attempts.newConnections.size())
                                  .arg(attempts.synRetransmissions.size()),
-                             tr("Per second (bins follow the zoom)"), analysis.engine->firstTsNs());
+                             tr("Per second (bins follow the zoom)"), originTsNs);
     chart.series.push_back({tr("new connections (first SYN)"), {}, attempts.newConnections, true, SeriesRole::Data, {}});
     chart.series.push_back({tr("SYN retransmissions"), {}, attempts.synRetransmissions, true, SeriesRole::Alert, {}});
     setRange(chart, {0, std::max(attempts.durationSeconds, 1e-3)}, 0, 1);

@@ -44,10 +44,12 @@ struct ChartData {
 ChartData timeSequenceData(const AnalysisResults& results, uint32_t connection, Side sender);
 /// Round-trip times of `sender`'s segments on `connection` (Wireshark's ack_rtt, Karn's rule).
 ChartData rttData(const AnalysisResults& results, uint32_t connection, Side sender);
-/// TIME_WAIT population and ports in use of `host`, with the port range's capacity.
-ChartData hostPopulationData(const CaptureAnalysis& analysis, const IpAddress& host);
-/// New connections and SYN retransmissions per second over the capture.
-ChartData connectionRateData(const CaptureAnalysis& analysis, const ConnectionAttempts& attempts);
+/// TIME_WAIT population and ports in use of `host`, with the port range's capacity; `results`
+/// hold its population series (complete, or a live snapshot made for `host`).
+ChartData hostPopulationData(const AnalysisResults& results, const IpAddress& host);
+/// New connections and SYN retransmissions per second over the capture (complete, or a live
+/// capture's so far), whose first frame is at `originTsNs`.
+ChartData connectionRateData(int64_t originTsNs, const ConnectionAttempts& attempts);
 
 /// Replaces what `view` shows by `chart` (on the GUI thread; reduces the series to the view).
 void showChart(ChartView& view, ChartData chart);

@@ -5,12 +5,14 @@
 #include <QLabel>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <utility>
 
 namespace tcpscope::ui {
 
 // A chart computed for a request, with the capture's connection attempts when they were
-// computed for it (kept for the next rate chart of the same results).
+// computed for it (kept for the next rate chart of the same results, or extended by the next
+// snapshot of a live capture).
 struct ChartPanel::Computed {
     Request request;
     ChartData chart;
@@ -25,8 +27,8 @@ ChartData chartDataFor(const AnalysisResults& results, ChartKind kind, uint32_t 
         case ChartKind::TimeSequence: return timeSequenceData(results, connection, direction);
         case ChartKind::Rtt: return rttData(results, connection, direction);
         case ChartKind::HostPopulation:
-            return hostPopulationData(*results.analysis(), results.connections()[connection].client.address);
-        case ChartKind::ConnectionRate: return connectionRateData(*results.analysis(), *attempts);
+            return hostPopulationData(results, results.connections()[connection].client.address);
+        case ChartKind::ConnectionRate: return connectionRateData(results.firstTsNs(), *attempts);
     }
     return {};
 }
@@ -37,7 +39,7 @@ Side busierSide(const Connection& connection) {
                                                                                                      : Side::Server;
 }
 
-// The charts of one connection read its packets; the host and rate charts need the whole analysis.
+// The charts of one connection read its packets; the host and rate charts read the whole capture.
 bool isConnectionChart(ChartKind kind) { return kind == ChartKind::TimeSequence || kind == ChartKind::Rtt; }
 
 }  // namespace
@@ -101,6 +103,13 @@ void ChartPanel::refreshResults(ResultsPtr results) {
         return of && connection_ < of->connections().size() ? of->connections()[connection_].lastFrame : 0;
     };
     const bool unchanged = !stale_ && isConnectionChart(kind_) && lastFrameIn(results) == lastFrameIn(results_);
+    // The attempts of earlier snapshots of this capture stay: the next rate chart reads only the
+    // packets added since (not those of a file shown before the capture).
+    const bool sameCapture = results_ && !results_->isComplete() && results && results->packets() != nullptr &&
+                             (!attempts_ || attempts_->packetsRead <= results->packets()->size());
+    if (!sameCapture) {
+        attempts_.reset();
+    }
     results_ = std::move(results);
     // Until the user picks a direction, it follows the side that has sent more so far.
     bool sameDirection = true;
@@ -112,7 +121,6 @@ void ChartPanel::refreshResults(ResultsPtr results) {
     if (unchanged && sameDirection) {
         return;
     }
-    attempts_.reset();
     keepZoom_ = sameDirection;
     if (computing_) {
         refreshPending_ = true;  // after the chart being computed is shown: a refresh never cancels it
@@ -184,6 +192,19 @@ void ChartPanel::showEvent(QShowEvent* event) {
     }
 }
 
+void ChartPanel::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    emit populationHostChanged();
+}
+
+std::optional<IpAddress> ChartPanel::populationHost() const {
+    if (!isVisible() || kind_ != ChartKind::HostPopulation || !results_ || results_->isComplete() ||
+        connection_ >= results_->connections().size()) {
+        return std::nullopt;
+    }
+    return results_->connections()[connection_].client.address;
+}
+
 ChartPanel::Request ChartPanel::currentRequest() const {
     return {results_, kind_, connection_, direction_};
 }
@@ -193,7 +214,11 @@ size_t ChartPanel::workOf(const Request& request) const {
         const Connection& connection = request.results->connections()[request.connection];
         return connection.from(Side::Client).packets + connection.from(Side::Server).packets;
     }
-    return request.results->packets()->size();
+    const size_t packets = request.results->packets()->size();
+    if (request.kind == ChartKind::ConnectionRate && attempts_) {
+        return packets - std::min(packets, attempts_->packetsRead);
+    }
+    return packets;
 }
 
 void ChartPanel::rebuild() {
@@ -202,12 +227,10 @@ void ChartPanel::rebuild() {
     computing_ = false;  // a job still running is dropped when it ends
     refreshPending_ = false;
     const bool keepZoom = std::exchange(keepZoom_, false);
-    const bool connectionChart = isConnectionChart(kind_);
-    if (!results_ || (connectionChart ? results_->packets() == nullptr : results_->analysis() == nullptr)) {
-        const QString why = !results_                        ? tr("No capture")
-                            : results_->packets() != nullptr ? tr("This chart appears when the capture stops")
-                                                              : tr("Charts appear when the capture is loaded");
-        view_->reset(why, QString(), QString(), 0);
+    emit populationHostChanged();  // a live capture copies a host's series only while its chart is shown
+    if (!results_ || results_->packets() == nullptr) {
+        view_->reset(!results_ ? tr("No capture") : tr("Charts appear when the capture is loaded"), QString(),
+                     QString(), 0);
         return;
     }
     const bool haveConnection = connection_ < results_->connections().size();
@@ -215,16 +238,29 @@ void ChartPanel::rebuild() {
         view_->reset(tr("Select a connection to chart it"), QString(), QString(), results_->firstTsNs());
         return;
     }
+    if (kind_ == ChartKind::HostPopulation &&
+        !results_->hasPopulationsOf(results_->connections()[connection_].client.address)) {
+        // A live snapshot made before the chart was asked for: the next one brings the host's series.
+        if (!keepZoom) {
+            view_->reset(tr("Reading the host's series from the capture..."), QString(), QString(),
+                         results_->firstTsNs());
+        }
+        return;
+    }
     const Request request = currentRequest();
     auto compute = [request, attempts = attempts_]() {
         auto computed = std::make_shared<Computed>();
         computed->request = request;
-        if (request.kind == ChartKind::ConnectionRate && !attempts) {
-            computed->attempts =
-                std::make_shared<const ConnectionAttempts>(connectionAttemptsOf(*request.results->analysis()->engine));
+        const AnalysisResults& results = *request.results;
+        if (request.kind == ChartKind::ConnectionRate &&
+            (!attempts || attempts->packetsRead < results.packets()->size())) {
+            auto extended = std::make_shared<ConnectionAttempts>(attempts ? *attempts : ConnectionAttempts{});
+            extendConnectionAttempts(*extended, *results.packets(), results.connections(), results.firstTsNs(),
+                                     results.lastTsNs());
+            computed->attempts = std::move(extended);
         }
-        computed->chart = chartDataFor(*request.results, request.kind, request.connection, request.direction,
-                                       attempts ? attempts.get() : computed->attempts.get());
+        computed->chart = chartDataFor(results, request.kind, request.connection, request.direction,
+                                       computed->attempts ? computed->attempts.get() : attempts.get());
         return computed;
     };
     if (workOf(request) < backgroundFromPackets_) {
@@ -264,7 +300,8 @@ void ChartPanel::showComputed() {
         return;  // the selection, kind or direction changed since: a newer job is on its way
     }
     computing_ = false;
-    if (computed->attempts && computed->request.results == results_) {
+    // A newer snapshot of the same live capture extends these attempts.
+    if (computed->attempts && (computed->request.results == results_ || refreshPending_)) {
         attempts_ = computed->attempts;
     }
     present(std::move(computed->chart), keepZoomOfComputed_);

@@ -3,6 +3,7 @@
 #include <QWidget>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "charts/chart_content.hpp"
 #include "charts/chart_view.hpp"
@@ -27,12 +28,13 @@ public:
     /// New results (or null): forgets the connection; charts need complete results.
     void setResults(ResultsPtr results);
     /// Follows the selection: the charts of `connection`, sender = the side that sent more data.
-    /// The connection's charts need a packet index (complete results or a live snapshot); the
-    /// host and rate charts need complete results.
+    /// The charts need a packet index (complete results or a live snapshot); the host chart of a
+    /// live snapshot also its host's series (see populationHost()), which the next snapshot brings.
     void showConnection(ResultsPtr results, uint32_t connection);
     /// Newer results of the same live capture: the same connection, kind and direction (unless the
     /// user never picked one: then the side that has sent more), charted again (now if visible,
     /// else when shown) keeping the zoom; the chart shown stays until the new one is computed.
+    /// The rate chart reads only the packets added since the last one.
     void refreshResults(ResultsPtr results);
     void setKind(ChartKind kind);
     /// Whose data the time-sequence and RTT charts show (the user's pick: kept by live refreshes).
@@ -49,6 +51,9 @@ public:
     /// Charts of at least this many packets (the connection's, or the capture's for the host and
     /// rate charts) are computed on a pool thread; smaller ones at once. Default 20,000.
     void setBackgroundThreshold(size_t packets) { backgroundFromPackets_ = packets; }
+    /// The host whose population series a live capture's snapshots must carry: the host chart's,
+    /// while it is shown during a live capture; none otherwise.
+    [[nodiscard]] std::optional<IpAddress> populationHost() const;
     /// The chart shown: its title, time range and render() serve the exports.
     [[nodiscard]] ChartView& view() { return *view_; }
     [[nodiscard]] const ChartView& view() const { return *view_; }
@@ -56,9 +61,12 @@ public:
 signals:
     /// A computed chart was put into the view (of the current selection, kind and direction).
     void chartShown();
+    /// populationHost() may have changed.
+    void populationHostChanged();
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     // What a chart is computed for; a result whose request is no longer the panel's is dropped.
@@ -87,7 +95,8 @@ private:
     QLabel* hint_ = nullptr;
     ChartView* view_ = nullptr;
     ResultsPtr results_;
-    std::shared_ptr<const ConnectionAttempts> attempts_;  // of results_, computed on first use
+    // of results_ (a live capture's: so far), computed on first use
+    std::shared_ptr<const ConnectionAttempts> attempts_;
     QFutureWatcher<std::shared_ptr<Computed>> watcher_;
     size_t backgroundFromPackets_ = 20'000;
     bool computing_ = false;

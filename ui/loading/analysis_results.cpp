@@ -32,9 +32,13 @@ std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoin
 }
 
 std::shared_ptr<const AnalysisResults> AnalysisResults::partialWithPackets(const AnalysisCheckpoint& checkpoint,
-                                                                           size_t maxConnections) {
+                                                                           size_t maxConnections,
+                                                                           std::optional<IpAddress> populationHost,
+                                                                           std::vector<HostPopulation> populations) {
     const std::shared_ptr<AnalysisResults> results = copyOf(checkpoint, maxConnections);
     results->packetsSnapshot_ = checkpoint.engine.packets().snapshot();
+    results->populationHost_ = populationHost;
+    results->populationsSnapshot_ = std::move(populations);
     return results;
 }
 

@@ -20,8 +20,12 @@ public:
     static std::shared_ptr<const AnalysisResults> partial(const AnalysisCheckpoint& checkpoint, size_t maxConnections);
     /// The same with a snapshot of the packet index (a live capture: the packets table, the ladder
     /// and the charts of a connection show while it runs). The index's chunks are shared, not copied.
+    /// With `populationHost`, also `populations`: the series the detectors keep about that host so
+    /// far (its chart is shown; see DetectorSet::populationsOf).
     static std::shared_ptr<const AnalysisResults> partialWithPackets(const AnalysisCheckpoint& checkpoint,
-                                                                     size_t maxConnections);
+                                                                     size_t maxConnections,
+                                                                     std::optional<IpAddress> populationHost = {},
+                                                                     std::vector<HostPopulation> populations = {});
     /// Takes over a finished analysis and, when strace logs were given, their alignment (whose
     /// confirmations are already in the analysis's findings).
     static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis,
@@ -41,6 +45,13 @@ public:
     [[nodiscard]] const PacketIndex* packets() const {
         return isComplete() ? &analysis_.engine->packets() : packetsSnapshot_.get();
     }
+    /// The detectors' population series: all of a complete analysis, those of populationHost() of
+    /// a live snapshot.
+    [[nodiscard]] const std::vector<HostPopulation>& populations() const {
+        return isComplete() ? analysis_.populations : populationsSnapshot_;
+    }
+    /// True if populations() holds the series of `host` (complete results, or a live snapshot made for it).
+    [[nodiscard]] bool hasPopulationsOf(const IpAddress& host) const { return isComplete() || populationHost_ == host; }
     /// The complete analysis (packet index, inputs), or null while loading.
     [[nodiscard]] const CaptureAnalysis* analysis() const { return isComplete() ? &analysis_ : nullptr; }
     /// The traced processes' system calls on the capture's axis, or null (no strace log, or loading).
@@ -59,6 +70,8 @@ private:
     ConnectionStore connections_;
     std::vector<Finding> findings_;
     std::shared_ptr<const PacketIndex> packetsSnapshot_;
+    std::vector<HostPopulation> populationsSnapshot_;
+    std::optional<IpAddress> populationHost_;
     FrameCounters counters_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;

@@ -15,10 +15,10 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 #include "annotate/notes_controller.hpp"
+#include "capture/live_capture_controller.hpp"
 #include "export/view_export_dialog.hpp"
 #include "loading/input_kind.hpp"
 #include "panels/analysis_options_dialog.hpp"
@@ -158,6 +158,9 @@ void MainWindow::buildLayout() {
     chartPanel_ = new ChartPanel;
     chartPanel_->setObjectName(QStringLiteral("chartPanel"));
     viewTabs_->addTab(chartPanel_, tr("Charts"));
+    // During a live capture the host chart's series come with the snapshots while it is shown.
+    connect(chartPanel_, &ChartPanel::populationHostChanged, captureController_,
+            [this]() { captureController_->setPopulationHost(chartPanel_->populationHost()); });
     connect(timelineView_, &TimelineView::connectionClicked, this, &MainWindow::selectConnection);
     connect(timelineView_, &TimelineView::findingClicked, this, &MainWindow::selectFinding);
     connect(timelineView_, &TimelineView::packetClicked, this, &MainWindow::showPacketFromView);

@@ -130,6 +130,8 @@ void MainWindow::showLiveResults(ResultsPtr results) {
     showResults(std::move(results), false);
     if (connectionId != kNoConnection) {
         selectConnection(connectionId);
+    } else {
+        chartPanel_->refreshResults(results_);  // the connection-rate chart needs no selection
     }
     if (findingId != UINT32_MAX) {
         selectFinding(findingId);
