@@ -500,3 +500,32 @@ TEST_CASE("live: SYNs retried to a silent endpoint by a connection retired since
     CHECK(shown.evidence["connections_delayed"] == 2);
     CHECK(shown.evidence["connections"][0]["outcome"] == "unfinished");
 }
+
+TEST_CASE("live: a listener's queue walks past connections retired and freed behind a handshake in flight",
+          "[detect][backlog][retirement]") {
+    EngineOptions engineOptions = retiringAfter200s();
+    engineOptions.retirement.closedAgeNs = 2'000'000'000;
+    BacklogSession s({}, engineOptions);
+    constexpr size_t kClients = 2100;  // ids 1024..2047 fill the second chunk of states
+    std::vector<uint32_t> isns(kClients + 2);
+    for (size_t i = 0; i < isns.size(); ++i) {
+        isns[i] = static_cast<uint32_t>(1000 * (i + 1));
+    }
+    Clients clients{s, "10.0.0.1", "10.0.0.2", 80, isns};
+    clients.syn(0, 0);  // never answered: the front of the listener's queue
+    for (size_t i = 1; i < kClients; ++i) {
+        const double atMs = 10 + 0.01 * static_cast<double>(i);
+        clients.syn(i, atMs);
+        clients.answer(i, atMs + 0.002);
+        clients.fromClient(i, clients.isn(i) + 1, 0, kRst, atMs + 0.005);  // closed at once
+    }
+    const size_t before = s.detector.stateBytes();
+    clients.syn(kClients, 5000);  // the closed ones are retired, their states freed
+    const size_t held = s.detector.stateBytes();
+    CHECK(s.engine.retiredConnections() == kClients - 1);
+    CHECK(held < before);
+    clients.syn(kClients + 1, 140'000);  // the front is abandoned: the queue is walked past the freed ones
+    CHECK(s.detector.stateBytes() == held);
+    s.finish();
+    CHECK(s.findings("syn_backlog_overflow").empty());
+}
