@@ -252,9 +252,13 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         fmt::print(stderr, "tcpscope-cli: the capture stopped early: {}\n", result.summary.error);
     }
     if (json) {
-        Json report = analysisReportJson(result.analysis);
-        report["capture"]["live"] = liveCaptureJson(result.summary);
-        std::cout << report.dump() << '\n';
+        // Written as it goes, on one line (as the finding lines before it), not built as a tree:
+        // the flows of a long capture would take more memory than the whole capture did.
+        {
+            JsonStreamWriter writer(std::cout, JsonStreamWriter::Compact{});
+            writeAnalysisReportJson(writer, result.analysis, nullptr, Json{{"live", liveCaptureJson(result.summary)}});
+        }
+        std::cout << '\n';
     } else {
         std::cout << '\n';
         writeLiveCaptureText(std::cout, result.summary);

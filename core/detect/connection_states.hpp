@@ -32,6 +32,9 @@ public:
     State& operator[](size_t index) { return entries_[index]; }
     const State& operator[](size_t index) const { return entries_[index]; }
 
+    /// Bytes held by the states' chunks.
+    [[nodiscard]] size_t bytesHeld() const { return entries_.bytesHeld(); }
+
     /// Walks the held entries in order.
     auto begin() { return entries_.begin(); }
     auto end() { return entries_.end(); }

@@ -66,7 +66,7 @@ void SynBacklogDetector::onSegment(const SegmentEvent& event) {
                 state.completedTsNs = event.tsNs;
                 settle(state);
                 if (state.counted) {
-                    updateDelay(state);  // its outcome is known now
+                    updateDelay(state, ended_);  // its outcome is known now
                     log().changed(listeners_[state.listener].findingId);
                 }
             }
@@ -143,11 +143,26 @@ void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& st
         const auto unconfirmed = std::move(listener.unconfirmed);
         listener.unconfirmed = {};
         for (const auto& [connectionId, frame] : unconfirmed) {
-            Handshake& waiting = states_[connectionId];
+            const auto retired = retiredUnconfirmed_.find(connectionId);
+            Handshake& waiting = retired != retiredUnconfirmed_.end() ? retired->second : states_[connectionId];
             if (!waiting.excluded) {
                 ++listener.synRetransmissions;
                 countEvidence(engine().connections()[connectionId], waiting, frame, false);
             }
+        }
+        // Those retired meanwhile are over: their outcomes are final now that they count.
+        bool finished = false;
+        for (const auto& [connectionId, frame] : unconfirmed) {
+            const auto retired = retiredUnconfirmed_.find(connectionId);
+            if (retired != retiredUnconfirmed_.end()) {
+                finish(retired->second);
+                retiredUnconfirmed_.erase(retired);
+                finished = true;
+            }
+        }
+        if (finished && listener.hasFinding) {
+            refresh(listener);
+            log().changed(listener.findingId);
         }
     }
     if (!state.tracked) {
@@ -194,11 +209,14 @@ void SynBacklogDetector::onServerReset(const SegmentEvent& event, Handshake& sta
 
 void SynBacklogDetector::addInFlight(Listener& listener, uint32_t connection, int64_t tsNs) {
     while (!listener.inFlightOrder.empty()) {
-        Handshake& oldest = states_[listener.inFlightOrder.front()];
-        if (oldest.pending && tsNs - oldest.firstSynTsNs < kAbandonedHandshakeNs) {
-            break;
+        const uint32_t oldestId = listener.inFlightOrder.front();
+        if (states_.holds(oldestId)) {  // a retired connection's chunk may be freed (it was settled)
+            Handshake& oldest = states_[oldestId];
+            if (oldest.pending && tsNs - oldest.firstSynTsNs < kAbandonedHandshakeNs) {
+                break;
+            }
+            settle(oldest);
         }
-        settle(oldest);
         listener.inFlightOrder.pop_front();
     }
     listener.inFlightOrder.push_back(connection);
@@ -250,12 +268,12 @@ void SynBacklogDetector::countEvidence(const Connection& connection, Handshake& 
     if (finding.frames.size() < kMaxListedFrames) {
         finding.frames.push_back(frame);
     }
-    updateDelay(state);
+    updateDelay(state, ended_);
     refresh(listener);
     log().changed(listener.findingId);
 }
 
-void SynBacklogDetector::updateDelay(Handshake& state) {
+void SynBacklogDetector::updateDelay(Handshake& state, bool final) {
     // What the retries added: the time from the first SYN to the last one that was needed, and
     // from the first SYN-ACK to the last one the server had to resend. The final round itself
     // is what a normal handshake takes, so it is not counted.
@@ -278,7 +296,7 @@ void SynBacklogDetector::updateDelay(Handshake& state) {
         outcome = "reset";
     } else if (state.completed) {
         outcome = "established";
-    } else if (ended_) {
+    } else if (final) {
         outcome = "unfinished";
     }
     nlohmann::json& entry = log().edit(listener.findingId).evidence["connections"][state.listedIndex];
@@ -286,6 +304,17 @@ void SynBacklogDetector::updateDelay(Handshake& state) {
     entry["synack_retransmissions"] = state.synAckTimeouts;
     entry["delay_ms"] = toMs(delayNs);
     entry["outcome"] = outcome;
+}
+
+// The connection has no more packets: its outcome is final.
+void SynBacklogDetector::finish(Handshake& state) {
+    if (!state.counted) {
+        return;
+    }
+    if (!state.completed && !state.resetByServer) {
+        ++listeners_[state.listener].unfinished;
+    }
+    updateDelay(state, true);
 }
 
 void SynBacklogDetector::refresh(Listener& listener) {
@@ -374,7 +403,11 @@ void SynBacklogDetector::showWaiting(Listener& listener, int64_t nowNs) {
     int64_t waitedNs = 0;
     int64_t longestNs = 0;
     for (size_t index = 0; index < listener.inFlightOrder.size(); ++index) {
-        const Handshake& state = states_[listener.inFlightOrder[index]];
+        const uint32_t connection = listener.inFlightOrder[index];
+        if (!states_.holds(connection)) {
+            continue;  // retired: its chunk was freed (and it was settled before)
+        }
+        const Handshake& state = states_[connection];
         if (state.pending && state.waiting && state.counted && !state.answered && !state.completed) {
             const int64_t sinceNs = std::max<int64_t>(nowNs - state.lastCountedSynTsNs, 0);
             ++waiting;
@@ -404,13 +437,8 @@ void SynBacklogDetector::showWaiting(Listener& listener, int64_t nowNs) {
 void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
     ended_ = true;
     for (Handshake& state : states_) {
-        if (state.counted && !state.completed && !state.resetByServer) {
-            ++listeners_[state.listener].unfinished;
-        }
-    }
-    for (Handshake& state : states_) {
-        if (state.counted) {
-            updateDelay(state);  // outcomes are final now
+        if (!state.retired) {  // retired ones were finished by onRetire
+            finish(state);
         }
     }
     for (Listener& listener : listeners_) {
@@ -425,6 +453,28 @@ void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
             log().changed(listener.findingId);
         }
     }
+}
+
+void SynBacklogDetector::onRetire(const Connection& connection) {
+    Handshake& state = stateOf(connection.id);
+    if (state.tracked) {
+        // Over: closed (settled already) or idle for longer than a client retries a SYN (abandoned,
+        // as the next addInFlight would find it). The listener's queue skips it from now on.
+        settle(state);
+        Listener& listener = listeners_[state.listener];
+        const bool unconfirmed =
+            !listener.everAnswered && std::any_of(listener.unconfirmed.begin(), listener.unconfirmed.end(),
+                                                  [&](const auto& entry) { return entry.first == connection.id; });
+        if (unconfirmed) {
+            retiredUnconfirmed_.emplace(connection.id, state);  // counted if the listener answers later
+        } else if (state.counted) {
+            finish(state);
+            refresh(listener);
+            log().changed(listener.findingId);
+        }
+    }
+    state.retired = true;
+    states_.release(connection.id);
 }
 
 }  // namespace tcpscope

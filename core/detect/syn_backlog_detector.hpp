@@ -1,5 +1,6 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -25,6 +26,8 @@ namespace tcpscope {
 /// normally look like packet loss and are only a warning.
 /// On a live capture (onClock) a listener's finding is ongoing while handshakes whose SYN it
 /// dropped are still unanswered: its delay grows with their wait until an answer or the end.
+/// A retired connection (onRetire) has its outcome made final at once and its state released;
+/// the listener queues skip it from then on.
 class SynBacklogDetector : public Detector {
 public:
     using Detector::Detector;
@@ -32,6 +35,10 @@ public:
     void onSegment(const SegmentEvent& event) override;
     void onClock(int64_t nowNs) override;
     void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override;
+
+    /// Bytes of per-connection state held (the chunks of retired connections are freed).
+    [[nodiscard]] size_t stateBytes() const { return states_.bytesHeld(); }
 
 private:
     static constexpr uint32_t kNotListed = UINT32_MAX;
@@ -50,6 +57,7 @@ private:
         bool counted : 1 = false;           // part of its listener's finding
         bool delayCounted : 1 = false;      // counted among its listener's delayed connections
         bool resetByServer : 1 = false;     // reset right after the handshake (tcp_abort_on_overflow)
+        bool retired : 1 = false;           // released by onRetire, its outcome final (its chunk may be held)
         uint32_t listener = 0;
         uint32_t firstSynFrame = 0;
         uint32_t synTimeouts = 0;     // SYNs retransmitted by timeout while unanswered
@@ -99,11 +107,14 @@ private:
     void addInFlight(Listener& listener, uint32_t connection, int64_t tsNs);
     void settle(Handshake& state);
     void countEvidence(const Connection& connection, Handshake& state, uint32_t frame, bool isReset);
-    void updateDelay(Handshake& state);
+    void updateDelay(Handshake& state, bool final);
+    void finish(Handshake& state);
     void refresh(Listener& listener);
     void showWaiting(Listener& listener, int64_t nowNs);
 
     ConnectionStates<Handshake> states_;  // [connection id]
+    // Retired connections still in an unconfirmed list: counted if their listener answers later.
+    absl::flat_hash_map<uint32_t, Handshake> retiredUnconfirmed_;
     std::vector<Listener> listeners_;
     absl::flat_hash_map<Endpoint, uint32_t> listenerIndex_;
     bool ended_ = false;

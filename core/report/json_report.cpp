@@ -246,10 +246,10 @@ void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const St
         const size_t end = std::min(begin + 2 * kFlowsPerChunk, count);
         std::future<std::string> helped;
         if (middle < end) {
-            helped = std::async(std::launch::async, [&analysis, &findingOrder, middle, end] {
+            helped = std::async(std::launch::async, [&out, &analysis, &findingOrder, middle, end] {
                 std::ostringstream text;
                 {
-                    JsonStreamWriter part(text, 2);
+                    JsonStreamWriter part(text, out);  // reads only out's layout, fixed since it was made
                     part.continueArray(kFlowsDepth);
                     writeFlowRange(part, analysis, findingOrder, middle, end, nullptr);
                 }
@@ -294,10 +294,19 @@ Json endpointStallsJson(const CaptureAnalysis& analysis) {
 
 // schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
 // analyze report; the caller closes the object.
-void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                        const Json& captureMembers = Json::object()) {
     out.beginObject();
     out.field("schema", kReportSchema);
-    out.field("capture", captureJson(analysis));
+    if (captureMembers.empty()) {
+        out.field("capture", captureJson(analysis));
+    } else {
+        Json capture = captureJson(analysis);
+        for (const auto& [name, member] : captureMembers.items()) {
+            capture[name] = member;
+        }
+        out.field("capture", capture);
+    }
     out.key("flows");
     out.beginArray();
     writeFlows(out, analysis, alignment);
@@ -324,7 +333,12 @@ void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis, co
 
 void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
     JsonStreamWriter writer(out, 2);
-    writeFlowsSections(writer, analysis, alignment);
+    writeAnalysisReportJson(writer, analysis, alignment, Json::object());
+}
+
+void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
+                             const StraceAlignment* alignment, const Json& captureMembers) {
+    writeFlowsSections(writer, analysis, alignment, captureMembers);
     writer.key("findings");
     writer.beginArray();
     for (const Finding& finding : analysis.findings) {

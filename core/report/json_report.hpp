@@ -10,6 +10,7 @@
 
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "report/json_report_writer.hpp"
 
 namespace tcpscope {
 
@@ -23,6 +24,10 @@ using Json = nlohmann::ordered_json;
 /// it goes, in the layout of nlohmann's dump(2): memory stays flat however many flows there are.
 void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
                              const StraceAlignment* alignment = nullptr);
+/// The same report through `writer` (its layout), with `captureMembers` (an object) appended to
+/// the capture section (a live capture's counters).
+void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
+                             const StraceAlignment* alignment, const Json& captureMembers);
 /// Writes the report of `tcpscope-cli flows` (schema, capture, flows), as dump(2) would.
 void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis,
                           const StraceAlignment* alignment = nullptr);

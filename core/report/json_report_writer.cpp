@@ -76,12 +76,12 @@ constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
 }();
 
 template <typename Tree>
-void dumpTree(std::string& buffer, const Tree& tree, unsigned indentStep, unsigned currentIndent) {
+void dumpTree(std::string& buffer, const Tree& tree, bool compact, unsigned indentStep, unsigned currentIndent) {
     // nlohmann's own serializer, so that a small tree inside the stream looks exactly as it
     // would inside a whole dumped document.
     nlohmann::detail::serializer<Tree> serializer(nlohmann::detail::output_adapter<char>(buffer), ' ',
                                                   nlohmann::detail::error_handler_t::strict);
-    serializer.dump(tree, true, false, indentStep, currentIndent);
+    serializer.dump(tree, !compact, false, indentStep, currentIndent);
 }
 
 }  // namespace
@@ -92,6 +92,15 @@ JsonStreamWriter::JsonStreamWriter(std::ostream& out, unsigned indentStep)
       buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)),
       cursor_(buffer_.get()),
       end_(buffer_.get() + kBufferBytes) {}
+
+JsonStreamWriter::JsonStreamWriter(std::ostream& out, Compact /*layout*/) : JsonStreamWriter(out, 0) {
+    compact_ = true;
+}
+
+JsonStreamWriter::JsonStreamWriter(std::ostream& out, const JsonStreamWriter& layout)
+    : JsonStreamWriter(out, layout.indentStep_) {
+    compact_ = layout.compact_;
+}
 
 JsonStreamWriter::~JsonStreamWriter() {
     try {
@@ -134,7 +143,9 @@ void JsonStreamWriter::startItem() {
         const size_t indent = levels_.size() * indentStep_;
         const size_t skipComma = level.empty ? 1 : 0;
         level.empty = false;
-        if (indent <= kMaxIndent) {
+        if (compact_) {
+            put(kItemBreak.data() + skipComma, 1 - skipComma);  // the comma alone
+        } else if (indent <= kMaxIndent) {
             put(kItemBreak.data() + skipComma, 2 - skipComma + indent);
         } else {
             put(kItemBreak.data() + skipComma, 2 - skipComma);
@@ -158,7 +169,7 @@ void JsonStreamWriter::key(std::string_view name) {
     startItem();
     put('"');
     put(name);
-    put("\": ", 3);
+    put("\": ", compact_ ? 2 : 3);
     afterKey_ = true;
 }
 
@@ -177,7 +188,7 @@ void JsonStreamWriter::beginArray() {
 void JsonStreamWriter::end(char closing) {
     const bool wasEmpty = levels_.back().empty;
     levels_.pop_back();
-    if (!wasEmpty) {
+    if (!wasEmpty && !compact_) {
         const size_t indent = levels_.size() * indentStep_;
         if (indent <= kMaxIndent) {
             put(kItemBreak.data() + 1, 1 + indent);
@@ -293,7 +304,7 @@ void JsonStreamWriter::null() {
 void JsonStreamWriter::value(const nlohmann::json& tree) {
     beforeValue();
     tree_.clear();
-    dumpTree(tree_, tree, indentStep_, static_cast<unsigned>(levels_.size()) * indentStep_);
+    dumpTree(tree_, tree, compact_, indentStep_, static_cast<unsigned>(levels_.size()) * indentStep_);
     put(tree_);
     maybeFlush();
 }
@@ -301,7 +312,7 @@ void JsonStreamWriter::value(const nlohmann::json& tree) {
 void JsonStreamWriter::value(const nlohmann::ordered_json& tree) {
     beforeValue();
     tree_.clear();
-    dumpTree(tree_, tree, indentStep_, static_cast<unsigned>(levels_.size()) * indentStep_);
+    dumpTree(tree_, tree, compact_, indentStep_, static_cast<unsigned>(levels_.size()) * indentStep_);
     put(tree_);
     maybeFlush();
 }

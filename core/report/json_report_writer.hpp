@@ -17,7 +17,13 @@ namespace tcpscope {
 /// written in large blocks; it is complete after flush() (or the destructor).
 class JsonStreamWriter {
 public:
+    /// Selects the layout of nlohmann's dump() with no indent: one line, no spaces.
+    struct Compact {};
+
     JsonStreamWriter(std::ostream& out, unsigned indentStep);
+    JsonStreamWriter(std::ostream& out, Compact /*layout*/);
+    /// A writer to `out` in the layout of `layout` (for a part that another thread formats).
+    JsonStreamWriter(std::ostream& out, const JsonStreamWriter& layout);
     JsonStreamWriter(const JsonStreamWriter&) = delete;
     JsonStreamWriter& operator=(const JsonStreamWriter&) = delete;
     ~JsonStreamWriter();
@@ -104,6 +110,7 @@ private:
 
     std::ostream& out_;
     unsigned indentStep_;
+    bool compact_ = false;
     std::unique_ptr<char[]> buffer_;
     char* cursor_ = nullptr;
     char* end_ = nullptr;

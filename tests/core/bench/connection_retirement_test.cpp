@@ -1,10 +1,12 @@
 // Retirement on a churn of thousands of connections (W1: short connections interleaved, with every
 // trouble mixed in): the memory of the connection table stays that of the connections alive,
-// while every connection keeps its record for the report.
+// while every connection keeps its record for the report, and the detectors free their state.
 #include <catch2/catch.hpp>
 
 #include "analysis/capture_analysis.hpp"
 #include "core/bench/generated_capture.hpp"
+#include "detect/syn_backlog_detector.hpp"
+#include "support/detector_run.hpp"
 
 using tcpscope::bench::Workload;
 using tcpscope::test::GeneratedCapture;
@@ -33,4 +35,21 @@ TEST_CASE("retirement: on W1 churn the sequence states of retired connections ar
         packets += connection.from(tcpscope::Side::Client).packets + connection.from(tcpscope::Side::Server).packets;
     }
     CHECK(packets == engine.counters().tcp);
+}
+
+TEST_CASE("retirement: on W1 churn the SYN-backlog detector frees the handshakes of retired connections",
+          "[bench][retirement][backlog]") {
+    const GeneratedCapture capture(smallWorkload(Workload::W1, 120'000));
+    tcpscope::AnalysisOptions options;
+    const tcpscope::test::DetectorRun<tcpscope::SynBacklogDetector> kept({capture.path()}, options);
+    options.engine.retirement.enabled = true;
+    options.engine.retirement.closedAgeNs = 2'000'000'000;
+    options.engine.retirement.idleAgeNs = 4'000'000'000;
+    const tcpscope::test::DetectorRun<tcpscope::SynBacklogDetector> retired({capture.path()}, options);
+
+    INFO(retired.engine().connections().size() << " connections, " << retired.engine().retiredConnections()
+                                               << " retired");
+    REQUIRE(retired.engine().retiredConnections() > retired.engine().connections().size() / 2);
+    CHECK(kept.detector.stateBytes() > 0);
+    CHECK(retired.detector.stateBytes() < kept.detector.stateBytes() / 2);
 }

@@ -122,4 +122,11 @@ TEST_CASE("the JSON report with flows formatted on two threads is the one-thread
     const std::string oneThread = reportText(analysis, true);
     REQUIRE(twoThreads.size() == oneThread.size());
     REQUIRE(twoThreads == oneThread);
+    // The one-line layout of tcpscope-cli capture's report, its flows also formatted on two threads.
+    std::ostringstream compact;
+    {
+        JsonStreamWriter writer(compact, JsonStreamWriter::Compact{});
+        writeAnalysisReportJson(writer, analysis, nullptr, Json::object());
+    }
+    REQUIRE(compact.str() == Json::parse(oneThread).dump());
 }

@@ -21,6 +21,10 @@ public:
         : options(detectorOptions), detector(engine, options, log) {
         engine.addObserver(&detector);
     }
+    DetectorSession(const DetectorOptions& detectorOptions, const EngineOptions& engineOptions)
+        : Session(engineOptions), options(detectorOptions), detector(engine, options, log) {
+        engine.addObserver(&detector);
+    }
 
     /// Ends the input, as the end of a file does.
     void finish() { engine.finish(); }

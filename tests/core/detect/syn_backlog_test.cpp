@@ -55,10 +55,29 @@ struct Clients {
         synAck(client, atMs);
         finalAck(client, atMs + 0.05);
     }
+    // Clients 0 to 2 start at once; only client 0 is answered, the SYNs of 1 and 2 are dropped and
+    // retransmitted after 1 s.
+    void twoSynsDropped() {
+        syn(0, 0);
+        syn(1, 0.01);
+        syn(2, 0.02);
+        answer(0, 0.1);
+        syn(1, 1000.01);
+        syn(2, 1000.02);
+    }
 };
 
 Finding onlyFinding(const BacklogSession& session) {
     return session.onlyFinding("syn_backlog_overflow");
+}
+
+// A live capture's finding ends as the file's does.
+void requireSameFinding(const Finding& live, const Finding& file) {
+    CHECK(live.severity == file.severity);
+    CHECK(live.durationMs == file.durationMs);
+    CHECK(live.summary == file.summary);
+    CHECK(live.evidence == file.evidence);
+    CHECK(live.frames == file.frames);
 }
 
 }  // namespace
@@ -388,12 +407,7 @@ TEST_CASE("live: a listener's finding is ongoing while dropped SYNs wait for the
     };
     const auto conversation = [&at](BacklogSession& s, bool clock) {
         Clients clients{s, "10.0.0.1", "10.0.0.2", 80, {100, 200, 300}};
-        clients.syn(0, 0);
-        clients.syn(1, 0.01);
-        clients.syn(2, 0.02);
-        clients.answer(0, 0.1);
-        clients.syn(1, 1000.01);  // dropped, retransmitted after 1 s
-        clients.syn(2, 1000.02);
+        clients.twoSynsDropped();
         if (clock) {
             s.engine.advanceClock(at(1500.02));
             Finding shown = onlyFinding(s);
@@ -422,11 +436,96 @@ TEST_CASE("live: a listener's finding is ongoing while dropped SYNs wait for the
     conversation(live, true);
     BacklogSession file;
     conversation(file, false);
-    const Finding fromLive = onlyFinding(live);
-    const Finding fromFile = onlyFinding(file);
-    CHECK_FALSE(fromLive.ongoing);
-    CHECK(fromLive.durationMs == fromFile.durationMs);
-    CHECK(fromLive.summary == fromFile.summary);
-    CHECK(fromLive.evidence == fromFile.evidence);
-    CHECK(fromLive.frames == fromFile.frames);
+    CHECK_FALSE(onlyFinding(live).ongoing);
+    requireSameFinding(onlyFinding(live), onlyFinding(file));
+}
+
+namespace {
+
+// A live capture's retirement, with connections idle 200 s retired (their state released): longer
+// than a client keeps retrying a SYN, as the default hour is.
+EngineOptions retiringAfter200s() {
+    EngineOptions options;
+    options.retirement.enabled = true;
+    options.retirement.idleAgeNs = 200'000'000'000;
+    return options;
+}
+
+// Plays `conversation` live, retiring `retired` connections on the way, and from a file; the final
+// findings must agree. Returns the live finding as shown before the end.
+template <typename Conversation>
+Finding shownWhileRetiring(const Conversation& conversation, size_t retired) {
+    BacklogSession live({}, retiringAfter200s());
+    conversation(live);
+    CHECK(live.engine.retiredConnections() == retired);
+    const Finding shown = onlyFinding(live);
+    live.finish();
+    BacklogSession file;
+    conversation(file);
+    file.finish();
+    requireSameFinding(onlyFinding(live), onlyFinding(file));
+    return shown;
+}
+
+}  // namespace
+
+TEST_CASE("live: a handshake retired while still unanswered is unfinished at once, as at the end of the file",
+          "[detect][backlog][retirement]") {
+    const auto conversation = [](BacklogSession& s) {
+        Clients clients{s, "10.0.0.1", "10.0.0.2", 80, {100, 200, 300, 400}};
+        clients.twoSynsDropped();
+        clients.answer(1, 1000.1);  // client 2 never gets an answer
+        clients.syn(3, 300'000);  // client 2 idle for 299 s: retired
+        clients.answer(3, 300'000.1);
+    };
+    const Finding shown = shownWhileRetiring(conversation, 3);
+    CHECK(shown.evidence["connections_unfinished"] == 1);
+    CHECK(shown.evidence["connections"][1]["outcome"] == "unfinished");
+    CHECK_THAT(shown.summary, Catch::Contains("1 never established"));
+}
+
+TEST_CASE("live: SYNs retried to a silent endpoint by a connection retired since count when it starts answering",
+          "[detect][backlog][retirement]") {
+    const auto conversation = [](BacklogSession& s) {
+        Clients clients{s, "10.0.0.1", "10.0.0.2", 80, {100, 200, 300}};
+        clients.syn(0, 0);
+        clients.syn(0, 1000);  // retried: no answer from anything yet (a firewall, or a full queue?)
+        clients.syn(1, 250'000);  // client 0 idle for 249 s: retired
+        clients.syn(2, 250'000.01);
+        clients.answer(1, 250'000.1);  // a listener after all: client 0's retry was a dropped SYN
+        clients.syn(2, 251'000.01);
+        clients.answer(2, 251'000.1);
+    };
+    const Finding shown = shownWhileRetiring(conversation, 1);
+    CHECK(shown.evidence["connections_delayed"] == 2);
+    CHECK(shown.evidence["connections"][0]["outcome"] == "unfinished");
+}
+
+TEST_CASE("live: a listener's queue walks past connections retired and freed behind a handshake in flight",
+          "[detect][backlog][retirement]") {
+    EngineOptions engineOptions = retiringAfter200s();
+    engineOptions.retirement.closedAgeNs = 2'000'000'000;
+    BacklogSession s({}, engineOptions);
+    constexpr size_t kClients = 2100;  // ids 1024..2047 fill the second chunk of states
+    std::vector<uint32_t> isns(kClients + 2);
+    for (size_t i = 0; i < isns.size(); ++i) {
+        isns[i] = static_cast<uint32_t>(1000 * (i + 1));
+    }
+    Clients clients{s, "10.0.0.1", "10.0.0.2", 80, isns};
+    clients.syn(0, 0);  // never answered: the front of the listener's queue
+    for (size_t i = 1; i < kClients; ++i) {
+        const double atMs = 10 + 0.01 * static_cast<double>(i);
+        clients.syn(i, atMs);
+        clients.answer(i, atMs + 0.002);
+        clients.fromClient(i, clients.isn(i) + 1, 0, kRst, atMs + 0.005);  // closed at once
+    }
+    const size_t before = s.detector.stateBytes();
+    clients.syn(kClients, 5000);  // the closed ones are retired, their states freed
+    const size_t held = s.detector.stateBytes();
+    CHECK(s.engine.retiredConnections() == kClients - 1);
+    CHECK(held < before);
+    clients.syn(kClients + 1, 140'000);  // the front is abandoned: the queue is walked past the freed ones
+    CHECK(s.detector.stateBytes() == held);
+    s.finish();
+    CHECK(s.findings("syn_backlog_overflow").empty());
 }

@@ -40,10 +40,12 @@ void writeWalking(JsonStreamWriter& out, const Tree& tree) {
     }
 }
 
-std::string streamed(const Tree& tree, unsigned indent, bool walk) {
+// `indent` -1: the compact layout, as dump() with no indent.
+std::string streamed(const Tree& tree, int indent, bool walk) {
     std::ostringstream text;
     {
-        JsonStreamWriter out(text, indent);
+        JsonStreamWriter out = indent < 0 ? JsonStreamWriter(text, JsonStreamWriter::Compact{})
+                                          : JsonStreamWriter(text, static_cast<unsigned>(indent));
         if (walk) {
             writeWalking(out, tree);
         } else {
@@ -65,10 +67,10 @@ TEST_CASE("streamed JSON is byte for byte nlohmann's dump", "[report][json]") {
                  {"doubles", {0.0, -0.0, 1.0, 0.1, 1e-7, 1.5e300, 1704067200.000123, 123456789012345678.0, 2.5e-5}},
                  {"nested", {{"a", {{"b", Tree::array({1, Tree::object(), Tree::array({Tree::array()})})}}}, {"z", nullptr}}},
                  {"flags", {true, false, nullptr}}};
-    for (const unsigned indent : {1U, 2U, 4U}) {
+    for (const int indent : {-1, 1, 2, 4}) {  // -1: compact, one line
         CAPTURE(indent);
-        CHECK(streamed(tree, indent, true) == tree.dump(static_cast<int>(indent)));
-        CHECK(streamed(tree, indent, false) == tree.dump(static_cast<int>(indent)));
+        CHECK(streamed(tree, indent, true) == tree.dump(indent));
+        CHECK(streamed(tree, indent, false) == tree.dump(indent));
     }
 }
 

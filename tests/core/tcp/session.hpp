@@ -14,6 +14,8 @@ public:
     static constexpr int64_t kMs = 1'000'000;
 
     explicit Session(uint32_t linkType = linktype::kEthernet) : linkType_(linkType) {}
+    /// An engine with `options` (a live capture's retirement).
+    explicit Session(const EngineOptions& options) : engine(options), linkType_(linktype::kEthernet) {}
 
     /// Pushes one segment at `atMs` milliseconds after the start; returns its analysis flags.
     AnalysisFlags push(const SegmentSpec& spec, double atMs) {
