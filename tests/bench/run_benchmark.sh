@@ -56,6 +56,8 @@ Options:
   --tshark-runs N         tshark runs per workload (default 1)
   --tshark-max-packets N  skip tshark on captures with more packets (default: no limit)
   --no-tshark             do not run tshark
+  --one-thread            also run tcpscope with TCPSCOPE_THREADS=1 (a row of its own), so the
+                          table shows what the second core gains
   --regenerate            write the captures again even if they exist
   --clean                 delete the captures at the end
   --memory-limit-gb N     address-space limit of each measured command (default: 80 % of
@@ -74,6 +76,7 @@ cli="${TCPSCOPE_CLI:-}"
 tshark_runs=1
 tshark_max_packets=0
 use_tshark=true
+one_thread=false
 regenerate=false
 clean=false
 output=""
@@ -91,6 +94,7 @@ while [[ $# -gt 0 ]]; do
         --tshark-runs) tshark_runs="$2"; shift ;;
         --tshark-max-packets) tshark_max_packets="$2"; shift ;;
         --no-tshark) use_tshark=false ;;
+        --one-thread) one_thread=true ;;
         --regenerate) regenerate=true ;;
         --clean) clean=true ;;
         --output) output="$2"; shift ;;
@@ -275,6 +279,9 @@ for workload in "${workload_list[@]}"; do
     echo "# $(date -u '+%Y-%m-%dT%H:%M:%SZ') $workload $file packets=$file_packets tcpscope=$revision" >>"$dir/runs.log"
     for run in $(seq 1 "$runs"); do
         measure tcpscope "$run" "$cli" analyze "$file" --format json
+        if $one_thread; then
+            measure tcpscope1 "$run" env TCPSCOPE_THREADS=1 "$cli" analyze "$file" --format json
+        fi
         if $run_tshark && [[ "$run" -le "$tshark_runs" ]]; then
             measure tshark "$run" tshark -n -q -z conv,tcp -r "$file"
         fi
@@ -283,10 +290,13 @@ for workload in "${workload_list[@]}"; do
 
     read -r tshark_wall _ <<<"$(summary tshark)"
     read -r floor_wall _ <<<"$(summary cat)"
-    for tool in tcpscope tshark cat; do
+    for tool in tcpscope tcpscope1 tshark cat; do
         outcome="$(summary "$tool")"
         read -r wall cpu rss count <<<"$outcome"
         if [[ "$wall" == skipped && "$tool" == tshark && "$use_tshark" == false ]]; then
+            continue
+        fi
+        if [[ "$tool" == tcpscope1 ]] && ! $one_thread; then
             continue
         fi
         if [[ "$wall" == failed || "$wall" == skipped ]]; then
@@ -296,6 +306,7 @@ for workload in "${workload_list[@]}"; do
         fi
         label="$tool"
         [[ "$tool" == tcpscope ]] && label="tcpscope analyze --format json"
+        [[ "$tool" == tcpscope1 ]] && label="tcpscope, one thread (TCPSCOPE_THREADS=1)"
         [[ "$tool" == tshark ]] && label="tshark -z conv,tcp"
         [[ "$tool" == cat ]] && label="cat (floor)"
         if [[ "$count" -ne "$runs" ]]; then
