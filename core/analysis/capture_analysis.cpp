@@ -13,7 +13,7 @@ CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const Ana
     const DetectorSet detectors(*analysis.engine, options.detectors, log);
     LoadCheckpoint engineCheckpoint;
     if (checkpoint) {
-        engineCheckpoint = [&](const AnalysisEngine& engine) { checkpoint(AnalysisCheckpoint{engine, log.all()}); };
+        engineCheckpoint = [&](const AnalysisEngine& engine) { checkpoint(AnalysisCheckpoint{engine, log}); };
     }
     analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop, engineCheckpoint);
     analysis.engine->clearObservers();

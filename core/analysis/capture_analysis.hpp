@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
+#include "detect/finding_log.hpp"
 #include "detect/host_population.hpp"
 #include "engine/analysis_engine.hpp"
 #include "engine/capture_loader.hpp"
@@ -31,7 +32,11 @@ struct CaptureAnalysis {
 /// Partial results, readable only during the call that receives them (on the loading thread).
 struct AnalysisCheckpoint {
     const AnalysisEngine& engine;
-    const std::vector<Finding>& findings;
+    const FindingLog& log;
+
+    /// The findings so far, described as they are now. Describing the findings that changed since
+    /// the last read costs time, so a receiver that takes no snapshot this time does not call it.
+    [[nodiscard]] const std::vector<Finding>& findings() const { return log.all(); }
 };
 /// Receives partial results every few thousand frames while a load runs.
 using AnalysisCheckpointFn = std::function<void(const AnalysisCheckpoint& checkpoint)>;

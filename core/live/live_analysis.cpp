@@ -91,7 +91,7 @@ CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
 void LiveAnalysis::read(const std::function<void(const LiveResults& results)>& reader) const {
     const std::lock_guard lock(resultsMutex_);
     if (engine_) {
-        reader(LiveResults{{*engine_, log_.all()}, *detectors_});
+        reader(LiveResults{{*engine_, log_}, *detectors_});
     }
 }
 

@@ -249,7 +249,11 @@ TEST_CASE("showFinding and scrollToConnection bring the lane and the stalls into
 
 TEST_CASE("partial results show lanes and stalls without packets", "[timeline][view]") {
     const CaptureAnalysis analysis = analyzeSample();
-    const AnalysisCheckpoint checkpoint{*analysis.engine, analysis.findings};
+    FindingLog log;
+    for (const Finding& finding : analysis.findings) {
+        log.add(finding);
+    }
+    const AnalysisCheckpoint checkpoint{*analysis.engine, log};
     TimelineView view;
     view.resize(1000, 300);
     view.setResults(AnalysisResults::partial(checkpoint, 1000));

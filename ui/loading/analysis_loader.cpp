@@ -2,6 +2,7 @@
 
 #include <QThreadPool>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 
@@ -14,6 +15,10 @@ namespace tcpscope::ui {
 namespace {
 constexpr int kProgressPollMs = 100;
 constexpr auto kPartialEvery = std::chrono::milliseconds(300);
+// A partial result costs the loading thread its copy and the GUI thread its models, both growing
+// with the results: the next one waits at least this many times what the last one cost, so that
+// on a capture of millions of packets they take about a tenth of the load instead of most of it.
+constexpr int kPartialCostFactor = 10;
 constexpr size_t kMaxPartialConnections = 200'000;
 
 std::vector<std::string> toPaths(const QStringList& files) {
@@ -48,6 +53,8 @@ struct AnalysisLoader::Job {
     // A partial result is on its way to the GUI thread: the next ones are skipped until it is
     // shown, so a GUI slower than the loader never falls behind on a queue of stale snapshots.
     std::atomic<bool> partialInFlight{false};
+    // Time the GUI thread took to show the last partial result.
+    std::atomic<std::chrono::steady_clock::duration::rep> partialShownTicks{0};
     LoadProgress progress;
     StopToken stop;
 };
@@ -98,10 +105,13 @@ void AnalysisLoader::start(const LoadRequest& request) {
                 emit failed(message);
             });
         };
-        auto lastPartial = std::chrono::steady_clock::now();
+        using Clock = std::chrono::steady_clock;
+        auto lastPartial = Clock::now();
+        Clock::duration lastCopy{};
         const AnalysisCheckpointFn checkpoint = [&](const AnalysisCheckpoint& point) {
-            const auto now = std::chrono::steady_clock::now();
-            if (now - lastPartial < kPartialEvery) {
+            const auto now = Clock::now();
+            const Clock::duration lastCost = lastCopy + Clock::duration(job->partialShownTicks.load());
+            if (now - lastPartial < std::max<Clock::duration>(kPartialEvery, kPartialCostFactor * lastCost)) {
                 return;
             }
             if (job->partialInFlight.exchange(true)) {
@@ -109,8 +119,11 @@ void AnalysisLoader::start(const LoadRequest& request) {
             }
             lastPartial = now;
             ResultsPtr results = AnalysisResults::partial(point, kMaxPartialConnections);
+            lastCopy = Clock::now() - now;
             deliver([this, results, job]() {
+                const auto shownFrom = Clock::now();
                 emit partialResults(results);
+                job->partialShownTicks = (Clock::now() - shownFrom).count();
                 job->partialInFlight = false;
             });
         };

@@ -17,8 +17,9 @@ std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoin
         results->connections_.append(connections[id]);
     }
     // A live capture's log keeps the findings it withdrew until the end; ids are positions here.
-    results->findings_.reserve(checkpoint.findings.size());
-    for (const Finding& finding : checkpoint.findings) {
+    const std::vector<Finding>& findings = checkpoint.findings();
+    results->findings_.reserve(findings.size());
+    for (const Finding& finding : findings) {
         if (!finding.withdrawn) {
             results->findings_.push_back(finding);
             results->findings_.back().id = static_cast<uint32_t>(results->findings_.size() - 1);
