@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QTableView>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -153,6 +154,8 @@ private:
     void saveSelection() const;
     void restoreViews();
 
+    // Frees superseded results off the GUI thread (declared first: destroyed last, after waiting).
+    QThreadPool releasePool_;
     AnalysisLoader loader_;
     ResultsPtr results_;
     LoadRequest request_;
