@@ -88,7 +88,9 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
                                                                         ReceiverState& state, bool byClock) {
     if (state.totals != kNoTotals) {
         Totals& totals = totals_[state.totals];
-        const Finding& finding = log().all()[totals.findingId];
+        // Its own finding (no author: always current), read with edit(): all() would first have the
+        // log describe every other detector's findings changed since the last read.
+        const Finding& finding = log().edit(totals.findingId);
         if (finding.withdrawn) {
             totals.findingId = byClock ? log().addProvisional(newFinding(connection, receiver, state))
                                        : log().add(newFinding(connection, receiver, state));
@@ -256,7 +258,7 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
     }
     // The connections' lives are final now: update the shares.
     for (const Totals& totals : totals_) {
-        if (log().all()[totals.findingId].withdrawn) {
+        if (log().edit(totals.findingId).withdrawn) {  // not all(): see ensureFinding
             continue;
         }
         const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);
