@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "tcp/chunked_store.hpp"
 
@@ -22,6 +23,8 @@ public:
         }
         return entries_[first + slot];
     }
+    /// The `Slots` states of a connection, side by side (one lookup for all of them).
+    State* allOf(uint32_t connection) { return &of(connection); }
     /// The connection is retired: its states are not looked up again.
     void release(uint32_t connection) { entries_.release(size_t{connection} * Slots, Slots); }
 
@@ -45,6 +48,48 @@ private:
     static_assert(kChunkEntries % Slots == 0);
 
     ChunkedStore<State, kChunkEntries> entries_;
+};
+
+/// Records that few connections need at the same time (a handshake under way, a small segment
+/// waiting for its ACK, data in flight), numbered from 0 and reused once released, so that their
+/// memory follows the records in use at once rather than every connection ever seen. A reference to
+/// a record stays valid until it is released (the chunks never move).
+template <typename Record>
+class RecordPool {
+public:
+    static constexpr uint32_t kNone = UINT32_MAX;
+
+    /// A default record's number.
+    uint32_t take() {
+        if (!free_.empty()) {
+            const uint32_t index = free_.back();
+            free_.pop_back();
+            return index;
+        }
+        records_.append();
+        return static_cast<uint32_t>(records_.size() - 1);
+    }
+    /// Record `index` is no longer used: it is reset (a container keeps its capacity for its next use).
+    void release(uint32_t index) {
+        Record& record = records_[index];
+        if constexpr (requires { record.clear(); }) {
+            record.clear();
+        } else {
+            record = Record{};
+        }
+        free_.push_back(index);
+    }
+    Record& operator[](uint32_t index) { return records_[index]; }
+    const Record& operator[](uint32_t index) const { return records_[index]; }
+
+    /// Records taken and not released.
+    [[nodiscard]] size_t inUse() const { return records_.size() - free_.size(); }
+    /// Bytes held by the records' chunks and the free list.
+    [[nodiscard]] size_t bytesHeld() const { return records_.bytesHeld() + free_.capacity() * sizeof(uint32_t); }
+
+private:
+    ChunkedStore<Record, 256> records_;
+    std::vector<uint32_t> free_;
 };
 
 }  // namespace tcpscope

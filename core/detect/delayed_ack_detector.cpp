@@ -48,20 +48,37 @@ bool DelayedAckDetector::isSmall(const Connection& connection, Side sender, uint
     return length < state.largestSegment;
 }
 
+void DelayedAckDetector::releasePending(SenderState& state) {
+    if (state.pending != kNoPending) {
+        pending_.release(state.pending);
+        state.pending = kNoPending;
+    }
+}
+
 void DelayedAckDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
+    const bool ack = (segment.flags & tcpflag::kAck) != 0;
+    if (segment.payloadLength == 0 && !ack) {
+        return;  // neither data nor the ACK of a small segment
+    }
     const Connection& connection = event.connection;
-    SenderState& own = stateOf(connection.id, event.sender);
-    SenderState& peer = stateOf(connection.id, otherSide(event.sender));
+    SenderState* const sides = states_.allOf(connection.id);
+    SenderState& own = sides[sideIndex(event.sender)];
+    SenderState& peer = sides[sideIndex(otherSide(event.sender))];
 
     // As the peer of a pending small segment: is this the late, pure ACK that releases it?
-    if (peer.smallPending && (segment.flags & tcpflag::kAck) != 0 && seq::ge(segment.ack, peer.smallEndSeq)) {
-        peer.smallPending = false;
-        const int64_t ackDelayNs = event.tsNs - peer.smallTsNs;
-        if (isPureAck(segment) && ackDelayNs >= static_cast<int64_t>(options().delayedAckFloorMs * kNsPerMs)) {
-            peer.ackSeen = true;
-            peer.ackFrame = event.frame;
-            peer.ackTsNs = event.tsNs;
+    if (ack && peer.pending != kNoPending) {
+        Pending& waiting = pending_[peer.pending];
+        if (waiting.smallPending && seq::ge(segment.ack, waiting.smallEndSeq)) {
+            waiting.smallPending = false;
+            const int64_t ackDelayNs = event.tsNs - waiting.smallTsNs;
+            if (isPureAck(segment) && ackDelayNs >= static_cast<int64_t>(options().delayedAckFloorMs * kNsPerMs)) {
+                waiting.ackSeen = true;
+                waiting.ackFrame = event.frame;
+                waiting.ackTsNs = event.tsNs;
+            } else {
+                releasePending(peer);  // acknowledged in time
+            }
         }
     }
 
@@ -71,35 +88,42 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
     // As a sender of data.
     const bool small = isSmall(connection, event.sender, segment.payloadLength, own);
     own.largestSegment = std::max(own.largestSegment, segment.payloadLength);
-    if (own.ackSeen) {
-        own.ackSeen = false;
+    if (own.pending != kNoPending && pending_[own.pending].ackSeen) {
+        const Pending& previous = pending_[own.pending];
         const int64_t rttNs = std::max<int64_t>(connection.handshakeRttNs(), 0);
         const int64_t releaseNs = static_cast<int64_t>(options().nagleReleaseMs * kNsPerMs) + rttNs;
-        if (small && !isResent(event.analysis) && event.tsNs - own.ackTsNs <= releaseNs) {
-            recordStall(event, own);
+        if (small && !isResent(event.analysis) && event.tsNs - previous.ackTsNs <= releaseNs) {
+            recordStall(event, own, previous);
         }
     }
-    own.smallPending = small && !isResent(event.analysis);
-    if (own.smallPending) {
-        own.smallFrame = event.frame;
-        own.smallTsNs = event.tsNs;
-        own.smallEndSeq = segment.seq + segment.payloadLength;
-        own.smallLength = segment.payloadLength;
+    if (!small || isResent(event.analysis)) {
+        releasePending(own);
+        return;
     }
+    if (own.pending == kNoPending) {
+        own.pending = pending_.take();
+    }
+    Pending& pending = pending_[own.pending];
+    pending.smallPending = true;
+    pending.ackSeen = false;
+    pending.smallFrame = event.frame;
+    pending.smallTsNs = event.tsNs;
+    pending.smallEndSeq = segment.seq + segment.payloadLength;
+    pending.smallLength = segment.payloadLength;
 }
 
-void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& state) {
+void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& state, const Pending& pending) {
     const Connection& connection = held.connection;
-    const int64_t holdNs = held.tsNs - state.smallTsNs;
+    const int64_t holdNs = held.tsNs - pending.smallTsNs;
     if (state.totals == kNoTotals) {
         Finding finding;
         finding.kind = "delayed_ack_stall";
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
-        finding.tsNs = state.smallTsNs;
+        finding.tsNs = pending.smallTsNs;
         state.totals = static_cast<uint32_t>(totals_.size());
         Totals& totals = totals_.emplace_back();
-        totals.firstTsNs = state.smallTsNs;
+        totals.firstTsNs = pending.smallTsNs;
         totals.sender = held.sender;
         totals.senderEndpoint = connection.endpoint(held.sender);
         totals.receiverEndpoint = connection.endpoint(otherSide(held.sender));
@@ -110,8 +134,8 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& stat
     totals.heldNs += holdNs;
     totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
-        totals.listed.push_back(Stall{state.smallFrame, state.ackFrame, held.frame, state.smallLength,
-                                      held.segment.payloadLength, state.smallTsNs, state.ackTsNs, held.tsNs});
+        totals.listed.push_back(Stall{pending.smallFrame, pending.ackFrame, held.frame, pending.smallLength,
+                                      held.segment.payloadLength, pending.smallTsNs, pending.ackTsNs, held.tsNs});
     }
     log().changed(totals.findingId);
 }
@@ -172,12 +196,13 @@ void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
 void DelayedAckDetector::onRetire(const Connection& connection) {
     // Its life is final: update its shares now, as onEnd does for the connections still live.
     for (const Side side : {Side::Client, Side::Server}) {
-        const SenderState& state = stateOf(connection.id, side);
+        SenderState& state = stateOf(connection.id, side);
         if (state.totals != kNoTotals) {
             Totals& totals = totals_[state.totals];
             totals.lifeNs = lifeOf(connection);
             log().changed(totals.findingId);
         }
+        releasePending(state);
     }
     states_.release(connection.id);
 }

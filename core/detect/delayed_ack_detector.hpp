@@ -12,7 +12,7 @@ namespace tcpscope {
 /// its delayed-ACK timer fires (40 ms on Linux, 200 ms on Windows), and D leaves right after
 /// that ACK. One `delayed_ack_stall` finding per connection and sending side, growing with
 /// every stall: how many, the time they cost, the share of the connection's life.
-class DelayedAckDetector : public Detector, private FindingAuthor {
+class DelayedAckDetector final : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -23,21 +23,27 @@ public:
 private:
     static constexpr uint32_t kNoTotals = UINT32_MAX;
 
-    // What one sending side of one connection is doing (kept small: one per side of every
-    // connection; what only a side with a stall needs is in its Totals).
-    struct SenderState {
-        // P: the last small data segment, while it is unacknowledged.
+    // P, the last small data segment of a side while it is unacknowledged, then the peer's late
+    // pure ACK of it until the side's next data segment (which is D if it is small and soon).
+    // Only the sides in one of those two moments have one (in pending_).
+    struct Pending {
         int64_t smallTsNs = 0;
-        // The peer's late pure ACK of P; the next small segment soon after it is D.
         int64_t ackTsNs = 0;
         uint32_t smallFrame = 0;
         uint32_t smallEndSeq = 0;
         uint32_t smallLength = 0;
         uint32_t ackFrame = 0;
+        bool smallPending = false;  // P is unacknowledged
+        bool ackSeen = false;       // the late ACK of P came (never both)
+    };
+    static constexpr uint32_t kNoPending = RecordPool<Pending>::kNone;
+
+    // What one sending side of one connection keeps (12 B, one per side of every connection; what
+    // only a side with a stall needs is in its Totals).
+    struct SenderState {
         uint32_t largestSegment = 0;
-        uint32_t totals = kNoTotals;  // index in totals_ once this side has a finding
-        bool smallPending = false;
-        bool ackSeen = false;
+        uint32_t totals = kNoTotals;     // index in totals_ once this side has a finding
+        uint32_t pending = kNoPending;  // in pending_
     };
 
     // One stall: P, the late ACK and D.
@@ -68,10 +74,12 @@ private:
     SenderState& stateOf(uint32_t connection, Side side);
     [[nodiscard]] bool isSmall(const Connection& connection, Side sender, uint32_t length,
                                const SenderState& state) const;
-    void recordStall(const SegmentEvent& held, SenderState& state);
+    void recordStall(const SegmentEvent& held, SenderState& state, const Pending& pending);
+    void releasePending(SenderState& state);
     void describe(uint32_t record, Finding& finding) const override;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
+    RecordPool<Pending> pending_;
     std::vector<Totals> totals_;
 };
 

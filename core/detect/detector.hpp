@@ -6,9 +6,10 @@
 
 namespace tcpscope {
 
-/// Base of every detector: sees each analysed segment (it is a SegmentObserver registered with
-/// the engine), may read the engine's results, and writes findings into the log as soon as it
-/// is sure of them, so it runs the same on a file and on a live capture.
+/// Base of every detector: sees each analysed segment (it is a SegmentObserver: DetectorSet calls
+/// it directly, a test may register one alone with the engine), may read the engine's results, and
+/// writes findings into the log as soon as it is sure of them, so it runs the same on a file and on
+/// a live capture.
 class Detector : public SegmentObserver {
 public:
     Detector(const AnalysisEngine& engine, const DetectorOptions& options, FindingLog& log)

@@ -7,18 +7,24 @@
 namespace tcpscope {
 
 /// Every detector, built with one set of options and attached to one engine. Findings go to
-/// `log` as they are made.
+/// `log` as they are made. The set is the engine's one observer: it hands each segment to the
+/// detectors by direct calls (no virtual call per detector per packet).
 class DetectorSet {
 public:
     DetectorSet(AnalysisEngine& engine, const DetectorOptions& options, FindingLog& log);
+    ~DetectorSet();
+    DetectorSet(const DetectorSet&) = delete;
+    DetectorSet& operator=(const DetectorSet&) = delete;
 
-    [[nodiscard]] size_t size() const { return detectors_.size(); }
+    [[nodiscard]] size_t size() const;
     /// Every detector's population series about `host` as they are now (copies).
     [[nodiscard]] std::vector<HostPopulation> populationsOf(const IpAddress& host) const;
 
 private:
+    struct Detectors;
+
     DetectorOptions options_;
-    std::vector<std::unique_ptr<Detector>> detectors_;
+    std::unique_ptr<Detectors> detectors_;  // the observer the engine calls (not const when the set is)
 };
 
 }  // namespace tcpscope

@@ -34,27 +34,49 @@ RetransmissionStallDetector::SenderState& RetransmissionStallDetector::stateOf(u
     return states_.of(connection, sideIndex(side));
 }
 
+const RetransmissionStallDetector::Retransmitted* RetransmissionStallDetector::retransmittedOf(uint32_t connection,
+                                                                                              Side side) const {
+    const auto found = retransmitted_.find(connection * 2 + sideIndex(side));
+    return found != retransmitted_.end() ? &found->second : nullptr;
+}
+
+void RetransmissionStallDetector::releaseInFlight(SenderState& state) {
+    if (state.inFlight != kNoQueue) {
+        queues_.release(state.inFlight);
+        state.inFlight = kNoQueue;
+    }
+}
+
 void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) {
-    if (state.inFlight.empty()) {
+    if (state.inFlight == kNoQueue) {
         return;
     }
-    const Sent* acked = state.inFlight.begin();
-    while (acked != state.inFlight.end() && seq::le(acked->end, ack)) {
+    std::vector<Sent>& queue = queues_[state.inFlight];
+    auto acked = queue.begin();
+    while (acked != queue.end() && seq::le(acked->end, ack)) {
         ++acked;
     }
-    state.inFlight.eraseBefore(acked);
-    if (!state.inFlight.empty() && seq::lt(state.inFlight.front().seq, ack)) {
-        state.inFlight.front().seq = ack;
+    if (acked == queue.end()) {
+        releaseInFlight(state);  // all acknowledged: the queue serves another side meanwhile
+        return;
+    }
+    queue.erase(queue.begin(), acked);
+    if (seq::lt(queue.front().seq, ack)) {
+        queue.front().seq = ack;
     }
 }
 
 void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame,
                                            int64_t tsNs) {
-    const auto push = [&state](const Sent& sent) {
-        if (state.inFlight.size() < kMaxInFlight) {
-            state.inFlight.push_back(sent);
+    const auto push = [this, &state](const Sent& sent) {
+        if (state.inFlight == kNoQueue) {
+            state.inFlight = queues_.take();
+        }
+        std::vector<Sent>& queue = queues_[state.inFlight];
+        if (queue.size() < kMaxInFlight) {
+            queue.push_back(sent);
         } else {
-            Sent& last = state.inFlight.back();
+            Sent& last = queue.back();
             last.end = sent.end;
             last.frame = sent.frame;
             last.captured = sent.captured;
@@ -88,18 +110,16 @@ void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {
 void RetransmissionStallDetector::track(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
-    SenderState& own = stateOf(connection.id, event.sender);
-    SenderState& peer = stateOf(connection.id, otherSide(event.sender));
+    SenderState* const sides = states_.allOf(connection.id);
+    SenderState& own = sides[sideIndex(event.sender)];
+    SenderState& peer = sides[sideIndex(otherSide(event.sender))];
 
     if ((segment.flags & tcpflag::kAck) != 0) {
         acknowledge(peer, segment.ack);
-        if (peer.inFlight.empty() && connectionOver(connection)) {
-            peer.inFlight.release();
-        }
     }
     if ((segment.flags & tcpflag::kRst) != 0) {
-        own.inFlight.release();
-        peer.inFlight.release();
+        releaseInFlight(own);
+        releaseInFlight(peer);
         return;
     }
     const bool fin = (segment.flags & tcpflag::kFin) != 0;
@@ -124,49 +144,53 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
     const uint32_t seq = event.segment.seq;
     // The last transmission of this data: its original, or the retransmission before this one.
     Sent from{0, 0, 0, false, kNoTime};
-    for (Sent& sent : state.inFlight) {
-        if (seq::le(sent.end, seq)) {
-            continue;
+    if (state.inFlight != kNoQueue) {
+        for (Sent& sent : queues_[state.inFlight]) {
+            if (seq::le(sent.end, seq)) {
+                continue;
+            }
+            if (seq::ge(sent.seq, end)) {
+                break;
+            }
+            if (from.tsNs == kNoTime) {
+                from = sent;  // the lowest part is what the receiver is waiting for
+            }
+            sent.tsNs = event.tsNs;
+            sent.frame = event.frame;
+            sent.captured = true;
         }
-        if (seq::ge(sent.seq, end)) {
-            break;
-        }
-        if (from.tsNs == kNoTime) {
-            from = sent;  // the lowest part is what the receiver is waiting for
-        }
-        sent.tsNs = event.tsNs;
-        sent.frame = event.frame;
-        sent.captured = true;
     }
     remember(state, seq, end, event.frame, event.tsNs);  // any new data it carries beyond the old
     if (from.tsNs == kNoTime) {
         // Data already acknowledged (a spurious retransmission), or no longer remembered.
         from = Sent{seq, end, state.lastSentFrame, false, state.lastSentTsNs};
     }
+    Retransmitted& history = retransmitted_[event.connection.id * 2 + sideIndex(event.sender)];
     const bool byTimeout = !has(event.analysis, AnalysisFlag::FastRetransmission);
     if (byTimeout && from.tsNs != kNoTime) {
         // Time already counted for an earlier retransmission (the burst that follows an RTO) is
         // not counted twice.
-        const int64_t startNs =
-            state.lastRetransmissionTsNs == kNoTime ? from.tsNs : std::max(from.tsNs, state.lastRetransmissionTsNs);
+        const int64_t startNs = history.lastRetransmissionTsNs == kNoTime
+                                    ? from.tsNs
+                                    : std::max(from.tsNs, history.lastRetransmissionTsNs);
         const int64_t gapNs = event.tsNs - startNs;
         if (gapNs >= static_cast<int64_t>(options().retransmissionStallMinMs * kNsPerMs)) {
-            recordStall(event, state, from, gapNs, end);
+            recordStall(event, history, from, gapNs, end);
         }
     }
-    state.lastRetransmissionTsNs = event.tsNs;
+    history.lastRetransmissionTsNs = event.tsNs;
 }
 
-void RetransmissionStallDetector::recordStall(const SegmentEvent& event, SenderState& state, const Sent& from,
+void RetransmissionStallDetector::recordStall(const SegmentEvent& event, Retransmitted& history, const Sent& from,
                                               int64_t gapNs, uint32_t end) {
     const Connection& connection = event.connection;
-    if (state.totals == kNoTotals) {
+    if (history.totals == kNoTotals) {
         Finding finding;
         finding.kind = "retransmission_stall";
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = event.tsNs - gapNs;
-        state.totals = static_cast<uint32_t>(totals_.size());
+        history.totals = static_cast<uint32_t>(totals_.size());
         Totals& totals = totals_.emplace_back();
         totals.connection = connection.id;
         totals.sender = event.sender;
@@ -177,13 +201,13 @@ void RetransmissionStallDetector::recordStall(const SegmentEvent& event, SenderS
         if (open != open_.end() && open->second.provisional) {
             // What the clock showed was this stall.
             totals.findingId = open->second.findingId;
-            log().confirm(totals.findingId, std::move(finding), this, state.totals);
+            log().confirm(totals.findingId, std::move(finding), this, history.totals);
             open_.erase(open);
         } else {
-            totals.findingId = log().add(std::move(finding), this, state.totals);
+            totals.findingId = log().add(std::move(finding), this, history.totals);
         }
     }
-    Totals& totals = totals_[state.totals];
+    Totals& totals = totals_[history.totals];
     ++totals.stalls;
     totals.lostNs += gapNs;
     totals.longestNs = std::max(totals.longestNs, gapNs);
@@ -254,9 +278,12 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
         sender, receiver, what, finding.durationMs, toMs(longestNs), share * 100);
 }
 
-int64_t RetransmissionStallDetector::waitingSince(const SenderState& state) {
-    const int64_t sentNs = state.inFlight.front().tsNs;
-    return state.lastRetransmissionTsNs == kNoTime ? sentNs : std::max(sentNs, state.lastRetransmissionTsNs);
+int64_t RetransmissionStallDetector::waitingSince(uint32_t connection, Side sender, const SenderState& state) const {
+    const int64_t sentNs = queues_[state.inFlight].front().tsNs;
+    const Retransmitted* history = retransmittedOf(connection, sender);
+    return history == nullptr || history->lastRetransmissionTsNs == kNoTime
+               ? sentNs
+               : std::max(sentNs, history->lastRetransmissionTsNs);
 }
 
 // Live: data unacknowledged for longer than the threshold is a stall going on (the sender waits
@@ -269,12 +296,13 @@ void RetransmissionStallDetector::onClock(int64_t nowNs) {
         if (!states_.holds(index)) {
             continue;  // retired connections
         }
-        SenderState& state = states_[index];
-        if (state.inFlight.empty() || nowNs - waitingSince(state) < minNs) {
+        const SenderState& state = states_[index];
+        const auto connectionId = static_cast<uint32_t>(index / 2);
+        const Side sender = index % 2 == 0 ? Side::Client : Side::Server;
+        if (state.inFlight == kNoQueue || nowNs - waitingSince(connectionId, sender, state) < minNs) {
             continue;
         }
-        const Connection& connection = connections[index / 2];
-        const Side sender = index % 2 == 0 ? Side::Client : Side::Server;
+        const Connection& connection = connections[connectionId];
         // The peer must have been heard from (a capture of one direction never sees an ACK).
         if (!connectionOver(connection) && connection.from(otherSide(sender)).packets > 0) {
             showOngoing(connection, sender, state, nowNs);
@@ -284,13 +312,15 @@ void RetransmissionStallDetector::onClock(int64_t nowNs) {
 
 void RetransmissionStallDetector::showOngoing(const Connection& connection, Side sender, const SenderState& state,
                                               int64_t nowNs) {
-    const int64_t sinceNs = waitingSince(state);
-    const Sent& waiting = state.inFlight.front();
+    const int64_t sinceNs = waitingSince(connection.id, sender, state);
+    const Sent& waiting = queues_[state.inFlight].front();
+    const Retransmitted* history = retransmittedOf(connection.id, sender);
+    const uint32_t totalsIndex = history != nullptr ? history->totals : kNoTotals;
     const auto [open, isNew] = open_.try_emplace(connection.id * 2 + sideIndex(sender));
     if (isNew) {
         open->second.sinceNs = sinceNs;
-        if (state.totals != kNoTotals) {
-            open->second.findingId = totals_[state.totals].findingId;
+        if (totalsIndex != kNoTotals) {
+            open->second.findingId = totals_[totalsIndex].findingId;
         } else {
             Finding finding;
             finding.kind = "retransmission_stall";
@@ -303,7 +333,7 @@ void RetransmissionStallDetector::showOngoing(const Connection& connection, Side
     }
     // A provisional finding has no totals yet: only the stall going on counts.
     Totals provisional;
-    if (state.totals == kNoTotals) {
+    if (totalsIndex == kNoTotals) {
         provisional.connection = connection.id;
         provisional.sender = sender;
         provisional.findingId = open->second.findingId;
@@ -311,14 +341,14 @@ void RetransmissionStallDetector::showOngoing(const Connection& connection, Side
         provisional.senderEndpoint = connection.endpoint(sender);
         provisional.receiverEndpoint = connection.endpoint(otherSide(sender));
     }
-    Totals& totals = state.totals != kNoTotals ? totals_[state.totals] : provisional;
+    Totals& totals = totalsIndex != kNoTotals ? totals_[totalsIndex] : provisional;
     totals.lifeNs = lifeOf(connection);
     totals.ongoingNs = nowNs - sinceNs;
     totals.ongoingSinceNs = sinceNs;
     totals.ongoingFrame = waiting.frame;
     totals.ongoingSeq = waiting.seq - connection.sequence[sideIndex(sender)].baseSeq;
     totals.ongoingBytes = state.highestEnd - waiting.seq;
-    if (state.totals == kNoTotals) {
+    if (totalsIndex == kNoTotals) {
         write(totals, log().edit(open->second.findingId));
     }
     log().changed(open->second.findingId);
@@ -330,14 +360,14 @@ void RetransmissionStallDetector::settleOpen(const Connection& connection, Side 
         return;
     }
     const SenderState& state = stateOf(connection.id, sender);
-    if (!force && !state.inFlight.empty() && waitingSince(state) == open->second.sinceNs) {
+    if (!force && state.inFlight != kNoQueue && waitingSince(connection.id, sender, state) == open->second.sinceNs) {
         return;  // still waiting for the same data
     }
     // The ACK came, or the retransmission (recordStall counted it if it was a stall), or the end.
     if (open->second.provisional) {
         log().withdraw(open->second.findingId);
     } else {
-        Totals& totals = totals_[state.totals];
+        Totals& totals = totals_[retransmittedOf(connection.id, sender)->totals];
         totals.ongoingNs = 0;
         log().changed(open->second.findingId);
     }
@@ -362,7 +392,8 @@ void RetransmissionStallDetector::onRetire(const Connection& connection) {
         if (!open_.empty()) {
             settleOpen(connection, side, true);  // what the clock showed ends with the connection
         }
-        stateOf(connection.id, side).inFlight.release();
+        releaseInFlight(stateOf(connection.id, side));
+        retransmitted_.erase(connection.id * 2 + sideIndex(side));
     }
     states_.release(connection.id);
 }

@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -19,7 +18,7 @@ namespace tcpscope {
 /// On a live capture (onClock), data unacknowledged for longer than the threshold with no
 /// retransmission yet shows as an ongoing stall: a provisional finding until the retransmission
 /// confirms it, withdrawn if the ACK comes first.
-class RetransmissionStallDetector : public Detector, private FindingAuthor {
+class RetransmissionStallDetector final : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -41,44 +40,23 @@ private:
     };
 
     static constexpr uint32_t kNoTotals = UINT32_MAX;
+    static constexpr uint32_t kNoQueue = RecordPool<std::vector<Sent>>::kNone;
 
-    // The transmissions of one side in flight, in sequence order: a null pointer until the side
-    // sends data, so that a side's state stays small (one per side of every connection).
-    class SentQueue {
-    public:
-        [[nodiscard]] bool empty() const { return !items_ || items_->empty(); }
-        [[nodiscard]] size_t size() const { return items_ ? items_->size() : 0; }
-        Sent* begin() { return items_ ? items_->data() : nullptr; }
-        Sent* end() { return items_ ? items_->data() + items_->size() : nullptr; }
-        Sent& front() { return items_->front(); }
-        [[nodiscard]] const Sent& front() const { return items_->front(); }
-        Sent& back() { return items_->back(); }
-        void push_back(const Sent& sent) {
-            if (!items_) {
-                items_ = std::make_unique<std::vector<Sent>>();
-                items_->reserve(4);  // most sides have a few segments in flight: one allocation, not three
-            }
-            items_->push_back(sent);
-        }
-        /// Drops the entries before `until` (a position from begin() .. end()).
-        void eraseBefore(const Sent* until) { items_->erase(items_->begin(), items_->begin() + (until - begin())); }
-        /// Drops every entry and frees the storage.
-        void release() { items_.reset(); }
-
-    private:
-        std::unique_ptr<std::vector<Sent>> items_;
+    // What one sending side of one connection has sent (24 B, one per side of every connection).
+    // Its transmissions in flight, in sequence order, are in queues_ only while there are some,
+    // so that the queues follow the data in flight at once, not every side ever seen.
+    struct SenderState {
+        int64_t lastSentTsNs = kNoTime;  // last data or FIN segment of this side
+        uint32_t lastSentFrame = 0;
+        uint32_t highestEnd = 0;       // the end of the highest segment sent so far
+        uint32_t inFlight = kNoQueue;  // in queues_, bounded by kMaxInFlight; never an empty queue
+        bool highestKnown = false;
     };
 
-    // What one sending side of one connection has in flight (kept small: one per side of
-    // every connection).
-    struct SenderState {
-        SentQueue inFlight;              // bounded by kMaxInFlight
-        int64_t lastSentTsNs = kNoTime;  // last data or FIN segment of this side
+    // What only a side that retransmitted needs (by connection id * 2 + side).
+    struct Retransmitted {
         int64_t lastRetransmissionTsNs = kNoTime;
-        uint32_t lastSentFrame = 0;
-        uint32_t highestEnd = 0;      // the end of the highest segment sent so far
         uint32_t totals = kNoTotals;  // index in totals_ once this side has a finding
-        bool highestKnown = false;
     };
 
     // One stall: from the last transmission to the retransmission.
@@ -125,20 +103,26 @@ private:
     };
 
     SenderState& stateOf(uint32_t connection, Side side);
-    static void acknowledge(SenderState& state, uint32_t ack);
-    static void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
+    // The side's Retransmitted record, or null if it never retransmitted.
+    [[nodiscard]] const Retransmitted* retransmittedOf(uint32_t connection, Side side) const;
+    void acknowledge(SenderState& state, uint32_t ack);
+    void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
+    void releaseInFlight(SenderState& state);
     void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
-    void recordStall(const SegmentEvent& event, SenderState& state, const Sent& from, int64_t gapNs, uint32_t end);
+    void recordStall(const SegmentEvent& event, Retransmitted& history, const Sent& from, int64_t gapNs,
+                     uint32_t end);
     void describe(uint32_t record, Finding& finding) const override;
     // Writes the finding of `totals` (and of its stall going on, if any).
     static void write(const Totals& totals, Finding& finding);
     void track(const SegmentEvent& event);
-    static int64_t waitingSince(const SenderState& state);
+    [[nodiscard]] int64_t waitingSince(uint32_t connection, Side sender, const SenderState& state) const;
     void showOngoing(const Connection& connection, Side sender, const SenderState& state, int64_t nowNs);
     // Ends what the clock showed for `sender` once the packets moved on (`force`: the input ended).
     void settleOpen(const Connection& connection, Side sender, bool force);
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
+    RecordPool<std::vector<Sent>> queues_;     // the transmissions in flight of the sides that have some
+    absl::flat_hash_map<uint32_t, Retransmitted> retransmitted_;  // by connection id * 2 + side
     std::vector<Totals> totals_;
     absl::flat_hash_map<uint32_t, OpenStall> open_;  // by connection id * 2 + side; empty on a file
 };

@@ -31,8 +31,26 @@ std::string plural(uint32_t count, const char* one, const char* many) {
 
 }  // namespace
 
-SynBacklogDetector::Handshake& SynBacklogDetector::stateOf(uint32_t connection) {
-    return states_.of(connection);
+SynBacklogDetector::Handshake* SynBacklogDetector::find(uint32_t connection) {
+    if (!handshakeOf_.holds(connection)) {
+        return nullptr;  // retired, its chunk freed
+    }
+    const uint32_t index = handshakeOf_[connection].index;
+    return index != kNoHandshake ? &handshakes_[index] : nullptr;
+}
+
+// Nothing that can come changes the handshake any more and nothing reads it: it may go as if it had
+// never been tracked. A counted one keeps its outcome to the end; an excluded one never counts; a
+// completed one whose server has sent data can no longer have its final ACK dropped or be reset by
+// a full queue.
+bool SynBacklogDetector::isOver(const Handshake& state) const {
+    if (state.counted || state.pending || state.waiting) {
+        return false;
+    }
+    if (state.unconfirmedListed && !listeners_[state.listener].everAnswered) {
+        return false;  // its listener's unconfirmed list names it
+    }
+    return state.excluded || (state.completed && state.serverSentData);
 }
 
 SynBacklogDetector::Listener& SynBacklogDetector::listenerOf(const Endpoint& server, uint32_t& index) {
@@ -45,9 +63,33 @@ SynBacklogDetector::Listener& SynBacklogDetector::listenerOf(const Endpoint& ser
 }
 
 void SynBacklogDetector::onSegment(const SegmentEvent& event) {
+    const bool syn = (event.segment.flags & tcpflag::kSyn) != 0;
+    const bool ack = (event.segment.flags & tcpflag::kAck) != 0;
+    HandshakeRef& ref = handshakeOf_.of(event.connection.id);
+    if (ref.index == kNoHandshake) {
+        // Without a handshake under way only two segments matter: the connection's first SYN, from
+        // the client, begins one (when the capture missed it, the connection is not tracked), and a
+        // SYN-ACK shows that its server listens.
+        if (event.sender == Side::Client && syn && !ack && event.connection.firstFrame == event.frame) {
+            ref.index = handshakes_.take();
+        } else {
+            if (event.sender == Side::Server && syn && ack) {
+                uint32_t listenerIndex = 0;
+                confirmListener(listenerOf(event.connection.server, listenerIndex));
+            }
+            return;
+        }
+    }
+    Handshake& state = handshakes_[ref.index];
+    onTracked(event, state);
+    if (isOver(state)) {
+        handshakes_.release(ref.index);
+        ref.index = kNoHandshake;
+    }
+}
+
+void SynBacklogDetector::onTracked(const SegmentEvent& event, Handshake& state) {
     const TcpSegment& segment = event.segment;
-    const Connection& connection = event.connection;
-    Handshake& state = stateOf(connection.id);
     const bool syn = (segment.flags & tcpflag::kSyn) != 0;
     const bool ack = (segment.flags & tcpflag::kAck) != 0;
     const bool rst = (segment.flags & tcpflag::kRst) != 0;
@@ -88,10 +130,7 @@ void SynBacklogDetector::onSegment(const SegmentEvent& event) {
 
 void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state) {
     const Connection& connection = event.connection;
-    if (!state.tracked) {
-        if (connection.firstFrame != event.frame) {
-            return;  // the capture missed this connection's first SYN
-        }
+    if (!state.tracked) {  // the connection's first SYN (onSegment took the record for it)
         state.tracked = true;
         state.firstSynFrame = event.frame;
         state.firstSynTsNs = event.tsNs;
@@ -126,6 +165,7 @@ void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state
         // Nothing has shown yet that a listener is there (a firewall drops SYNs the same way).
         if (listener.unconfirmed.size() < kMaxUnconfirmedSyns) {
             listener.unconfirmed.emplace_back(connection.id, event.frame);
+            state.unconfirmedListed = true;
         }
         return;
     }
@@ -133,10 +173,7 @@ void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state
     countEvidence(connection, state, event.frame, false);
 }
 
-void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& state) {
-    const Connection& connection = event.connection;
-    uint32_t listenerIndex = 0;
-    Listener& listener = listenerOf(connection.server, listenerIndex);
+void SynBacklogDetector::confirmListener(Listener& listener) {
     if (!listener.everAnswered) {
         listener.everAnswered = true;
         // The SYNs retransmitted before were dropped by a listener, not by a firewall.
@@ -144,10 +181,10 @@ void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& st
         listener.unconfirmed = {};
         for (const auto& [connectionId, frame] : unconfirmed) {
             const auto retired = retiredUnconfirmed_.find(connectionId);
-            Handshake& waiting = retired != retiredUnconfirmed_.end() ? retired->second : states_[connectionId];
-            if (!waiting.excluded) {
+            Handshake* waiting = retired != retiredUnconfirmed_.end() ? &retired->second : find(connectionId);
+            if (waiting != nullptr && !waiting->excluded) {
                 ++listener.synRetransmissions;
-                countEvidence(engine().connections()[connectionId], waiting, frame, false);
+                countEvidence(engine().connections()[connectionId], *waiting, frame, false);
             }
         }
         // Those retired meanwhile are over: their outcomes are final now that they count.
@@ -165,9 +202,12 @@ void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& st
             log().changed(listener.findingId);
         }
     }
-    if (!state.tracked) {
-        return;
-    }
+}
+
+void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& state) {
+    const Connection& connection = event.connection;
+    Listener& listener = listeners_[state.listener];  // the SYN's: this server's
+    confirmListener(listener);
     if (!state.answered) {
         state.answered = true;
         state.roundSynAckTsNs = event.tsNs;
@@ -210,17 +250,17 @@ void SynBacklogDetector::onServerReset(const SegmentEvent& event, Handshake& sta
 void SynBacklogDetector::addInFlight(Listener& listener, uint32_t connection, int64_t tsNs) {
     while (!listener.inFlightOrder.empty()) {
         const uint32_t oldestId = listener.inFlightOrder.front();
-        if (states_.holds(oldestId)) {  // a retired connection's chunk may be freed (it was settled)
-            Handshake& oldest = states_[oldestId];
-            if (oldest.pending && tsNs - oldest.firstSynTsNs < kAbandonedHandshakeNs) {
+        // Retired or over connections have no handshake left (they were settled).
+        if (Handshake* oldest = find(oldestId); oldest != nullptr) {
+            if (oldest->pending && tsNs - oldest->firstSynTsNs < kAbandonedHandshakeNs) {
                 break;
             }
-            settle(oldest);
+            settle(*oldest);
         }
         listener.inFlightOrder.pop_front();
     }
     listener.inFlightOrder.push_back(connection);
-    states_[connection].pending = true;
+    find(connection)->pending = true;
     ++listener.inFlight;
     listener.peakInFlight = std::max(listener.peakInFlight, listener.inFlight);
 }
@@ -404,12 +444,12 @@ void SynBacklogDetector::showWaiting(Listener& listener, int64_t nowNs) {
     int64_t longestNs = 0;
     for (size_t index = 0; index < listener.inFlightOrder.size(); ++index) {
         const uint32_t connection = listener.inFlightOrder[index];
-        if (!states_.holds(connection)) {
-            continue;  // retired: its chunk was freed (and it was settled before)
+        const Handshake* state = find(connection);
+        if (state == nullptr) {
+            continue;  // retired or over (and settled before)
         }
-        const Handshake& state = states_[connection];
-        if (state.pending && state.waiting && state.counted && !state.answered && !state.completed) {
-            const int64_t sinceNs = std::max<int64_t>(nowNs - state.lastCountedSynTsNs, 0);
+        if (state->pending && state->waiting && state->counted && !state->answered && !state->completed) {
+            const int64_t sinceNs = std::max<int64_t>(nowNs - state->lastCountedSynTsNs, 0);
             ++waiting;
             waitedNs += sinceNs;
             longestNs = std::max(longestNs, sinceNs);
@@ -436,9 +476,9 @@ void SynBacklogDetector::showWaiting(Listener& listener, int64_t nowNs) {
 
 void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
     ended_ = true;
-    for (Handshake& state : states_) {
-        if (!state.retired) {  // retired ones were finished by onRetire
-            finish(state);
+    for (const HandshakeRef& ref : handshakeOf_) {  // in connection order; retired ones were finished by onRetire
+        if (ref.index != kNoHandshake) {
+            finish(handshakes_[ref.index]);
         }
     }
     for (Listener& listener : listeners_) {
@@ -456,25 +496,24 @@ void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
 }
 
 void SynBacklogDetector::onRetire(const Connection& connection) {
-    Handshake& state = stateOf(connection.id);
-    if (state.tracked) {
+    HandshakeRef& ref = handshakeOf_.of(connection.id);
+    if (ref.index != kNoHandshake) {
+        Handshake& state = handshakes_[ref.index];
         // Over: closed (settled already) or idle for longer than a client retries a SYN (abandoned,
         // as the next addInFlight would find it). The listener's queue skips it from now on.
         settle(state);
         Listener& listener = listeners_[state.listener];
-        const bool unconfirmed =
-            !listener.everAnswered && std::any_of(listener.unconfirmed.begin(), listener.unconfirmed.end(),
-                                                  [&](const auto& entry) { return entry.first == connection.id; });
-        if (unconfirmed) {
+        if (state.unconfirmedListed && !listener.everAnswered) {
             retiredUnconfirmed_.emplace(connection.id, state);  // counted if the listener answers later
         } else if (state.counted) {
             finish(state);
             refresh(listener);
             log().changed(listener.findingId);
         }
+        handshakes_.release(ref.index);
+        ref.index = kNoHandshake;
     }
-    state.retired = true;
-    states_.release(connection.id);
+    handshakeOf_.release(connection.id);
 }
 
 }  // namespace tcpscope

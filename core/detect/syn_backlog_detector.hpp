@@ -28,7 +28,7 @@ namespace tcpscope {
 /// dropped are still unanswered: its delay grows with their wait until an answer or the end.
 /// A retired connection (onRetire) has its outcome made final at once and its state released;
 /// the listener queues skip it from then on.
-class SynBacklogDetector : public Detector {
+class SynBacklogDetector final : public Detector {
 public:
     using Detector::Detector;
 
@@ -38,13 +38,15 @@ public:
     void onRetire(const Connection& connection) override;
 
     /// Bytes of per-connection state held (the chunks of retired connections are freed).
-    [[nodiscard]] size_t stateBytes() const { return states_.bytesHeld(); }
+    [[nodiscard]] size_t stateBytes() const { return handshakeOf_.bytesHeld() + handshakes_.bytesHeld(); }
+    /// Handshakes held: those under way and those counted in a finding (not retired).
+    [[nodiscard]] size_t handshakesHeld() const { return handshakes_.inUse(); }
 
 private:
     static constexpr uint32_t kNotListed = UINT32_MAX;
 
-    // The handshake of one connection, seen from the listener's side (one per connection: the
-    // flags take a bit each).
+    // The handshake of one connection, seen from the listener's side: from the client's first SYN
+    // until nothing can change it any more (see isOver), or to the end if it counted in a finding.
     struct Handshake {
         bool tracked : 1 = false;           // began with a SYN seen here
         bool excluded : 1 = false;          // answered by a bare ACK or RST, or a reuse into TIME_WAIT
@@ -57,7 +59,7 @@ private:
         bool counted : 1 = false;           // part of its listener's finding
         bool delayCounted : 1 = false;      // counted among its listener's delayed connections
         bool resetByServer : 1 = false;     // reset right after the handshake (tcp_abort_on_overflow)
-        bool retired : 1 = false;           // released by onRetire, its outcome final (its chunk may be held)
+        bool unconfirmedListed : 1 = false;  // in its listener's unconfirmed list
         uint32_t listener = 0;
         uint32_t firstSynFrame = 0;
         uint32_t synTimeouts = 0;     // SYNs retransmitted by timeout while unanswered
@@ -99,9 +101,20 @@ private:
         int64_t maxDelayNs = 0;
     };
 
-    Handshake& stateOf(uint32_t connection);
+    // A connection's entry in handshakes_, kNoHandshake while it has none (4 B per connection).
+    struct HandshakeRef {
+        uint32_t index = RecordPool<Handshake>::kNone;
+    };
+    static constexpr uint32_t kNoHandshake = RecordPool<Handshake>::kNone;
+
+    // The handshake of `connection`, or null if it has none (never tracked, over, or retired).
+    Handshake* find(uint32_t connection);
+    [[nodiscard]] bool isOver(const Handshake& state) const;
     Listener& listenerOf(const Endpoint& server, uint32_t& index);
+    void onTracked(const SegmentEvent& event, Handshake& state);
     void onClientSyn(const SegmentEvent& event, Handshake& state);
+    // A SYN-ACK shows a listener is there: the SYNs it let retransmit before count now.
+    void confirmListener(Listener& listener);
     void onServerSynAck(const SegmentEvent& event, Handshake& state);
     void onServerReset(const SegmentEvent& event, Handshake& state);
     void addInFlight(Listener& listener, uint32_t connection, int64_t tsNs);
@@ -112,7 +125,8 @@ private:
     void refresh(Listener& listener);
     void showWaiting(Listener& listener, int64_t nowNs);
 
-    ConnectionStates<Handshake> states_;  // [connection id]
+    ConnectionStates<HandshakeRef> handshakeOf_;  // [connection id]
+    RecordPool<Handshake> handshakes_;
     // Retired connections still in an unconfirmed list: counted if their listener answers later.
     absl::flat_hash_map<uint32_t, Handshake> retiredUnconfirmed_;
     std::vector<Listener> listeners_;

@@ -23,16 +23,25 @@ void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     const Connection& connection = event.connection;
     const Side sender = event.sender;
     // A connection gets state at its first zero window: before that, neither side is closed and
-    // nothing below would change (most connections never get here).
-    auto found = sidesIndex_.find(connection.id);
-    if (found == sidesIndex_.end()) {
-        if ((segment.flags & (tcpflag::kRst | tcpflag::kSyn)) != 0 || !has(event.analysis, AnalysisFlag::ZeroWindow)) {
-            return;
+    // nothing below would change (most connections never get here: one bit tells, no hash lookup).
+    const bool hasSides = connection.id < withSides_.size() && withSides_[connection.id];
+    if (!hasSides && ((segment.flags & (tcpflag::kRst | tcpflag::kSyn)) != 0 ||
+                      !has(event.analysis, AnalysisFlag::ZeroWindow))) {
+        return;
+    }
+    uint32_t index = 0;
+    if (hasSides) {
+        index = sidesIndex_.at(connection.id);
+    } else {
+        if (connection.id >= withSides_.size()) {
+            withSides_.resize(std::max<size_t>(connection.id + 1, withSides_.size() * 2));
         }
-        found = sidesIndex_.emplace(connection.id, static_cast<uint32_t>(sides_.size())).first;
+        withSides_[connection.id] = true;
+        index = static_cast<uint32_t>(sides_.size());
+        sidesIndex_.emplace(connection.id, index);
         sides_.push_back(Sides{connection.id, {}});
     }
-    Sides& sides = sides_[found->second];
+    Sides& sides = sides_[index];
     ReceiverState& own = sides.of(sender);
     ReceiverState& peer = sides.of(otherSide(sender));
 
@@ -79,7 +88,9 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
                                                                         ReceiverState& state, bool byClock) {
     if (state.totals != kNoTotals) {
         Totals& totals = totals_[state.totals];
-        const Finding& finding = log().all()[totals.findingId];
+        // Its own finding (no author: always current), read with edit(): all() would first have the
+        // log describe every other detector's findings changed since the last read.
+        const Finding& finding = log().edit(totals.findingId);
         if (finding.withdrawn) {
             totals.findingId = byClock ? log().addProvisional(newFinding(connection, receiver, state))
                                        : log().add(newFinding(connection, receiver, state));
@@ -247,7 +258,7 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
     }
     // The connections' lives are final now: update the shares.
     for (const Totals& totals : totals_) {
-        if (log().all()[totals.findingId].withdrawn) {
+        if (log().edit(totals.findingId).withdrawn) {  // not all(): see ensureFinding
             continue;
         }
         const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);

@@ -18,7 +18,7 @@ namespace tcpscope {
 /// sender's next probe, or on a live capture at the next clock tick (onClock; a finding the clock
 /// alone shows is provisional until a packet confirms it, and withdrawn if the period ends sooner
 /// than the threshold by the packets' times).
-class ZeroWindowStallDetector : public Detector {
+class ZeroWindowStallDetector final : public Detector {
 public:
     using Detector::Detector;
 
@@ -69,6 +69,7 @@ private:
                         int64_t ongoingNs);
 
     absl::flat_hash_map<uint32_t, uint32_t> sidesIndex_;  // connection id -> index in sides_
+    std::vector<bool> withSides_;                         // by connection id: has an entry in sidesIndex_
     std::vector<Sides> sides_;                            // in order of the first zero window
     std::vector<Totals> totals_;
     uint32_t closedSides_ = 0;  // receivers whose window is closed now (onClock has nothing to do without)

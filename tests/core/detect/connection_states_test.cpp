@@ -3,6 +3,8 @@
 // detector once wrote to freed memory when the second lookup grew the vector).
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "detect/connection_states.hpp"
 
 namespace tcpscope {
@@ -34,6 +36,29 @@ TEST_CASE("only the connections looked up are built, in id order", "[detect]") {
         sum += value;
     }
     CHECK(sum == 7);
+}
+
+TEST_CASE("a record pool reuses released records, reset, and keeps the others in place", "[detect]") {
+    RecordPool<std::vector<int>> pool;
+    std::vector<uint32_t> taken;
+    for (int record = 0; record < 1000; ++record) {  // several chunks
+        taken.push_back(pool.take());
+        pool[taken.back()].push_back(record);
+    }
+    const std::vector<int>* kept = &pool[taken[999]];
+    CHECK(pool.inUse() == 1000);
+    const size_t held = pool.bytesHeld();
+
+    pool[taken[10]].assign(100, 0);
+    pool.release(taken[10]);
+    CHECK(pool.inUse() == 999);
+    const uint32_t again = pool.take();
+    CHECK(again == taken[10]);            // the released one, not a new one
+    CHECK(pool[again].empty());           // reset for its next user
+    CHECK(pool[again].capacity() >= 100);  // a container keeps its storage
+    CHECK(pool.bytesHeld() <= held + 64);  // no new chunk (the free list may have grown)
+    CHECK(&pool[taken[999]] == kept);
+    CHECK(pool[taken[999]] == std::vector<int>{999});
 }
 
 }  // namespace tcpscope
