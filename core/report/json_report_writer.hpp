@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -85,6 +86,15 @@ private:
 
     // Separator and indentation before a value of an array, or before a key.
     void startItem();
+    // startItem()'s text at `at` (room for kMaxBreakBytes, indentation at most kMaxIndent); returns its end.
+    char* itemBreak(char* at);
+    // key() for any text (a tree's member name): escaped as nlohmann escapes it.
+    void anyKey(std::string_view name);
+    // Quoted, escaped text; non-ASCII text checked by nlohmann.
+    void writeText(std::string_view text);
+    // A tree through this writer's own calls (what nlohmann's dump() would print, faster).
+    template <typename Tree>
+    void writeTree(const Tree& tree);
     // startItem() for array values; nothing after a key.
     void beforeValue();
     void end(char closing);
@@ -102,8 +112,23 @@ private:
         }
         *cursor_++ = c;
     }
-    void put(const char* text, size_t size);
+    void put(const char* text, size_t size) {
+        if (size > static_cast<size_t>(end_ - cursor_)) {
+            putLarge(text, size);
+            return;
+        }
+        std::memcpy(cursor_, text, size);
+        cursor_ += size;
+    }
     void put(std::string_view text) { put(text.data(), text.size()); }
+    void putLarge(const char* text, size_t size);
+    // The cursor, with room for `bytes` (at most kBufferBytes) after it.
+    char* reserve(size_t bytes) {
+        if (bytes > static_cast<size_t>(end_ - cursor_)) {
+            flush();
+        }
+        return cursor_;
+    }
 
     static constexpr size_t kFlushBytes = size_t{1} << 18;
     static constexpr size_t kBufferBytes = kFlushBytes + 4096;
