@@ -1,7 +1,10 @@
 #include "detect/finding_log.hpp"
 
 #include <bit>
+#include <future>
 #include <numeric>
+
+#include "engine/worker_threads.hpp"
 
 namespace tcpscope {
 
@@ -109,10 +112,31 @@ void FindingLog::describe(uint32_t id) const {
 }
 
 void FindingLog::describeStale() const {
+    // Each stale finding once (an id is listed again if it went stale again after a listener's
+    // describe), marked described before the work is shared out.
+    size_t count = 0;
     for (const uint32_t id : stale_) {
         if (authors_[id].stale) {
-            describe(id);
+            authors_[id].stale = false;
+            stale_[count++] = id;
         }
+    }
+    stale_.resize(count);
+    const auto describeEvery = [this](size_t first, size_t step) {
+        for (size_t at = first; at < stale_.size(); at += step) {
+            const Authorship& authorship = authors_[stale_[at]];
+            authorship.author->describe(authorship.record, findings_[stale_[at]]);
+        }
+    };
+    // At the end of an analysis every finding is stale: building their evidence is split over a
+    // second thread, every other finding each, as their sizes vary by kind.
+    constexpr size_t kFewForTwoThreads = 256;
+    if (count >= kFewForTwoThreads && secondThreadAllowed()) {
+        std::future<void> helped = std::async(std::launch::async, describeEvery, 1, 2);
+        describeEvery(0, 2);
+        helped.get();
+    } else {
+        describeEvery(0, 1);
     }
     stale_.clear();
 }

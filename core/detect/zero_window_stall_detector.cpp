@@ -79,11 +79,10 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
                                                                         ReceiverState& state, bool byClock) {
     if (state.totals != kNoTotals) {
         Totals& totals = totals_[state.totals];
-        const Finding& finding = log().all()[totals.findingId];
-        if (finding.withdrawn) {
+        if (log().isWithdrawn(totals.findingId)) {
             totals.findingId = byClock ? log().addProvisional(newFinding(connection, receiver, state))
                                        : log().add(newFinding(connection, receiver, state));
-        } else if (finding.provisional && !byClock) {
+        } else if (log().isProvisional(totals.findingId) && !byClock) {
             log().confirm(totals.findingId, newFinding(connection, receiver, state));
         }
         return totals;
@@ -247,7 +246,7 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
     }
     // The connections' lives are final now: update the shares.
     for (const Totals& totals : totals_) {
-        if (log().all()[totals.findingId].withdrawn) {
+        if (log().isWithdrawn(totals.findingId)) {
             continue;
         }
         const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);
