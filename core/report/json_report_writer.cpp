@@ -78,7 +78,7 @@ constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
 constexpr size_t kMaxBreakBytes = kMaxIndent + 2;
 // Breaks up to this long (indentation of 14) are copied as one fixed-size block.
 constexpr size_t kShortBreakBytes = 16;
-// Keys up to this long are written after one check of the buffer's room.
+// Keys and plain text up to this long are written after one check of the buffer's room.
 constexpr size_t kLongKeyBytes = 64;
 
 template <typename Tree>
@@ -89,6 +89,18 @@ void dumpTree(std::string& buffer, const Tree& tree, bool compact, unsigned inde
                                                   nlohmann::detail::error_handler_t::strict);
     serializer.dump(tree, !compact, false, indentStep, currentIndent);
 }
+
+__extension__ using Wide = unsigned __int128;  // GCC and Clang
+
+// "00" to "99", for writing digits two at a time.
+constexpr std::array<char, 200> kDigitPairs = [] {
+    std::array<char, 200> pairs{};
+    for (size_t number = 0; number < 100; ++number) {
+        pairs[2 * number] = static_cast<char>('0' + number / 10);
+        pairs[2 * number + 1] = static_cast<char>('0' + number % 10);
+    }
+    return pairs;
+}();
 
 // Writes the digits of `number` at `out` (room for kNumberBytes); returns the end.
 char* writeDigits(char* out, uint64_t number) {
@@ -101,10 +113,10 @@ char* writeDigits(char* out, uint64_t number) {
 // gap between doubles apart), and nlohmann's Grisu2 prints exactly that whenever the decimal is
 // inside the interval Grisu2 searches: the value's rounding interval (half a gap either side)
 // narrowed by 2 units of its 64-bit significands, at most 2^-8 of a gap. Written here without
-// Grisu2's work when the decimal is more than 2^-6 of a gap inside; nullptr for any other value
-// (nlohmann formats those).
+// Grisu2's work when the decimal is more than 2^-6 of a gap inside (checked in exact integer
+// arithmetic); nullptr for any other value (nlohmann formats those).
 char* writeMicrosecondDecimal(char* out, double number) {
-    double magnitude = std::fabs(number);
+    const double magnitude = std::fabs(number);
     // From 1e-4 (below, nlohmann writes an exponent) to 2^32 (from there the gap between doubles
     // reaches 1e-6, so two grid decimals could round to one double).
     constexpr double kSmallest = 1e-4;
@@ -112,34 +124,42 @@ char* writeMicrosecondDecimal(char* out, double number) {
     if (!(magnitude >= kSmallest && magnitude < kLargest)) {
         return nullptr;
     }
-    constexpr double kPerUnit = 1e6;
-    const auto micros = static_cast<uint64_t>(magnitude * kPerUnit + 0.5);
-    // magnitude * 1e6 - micros without rounding the product first.
-    const double offset = std::fma(magnitude, kPerUnit, -static_cast<double>(micros));
-    const double gapBelow = magnitude - std::bit_cast<double>(std::bit_cast<uint64_t>(magnitude) - 1);
-    constexpr double kInsideGaps = 0.5 - 1.0 / 64;  // the lower gap is the smaller one
-    if (!(std::fabs(offset) <= kInsideGaps * gapBelow * kPerUnit)) {
+    // magnitude = significand * 2^-shift exactly; magnitude * 1e6 and its distance to the nearest
+    // whole number of microseconds in integers (the product needs 73 bits).
+    constexpr int kSignificandBits = 52;
+    constexpr int kExponentBias = 1023;
+    const auto bits = std::bit_cast<uint64_t>(magnitude);
+    const uint64_t significand = (bits & ((uint64_t{1} << kSignificandBits) - 1)) | (uint64_t{1} << kSignificandBits);
+    const int shift = kExponentBias + kSignificandBits - static_cast<int>(bits >> kSignificandBits);  // 21..66 here
+    constexpr uint64_t kUnitsPerWhole = 1'000'000;
+    const Wide scaled = Wide{significand} * kUnitsPerWhole;
+    const auto micros = static_cast<uint64_t>((scaled + (Wide{1} << (shift - 1))) >> shift);
+    const Wide onGrid = Wide{micros} << shift;
+    const Wide offset = scaled > onGrid ? scaled - onGrid : onGrid - scaled;  // in units of 2^-shift microseconds
+    // The gap below is 2^-shift (in value units), half that at a power of two.
+    const bool powerOfTwo = significand == uint64_t{1} << kSignificandBits;
+    constexpr uint64_t kInsideSixtyFourths = 31;  // within 31/64 of the gap below (the smaller one)
+    if (offset * (powerOfTwo ? 128 : 64) > Wide{kInsideSixtyFourths * kUnitsPerWhole}) {
         return nullptr;
     }
     if (std::signbit(number)) {
         *out++ = '-';
     }
-    constexpr uint64_t kUnitsPerWhole = 1'000'000;
     out = writeDigits(out, micros / kUnitsPerWhole);
     *out++ = '.';
-    uint64_t fraction = micros % kUnitsPerWhole;
+    const auto fraction = static_cast<uint32_t>(micros % kUnitsPerWhole);
     if (fraction == 0) {
         *out++ = '0';
         return out;
     }
+    // Six digits, two at a time, then the trailing zeros cut (the fraction is not 0).
+    constexpr uint32_t kHundred = 100;
+    std::memcpy(out, &kDigitPairs[2 * (fraction / (kHundred * kHundred))], 2);
+    std::memcpy(out + 2, &kDigitPairs[2 * (fraction / kHundred % kHundred)], 2);
+    std::memcpy(out + 4, &kDigitPairs[2 * (fraction % kHundred)], 2);
     size_t digits = 6;
-    while (fraction % 10 == 0) {
-        fraction /= 10;
+    while (out[digits - 1] == '0') {
         --digits;
-    }
-    for (size_t at = digits; at > 0; --at) {
-        out[at - 1] = static_cast<char>('0' + fraction % 10);
-        fraction /= 10;
     }
     return out + digits;
 }
@@ -348,18 +368,31 @@ void JsonStreamWriter::writeEscaped(std::string_view text) {
 }
 
 void JsonStreamWriter::writeText(std::string_view text) {
-    if (!isPlain(text, true)) {
-        unsigned char highBits = 0;
-        for (const char c : text) {
-            highBits |= static_cast<unsigned char>(c);
+    if (isPlain(text, true)) {
+        if (text.size() <= kLongKeyBytes) {  // most text: quoted after one check of the room
+            char* at = reserve(kLongKeyBytes + 2);
+            *at++ = '"';
+            std::memcpy(at, text.data(), text.size());
+            at += text.size();
+            *at++ = '"';
+            cursor_ = at;
+        } else {
+            put('"');
+            put(text);
+            put('"');
         }
-        if (highBits >= 0x80) {
-            // Not ASCII: nlohmann's serializer checks the UTF-8 (and refuses invalid text) as a tree would.
-            tree_.clear();
-            dumpTree(tree_, nlohmann::json(std::string(text)), compact_, indentStep_, 0);
-            put(tree_);
-            return;
-        }
+        return;
+    }
+    unsigned char highBits = 0;
+    for (const char c : text) {
+        highBits |= static_cast<unsigned char>(c);
+    }
+    if (highBits >= 0x80) {
+        // Not ASCII: nlohmann's serializer checks the UTF-8 (and refuses invalid text) as a tree would.
+        tree_.clear();
+        dumpTree(tree_, nlohmann::json(std::string(text)), compact_, indentStep_, 0);
+        put(tree_);
+        return;
     }
     writeEscaped(text);
 }
