@@ -1,5 +1,6 @@
 #include "detect/finding_log.hpp"
 
+#include <atomic>
 #include <bit>
 #include <future>
 #include <numeric>
@@ -122,21 +123,22 @@ void FindingLog::describeStale() const {
         }
     }
     stale_.resize(count);
-    const auto describeEvery = [this](size_t first, size_t step) {
-        for (size_t at = first; at < stale_.size(); at += step) {
+    // At the end of an analysis every finding is stale: building their evidence is shared with a
+    // second thread, each thread taking the next finding as it is free (their sizes vary by kind).
+    std::atomic<size_t> next{0};
+    const auto describeNext = [this, &next] {
+        for (size_t at = next++; at < stale_.size(); at = next++) {
             const Authorship& authorship = authors_[stale_[at]];
             authorship.author->describe(authorship.record, findings_[stale_[at]]);
         }
     };
-    // At the end of an analysis every finding is stale: building their evidence is split over a
-    // second thread, every other finding each, as their sizes vary by kind.
     constexpr size_t kFewForTwoThreads = 256;
     if (count >= kFewForTwoThreads && secondThreadAllowed()) {
-        std::future<void> helped = std::async(std::launch::async, describeEvery, 1, 2);
-        describeEvery(0, 2);
+        std::future<void> helped = std::async(std::launch::async, describeNext);
+        describeNext();
         helped.get();
     } else {
-        describeEvery(0, 1);
+        describeNext();
     }
     stale_.clear();
 }
