@@ -67,7 +67,7 @@ bool isPlain(std::string_view text, bool asciiOnly) {
 }
 
 // A line break and up to kMaxIndent spaces, preceded by a comma: what goes before an item.
-constexpr size_t kMaxIndent = 256;
+constexpr size_t kMaxIndent = JsonStreamWriter::kShortIndent;
 constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
     std::array<char, kMaxIndent + 2> text{};
     text.fill(' ');
@@ -78,8 +78,7 @@ constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
 constexpr size_t kMaxBreakBytes = kMaxIndent + 2;
 // Breaks up to this long (indentation of 14) are copied as one fixed-size block.
 constexpr size_t kShortBreakBytes = 16;
-// Keys and plain text up to this long are written after one check of the buffer's room.
-constexpr size_t kLongKeyBytes = 64;
+constexpr size_t kLongKeyBytes = JsonStreamWriter::kShortKeyBytes;
 
 template <typename Tree>
 void dumpTree(std::string& buffer, const Tree& tree, bool compact, unsigned indentStep, unsigned currentIndent) {
@@ -266,24 +265,15 @@ void JsonStreamWriter::beforeValue() {
     }
 }
 
-void JsonStreamWriter::key(std::string_view name) {
-    assert(isPlain(name, true));
-    if (levels_.size() * indentStep_ > kMaxIndent || name.size() > kLongKeyBytes) {
-        startItem();
-        put('"');
-        put(name);
-        put("\": ", compact_ ? 2 : 3);
-    } else {
-        // One check of the room for the break, the name and its colon.
-        char* at = itemBreak(reserve(kMaxBreakBytes + kLongKeyBytes + 4));
-        *at++ = '"';
-        std::memcpy(at, name.data(), name.size());
-        at += name.size();
-        std::memcpy(at, "\": ", 3);
-        cursor_ = at + (compact_ ? 2 : 3);
-    }
+void JsonStreamWriter::longKey(std::string_view name) {
+    startItem();
+    put('"');
+    put(name);
+    put("\": ", compact_ ? 2 : 3);
     afterKey_ = true;
 }
+
+bool JsonStreamWriter::isPlainName(std::string_view name) { return isPlain(name, true); }
 
 void JsonStreamWriter::anyKey(std::string_view name) {
     if (isPlain(name, true)) {
