@@ -1,4 +1,6 @@
 // analyze, flows, packets: the analysis of captures as text or tcpscope/1 JSON.
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -70,7 +72,10 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                     return status;
                 }
                 writeOutput(output, loaded, *options);
-                return kExitAnalysed;
+                // The process ends here: the system takes the analysis' memory back at once, where
+                // freeing it (the findings' evidence trees node by node) took 8% of a W1 run.
+                std::fflush(nullptr);
+                std::_Exit(kExitAnalysed);
             }};
 }
 

@@ -1,7 +1,11 @@
 #include "detect/finding_log.hpp"
 
+#include <atomic>
 #include <bit>
+#include <future>
 #include <numeric>
+
+#include "engine/worker_threads.hpp"
 
 namespace tcpscope {
 
@@ -109,10 +113,32 @@ void FindingLog::describe(uint32_t id) const {
 }
 
 void FindingLog::describeStale() const {
+    // Each stale finding once (an id is listed again if it went stale again after a listener's
+    // describe), marked described before the work is shared out.
+    size_t count = 0;
     for (const uint32_t id : stale_) {
         if (authors_[id].stale) {
-            describe(id);
+            authors_[id].stale = false;
+            stale_[count++] = id;
         }
+    }
+    stale_.resize(count);
+    // At the end of an analysis every finding is stale: building their evidence is shared with a
+    // second thread, each thread taking the next finding as it is free (their sizes vary by kind).
+    std::atomic<size_t> next{0};
+    const auto describeNext = [this, &next] {
+        for (size_t at = next++; at < stale_.size(); at = next++) {
+            const Authorship& authorship = authors_[stale_[at]];
+            authorship.author->describe(authorship.record, findings_[stale_[at]]);
+        }
+    };
+    constexpr size_t kFewForTwoThreads = 256;
+    if (count >= kFewForTwoThreads && secondThreadAllowed()) {
+        std::future<void> helped = std::async(std::launch::async, describeNext);
+        describeNext();
+        helped.get();
+    } else {
+        describeNext();
     }
     stale_.clear();
 }

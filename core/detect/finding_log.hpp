@@ -14,7 +14,8 @@ namespace tcpscope {
 class FindingAuthor {
 public:
     /// Writes the parts of `finding` this author keeps (summary, evidence, ...) from its record
-    /// `record`, the number given to FindingLog::add.
+    /// `record`, the number given to FindingLog::add. The log may describe two findings at once on
+    /// two threads (of this author or another): describe only reads the author's state.
     virtual void describe(uint32_t record, Finding& finding) const = 0;
 
 protected:
@@ -55,6 +56,8 @@ public:
     /// Takes back provisional finding `id`: it stays in all() marked withdrawn until release().
     void withdraw(uint32_t id);
     [[nodiscard]] bool isProvisional(uint32_t id) const { return findings_[id].provisional; }
+    /// Whether finding `id` was withdrawn (read without describing anything, unlike all()).
+    [[nodiscard]] bool isWithdrawn(uint32_t id) const { return findings_[id].withdrawn; }
 
     /// Every finding so far, in the order first made, each described from its author's records as
     /// they are now; during a live capture also the provisional and withdrawn ones

@@ -88,13 +88,11 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
                                                                         ReceiverState& state, bool byClock) {
     if (state.totals != kNoTotals) {
         Totals& totals = totals_[state.totals];
-        // Its own finding (no author: always current), read with edit(): all() would first have the
-        // log describe every other detector's findings changed since the last read.
-        const Finding& finding = log().edit(totals.findingId);
-        if (finding.withdrawn) {
+        // Not all(): it would first have the log describe every finding changed since the last read.
+        if (log().isWithdrawn(totals.findingId)) {
             totals.findingId = byClock ? log().addProvisional(newFinding(connection, receiver, state))
                                        : log().add(newFinding(connection, receiver, state));
-        } else if (finding.provisional && !byClock) {
+        } else if (log().isProvisional(totals.findingId) && !byClock) {
             log().confirm(totals.findingId, newFinding(connection, receiver, state));
         }
         return totals;
@@ -258,7 +256,7 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
     }
     // The connections' lives are final now: update the shares.
     for (const Totals& totals : totals_) {
-        if (log().edit(totals.findingId).withdrawn) {  // not all(): see ensureFinding
+        if (log().isWithdrawn(totals.findingId)) {  // not all(): see ensureFinding
             continue;
         }
         const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);

@@ -228,39 +228,62 @@ void writeFlowRange(JsonStreamWriter& out, const CaptureAnalysis& analysis, cons
 }
 
 constexpr size_t kFlowsPerChunk = 4096;
-constexpr size_t kFlowsDepth = 2;  // the flows array inside the report object
+constexpr size_t kFindingsPerChunk = 256;  // a finding's text is a few times a flow's
+constexpr size_t kSectionDepth = 2;  // the flows and findings arrays inside the report object
 
-// The flows, in id order. Formatting them is most of the report's time, so with a second core
-// every other chunk of flows is formatted on a helper thread while this one formats the chunk
-// before it, and appended in order: the same text, with one chunk of text held at a time.
-void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
-    const size_t count = analysis.engine->connections().size();
-    const std::vector<uint32_t> findingOrder = findingsByConnection(analysis.findings);
-    // With strace logs each flow also reads the alignment: kept on one thread.
-    if (alignment != nullptr || count <= kFlowsPerChunk || !secondThreadAllowed()) {
-        writeFlowRange(out, analysis, findingOrder, 0, count, alignment);
+// Items [0, count) of the array open at kSectionDepth, each range written by
+// writeRange(writer, begin, end). Formatting them is most of the report's time, so with a second
+// core every other chunk of `perChunk` items is formatted on a helper thread while this one
+// formats the chunk before it, and appended in order: the same text, with one chunk of text held
+// at a time.
+template <typename WriteRange>
+void writeInChunks(JsonStreamWriter& out, size_t count, size_t perChunk, const WriteRange& writeRange) {
+    if (count <= perChunk || !secondThreadAllowed()) {
+        writeRange(out, 0, count);
         return;
     }
-    for (size_t begin = 0; begin < count; begin += 2 * kFlowsPerChunk) {
-        const size_t middle = std::min(begin + kFlowsPerChunk, count);
-        const size_t end = std::min(begin + 2 * kFlowsPerChunk, count);
+    for (size_t begin = 0; begin < count; begin += 2 * perChunk) {
+        const size_t middle = std::min(begin + perChunk, count);
+        const size_t end = std::min(begin + 2 * perChunk, count);
         std::future<std::string> helped;
         if (middle < end) {
-            helped = std::async(std::launch::async, [&out, &analysis, &findingOrder, middle, end] {
+            helped = std::async(std::launch::async, [&out, &writeRange, middle, end] {
                 std::ostringstream text;
                 {
                     JsonStreamWriter part(text, out);  // reads only out's layout, fixed since it was made
-                    part.continueArray(kFlowsDepth);
-                    writeFlowRange(part, analysis, findingOrder, middle, end, nullptr);
+                    part.continueArray(kSectionDepth);
+                    writeRange(part, middle, end);
                 }
                 return std::move(text).str();
             });
         }
-        writeFlowRange(out, analysis, findingOrder, begin, middle, nullptr);
+        writeRange(out, begin, middle);
         if (helped.valid()) {
             out.raw(helped.get());
         }
     }
+}
+
+// The flows, in id order.
+void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    const size_t count = analysis.engine->connections().size();
+    const std::vector<uint32_t> findingOrder = findingsByConnection(analysis.findings);
+    // With strace logs each flow also reads the alignment: kept on one thread.
+    if (alignment != nullptr) {
+        writeFlowRange(out, analysis, findingOrder, 0, count, alignment);
+        return;
+    }
+    writeInChunks(out, count, kFlowsPerChunk, [&](JsonStreamWriter& writer, size_t begin, size_t end) {
+        writeFlowRange(writer, analysis, findingOrder, begin, end, nullptr);
+    });
+}
+
+void writeFindings(JsonStreamWriter& out, const std::vector<Finding>& findings) {
+    writeInChunks(out, findings.size(), kFindingsPerChunk, [&](JsonStreamWriter& writer, size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+            writeFinding(writer, findings[i]);
+        }
+    });
 }
 
 // Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
@@ -341,9 +364,7 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
     writeFlowsSections(writer, analysis, alignment, captureMembers);
     writer.key("findings");
     writer.beginArray();
-    for (const Finding& finding : analysis.findings) {
-        writeFinding(writer, finding);
-    }
+    writeFindings(writer, analysis.findings);
     writer.endArray();
     writer.field("delayed_ack_by_sender", endpointStallsJson(analysis));
     writeNotesJson(writer, analysis);

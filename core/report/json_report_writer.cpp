@@ -1,6 +1,7 @@
 #include "report/json_report_writer.hpp"
 
 #include <array>
+#include <bit>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -66,7 +67,7 @@ bool isPlain(std::string_view text, bool asciiOnly) {
 }
 
 // A line break and up to kMaxIndent spaces, preceded by a comma: what goes before an item.
-constexpr size_t kMaxIndent = 256;
+constexpr size_t kMaxIndent = JsonStreamWriter::kShortIndent;
 constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
     std::array<char, kMaxIndent + 2> text{};
     text.fill(' ');
@@ -74,6 +75,10 @@ constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
     text[1] = '\n';
     return text;
 }();
+constexpr size_t kMaxBreakBytes = kMaxIndent + 2;
+// Breaks up to this long (indentation of 14) are copied as one fixed-size block.
+constexpr size_t kShortBreakBytes = 16;
+constexpr size_t kLongKeyBytes = JsonStreamWriter::kShortKeyBytes;
 
 template <typename Tree>
 void dumpTree(std::string& buffer, const Tree& tree, bool compact, unsigned indentStep, unsigned currentIndent) {
@@ -82,6 +87,88 @@ void dumpTree(std::string& buffer, const Tree& tree, bool compact, unsigned inde
     nlohmann::detail::serializer<Tree> serializer(nlohmann::detail::output_adapter<char>(buffer), ' ',
                                                   nlohmann::detail::error_handler_t::strict);
     serializer.dump(tree, !compact, false, indentStep, currentIndent);
+}
+
+__extension__ using Wide = unsigned __int128;  // GCC and Clang
+
+// "00" to "99", for writing digits two at a time.
+constexpr std::array<char, 200> kDigitPairs = [] {
+    std::array<char, 200> pairs{};
+    for (size_t number = 0; number < 100; ++number) {
+        pairs[2 * number] = static_cast<char>('0' + number / 10);
+        pairs[2 * number + 1] = static_cast<char>('0' + number % 10);
+    }
+    return pairs;
+}();
+
+// Writes the digits of `number` at `out` (room for kNumberBytes); returns the end.
+char* writeDigits(char* out, uint64_t number) {
+    return std::to_chars(out, out + kNumberBytes, number).ptr;
+}
+
+// Most doubles of a report are whole microseconds (epoch times, durations and shares rounded
+// to 6 or 3 decimals). Such a value's shortest round-trip form is its decimal on the 1e-6 grid
+// with the trailing zeros cut (no shorter decimal rounds to it: grid decimals are more than a
+// gap between doubles apart), and nlohmann's Grisu2 prints exactly that whenever the decimal is
+// inside the interval Grisu2 searches: the value's rounding interval (half a gap either side)
+// narrowed by 2 units of its 64-bit significands, at most 2^-8 of a gap. Written here without
+// Grisu2's work when the decimal is more than 2^-6 of a gap inside (checked in exact integer
+// arithmetic); nullptr for any other value (nlohmann formats those).
+char* writeMicrosecondDecimal(char* out, double number) {
+    const double magnitude = std::fabs(number);
+    // From 1e-4 (below, nlohmann writes an exponent) to 2^32 (from there the gap between doubles
+    // reaches 1e-6, so two grid decimals could round to one double).
+    constexpr double kSmallest = 1e-4;
+    constexpr double kLargest = 4294967296.0;
+    if (!(magnitude >= kSmallest && magnitude < kLargest)) {
+        return nullptr;
+    }
+    // magnitude = significand * 2^-shift exactly; magnitude * 1e6 and its distance to the nearest
+    // whole number of microseconds in integers (the product needs 73 bits).
+    constexpr int kSignificandBits = 52;
+    constexpr int kExponentBias = 1023;
+    const auto bits = std::bit_cast<uint64_t>(magnitude);
+    const uint64_t significand = (bits & ((uint64_t{1} << kSignificandBits) - 1)) | (uint64_t{1} << kSignificandBits);
+    const int shift = kExponentBias + kSignificandBits - static_cast<int>(bits >> kSignificandBits);  // 21..66 here
+    constexpr uint64_t kUnitsPerWhole = 1'000'000;
+    const Wide scaled = Wide{significand} * kUnitsPerWhole;
+    const auto micros = static_cast<uint64_t>((scaled + (Wide{1} << (shift - 1))) >> shift);
+    const Wide onGrid = Wide{micros} << shift;
+    const Wide offset = scaled > onGrid ? scaled - onGrid : onGrid - scaled;  // in units of 2^-shift microseconds
+    // The gap below is 2^-shift (in value units), half that at a power of two.
+    const bool powerOfTwo = significand == uint64_t{1} << kSignificandBits;
+    constexpr uint64_t kInsideSixtyFourths = 31;  // within 31/64 of the gap below (the smaller one)
+    if (offset * (powerOfTwo ? 128 : 64) > Wide{kInsideSixtyFourths * kUnitsPerWhole}) {
+        return nullptr;
+    }
+    if (std::signbit(number)) {
+        *out++ = '-';
+    }
+    out = writeDigits(out, micros / kUnitsPerWhole);
+    *out++ = '.';
+    const auto fraction = static_cast<uint32_t>(micros % kUnitsPerWhole);
+    if (fraction == 0) {
+        *out++ = '0';
+        return out;
+    }
+    // Six digits, two at a time, then the trailing zeros cut (the fraction is not 0).
+    constexpr uint32_t kHundred = 100;
+    std::memcpy(out, &kDigitPairs[2 * (fraction / (kHundred * kHundred))], 2);
+    std::memcpy(out + 2, &kDigitPairs[2 * (fraction / kHundred % kHundred)], 2);
+    std::memcpy(out + 4, &kDigitPairs[2 * (fraction % kHundred)], 2);
+    size_t digits = 6;
+    while (out[digits - 1] == '0') {
+        --digits;
+    }
+    return out + digits;
+}
+
+// A finite double as nlohmann writes it (shortest round-trip form, ".0" on whole numbers).
+char* writeDouble(char* out, double number) {
+    if (char* end = writeMicrosecondDecimal(out, number)) {
+        return end;
+    }
+    return nlohmann::detail::to_chars(out, out + kNumberBytes, number);
 }
 
 }  // namespace
@@ -114,13 +201,11 @@ void JsonStreamWriter::flush() {
     cursor_ = buffer_.get();
 }
 
-void JsonStreamWriter::put(const char* text, size_t size) {
-    if (size > static_cast<size_t>(end_ - cursor_)) {
-        flush();
-        if (size > kBufferBytes) {
-            out_.write(text, static_cast<std::streamsize>(size));
-            return;
-        }
+void JsonStreamWriter::putLarge(const char* text, size_t size) {
+    flush();
+    if (size > kBufferBytes) {
+        out_.write(text, static_cast<std::streamsize>(size));
+        return;
     }
     std::memcpy(cursor_, text, size);
     cursor_ += size;
@@ -137,23 +222,39 @@ void JsonStreamWriter::raw(std::string_view text) {
     maybeFlush();
 }
 
-void JsonStreamWriter::startItem() {
-    if (!levels_.empty()) {
-        Level& level = levels_.back();
-        const size_t indent = levels_.size() * indentStep_;
-        const size_t skipComma = level.empty ? 1 : 0;
-        level.empty = false;
-        if (compact_) {
-            put(kItemBreak.data() + skipComma, 1 - skipComma);  // the comma alone
-        } else if (indent <= kMaxIndent) {
-            put(kItemBreak.data() + skipComma, 2 - skipComma + indent);
-        } else {
-            put(kItemBreak.data() + skipComma, 2 - skipComma);
-            for (size_t i = 0; i < indent; ++i) {
-                put(' ');
-            }
-        }
+char* JsonStreamWriter::itemBreak(char* at) {
+    Level& level = levels_.back();
+    const size_t skipComma = level.empty ? 1 : 0;
+    level.empty = false;
+    if (compact_) {
+        std::memcpy(at, kItemBreak.data() + skipComma, 1);  // the comma alone (or nothing)
+        return at + 1 - skipComma;
     }
+    // The break of the usual shallow levels is copied as one fixed-size block (cheaper than a
+    // copy of its exact length), then only its length counted.
+    const size_t indent = levels_.size() * indentStep_;
+    if (indent + 2 <= kShortBreakBytes) {
+        std::memcpy(at, kItemBreak.data() + skipComma, kShortBreakBytes);
+    } else {
+        std::memcpy(at, kItemBreak.data() + skipComma, 2 - skipComma + indent);
+    }
+    return at + 2 - skipComma + indent;
+}
+
+void JsonStreamWriter::startItem() {
+    if (levels_.empty()) {
+        return;
+    }
+    if (levels_.size() * indentStep_ > kMaxIndent) {
+        Level& level = levels_.back();
+        put(kItemBreak.data() + (level.empty ? 1 : 0), level.empty ? 1 : 2);
+        level.empty = false;
+        for (size_t i = 0; i < levels_.size() * indentStep_; ++i) {
+            put(' ');
+        }
+        return;
+    }
+    cursor_ = itemBreak(reserve(kMaxBreakBytes));
 }
 
 void JsonStreamWriter::beforeValue() {
@@ -164,12 +265,24 @@ void JsonStreamWriter::beforeValue() {
     }
 }
 
-void JsonStreamWriter::key(std::string_view name) {
-    assert(isPlain(name, true));
+void JsonStreamWriter::longKey(std::string_view name) {
     startItem();
     put('"');
     put(name);
     put("\": ", compact_ ? 2 : 3);
+    afterKey_ = true;
+}
+
+bool JsonStreamWriter::isPlainName(std::string_view name) { return isPlain(name, true); }
+
+void JsonStreamWriter::anyKey(std::string_view name) {
+    if (isPlain(name, true)) {
+        key(name);
+        return;
+    }
+    startItem();
+    writeText(name);
+    put(": ", compact_ ? 1 : 2);
     afterKey_ = true;
 }
 
@@ -244,35 +357,51 @@ void JsonStreamWriter::writeEscaped(std::string_view text) {
     put('"');
 }
 
-void JsonStreamWriter::value(std::string_view text) {
-    if (!isPlain(text, true)) {
-        unsigned char highBits = 0;
-        for (const char c : text) {
-            highBits |= static_cast<unsigned char>(c);
+void JsonStreamWriter::writeText(std::string_view text) {
+    if (isPlain(text, true)) {
+        if (text.size() <= kLongKeyBytes) {  // most text: quoted after one check of the room
+            char* at = reserve(kLongKeyBytes + 2);
+            *at++ = '"';
+            std::memcpy(at, text.data(), text.size());
+            at += text.size();
+            *at++ = '"';
+            cursor_ = at;
+        } else {
+            put('"');
+            put(text);
+            put('"');
         }
-        if (highBits >= 0x80) {
-            // Not ASCII: nlohmann's serializer checks the UTF-8 (and refuses invalid text) as a tree would.
-            value(nlohmann::json(std::string(text)));
-            return;
-        }
+        return;
     }
-    beforeValue();
+    unsigned char highBits = 0;
+    for (const char c : text) {
+        highBits |= static_cast<unsigned char>(c);
+    }
+    if (highBits >= 0x80) {
+        // Not ASCII: nlohmann's serializer checks the UTF-8 (and refuses invalid text) as a tree would.
+        tree_.clear();
+        dumpTree(tree_, nlohmann::json(std::string(text)), compact_, indentStep_, 0);
+        put(tree_);
+        return;
+    }
     writeEscaped(text);
+}
+
+void JsonStreamWriter::value(std::string_view text) {
+    beforeValue();
+    writeText(text);
     maybeFlush();
 }
 
 void JsonStreamWriter::value(uint64_t number) {
     beforeValue();
-    std::array<char, kNumberBytes> digits{};
-    const auto result = std::to_chars(digits.data(), digits.data() + digits.size(), number);
-    put(digits.data(), static_cast<size_t>(result.ptr - digits.data()));
+    cursor_ = writeDigits(reserve(kNumberBytes), number);
 }
 
 void JsonStreamWriter::value(int64_t number) {
     beforeValue();
-    std::array<char, kNumberBytes> digits{};
-    const auto result = std::to_chars(digits.data(), digits.data() + digits.size(), number);
-    put(digits.data(), static_cast<size_t>(result.ptr - digits.data()));
+    char* at = reserve(kNumberBytes);
+    cursor_ = std::to_chars(at, at + kNumberBytes, number).ptr;
 }
 
 void JsonStreamWriter::value(double number) {
@@ -281,10 +410,7 @@ void JsonStreamWriter::value(double number) {
         put("null", 4);  // as nlohmann writes NaN and infinities
         return;
     }
-    std::array<char, kNumberBytes> digits{};
-    // nlohmann's shortest round-trip form (with ".0" on whole numbers), byte for byte.
-    char* end = nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), number);
-    put(digits.data(), static_cast<size_t>(end - digits.data()));
+    cursor_ = writeDouble(reserve(kNumberBytes), number);
 }
 
 void JsonStreamWriter::value(bool flag) {
@@ -301,7 +427,35 @@ void JsonStreamWriter::null() {
     put("null", 4);
 }
 
-void JsonStreamWriter::value(const nlohmann::json& tree) {
+template <typename Tree>
+void JsonStreamWriter::writeTree(const Tree& tree) {
+    using Type = typename Tree::value_t;
+    switch (tree.type()) {
+        case Type::object:
+            beginObject();
+            for (auto member = tree.cbegin(); member != tree.cend(); ++member) {
+                anyKey(member.key());
+                writeTree(member.value());
+            }
+            endObject();
+            return;
+        case Type::array:
+            beginArray();
+            for (const Tree& item : tree) {
+                writeTree(item);
+            }
+            endArray();
+            return;
+        case Type::string: value(std::string_view(tree.template get_ref<const std::string&>())); return;
+        case Type::boolean: value(tree.template get<bool>()); return;
+        case Type::number_integer: value(tree.template get<int64_t>()); return;
+        case Type::number_unsigned: value(tree.template get<uint64_t>()); return;
+        case Type::number_float: value(tree.template get<double>()); return;
+        case Type::null: null(); return;
+        case Type::binary:
+        case Type::discarded: break;
+    }
+    // What a report never holds, in nlohmann's own form.
     beforeValue();
     tree_.clear();
     dumpTree(tree_, tree, compact_, indentStep_, static_cast<unsigned>(levels_.size()) * indentStep_);
@@ -309,12 +463,8 @@ void JsonStreamWriter::value(const nlohmann::json& tree) {
     maybeFlush();
 }
 
-void JsonStreamWriter::value(const nlohmann::ordered_json& tree) {
-    beforeValue();
-    tree_.clear();
-    dumpTree(tree_, tree, compact_, indentStep_, static_cast<unsigned>(levels_.size()) * indentStep_);
-    put(tree_);
-    maybeFlush();
-}
+void JsonStreamWriter::value(const nlohmann::json& tree) { writeTree(tree); }
+
+void JsonStreamWriter::value(const nlohmann::ordered_json& tree) { writeTree(tree); }
 
 }  // namespace tcpscope

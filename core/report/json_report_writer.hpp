@@ -1,5 +1,7 @@
 #pragma once
+#include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -19,6 +21,10 @@ class JsonStreamWriter {
 public:
     /// Selects the layout of nlohmann's dump() with no indent: one line, no spaces.
     struct Compact {};
+    /// Indentation up to this is written as one block; deeper, space by space.
+    static constexpr size_t kShortIndent = 256;
+    /// Keys and plain text up to this long are written after one check of the buffer's room.
+    static constexpr size_t kShortKeyBytes = 64;
 
     JsonStreamWriter(std::ostream& out, unsigned indentStep);
     JsonStreamWriter(std::ostream& out, Compact /*layout*/);
@@ -34,7 +40,21 @@ public:
     void endArray();
     /// The key of the next value of the current object: one of the report's fixed names, which
     /// need no escape (written as they are; checked in debug builds).
-    void key(std::string_view name);
+    void key(std::string_view name) {
+        assert(isPlainName(name));
+        if (name.size() > kShortKeyBytes || levels_.size() * indentStep_ > kShortIndent) {
+            longKey(name);
+            return;
+        }
+        // Inline, so that a literal name is copied with its length known; one check of the room.
+        char* at = itemBreak(reserve(kShortIndent + 2 + kShortKeyBytes + 4));
+        *at++ = '"';
+        std::memcpy(at, name.data(), name.size());
+        at += name.size();
+        std::memcpy(at, "\": ", 3);
+        cursor_ = at + (compact_ ? 2 : 3);
+        afterKey_ = true;
+    }
 
     void value(std::string_view text);
     void value(const char* text) { value(std::string_view(text)); }
@@ -85,6 +105,18 @@ private:
 
     // Separator and indentation before a value of an array, or before a key.
     void startItem();
+    // startItem()'s text at `at` (room for the break, indentation at most kShortIndent); returns its end.
+    char* itemBreak(char* at);
+    // key() for names longer than kShortKeyBytes or indented deeper than kShortIndent.
+    void longKey(std::string_view name);
+    static bool isPlainName(std::string_view name);
+    // key() for any text (a tree's member name): escaped as nlohmann escapes it.
+    void anyKey(std::string_view name);
+    // Quoted, escaped text; non-ASCII text checked by nlohmann.
+    void writeText(std::string_view text);
+    // A tree through this writer's own calls (what nlohmann's dump() would print, faster).
+    template <typename Tree>
+    void writeTree(const Tree& tree);
     // startItem() for array values; nothing after a key.
     void beforeValue();
     void end(char closing);
@@ -102,8 +134,23 @@ private:
         }
         *cursor_++ = c;
     }
-    void put(const char* text, size_t size);
+    void put(const char* text, size_t size) {
+        if (size > static_cast<size_t>(end_ - cursor_)) {
+            putLarge(text, size);
+            return;
+        }
+        std::memcpy(cursor_, text, size);
+        cursor_ += size;
+    }
     void put(std::string_view text) { put(text.data(), text.size()); }
+    void putLarge(const char* text, size_t size);
+    // The cursor, with room for `bytes` (at most kBufferBytes) after it.
+    char* reserve(size_t bytes) {
+        if (bytes > static_cast<size_t>(end_ - cursor_)) {
+            flush();
+        }
+        return cursor_;
+    }
 
     static constexpr size_t kFlushBytes = size_t{1} << 18;
     static constexpr size_t kBufferBytes = kFlushBytes + 4096;

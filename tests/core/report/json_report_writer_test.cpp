@@ -2,8 +2,10 @@
 // the golden reports were made that way and their readers diff them.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <sstream>
 
 #include "report/json_report_writer.hpp"
@@ -128,4 +130,42 @@ TEST_CASE("streamed JSON escapes text of every length and writes documents large
     }
     CHECK(streamed(many, 1, true) == many.dump(1));
     CHECK(streamed(many, 2, false) == many.dump(2));
+}
+
+TEST_CASE("streamed JSON writes every double as nlohmann's dump does", "[report][json]") {
+    // Most doubles of a report are whole microseconds and are formatted without nlohmann's
+    // Grisu2: the digits must still be the ones Grisu2 gives, for those and for every other value.
+    Tree numbers = {0.0, -0.0, 1.0, -1.0, 0.1 + 0.2, 1e-7, -1e-7, 1e21, 1e15, 1e16, 9.999999e14, 123456789012345678.0,
+                    9007199254740993.0, 4294967296.0, 4294967295.999999, 4294967295.9999995, 2147483648.000001,
+                    1e-4, 0.0001, 0.00009999, 0.000100001, 1e-6, 0.5, 0.000123, 100.0, 1704067200.006179,
+                    1704067200.0, -1704067200.000001, 41.998134, 0.097, 784.4, 1.5e300, 5e-324,
+                    std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
+                    std::numeric_limits<double>::epsilon()};
+    std::mt19937_64 random(20261121);
+    std::uniform_int_distribution<uint64_t> bits;
+    for (int i = 0; i < 200'000; ++i) {
+        // Decimals on the microsecond and millisecond grids, at every magnitude the fast path takes.
+        const uint64_t units = bits(random) >> (bits(random) % 64);
+        numbers.push_back(static_cast<double>(units % (uint64_t{1} << 53)) / 1e6);
+        numbers.push_back(-static_cast<double>(units % 100'000'000'000ULL) / 1e3);
+        numbers.push_back(std::round(static_cast<double>(units % 5'000'000'000ULL) * 1e3) / 1e6);
+        // Epoch seconds with microseconds, as the report's times, and neighbouring doubles.
+        const double epoch = static_cast<double>(1'600'000'000'000'000LL + static_cast<int64_t>(units % 200'000'000'000'000LL)) / 1e6;
+        numbers.push_back(epoch);
+        numbers.push_back(std::nextafter(epoch, 0.0));
+        numbers.push_back(std::nextafter(epoch, 1e300));
+        // Any bit pattern (non-finite ones are written as null by both).
+        numbers.push_back(std::bit_cast<double>(bits(random)));
+    }
+    for (const int indent : {-1, 2}) {
+        CAPTURE(indent);
+        const bool same = streamed(numbers, indent, true) == numbers.dump(indent);
+        CHECK(same);
+        if (!same) {  // name the values that differ
+            for (const Tree& number : numbers) {
+                CAPTURE(number.get<double>());
+                CHECK(streamed(number, indent, true) == number.dump(indent));
+            }
+        }
+    }
 }
