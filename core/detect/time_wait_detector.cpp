@@ -28,19 +28,25 @@ TimeWaitDetector::ConnectionState& TimeWaitDetector::stateOf(uint32_t connection
     return states_.of(connection);
 }
 
-void TimeWaitDetector::expire(int64_t nowNs) {
+void TimeWaitDetector::expireUntil(int64_t nowNs) {
     while (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
         const Expiry expiry = expiries_.front();
         expiries_.pop_front();
-        endTimeWait(expiry.connection, expiry.tsNs);
+        endTimeWait(expiry.connection, expiry.host, expiry.tsNs);
     }
 }
 
-void TimeWaitDetector::endTimeWait(uint32_t connection, int64_t tsNs) {
+void TimeWaitDetector::endTimeWait(uint32_t connection, uint32_t host, int64_t tsNs) {
     ConnectionState& state = stateOf(connection);
     if (state.timeWaitLive) {
         state.timeWaitLive = false;
-        hosts_[state.host].population.add(tsNs, -1);
+        hosts_[host].population.add(tsNs, -1);
+    }
+}
+
+void TimeWaitDetector::endTimeWaitEarly(const Connection& connection, int64_t tsNs) {
+    if (stateOf(connection.id).timeWaitLive) {
+        endTimeWait(connection.id, hostIndex_.at(hostKeyOf(connection)), tsNs);
     }
 }
 
@@ -48,37 +54,41 @@ void TimeWaitDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
     expire(event.tsNs);
+    // Only a SYN, a FIN, a RST (or a new generation's first segment) changes what is counted.
+    if ((segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0 && event.frame != connection.firstFrame) {
+        return;
+    }
 
     // A new SYN on the tuple replaces the earlier generation's TIME_WAIT: the holder accepted it
     // or, after a collision, the sender's RST removed it.
     if (connection.reusedFrom != kNoConnection && event.frame == connection.firstFrame) {
-        endTimeWait(connection.reusedFrom, event.tsNs);
+        endTimeWaitEarly(engine().connections()[connection.reusedFrom], event.tsNs);
     }
     ConnectionState& state = stateOf(connection.id);
     if ((segment.flags & tcpflag::kRst) != 0) {
         if (state.timeWaitLive) {
-            endTimeWait(connection.id, event.tsNs);  // a RST ends TIME_WAIT (Linux, tcp_rfc1337=0)
+            endTimeWaitEarly(connection, event.tsNs);  // a RST ends TIME_WAIT (Linux, tcp_rfc1337=0)
         } else {
-            state.rstTsNs = event.tsNs;
+            state.aborted = true;
         }
     } else if (isPlainSyn(segment)) {
-        state.rstTsNs = kNoTime;  // the RST belonged to a handshake that is being retried
+        state.aborted = false;  // the RST belonged to a handshake that is being retried
     }
 
     // The second FIN closes the connection: the first FIN's sender now sits in TIME_WAIT.
     const bool firstFinOfSender =
         (segment.flags & tcpflag::kFin) != 0 && connection.from(event.sender).firstFinFrame == event.frame;
     if (firstFinOfSender && connection.from(otherSide(event.sender)).sawFin && connection.hasActiveCloser &&
-        connection.activeCloser != event.sender && state.rstTsNs == kNoTime) {
+        connection.activeCloser != event.sender && !state.aborted) {
         recordClose(connection, event.tsNs);
     }
 }
 
 void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
-    const HostKey key{connection.endpoint(connection.activeCloser).address, connection.activeCloser};
+    const HostKey key = hostKeyOf(connection);
     auto [slot, isNew] = hostIndex_.try_emplace(key, static_cast<uint32_t>(hosts_.size()));
     if (isNew) {
-        hosts_.emplace_back().key = key;
+        hosts_.append().key = key;
     }
     HostState& host = hosts_[slot->second];
     if (host.closes == 0) {
@@ -106,10 +116,8 @@ void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
     }
     host.population.add(tsNs, +1);
     host.closesSoFar.add(tsNs, +1);
-    ConnectionState& state = stateOf(connection.id);
-    state.timeWaitLive = true;
-    state.host = slot->second;
-    expiries_.push_back({tsNs + static_cast<int64_t>(options().timeWaitSeconds * 1e9), connection.id});
+    stateOf(connection.id).timeWaitLive = true;
+    expiries_.push_back({tsNs + static_cast<int64_t>(options().timeWaitSeconds * 1e9), connection.id, slot->second});
 
     if (host.closes < options().timeWaitMinCloses) {
         return;

@@ -59,21 +59,33 @@ private:
         int64_t seriesEndNs = 0;  // the finding's series run until here (the close or the end that changed it)
     };
 
-    // What this detector remembers of every connection.
+    // What this detector remembers of every connection: two bits (its host is found again from
+    // the connection when its TIME_WAIT ends early, and kept in the expiry otherwise).
     struct ConnectionState {
-        int64_t rstTsNs = kNoTime;  // a RST not followed by a SYN: the connection was aborted
-        bool timeWaitLive = false;  // counted in its host's population right now
-        uint32_t host = 0;
+        bool aborted : 1 = false;       // a RST not followed by a SYN
+        bool timeWaitLive : 1 = false;  // counted in its host's population right now
     };
 
     struct Expiry {
         int64_t tsNs;
         uint32_t connection;
+        uint32_t host;
     };
 
     ConnectionState& stateOf(uint32_t connection);
-    void expire(int64_t nowNs);
-    void endTimeWait(uint32_t connection, int64_t tsNs);
+    void expire(int64_t nowNs) {
+        if (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
+            expireUntil(nowNs);
+        }
+    }
+    void expireUntil(int64_t nowNs);
+    // The TIME_WAIT of `connection`, held by `host`, ends at `tsNs` (if it still counts).
+    void endTimeWait(uint32_t connection, uint32_t host, int64_t tsNs);
+    // ... the same, early: the host is the one its close was counted for.
+    void endTimeWaitEarly(const Connection& connection, int64_t tsNs);
+    [[nodiscard]] static HostKey hostKeyOf(const Connection& connection) {
+        return {connection.endpoint(connection.activeCloser).address, connection.activeCloser};
+    }
     void recordClose(const Connection& connection, int64_t tsNs);
     [[nodiscard]] bool isWarning(const HostState& host) const;
     [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
@@ -84,7 +96,7 @@ private:
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<HostKey, uint32_t> hostIndex_;
-    std::vector<HostState> hosts_;
+    ChunkedStore<HostState, 256> hosts_;  // chunks: growing never copies the hosts
 };
 
 }  // namespace tcpscope
