@@ -1,6 +1,7 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -41,15 +42,14 @@ private:
         }
     };
 
-    struct HostState {
-        HostKey key;
-        uint64_t closes = 0;
+    // What a host keeps for its finding once it closed `timeWaitMinCloses` connections first
+    // (most hosts of a large capture never do).
+    struct CloseTally {
         int64_t firstCloseTsNs = 0;
         int64_t lastCloseTsNs = 0;
         FifoQueue<int64_t> lastSecondCloses;  // close times within the last second
         size_t peakClosesPerSecond = 0;
         int64_t peakRateTsNs = 0;
-        PopulationSeries population;
         PopulationSeries closesSoFar;          // cumulative, for the rate over time
         std::vector<std::pair<Endpoint, uint64_t>> servers;  // server endpoints of the closed connections (bounded)
         uint64_t otherServers = 0;             // closes towards servers beyond the listed ones
@@ -57,6 +57,20 @@ private:
         uint32_t findingId = 0;
         Severity severity = Severity::Info;
         int64_t seriesEndNs = 0;  // the finding's series run until here (the close or the end that changed it)
+    };
+
+    // A close counted before the host's tally was built (its server is read from the connection).
+    struct EarlyClose {
+        int64_t tsNs;
+        uint32_t connection;
+    };
+
+    struct HostState {
+        HostKey key;
+        uint64_t closes = 0;
+        PopulationSeries population;          // every host's, for its chart
+        std::vector<EarlyClose> earlyCloses;  // until the tally is built, then replayed into it
+        std::unique_ptr<CloseTally> tally;
     };
 
     // What this detector remembers of every connection: two bits (its host is found again from
@@ -88,7 +102,8 @@ private:
     }
     void recordClose(const Connection& connection, int64_t tsNs);
     [[nodiscard]] bool isWarning(const HostState& host) const;
-    [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
+    static void count(CloseTally& tally, const Endpoint& server, int64_t tsNs);
+    [[nodiscard]] static nlohmann::json closeRates(const CloseTally& tally, int64_t nowNs);
     void refresh(uint32_t hostIndex, int64_t nowNs);
     void describe(uint32_t hostIndex, Finding& finding) const override;
     [[nodiscard]] HostPopulation populationOf(const HostState& host) const;
