@@ -140,7 +140,8 @@ void PortReuseDetector::startReuse(const SegmentEvent& event) {
     }
 
     const auto index = static_cast<uint32_t>(reuses_.size());
-    reuses_.push_back(std::move(reuse));
+    reuse.index = index;
+    reuses_.append() = std::move(reuse);
     stateOf(connection.id).reuse = index;
 }
 
@@ -267,7 +268,7 @@ nlohmann::json PortReuseDetector::describe(const Reuse& reuse) const {
 }
 
 uint32_t PortReuseDetector::indexOf(const Reuse& reuse) const {
-    return static_cast<uint32_t>(&reuse - reuses_.data());
+    return reuse.index;
 }
 
 void PortReuseDetector::recordCollision(Reuse& reuse) {
