@@ -15,94 +15,130 @@ void PopulationSeries::set(int64_t tsNs, int64_t value) {
     if (!started_) {
         started_ = true;
         startNs_ = tsNs;
-        changed_.reserve(kFirstCapacity);
-        changed_.push_back({0, value_, value_});
+    }
+    if (std::holds_alternative<NarrowBuckets>(changed_) &&
+        (value < INT32_MIN || value > INT32_MAX)) {  // the stored counts are earlier values, which fit
+        widen();
+    }
+    std::visit([&](auto& changed) { record(changed, tsNs, value); }, changed_);
+    value_ = value;
+    if (value > peak_) {
+        peak_ = value;
+        peakTsNs_ = std::max(tsNs, startNs_);
+    }
+}
+
+void PopulationSeries::widen() {
+    const NarrowBuckets& narrow = std::get<NarrowBuckets>(changed_);
+    WideBuckets wide;
+    wide.reserve(narrow.size() + 1);
+    for (const auto& entry : narrow) {
+        wide.push_back({entry.bucket, entry.highest, entry.carriedBefore});
+    }
+    changed_ = std::move(wide);
+}
+
+template <typename Buckets>
+void PopulationSeries::record(Buckets& changed, int64_t tsNs, int64_t value) {
+    using Count = decltype(changed.front().highest);
+    if (changed.empty()) {
+        changed.reserve(kFirstCapacity);
+        changed.push_back({0, static_cast<Count>(value_), static_cast<Count>(value_)});
     }
     tsNs = std::max(tsNs, startNs_);
     auto index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
     while (index >= kMaxBuckets) {
-        halveResolution();
+        halveResolution(changed);
         index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
     }
     const auto bucket = static_cast<uint32_t>(index);
-    auto slot = changed_.end();
-    if (changed_.back().bucket < bucket) {
-        slot = changed_.insert(changed_.end(), {bucket, value_, value_});  // the count held until here
+    auto slot = changed.end();
+    if (changed.back().bucket < bucket) {
+        // the count held until here
+        slot = changed.insert(changed.end(), {bucket, static_cast<Count>(value_), static_cast<Count>(value_)});
     } else {
         // At or before the last changed bucket (times that went back): find it or the carried value.
-        slot = std::lower_bound(changed_.begin(), changed_.end(), bucket,
-                                [](const ChangedBucket& entry, uint32_t wanted) { return entry.bucket < wanted; });
+        slot = std::lower_bound(changed.begin(), changed.end(), bucket,
+                                [](const auto& entry, uint32_t wanted) { return entry.bucket < wanted; });
         if (slot->bucket != bucket) {
-            slot = changed_.insert(slot, {bucket, slot->carriedBefore, slot->carriedBefore});
+            slot = changed.insert(slot, {bucket, slot->carriedBefore, slot->carriedBefore});
         }
     }
-    slot->highest = std::max(slot->highest, value);
-    value_ = value;
-    if (value > peak_) {
-        peak_ = value;
-        peakTsNs_ = tsNs;
-    }
+    slot->highest = std::max(slot->highest, static_cast<Count>(value));
 }
 
-void PopulationSeries::halveResolution() {
+template <typename Buckets>
+void PopulationSeries::halveResolution(Buckets& changed) {
     // Each new bucket keeps the higher of the two it replaces, a bucket without a change counting
     // with the count carried through it. Merged in place: the write position never passes the
     // entry being read, nor the next one that is read ahead.
     size_t merged = 0;
-    for (size_t i = 0; i < changed_.size(); ++i) {
-        const ChangedBucket entry = changed_[i];
+    for (size_t i = 0; i < changed.size(); ++i) {
+        const auto entry = changed[i];
         const uint32_t target = entry.bucket / 2;
-        if (merged > 0 && changed_[merged - 1].bucket == target) {
-            changed_[merged - 1].highest = std::max(changed_[merged - 1].highest, entry.highest);
+        if (merged > 0 && changed[merged - 1].bucket == target) {
+            changed[merged - 1].highest = std::max(changed[merged - 1].highest, entry.highest);
             continue;
         }
-        ChangedBucket combined{target, entry.highest, entry.carriedBefore};
+        auto combined = entry;
+        combined.bucket = target;
         if (entry.bucket % 2 == 1) {
             combined.highest = std::max(combined.highest, entry.carriedBefore);  // its unchanged left half
-        } else if (i + 1 < changed_.size() && changed_[i + 1].bucket != entry.bucket + 1) {
-            combined.highest = std::max(combined.highest, changed_[i + 1].carriedBefore);  // unchanged right half
+        } else if (i + 1 < changed.size() && changed[i + 1].bucket != entry.bucket + 1) {
+            combined.highest = std::max(combined.highest, changed[i + 1].carriedBefore);  // unchanged right half
         }
-        changed_[merged++] = combined;
+        changed[merged++] = combined;
     }
-    changed_.resize(merged);
+    changed.resize(merged);
     bucketNs_ *= 2;
 }
 
 std::vector<int64_t> PopulationSeries::bucketMaxima() const {
     std::vector<int64_t> dense;
     dense.reserve(bucketCount());
-    for (const ChangedBucket& entry : changed_) {
-        dense.resize(entry.bucket, entry.carriedBefore);
-        dense.push_back(entry.highest);
-    }
+    std::visit(
+        [&](const auto& changed) {
+            for (const auto& entry : changed) {
+                dense.resize(entry.bucket, entry.carriedBefore);
+                dense.push_back(entry.highest);
+            }
+        },
+        changed_);
     return dense;
 }
 
 std::vector<PopulationSeries::Point> PopulationSeries::pointList(int64_t originNs, int64_t endTsNs,
                                                                  size_t maxPoints) const {
-    std::vector<Point> points;
     if (!started_ || maxPoints == 0) {
-        return points;
+        return {};
     }
+    return std::visit([&](const auto& changed) { return pointList(changed, originNs, endTsNs, maxPoints); },
+                      changed_);
+}
+
+template <typename Buckets>
+std::vector<PopulationSeries::Point> PopulationSeries::pointList(const Buckets& changed, int64_t originNs,
+                                                                 int64_t endTsNs, size_t maxPoints) const {
+    std::vector<Point> points;
     const size_t stored = bucketCount();
     const size_t total = bucketsUntil(endTsNs);
     const size_t perPoint = bucketsPerPoint(total, maxPoints);
     points.reserve((total + perPoint - 1) / perPoint);
     // Walks the changed buckets alongside the points; the buckets between two changed ones hold
     // the count carried into the later one.
-    auto next = changed_.begin();
+    auto next = changed.begin();
     for (size_t first = 0; first < total; first += perPoint) {
         const size_t last = std::min(first + perPoint, total);
         int64_t highest = last > stored ? value_ : INT64_MIN;  // buckets after the last change hold the count
-        while (next != changed_.end() && next->bucket < last) {
+        while (next != changed.end() && next->bucket < last) {
             if (next->bucket > first) {
-                highest = std::max(highest, next->carriedBefore);  // unchanged buckets before it in this stretch
+                highest = std::max<int64_t>(highest, next->carriedBefore);  // unchanged buckets before it in this stretch
             }
-            highest = std::max(highest, next->highest);
+            highest = std::max<int64_t>(highest, next->highest);
             ++next;
         }
-        if (next != changed_.end() && first < std::min(last, stored)) {
-            highest = std::max(highest, next->carriedBefore);  // unchanged buckets up to the stretch's end
+        if (next != changed.end() && first < std::min(last, stored)) {
+            highest = std::max<int64_t>(highest, next->carriedBefore);  // unchanged buckets up to the stretch's end
         }
         const int64_t atNs = startNs_ + static_cast<int64_t>(first) * bucketNs_;
         const double seconds = std::round(static_cast<double>(atNs - originNs) / 1e6) / 1e3;

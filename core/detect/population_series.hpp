@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -71,20 +72,34 @@ private:
     }
 
     // A bucket in which the count changed: its highest count, and the count carried through the
-    // buckets between the previous changed bucket and this one.
+    // buckets between the previous changed bucket and this one. Counts are kept in 32 bits (12
+    // bytes a bucket) until one does not fit, then in 64 bits.
+    template <typename Count>
     struct ChangedBucket {
         uint32_t bucket = 0;
-        int64_t highest = 0;
-        int64_t carriedBefore = 0;
+        Count highest = 0;
+        Count carriedBefore = 0;
     };
+    using NarrowBuckets = std::vector<ChangedBucket<int32_t>>;
+    using WideBuckets = std::vector<ChangedBucket<int64_t>>;
 
-    [[nodiscard]] size_t bucketCount() const { return changed_.empty() ? 0 : size_t{changed_.back().bucket} + 1; }
-    void halveResolution();
+    [[nodiscard]] size_t bucketCount() const {
+        return std::visit([](const auto& changed) { return changed.empty() ? 0 : size_t{changed.back().bucket} + 1; },
+                          changed_);
+    }
+    void widen();
+    template <typename Buckets>
+    void record(Buckets& changed, int64_t tsNs, int64_t value);
+    template <typename Buckets>
+    void halveResolution(Buckets& changed);
+    template <typename Buckets>
+    [[nodiscard]] std::vector<Point> pointList(const Buckets& changed, int64_t originNs, int64_t endTsNs,
+                                               size_t maxPoints) const;
 
     bool started_ = false;
     int64_t startNs_ = 0;
     int64_t bucketNs_ = 1'000'000;  // starts at 1 ms, doubles as needed
-    std::vector<ChangedBucket> changed_;  // by bucket
+    std::variant<NarrowBuckets, WideBuckets> changed_;  // by bucket
     int64_t value_ = 0;
     int64_t peak_ = 0;
     int64_t peakTsNs_ = 0;

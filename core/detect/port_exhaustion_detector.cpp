@@ -35,16 +35,50 @@ PortExhaustionDetector::ConnectionState& PortExhaustionDetector::stateOf(uint32_
     return states_.of(connection);
 }
 
-PortExhaustionDetector::Pool& PortExhaustionDetector::poolOf(const Connection& connection, ConnectionState& state) {
-    if (state.pool == UINT32_MAX) {
-        const PoolKey key{connection.client.address, connection.server};
-        auto [slot, isNew] = poolIndex_.try_emplace(key, static_cast<uint32_t>(pools_.size()));
-        if (isNew) {
-            pools_.of(slot->second).key = key;
-        }
-        state.pool = slot->second;
+PortExhaustionDetector::PoolKey PortExhaustionDetector::keyOf(uint32_t poolIndex) const {
+    const Connection& first = engine().connections()[pools_[poolIndex].firstConnection];
+    return {first.client.address, first.server};
+}
+
+uint32_t PortExhaustionDetector::poolIndexOf(const Connection& connection, bool& isNew) {
+    const PoolKey key{connection.client.address, connection.server};
+    const auto hash = static_cast<uint32_t>(absl::Hash<PoolKey>{}(key) >> 32);
+    isNew = false;
+    const auto slot = poolIndex_.lazy_emplace(PoolProbe{key, hash}, [&](const auto& construct) {
+        isNew = true;
+        const auto index = static_cast<uint32_t>(pools_.size());
+        pools_.append().firstConnection = connection.id;
+        construct(PoolSlot{index, hash});
+    });
+    return slot->pool;
+}
+
+PortExhaustionDetector::Pool& PortExhaustionDetector::fullPool(uint32_t poolIndex) {
+    PoolEntry& entry = pools_[poolIndex];
+    if (!entry.compact()) {
+        return fullPools_[entry.full];
     }
-    return pools_[state.pool];
+    // Replays what the pool's one connection did, as onFirstSegment, acquire, onClientClose
+    // and release would have done it on a Pool.
+    const bool afterSyn = entry.full == kCompactAfterSyn;
+    entry.full = static_cast<uint32_t>(fullPools_.size());
+    Pool& pool = fullPools_.append();
+    pool.key = keyOf(poolIndex);
+    const Connection& first = engine().connections()[entry.firstConnection];
+    if (afterSyn) {
+        recordSyn(pool, first.client.port, first.firstFrame, first.firstTsNs);
+    }
+    pool.portsInUse.add(first.firstTsNs, +1);
+    if (afterSyn) {
+        pool.inUseAfterLastSyn = pool.portsInUse.value();
+    }
+    if (entry.clientCloseTsNs != kNoTime) {
+        countClientClose(pool, poolIndex, entry.clientCloseTsNs);
+    }
+    if (entry.releaseTsNs != kNoTime) {
+        pool.portsInUse.add(entry.releaseTsNs, -1);
+    }
+    return pool;
 }
 
 void PortExhaustionDetector::PortSet::insert(uint16_t port) {
@@ -78,7 +112,7 @@ uint32_t PortExhaustionDetector::observedRangePorts(const Pool& pool) {
     return pool.ports.empty() ? 0 : static_cast<uint32_t>(pool.highestPort) - pool.lowestPort + 1;
 }
 
-void PortExhaustionDetector::expire(int64_t nowNs) {
+void PortExhaustionDetector::expireUntil(int64_t nowNs) {
     while (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
         const Expiry expiry = expiries_.front();
         expiries_.pop_front();
@@ -92,7 +126,7 @@ void PortExhaustionDetector::acquire(uint32_t connection, int64_t tsNs) {
     ConnectionState& state = stateOf(connection);
     if (!state.inUse) {
         state.inUse = true;
-        pools_[state.pool].portsInUse.add(tsNs, +1);
+        fullPool(state.pool).portsInUse.add(tsNs, +1);
     }
 }
 
@@ -101,7 +135,12 @@ void PortExhaustionDetector::release(uint32_t connection, int64_t tsNs) {
     state.timeWait = false;
     if (state.inUse) {
         state.inUse = false;
-        pools_[state.pool].portsInUse.add(tsNs, -1);
+        PoolEntry& entry = pools_[state.pool];
+        if (entry.compact()) {
+            entry.releaseTsNs = tsNs;  // its one connection was acquired once: taking the port again builds the Pool
+        } else {
+            fullPools_[entry.full].portsInUse.add(tsNs, -1);
+        }
     }
 }
 
@@ -109,19 +148,14 @@ void PortExhaustionDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
     expire(event.tsNs);
+    // Only a connection's first segment, a SYN, a FIN or a RST changes what a pool holds.
+    const bool firstSegment = event.frame == connection.firstFrame;
+    if (!firstSegment && (segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0) {
+        return;
+    }
     ConnectionState& state = stateOf(connection.id);
-    Pool& pool = poolOf(connection, state);
-
-    if (event.frame == connection.firstFrame) {
-        // The new generation of a tuple takes over the port its earlier generation held.
-        if (connection.reusedFrom != kNoConnection) {
-            release(connection.reusedFrom, event.tsNs);
-        }
-        if (isPlainSyn(segment)) {
-            onNewSyn(event, pool);
-        } else {
-            acquire(connection.id, event.tsNs);  // a connection already open when the capture started
-        }
+    if (firstSegment) {
+        onFirstSegment(event, state);
         return;
     }
     if ((segment.flags & tcpflag::kRst) != 0) {
@@ -139,14 +173,40 @@ void PortExhaustionDetector::onSegment(const SegmentEvent& event) {
         (segment.flags & tcpflag::kFin) != 0 && connection.from(event.sender).firstFinFrame == event.frame;
     if (firstFinOfSender && connection.from(otherSide(event.sender)).sawFin && !state.aborted && state.inUse) {
         if (connection.hasActiveCloser && connection.activeCloser == Side::Client) {
-            onClientClose(connection, pool, event.tsNs);
+            onClientClose(connection.id, state.pool, event.tsNs);
         } else {
             release(connection.id, event.tsNs);
         }
     }
 }
 
-void PortExhaustionDetector::onNewSyn(const SegmentEvent& event, Pool& pool) {
+void PortExhaustionDetector::onFirstSegment(const SegmentEvent& event, ConnectionState& state) {
+    const Connection& connection = event.connection;
+    bool isNew = false;
+    state.pool = poolIndexOf(connection, isNew);
+    if (isNew) {
+        // A compact pool: the connection holds its port from now on. An earlier generation of
+        // its tuple belongs to another pool (the roles were the other way round).
+        pools_[state.pool].full = isPlainSyn(event.segment) ? kCompactAfterSyn : kCompactWithoutSyn;
+        if (connection.reusedFrom != kNoConnection) {
+            release(connection.reusedFrom, event.tsNs);
+        }
+        state.inUse = true;
+        return;
+    }
+    Pool& pool = fullPool(state.pool);
+    // The new generation of a tuple takes over the port its earlier generation held.
+    if (connection.reusedFrom != kNoConnection) {
+        release(connection.reusedFrom, event.tsNs);
+    }
+    if (isPlainSyn(event.segment)) {
+        onNewSyn(event, pool, state.pool);
+    } else {
+        acquire(connection.id, event.tsNs);  // a connection already open when the capture started
+    }
+}
+
+void PortExhaustionDetector::onNewSyn(const SegmentEvent& event, Pool& pool, uint32_t poolIndex) {
     const uint16_t port = event.connection.client.port;
     const auto minPauseNs = static_cast<int64_t>(options().portPauseMinShare * options().timeWaitSeconds * 1e9);
     if (pool.lastSynTsNs != kNoTime && event.tsNs - pool.lastSynTsNs >= minPauseNs) {
@@ -167,26 +227,42 @@ void PortExhaustionDetector::onNewSyn(const SegmentEvent& event, Pool& pool) {
             if (strain.pauses.size() < kMaxListedPauses) {
                 strain.pauses.push_back(pause);
             }
-            refreshError(stateOf(event.connection.id).pool, event.tsNs);
+            refreshError(poolIndex, event.tsNs);
         }
     }
+    recordSyn(pool, port, event.frame, event.tsNs);
+    acquire(event.connection.id, event.tsNs);
+    pool.inUseAfterLastSyn = pool.portsInUse.value();
+}
+
+void PortExhaustionDetector::recordSyn(Pool& pool, uint16_t port, uint32_t frame, int64_t tsNs) {
     pool.ports.insert(port);
     pool.lowestPort = std::min(pool.lowestPort, port);
     pool.highestPort = std::max(pool.highestPort, port);
     ++pool.connections;
     if (pool.firstSynTsNs == kNoTime) {
-        pool.firstSynTsNs = event.tsNs;
+        pool.firstSynTsNs = tsNs;
     }
-    pool.lastSynTsNs = event.tsNs;
-    pool.lastSynFrame = event.frame;
-    acquire(event.connection.id, event.tsNs);
-    pool.inUseAfterLastSyn = pool.portsInUse.value();
+    pool.lastSynTsNs = tsNs;
+    pool.lastSynFrame = frame;
 }
 
-void PortExhaustionDetector::onClientClose(const Connection& connection, Pool& pool, int64_t tsNs) {
+void PortExhaustionDetector::onClientClose(uint32_t connection, uint32_t poolIndex, int64_t tsNs) {
     const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * 1e9);
-    stateOf(connection.id).timeWait = true;
-    expiries_.push_back({tsNs + timeWaitNs, connection.id});
+    stateOf(connection).timeWait = true;
+    expiries_.push_back({tsNs + timeWaitNs, connection});
+    PoolEntry& entry = pools_[poolIndex];
+    // A compact pool's one close gives a rate of at most 1/s (over at least 1 s), which fills
+    // TIME_WAIT's length in ports only if the range is smaller than that.
+    if (entry.compact() && entry.clientCloseTsNs == kNoTime && rangePorts() > options().timeWaitSeconds) {
+        entry.clientCloseTsNs = tsNs;
+        return;
+    }
+    countClientClose(fullPool(poolIndex), poolIndex, tsNs);
+}
+
+void PortExhaustionDetector::countClientClose(Pool& pool, uint32_t poolIndex, int64_t tsNs) {
+    const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * 1e9);
     ++pool.clientCloses;
     pool.recentTimeWaits.push_back(tsNs);
     while (pool.recentTimeWaits.front() <= tsNs - timeWaitNs) {
@@ -206,7 +282,7 @@ void PortExhaustionDetector::onClientClose(const Connection& connection, Pool& p
         strain.peakRateTsNs = tsNs;
         strain.peakRateWindowS = seconds(windowNs);
         if (rate * options().timeWaitSeconds >= rangePorts()) {
-            refreshWarning(stateOf(connection.id).pool, tsNs);
+            refreshWarning(poolIndex, tsNs);
         }
     }
 }
@@ -254,17 +330,17 @@ void PortExhaustionDetector::refresh(PoolFinding& made, Severity severity, int64
 }
 
 void PortExhaustionDetector::refreshError(uint32_t poolIndex, int64_t nowNs) {
-    Strain& strain = strainOf(pools_[poolIndex]);
+    Strain& strain = strainOf(fullPool(poolIndex));
     refresh(strain.error, Severity::Error, strain.pauses.front().startTsNs, poolIndex * 2, nowNs);
 }
 
 void PortExhaustionDetector::refreshWarning(uint32_t poolIndex, int64_t nowNs) {
-    Strain& strain = strainOf(pools_[poolIndex]);
-    refresh(strain.warning, Severity::Warning, pools_[poolIndex].firstSynTsNs, poolIndex * 2 + 1, nowNs);
+    Pool& pool = fullPool(poolIndex);
+    refresh(strainOf(pool).warning, Severity::Warning, pool.firstSynTsNs, poolIndex * 2 + 1, nowNs);
 }
 
 void PortExhaustionDetector::describe(uint32_t record, Finding& finding) const {
-    const Pool& pool = pools_[record / 2];
+    const Pool& pool = fullPool(record / 2);
     if (record % 2 == 0) {
         describeError(pool, finding);
     } else {
@@ -329,8 +405,12 @@ void PortExhaustionDetector::describeWarning(const Pool& pool, Finding& finding)
 
 void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
+    // A compact pool has neither findings nor two ports in use at once.
     for (uint32_t index = 0; index < pools_.size(); ++index) {
-        const Pool& pool = pools_[index];
+        if (pools_[index].compact()) {
+            continue;
+        }
+        const Pool& pool = fullPool(index);
         if (pool.strain && pool.strain->error.made) {
             refreshError(index, lastTsNs);
         }
@@ -359,7 +439,10 @@ std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& p
 
 void PortExhaustionDetector::addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const {
     for (uint32_t index = 0; index < pools_.size(); ++index) {
-        const Pool& pool = pools_[index];
+        if (pools_[index].compact()) {
+            continue;
+        }
+        const Pool& pool = fullPool(index);
         if (pool.key.client == host) {
             if (std::optional<HostPopulation> population = populationOf(pool)) {
                 populations.push_back(std::move(*population));

@@ -1,5 +1,4 @@
 #pragma once
-#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include <cstdint>
@@ -92,8 +91,8 @@ private:
         PoolFinding warning;
     };
 
-    // The ports one client address uses towards one server endpoint (one per such pair: with
-    // many clients, about one per connection).
+    // The ports one client address uses towards one server endpoint, once it saw more than
+    // PoolEntry keeps (see there).
     struct Pool {
         PoolKey key;
         uint16_t lowestPort = UINT16_MAX;
@@ -110,6 +109,47 @@ private:
         std::unique_ptr<Strain> strain;
     };
 
+    // What every pool keeps: one per client address and server endpoint, so with many clients
+    // about one per connection, most of which never see a second connection. Until its Pool is
+    // built (`full`), a pool is its first connection (which gives its key), holding its port
+    // from that connection's first segment until `releaseTsNs`; the first thing this cannot
+    // hold (a second connection, a port taken again, a close that could make a finding) builds
+    // the Pool as it would be had it been kept from the start.
+    struct PoolEntry {
+        uint32_t firstConnection = kNoConnection;
+        uint32_t full = kCompactAfterSyn;    // index in fullPools_, or one of the two kCompact values
+        int64_t releaseTsNs = kNoTime;       // the connection gave its port back
+        int64_t clientCloseTsNs = kNoTime;   // the client closed it first
+        [[nodiscard]] bool compact() const { return full >= kCompactWithoutSyn; }
+    };
+    static constexpr uint32_t kCompactAfterSyn = UINT32_MAX;        // no Pool; the connection began with a SYN
+    static constexpr uint32_t kCompactWithoutSyn = UINT32_MAX - 1;  // no Pool; it began otherwise (midstream)
+
+    // The pool index: a pool's number and 32 bits of its key's hash (so that growing the index
+    // reads no connection); the key itself is read from the pool's first connection.
+    struct PoolSlot {
+        uint32_t pool;
+        uint32_t hash;
+    };
+    struct PoolProbe {
+        const PoolKey& key;
+        uint32_t hash;
+    };
+    struct PoolSlotHash {
+        using is_transparent = void;
+        size_t operator()(const PoolSlot& slot) const { return absl::Hash<uint32_t>{}(slot.hash); }
+        size_t operator()(const PoolProbe& probe) const { return absl::Hash<uint32_t>{}(probe.hash); }
+    };
+    struct PoolSlotEq {
+        using is_transparent = void;
+        const PortExhaustionDetector* detector;
+        bool operator()(const PoolSlot& a, const PoolSlot& b) const { return a.pool == b.pool; }
+        bool operator()(const PoolSlot& slot, const PoolProbe& probe) const {
+            return slot.hash == probe.hash && detector->keyOf(slot.pool) == probe.key;
+        }
+        bool operator()(const PoolProbe& probe, const PoolSlot& slot) const { return (*this)(slot, probe); }
+    };
+
     // What this detector remembers of every connection.
     struct ConnectionState {
         uint32_t pool = UINT32_MAX;
@@ -124,12 +164,25 @@ private:
     };
 
     ConnectionState& stateOf(uint32_t connection);
-    Pool& poolOf(const Connection& connection, ConnectionState& state);
-    void expire(int64_t nowNs);
+    [[nodiscard]] PoolKey keyOf(uint32_t poolIndex) const;
+    // The pool of `connection`'s client address and server endpoint; `isNew` if it was made now.
+    uint32_t poolIndexOf(const Connection& connection, bool& isNew);
+    // The Pool of `poolIndex`, built now if the pool was compact.
+    Pool& fullPool(uint32_t poolIndex);
+    [[nodiscard]] const Pool& fullPool(uint32_t poolIndex) const { return fullPools_[pools_[poolIndex].full]; }
+    void expire(int64_t nowNs) {
+        if (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
+            expireUntil(nowNs);
+        }
+    }
+    void expireUntil(int64_t nowNs);
+    void onFirstSegment(const SegmentEvent& event, ConnectionState& state);
     void acquire(uint32_t connection, int64_t tsNs);
     void release(uint32_t connection, int64_t tsNs);
-    void onNewSyn(const SegmentEvent& event, Pool& pool);
-    void onClientClose(const Connection& connection, Pool& pool, int64_t tsNs);
+    void onNewSyn(const SegmentEvent& event, Pool& pool, uint32_t poolIndex);
+    static void recordSyn(Pool& pool, uint16_t port, uint32_t frame, int64_t tsNs);
+    void onClientClose(uint32_t connection, uint32_t poolIndex, int64_t tsNs);
+    void countClientClose(Pool& pool, uint32_t poolIndex, int64_t tsNs);
     [[nodiscard]] uint32_t rangePorts() const;
     [[nodiscard]] static uint32_t observedRangePorts(const Pool& pool);
     static Strain& strainOf(Pool& pool);
@@ -145,8 +198,9 @@ private:
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
-    absl::flat_hash_map<PoolKey, uint32_t> poolIndex_;
-    ConnectionStates<Pool> pools_;  // [pool index]: chunks, so growing never copies the pools
+    absl::flat_hash_set<PoolSlot, PoolSlotHash, PoolSlotEq> poolIndex_{0, PoolSlotHash{}, PoolSlotEq{this}};
+    ChunkedStore<PoolEntry> pools_;      // [pool index]
+    ChunkedStore<Pool, 256> fullPools_;  // [PoolEntry::full]: chunks, so growing never copies the pools
 };
 
 }  // namespace tcpscope

@@ -65,16 +65,21 @@ PortReuseDetector::ConnectionState& PortReuseDetector::stateOf(uint32_t connecti
 void PortReuseDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
-    ConnectionState& state = stateOf(connection.id);
-
-    if (connection.reusedFrom != kNoConnection && event.frame == connection.firstFrame) {
-        startReuse(event);
-    } else if (state.reuse != UINT32_MAX && !reuses_[state.reuse].done) {
-        watchHandshake(event, reuses_[state.reuse]);
+    // Only a new generation of a tuple has a reuse to start and a handshake to watch.
+    if (connection.reusedFrom != kNoConnection) {
+        if (event.frame == connection.firstFrame) {
+            startReuse(event);
+        } else if (const ConnectionState& state = stateOf(connection.id);
+                   state.reuse != UINT32_MAX && !reuses_[state.reuse].done) {
+            watchHandshake(event, reuses_[state.reuse]);
+        }
     }
 
     // What a later generation of this tuple needs to know about this one.
-    ConnectionState& own = stateOf(connection.id);  // startReuse may have grown states_
+    if (!segment.options.hasTimestamp && (segment.flags & (tcpflag::kRst | tcpflag::kSyn)) == 0) {
+        return;
+    }
+    ConnectionState& own = stateOf(connection.id);
     if (segment.options.hasTimestamp) {
         own.lastTsVal[sideIndex(event.sender)] = segment.options.tsVal;
         own.hasTsVal[sideIndex(event.sender)] = true;
@@ -135,7 +140,8 @@ void PortReuseDetector::startReuse(const SegmentEvent& event) {
     }
 
     const auto index = static_cast<uint32_t>(reuses_.size());
-    reuses_.push_back(std::move(reuse));
+    reuse.index = index;
+    reuses_.append() = std::move(reuse);
     stateOf(connection.id).reuse = index;
 }
 
@@ -262,7 +268,7 @@ nlohmann::json PortReuseDetector::describe(const Reuse& reuse) const {
 }
 
 uint32_t PortReuseDetector::indexOf(const Reuse& reuse) const {
-    return static_cast<uint32_t>(&reuse - reuses_.data());
+    return reuse.index;
 }
 
 void PortReuseDetector::recordCollision(Reuse& reuse) {

@@ -85,6 +85,7 @@ private:
         Outcome outcome = Outcome::AfterGone;
         Reason reason = Reason::Open;  // for the non-error outcomes
         uint32_t findingId = 0;
+        uint32_t index = 0;  // in reuses_
     };
 
     // One finding that gathers the non-error reuses of one class between two addresses.
@@ -117,7 +118,7 @@ private:
     [[nodiscard]] nlohmann::json describe(const Reuse& reuse) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
-    std::vector<Reuse> reuses_;
+    ChunkedStore<Reuse> reuses_;  // chunks: growing never copies the reuses
     std::map<GroupKey, uint32_t> groupIndex_;  // -> index in groups_
     std::vector<Group> groups_;
 };

@@ -28,19 +28,25 @@ TimeWaitDetector::ConnectionState& TimeWaitDetector::stateOf(uint32_t connection
     return states_.of(connection);
 }
 
-void TimeWaitDetector::expire(int64_t nowNs) {
+void TimeWaitDetector::expireUntil(int64_t nowNs) {
     while (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
         const Expiry expiry = expiries_.front();
         expiries_.pop_front();
-        endTimeWait(expiry.connection, expiry.tsNs);
+        endTimeWait(expiry.connection, expiry.host, expiry.tsNs);
     }
 }
 
-void TimeWaitDetector::endTimeWait(uint32_t connection, int64_t tsNs) {
+void TimeWaitDetector::endTimeWait(uint32_t connection, uint32_t host, int64_t tsNs) {
     ConnectionState& state = stateOf(connection);
     if (state.timeWaitLive) {
         state.timeWaitLive = false;
-        hosts_[state.host].population.add(tsNs, -1);
+        hosts_[host].population.add(tsNs, -1);
+    }
+}
+
+void TimeWaitDetector::endTimeWaitEarly(const Connection& connection, int64_t tsNs) {
+    if (stateOf(connection.id).timeWaitLive) {
+        endTimeWait(connection.id, hostIndex_.at(hostKeyOf(connection)), tsNs);
     }
 }
 
@@ -48,88 +54,104 @@ void TimeWaitDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;
     expire(event.tsNs);
+    // Only a SYN, a FIN, a RST (or a new generation's first segment) changes what is counted.
+    if ((segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0 && event.frame != connection.firstFrame) {
+        return;
+    }
 
     // A new SYN on the tuple replaces the earlier generation's TIME_WAIT: the holder accepted it
     // or, after a collision, the sender's RST removed it.
     if (connection.reusedFrom != kNoConnection && event.frame == connection.firstFrame) {
-        endTimeWait(connection.reusedFrom, event.tsNs);
+        endTimeWaitEarly(engine().connections()[connection.reusedFrom], event.tsNs);
     }
     ConnectionState& state = stateOf(connection.id);
     if ((segment.flags & tcpflag::kRst) != 0) {
         if (state.timeWaitLive) {
-            endTimeWait(connection.id, event.tsNs);  // a RST ends TIME_WAIT (Linux, tcp_rfc1337=0)
+            endTimeWaitEarly(connection, event.tsNs);  // a RST ends TIME_WAIT (Linux, tcp_rfc1337=0)
         } else {
-            state.rstTsNs = event.tsNs;
+            state.aborted = true;
         }
     } else if (isPlainSyn(segment)) {
-        state.rstTsNs = kNoTime;  // the RST belonged to a handshake that is being retried
+        state.aborted = false;  // the RST belonged to a handshake that is being retried
     }
 
     // The second FIN closes the connection: the first FIN's sender now sits in TIME_WAIT.
     const bool firstFinOfSender =
         (segment.flags & tcpflag::kFin) != 0 && connection.from(event.sender).firstFinFrame == event.frame;
     if (firstFinOfSender && connection.from(otherSide(event.sender)).sawFin && connection.hasActiveCloser &&
-        connection.activeCloser != event.sender && state.rstTsNs == kNoTime) {
+        connection.activeCloser != event.sender && !state.aborted) {
         recordClose(connection, event.tsNs);
     }
 }
 
 void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
-    const HostKey key{connection.endpoint(connection.activeCloser).address, connection.activeCloser};
+    const HostKey key = hostKeyOf(connection);
     auto [slot, isNew] = hostIndex_.try_emplace(key, static_cast<uint32_t>(hosts_.size()));
     if (isNew) {
-        hosts_.emplace_back().key = key;
+        hosts_.append().key = key;
     }
     HostState& host = hosts_[slot->second];
-    if (host.closes == 0) {
-        host.firstCloseTsNs = tsNs;
-    }
     ++host.closes;
-    host.lastCloseTsNs = tsNs;
-    host.lastSecondCloses.push_back(tsNs);
-    while (host.lastSecondCloses.front() <= tsNs - kNsPerSecond) {
-        host.lastSecondCloses.pop_front();
-    }
-    if (host.lastSecondCloses.size() > host.peakClosesPerSecond) {
-        host.peakClosesPerSecond = host.lastSecondCloses.size();
-        host.peakRateTsNs = host.lastSecondCloses.front();
-    }
-    // A few servers per host at most: a short list searched in place, no tree node per server.
-    auto server = std::find_if(host.servers.begin(), host.servers.end(),
-                               [&](const auto& entry) { return entry.first == connection.server; });
-    if (server != host.servers.end()) {
-        ++server->second;
-    } else if (host.servers.size() < kMaxListedServers) {
-        host.servers.emplace_back(connection.server, 1);
-    } else {
-        ++host.otherServers;
-    }
     host.population.add(tsNs, +1);
-    host.closesSoFar.add(tsNs, +1);
-    ConnectionState& state = stateOf(connection.id);
-    state.timeWaitLive = true;
-    state.host = slot->second;
-    expiries_.push_back({tsNs + static_cast<int64_t>(options().timeWaitSeconds * 1e9), connection.id});
+    stateOf(connection.id).timeWaitLive = true;
+    expiries_.push_back({tsNs + static_cast<int64_t>(options().timeWaitSeconds * 1e9), connection.id, slot->second});
 
     if (host.closes < options().timeWaitMinCloses) {
+        host.earlyCloses.push_back({tsNs, connection.id});
         return;
     }
-    const bool due = std::has_single_bit(host.closes) || host.closes % kRefreshEveryCloses == 0 || !host.hasFinding ||
-                     (isWarning(host) && host.severity != Severity::Warning);
+    if (!host.tally) {
+        // Counted as if the tally had been kept from the first close.
+        host.tally = std::make_unique<CloseTally>();
+        for (const EarlyClose& early : host.earlyCloses) {
+            count(*host.tally, engine().connections()[early.connection].server, early.tsNs);
+        }
+        host.earlyCloses = {};
+    }
+    CloseTally& tally = *host.tally;
+    count(tally, connection.server, tsNs);
+    const bool due = std::has_single_bit(host.closes) || host.closes % kRefreshEveryCloses == 0 ||
+                     !tally.hasFinding || (isWarning(host) && tally.severity != Severity::Warning);
     if (due) {
         refresh(slot->second, tsNs);
     }
 }
 
+void TimeWaitDetector::count(CloseTally& tally, const Endpoint& server, int64_t tsNs) {
+    if (tally.closesSoFar.value() == 0) {
+        tally.firstCloseTsNs = tsNs;
+    }
+    tally.lastCloseTsNs = tsNs;
+    tally.lastSecondCloses.push_back(tsNs);
+    while (tally.lastSecondCloses.front() <= tsNs - kNsPerSecond) {
+        tally.lastSecondCloses.pop_front();
+    }
+    if (tally.lastSecondCloses.size() > tally.peakClosesPerSecond) {
+        tally.peakClosesPerSecond = tally.lastSecondCloses.size();
+        tally.peakRateTsNs = tally.lastSecondCloses.front();
+    }
+    // A few servers per host at most: a short list searched in place, no tree node per server.
+    auto listed = std::find_if(tally.servers.begin(), tally.servers.end(),
+                               [&](const auto& entry) { return entry.first == server; });
+    if (listed != tally.servers.end()) {
+        ++listed->second;
+    } else if (tally.servers.size() < kMaxListedServers) {
+        tally.servers.emplace_back(server, 1);
+    } else {
+        ++tally.otherServers;
+    }
+    tally.closesSoFar.add(tsNs, +1);
+}
+
 // Closes per second over time, from the cumulative count: [seconds since the first close, rate].
-nlohmann::json TimeWaitDetector::closeRates(const HostState& host, int64_t nowNs) {
+nlohmann::json TimeWaitDetector::closeRates(const CloseTally& tally, int64_t nowNs) {
     struct Rate {
         double seconds;
         double highest;  // closes per second
     };
     std::vector<PopulationSeries::Point> cumulative =
-        host.closesSoFar.pointList(host.firstCloseTsNs, nowNs, kMaxSeriesPoints);
-    const double stepSeconds = host.closesSoFar.pointSeconds(nowNs, kMaxSeriesPoints);
+        tally.closesSoFar.pointList(tally.firstCloseTsNs, nowNs, kMaxSeriesPoints);
+    const double stepSeconds = tally.closesSoFar.pointSeconds(nowNs, kMaxSeriesPoints);
     std::vector<Rate> rates;
     rates.reserve(cumulative.size());
     int64_t before = 0;
@@ -149,33 +171,35 @@ bool TimeWaitDetector::isWarning(const HostState& host) const {
 // learns that it changed, and until when its series run.
 void TimeWaitDetector::refresh(uint32_t hostIndex, int64_t nowNs) {
     HostState& host = hosts_[hostIndex];
-    if (!host.hasFinding) {
+    CloseTally& tally = *host.tally;
+    if (!tally.hasFinding) {
         Finding finding;
         finding.kind = "time_wait_churn";
         finding.connection = kNoConnection;
-        finding.tsNs = host.firstCloseTsNs;
-        host.findingId = log().add(std::move(finding), this, hostIndex);
-        host.hasFinding = true;
+        finding.tsNs = tally.firstCloseTsNs;
+        tally.findingId = log().add(std::move(finding), this, hostIndex);
+        tally.hasFinding = true;
     }
-    host.severity = isWarning(host) ? Severity::Warning : Severity::Info;
-    host.seriesEndNs = nowNs;
-    log().changed(host.findingId);
+    tally.severity = isWarning(host) ? Severity::Warning : Severity::Info;
+    tally.seriesEndNs = nowNs;
+    log().changed(tally.findingId);
 }
 
 void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
     const HostState& host = hosts_[hostIndex];
-    const int64_t nowNs = host.seriesEndNs;
+    const CloseTally& tally = *host.tally;
+    const int64_t nowNs = tally.seriesEndNs;
     const DetectorOptions& limits = options();
     const auto rangePorts = static_cast<uint32_t>(limits.portRangeHigh - limits.portRangeLow + 1);
     const double spanSeconds =
-        std::max(1.0, static_cast<double>(host.lastCloseTsNs - host.firstCloseTsNs) / kNsPerSecond);
+        std::max(1.0, static_cast<double>(tally.lastCloseTsNs - tally.firstCloseTsNs) / kNsPerSecond);
     const double meanRate = static_cast<double>(host.closes) / spanSeconds;
-    const double peakAtSeconds = static_cast<double>(host.population.peakTsNs() - host.firstCloseTsNs) / kNsPerSecond;
+    const double peakAtSeconds = static_cast<double>(host.population.peakTsNs() - tally.firstCloseTsNs) / kNsPerSecond;
     const double shareOfRange = static_cast<double>(host.population.peak()) / rangePorts;
     const bool client = host.key.role == Side::Client;
 
-    finding.severity = host.severity;
-    std::vector<std::pair<Endpoint, uint64_t>> byServer = host.servers;
+    finding.severity = tally.severity;
+    std::vector<std::pair<Endpoint, uint64_t>> byServer = tally.servers;
     std::sort(byServer.begin(), byServer.end());  // listed by endpoint
     nlohmann::json servers = nlohmann::json::array();
     for (const auto& [endpoint, closes] : byServer) {
@@ -190,17 +214,17 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
         {"peak_population", host.population.peak()},
         {"peak_population_at_s", rounded(peakAtSeconds, 0.001)},
         {"population_now", host.population.value()},
-        {"peak_closes_per_s", host.peakClosesPerSecond},
-        {"peak_rate_at_s", rounded(static_cast<double>(host.peakRateTsNs - host.firstCloseTsNs) / kNsPerSecond, 0.001)},
+        {"peak_closes_per_s", tally.peakClosesPerSecond},
+        {"peak_rate_at_s", rounded(static_cast<double>(tally.peakRateTsNs - tally.firstCloseTsNs) / kNsPerSecond, 0.001)},
         {"mean_closes_per_s", rounded(meanRate, 0.01)},  // over the span of the closes, at least 1 s
-        {"closes_span_s", rounded(static_cast<double>(host.lastCloseTsNs - host.firstCloseTsNs) / kNsPerSecond, 0.001)},
+        {"closes_span_s", rounded(static_cast<double>(tally.lastCloseTsNs - tally.firstCloseTsNs) / kNsPerSecond, 0.001)},
         {"port_range", fmt::format("{}-{}", limits.portRangeLow, limits.portRangeHigh)},
         {"peak_share_of_port_range", rounded(shareOfRange, 0.0001)},
         {"servers", servers},
-        {"other_servers_closes", host.otherServers},
-        {"series", host.population.points(host.firstCloseTsNs, nowNs, kMaxSeriesPoints)},
+        {"other_servers_closes", tally.otherServers},
+        {"series", host.population.points(tally.firstCloseTsNs, nowNs, kMaxSeriesPoints)},
         {"series_step_s", host.population.pointSeconds(nowNs, kMaxSeriesPoints)},
-        {"closes_per_s_series", closeRates(host, nowNs)},
+        {"closes_per_s_series", closeRates(tally, nowNs)},
     };
 
     const std::string who =
@@ -213,7 +237,7 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
         "so it keeps each in TIME_WAIT for {:g} s: up to {} at once ({:.1f}% of the {}-port range {}-{}), {} closes "
         "in the busiest second, {:.1f}/s on average",
         limits.timeWaitSeconds, host.population.peak(), shareOfRange * 100, rangePorts, limits.portRangeLow,
-        limits.portRangeHigh, host.peakClosesPerSecond, meanRate);
+        limits.portRangeHigh, tally.peakClosesPerSecond, meanRate);
     const std::string effect =
         client ? "each entry blocks that source port towards the same server until it expires, which is what runs "
                  "out first (port_exhaustion)"

@@ -1,6 +1,7 @@
 #pragma once
 #include <absl/container/flat_hash_map.h>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -41,15 +42,14 @@ private:
         }
     };
 
-    struct HostState {
-        HostKey key;
-        uint64_t closes = 0;
+    // What a host keeps for its finding once it closed `timeWaitMinCloses` connections first
+    // (most hosts of a large capture never do).
+    struct CloseTally {
         int64_t firstCloseTsNs = 0;
         int64_t lastCloseTsNs = 0;
         FifoQueue<int64_t> lastSecondCloses;  // close times within the last second
         size_t peakClosesPerSecond = 0;
         int64_t peakRateTsNs = 0;
-        PopulationSeries population;
         PopulationSeries closesSoFar;          // cumulative, for the rate over time
         std::vector<std::pair<Endpoint, uint64_t>> servers;  // server endpoints of the closed connections (bounded)
         uint64_t otherServers = 0;             // closes towards servers beyond the listed ones
@@ -59,24 +59,51 @@ private:
         int64_t seriesEndNs = 0;  // the finding's series run until here (the close or the end that changed it)
     };
 
-    // What this detector remembers of every connection.
+    // A close counted before the host's tally was built (its server is read from the connection).
+    struct EarlyClose {
+        int64_t tsNs;
+        uint32_t connection;
+    };
+
+    struct HostState {
+        HostKey key;
+        uint64_t closes = 0;
+        PopulationSeries population;          // every host's, for its chart
+        std::vector<EarlyClose> earlyCloses;  // until the tally is built, then replayed into it
+        std::unique_ptr<CloseTally> tally;
+    };
+
+    // What this detector remembers of every connection: two bits (its host is found again from
+    // the connection when its TIME_WAIT ends early, and kept in the expiry otherwise).
     struct ConnectionState {
-        int64_t rstTsNs = kNoTime;  // a RST not followed by a SYN: the connection was aborted
-        bool timeWaitLive = false;  // counted in its host's population right now
-        uint32_t host = 0;
+        bool aborted : 1 = false;       // a RST not followed by a SYN
+        bool timeWaitLive : 1 = false;  // counted in its host's population right now
     };
 
     struct Expiry {
         int64_t tsNs;
         uint32_t connection;
+        uint32_t host;
     };
 
     ConnectionState& stateOf(uint32_t connection);
-    void expire(int64_t nowNs);
-    void endTimeWait(uint32_t connection, int64_t tsNs);
+    void expire(int64_t nowNs) {
+        if (!expiries_.empty() && expiries_.front().tsNs <= nowNs) {
+            expireUntil(nowNs);
+        }
+    }
+    void expireUntil(int64_t nowNs);
+    // The TIME_WAIT of `connection`, held by `host`, ends at `tsNs` (if it still counts).
+    void endTimeWait(uint32_t connection, uint32_t host, int64_t tsNs);
+    // ... the same, early: the host is the one its close was counted for.
+    void endTimeWaitEarly(const Connection& connection, int64_t tsNs);
+    [[nodiscard]] static HostKey hostKeyOf(const Connection& connection) {
+        return {connection.endpoint(connection.activeCloser).address, connection.activeCloser};
+    }
     void recordClose(const Connection& connection, int64_t tsNs);
     [[nodiscard]] bool isWarning(const HostState& host) const;
-    [[nodiscard]] static nlohmann::json closeRates(const HostState& host, int64_t nowNs);
+    static void count(CloseTally& tally, const Endpoint& server, int64_t tsNs);
+    [[nodiscard]] static nlohmann::json closeRates(const CloseTally& tally, int64_t nowNs);
     void refresh(uint32_t hostIndex, int64_t nowNs);
     void describe(uint32_t hostIndex, Finding& finding) const override;
     [[nodiscard]] HostPopulation populationOf(const HostState& host) const;
@@ -84,7 +111,7 @@ private:
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<HostKey, uint32_t> hostIndex_;
-    std::vector<HostState> hosts_;
+    ChunkedStore<HostState, 256> hosts_;  // chunks: growing never copies the hosts
 };
 
 }  // namespace tcpscope

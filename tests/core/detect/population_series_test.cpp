@@ -79,6 +79,33 @@ TEST_CASE("population series keeps the same bucket maxima as a dense array", "[d
     }
 }
 
+TEST_CASE("population series keeps counts beyond 32 bits as they are", "[detect][population]") {
+    // Counts are stored in 32 bits until one does not fit; the history must not change when the
+    // storage widens, however far into the series that happens.
+    std::mt19937_64 random(5);
+    for (int round = 0; round < 100; ++round) {
+        PopulationSeries sparse;
+        DenseSeries dense;
+        int64_t tsNs = 1'700'000'000'000'000'000;
+        const int changes = 1 + static_cast<int>(random() % 300);
+        const int widenAt = static_cast<int>(random() % static_cast<uint64_t>(changes));
+        for (int i = 0; i < changes; ++i) {
+            tsNs += static_cast<int64_t>(random() % (uint64_t{1} << 26));
+            int64_t delta = static_cast<int64_t>(random() % 7) - 3;
+            if (i == widenAt) {
+                delta = (random() % 2 == 0 ? 1 : -1) * (int64_t{1} << 33);
+            }
+            sparse.add(tsNs, delta);
+            dense.set(tsNs, dense.value() + delta);
+        }
+        CAPTURE(round, changes, widenAt);
+        REQUIRE(sparse.bucketNs() == dense.bucketNs());
+        REQUIRE(sparse.bucketMaxima() == dense.buckets());
+        REQUIRE(sparse.value() == dense.value());
+        REQUIRE(sparse.peak() == std::max<int64_t>(0, *std::max_element(dense.buckets().begin(), dense.buckets().end())));
+    }
+}
+
 TEST_CASE("population series points span the whole input with the count carried to the end",
           "[detect][population]") {
     PopulationSeries series;

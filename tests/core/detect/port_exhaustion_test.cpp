@@ -3,6 +3,9 @@
 // would run out of the range within one TIME_WAIT length (warning), and the look-alikes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
+
 #include "detect/port_exhaustion_detector.hpp"
 #include "port_test_conversation.hpp"
 
@@ -156,4 +159,85 @@ TEST_CASE("port_exhaustion: a given port range sets the capacity", "[port_exhaus
     CHECK(findings[0].evidence["port_range"] == "40000-40999");
     CHECK(findings[0].evidence["port_range_given"] == true);
     CHECK(findings[0].evidence["capacity_per_s"].get<double>() == Approx(16.7));
+}
+
+namespace {
+
+// The ports-in-use series the detector hands out at the end for the pool of 10.0.0.1 -> 10.0.0.2:9000.
+std::vector<HostPopulation> portPopulations(ExhaustionSession& session) {
+    std::vector<HostPopulation> found;
+    for (HostPopulation& population : session.log.releasePopulations()) {
+        if (population.kind == HostPopulation::Kind::PortsInUse) {
+            found.push_back(std::move(population));
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+// A pool that saw one connection keeps almost nothing; once a second one comes, its series must
+// still start at the first connection's SYN and count its port while that one held it.
+TEST_CASE("port_exhaustion: a client's first connection counts in the ports-in-use series once a second one comes",
+          "[port_exhaustion]") {
+    SECTION("the first connection is in TIME_WAIT when the second starts") {
+        ExhaustionSession session;
+        Client client{session};
+        client.connect(40000, 0);     // closed by the client first: its port stays in use for 60 s
+        client.connect(40001, 1000);  // a second port while the first is in TIME_WAIT
+        std::vector<HostPopulation> live;
+        const std::array<uint8_t, 4> clientAddress{10, 0, 0, 1};
+        session.detector.addPopulationsOf(IpAddress::fromV4(clientAddress.data()), live);
+        session.finish();
+
+        const std::vector<HostPopulation> populations = portPopulations(session);
+        REQUIRE(populations.size() == 1);
+        const HostPopulation& pool = populations[0];
+        CHECK(pool.server.toString() == "10.0.0.2:9000");
+        CHECK(pool.observedLowPort == 40000);
+        CHECK(pool.observedHighPort == 40001);
+        CHECK(pool.series.startTsNs() == ExhaustionSession::kStartNs);  // the first SYN
+        CHECK(pool.series.peak() == 2);
+        CHECK(pool.series.peakTsNs() == ExhaustionSession::kStartNs + 1'000'000'000);
+        CHECK(pool.series.value() == 2);  // both ports are still in TIME_WAIT when the capture ends
+        REQUIRE(live.size() == 1);        // the live host chart saw the same series while it ran
+        CHECK(live[0].series.peak() == 2);
+        CHECK(live[0].series.startTsNs() == ExhaustionSession::kStartNs);
+    }
+    SECTION("the first connection was reset and its SYN sent again before the second came") {
+        ExhaustionSession session;
+        Tcp first(session, "10.0.0.1", 40000, "10.0.0.2", 9000, 1000, 5000);
+        first.syn(0);
+        first.serverRst(1);    // refused: the port is free again ...
+        first.syn(3000);       // ... and taken again by the SYN sent once more
+        first.synAck(3001);
+        first.handshakeAck(3002);
+        Client client{session, 200'000};
+        client.connect(40001, 5000);  // a second port while the first connection is open
+        session.finish();
+
+        const std::vector<HostPopulation> populations = portPopulations(session);
+        REQUIRE(populations.size() == 1);
+        const PopulationSeries& series = populations[0].series;
+        CHECK(series.startTsNs() == ExhaustionSession::kStartNs);
+        CHECK(series.peak() == 2);
+        CHECK(series.value() == 2);  // the first connection never closed, the second is in TIME_WAIT
+        // 1 during the first millisecond, 0 until the SYN at 3 s, then 1, 2 at 5 s.
+        const std::vector<int64_t> maxima = series.bucketMaxima();
+        REQUIRE(!maxima.empty());
+        CHECK(maxima.front() == 1);
+        CHECK(std::count(maxima.begin(), maxima.end(), 0) > 0);
+        CHECK(maxima.back() == 2);
+    }
+    SECTION("a client that connects once to each server has no series") {
+        ExhaustionSession session;
+        for (uint16_t index = 0; index < 50; ++index) {
+            Tcp tcp(session, "10.0.0.1", static_cast<uint16_t>(40000 + index), "10.0.0.2",
+                    static_cast<uint16_t>(9000 + index), 1000, 5000);
+            tcp.exchange(index, Side::Client);
+        }
+        session.finish();
+        CHECK(portPopulations(session).empty());
+        CHECK(session.findings("port_exhaustion").empty());
+    }
 }

@@ -143,3 +143,35 @@ TEST_CASE("time_wait_churn: a population above the set share of the port range i
     CHECK(finding.evidence["peak_share_of_port_range"].get<double>() == Approx(0.2));
     CHECK_THAT(finding.summary, Catch::Contains("20.0% of the 100-port range 40000-40099"));
 }
+
+// A host keeps only its close times until it reaches the minimum; the finding must still count
+// the closes before that, with their servers and their rate.
+TEST_CASE("time_wait_churn: the closes before the minimum count in the finding with their servers",
+          "[time_wait_churn]") {
+    ChurnSession session;
+    for (int index = 0; index < 25; ++index) {
+        // 12 closes towards 10.0.0.2:9000 first (fewer than the minimum of 20), then 13 towards :9001.
+        const uint16_t serverPort = index < 12 ? 9000 : 9001;
+        Tcp tcp(session, "10.0.0.1", static_cast<uint16_t>(40000 + index), "10.0.0.2", serverPort,
+                1000U + 100U * static_cast<uint32_t>(index), 5000);
+        tcp.exchange(index * 100.0, Side::Client);
+    }
+    session.finish();
+
+    const Finding finding = session.onlyFinding("time_wait_churn");
+    const auto& evidence = finding.evidence;
+    CHECK(finding.tsNs == ChurnSession::kStartNs + 600'000);  // the first close (the server's FIN, 0.6 ms in)
+    CHECK(evidence["active_closes"] == 25);
+    REQUIRE(evidence["servers"].size() == 2);
+    CHECK(evidence["servers"][0]["server"] == "10.0.0.2:9000");
+    CHECK(evidence["servers"][0]["closes"] == 12);
+    CHECK(evidence["servers"][1]["server"] == "10.0.0.2:9001");
+    CHECK(evidence["servers"][1]["closes"] == 13);
+    CHECK(evidence["peak_closes_per_s"] == 10);  // one close every 100 ms
+    CHECK(evidence["closes_span_s"].get<double>() == Approx(2.4));
+    double closes = 0;
+    for (const auto& point : evidence["closes_per_s_series"]) {
+        closes += point[1].get<double>() * evidence["series_step_s"].get<double>();
+    }
+    CHECK(closes == Approx(25));
+}
