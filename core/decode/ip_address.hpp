@@ -16,6 +16,16 @@ struct IpAddress {
     static IpAddress fromV4(const uint8_t* fourBytes);
     static IpAddress fromV6(const uint8_t* sixteenBytes);
     [[nodiscard]] bool isV4() const;
+    /// True if this is an IPv4 address (the IPv4-mapped form); `value` is then a.b.c.d as the number
+    /// a << 24 | b << 16 | c << 8 | d (so numbers order like the addresses).
+    [[nodiscard]] bool v4Value(uint32_t& value) const {
+        const uint64_t low = orderedWord(1);  // 00 00 ff ff a b c d for a.b.c.d
+        if (word(0) != 0 || (low >> 32) != 0xffff) {
+            return false;
+        }
+        value = static_cast<uint32_t>(low);
+        return true;
+    }
     /// "192.0.2.1" or "2001:db8::1" (RFC 5952 form).
     [[nodiscard]] std::string toString() const;
 

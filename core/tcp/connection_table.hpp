@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -20,10 +21,26 @@ public:
     /// The tuple of a segment from `source` to `destination`.
     TupleRef number(const Endpoint& source, const Endpoint& destination);
     /// Pre-sizes for about `count` tuples.
-    void reserve(size_t count) { numbers_.reserve(count); }
+    void reserve(size_t count) { v4Numbers_.reserve(count); }
+    /// Tuples numbered so far.
+    [[nodiscard]] size_t size() const { return v4Numbers_.size() + otherNumbers_.size(); }
 
 private:
-    absl::flat_hash_map<FlowKey, uint32_t> numbers_;
+    // An IPv4 tuple in 12 bytes (a FlowKey takes 36), so a slot of the map is 16 bytes instead of
+    // 40: the map of a million tuples is a third of the size and its probes miss the cache less.
+    struct V4Key {
+        uint32_t lowAddress;
+        uint32_t highAddress;
+        uint32_t ports;  // low endpoint's port << 16 | high endpoint's port
+        bool operator==(const V4Key&) const = default;
+        template <typename H>
+        friend H AbslHashValue(H state, const V4Key& key) {
+            return H::combine(std::move(state), (uint64_t{key.lowAddress} << 32) | key.highAddress, key.ports);
+        }
+    };
+
+    absl::flat_hash_map<V4Key, uint32_t> v4Numbers_;     // both endpoints IPv4 (or IPv4-mapped IPv6)
+    absl::flat_hash_map<FlowKey, uint32_t> otherNumbers_;  // the rest (IPv6)
 };
 
 /// Where a segment belongs: its connection and which side sent it.
