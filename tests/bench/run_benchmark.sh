@@ -31,13 +31,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # must stay above BASELINE_PPS / COLLAPSE_FACTOR. The rate is taken from the shorter of wall and
 # CPU time, so a busy machine (wall time grows) or a second thread (CPU time grows) does not
 # count as slowness. The baselines are the rates --quick measured with a Release build on the
-# development machine (2-core AMD EPYC VM, Debian 12) on 2026-11-21 10:32 UTC, tree at f1c611c,
-# while it was shared at load average 18-21 (W1 0.65 M, W2 6.0 M, W3 0.44 M packets/s), rounded
-# down: a quiet machine is faster, a busy one was measured, so only a slowdown of about ten times
-# or more trips the check; it is meant for Release builds (a Debug build at -O0 may be that much
-# slower). (Before the issue 7 work the baselines were a tenth of 0.34 M, 5-6 M
-# and 0.107 M, so only a hundredfold slowdown tripped it.) Raise them again as tcpscope gets faster.
-declare -A BASELINE_PPS=([w1]=600000 [w2]=5000000 [w3]=400000)
+# development machine (2-core AMD EPYC VM, Debian 12) on 2026-11-21 16:47 UTC, tree at 1bbb6b4
+# (+ README), on the quiet machine (W1 1.26 M, W2 5.5 M, W3 1.12 M packets/s), rounded down to
+# 1.0 M, 5.0 M and 0.8 M, so only a slowdown of about ten times or more trips the check; it is meant
+# for Release builds (a Debug build at -O0 may be that much slower). (Earlier baselines: 0.6 M,
+# 5 M and 0.4 M at f1c611c; before the issue 7 work a tenth of 0.34 M, 5-6 M and 0.107 M.) Raise
+# them again as tcpscope gets faster.
+declare -A BASELINE_PPS=([w1]=1000000 [w2]=5000000 [w3]=800000)
 COLLAPSE_FACTOR=10
 
 usage() {
