@@ -31,7 +31,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # must stay above BASELINE_PPS / COLLAPSE_FACTOR. The rate is taken from the shorter of wall and
 # CPU time, so a busy machine (wall time grows) or a second thread (CPU time grows) does not
 # count as slowness. The baselines are the rates --quick measured with a Release build on the
-# development machine (2-core AMD EPYC VM, Debian 12) on 2026-11-21 16:47 UTC, tree at 1bbb6b4
+# development machine (2-core AMD EPYC VM, Debian 12) on 2026-11-21 16:43 UTC, tree at 1bbb6b4
 # (+ README), on the quiet machine (W1 1.26 M, W2 5.5 M, W3 1.12 M packets/s), rounded down to
 # 1.0 M, 5.0 M and 0.8 M, so only a slowdown of about ten times or more trips the check; it is meant
 # for Release builds (a Debug build at -O0 may be that much slower). (Earlier baselines: 0.6 M,
