@@ -1,11 +1,14 @@
 #include "report/json_report.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
-#include <future>
+#include <exception>
 #include <map>
+#include <semaphore>
 #include <sstream>
 #include <string_view>
+#include <thread>
 
 #include "decode/packet_decoder.hpp"
 #include "engine/worker_threads.hpp"
@@ -235,31 +238,65 @@ constexpr size_t kSectionDepth = 2;  // the flows and findings arrays inside the
 // writeRange(writer, begin, end). Formatting them is most of the report's time, so with a second
 // core every other chunk of `perChunk` items is formatted on a helper thread while this one
 // formats the chunk before it, and appended in order: the same text, with one chunk of text held
-// at a time.
+// at a time. One helper thread serves the whole section and keeps its writer and its text buffer
+// from chunk to chunk (a thread and a growing buffer per chunk cost a few hundred thread starts
+// and fresh pages on a large report).
 template <typename WriteRange>
 void writeInChunks(JsonStreamWriter& out, size_t count, size_t perChunk, const WriteRange& writeRange) {
     if (count <= perChunk || !secondThreadAllowed()) {
         writeRange(out, 0, count);
         return;
     }
+    std::ostringstream text;
+    JsonStreamWriter part(text, out);  // reads only out's layout, fixed since it was made
+    struct Helped {
+        size_t begin = 0;
+        size_t end = 0;
+        std::atomic<bool> finished = false;
+        std::exception_ptr error;
+        std::counting_semaphore<2> start{0};  // a chunk to format, then (even while one is under way) the end
+        std::binary_semaphore done{0};
+    } helped;
+    std::thread helper([&part, &writeRange, &helped] {
+        for (helped.start.acquire(); !helped.finished; helped.start.acquire()) {
+            try {
+                part.continueArray(kSectionDepth);
+                writeRange(part, helped.begin, helped.end);
+                part.flush();
+            } catch (...) {
+                helped.error = std::current_exception();
+            }
+            helped.done.release();
+        }
+    });
+    // However this thread leaves (a chunk may throw), the helper is told to end and joined.
+    struct JoinHelper {
+        Helped& helped;
+        std::thread& helper;
+        ~JoinHelper() {
+            helped.finished = true;
+            helped.start.release();
+            helper.join();
+        }
+    } joinHelper{helped, helper};
     for (size_t begin = 0; begin < count; begin += 2 * perChunk) {
         const size_t middle = std::min(begin + perChunk, count);
         const size_t end = std::min(begin + 2 * perChunk, count);
-        std::future<std::string> helped;
         if (middle < end) {
-            helped = std::async(std::launch::async, [&out, &writeRange, middle, end] {
-                std::ostringstream text;
-                {
-                    JsonStreamWriter part(text, out);  // reads only out's layout, fixed since it was made
-                    part.continueArray(kSectionDepth);
-                    writeRange(part, middle, end);
-                }
-                return std::move(text).str();
-            });
+            helped.begin = middle;
+            helped.end = end;
+            helped.start.release();
         }
         writeRange(out, begin, middle);
-        if (helped.valid()) {
-            out.raw(helped.get());
+        if (middle < end) {
+            helped.done.acquire();
+            if (helped.error) {
+                std::rethrow_exception(helped.error);
+            }
+            std::string chunk = std::move(text).str();
+            out.raw(chunk);
+            chunk.clear();
+            text.str(std::move(chunk));  // the next chunk reuses its capacity
         }
     }
 }
