@@ -10,6 +10,8 @@
 #include <string_view>
 #include <thread>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "decode/packet_decoder.hpp"
 #include "engine/worker_threads.hpp"
 #include "report/json_report_writer.hpp"
@@ -324,32 +326,47 @@ void writeFindings(JsonStreamWriter& out, const std::vector<Finding>& findings) 
 }
 
 // Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
-Json endpointStallsJson(const CaptureAnalysis& analysis) {
+// Written as it is summed up (no tree), each sender's name read in place from its findings.
+void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& findings) {
     struct Total {
+        std::string_view sender;
         uint64_t stalls = 0;
         double heldMs = 0;
         uint64_t flows = 0;
     };
-    std::map<std::string, Total> totals;
-    for (const Finding& finding : analysis.findings) {
-        if (finding.kind == "delayed_ack_stall") {
-            Total& total = totals[finding.evidence.value("sender", std::string())];
-            total.stalls += finding.evidence.value("stalls", uint64_t{0});
-            total.heldMs += finding.durationMs;
-            ++total.flows;
+    std::vector<Total> totals;
+    absl::flat_hash_map<std::string_view, size_t> totalOf;  // sender -> index in totals
+    for (const Finding& finding : findings) {
+        if (finding.kind != "delayed_ack_stall") {
+            continue;
         }
+        const auto sender = finding.evidence.find("sender");
+        const std::string_view name =
+            sender != finding.evidence.end() ? std::string_view(sender->get_ref<const std::string&>()) : std::string_view();
+        const auto [slot, isNew] = totalOf.try_emplace(name, totals.size());
+        if (isNew) {
+            totals.push_back(Total{name});
+        }
+        Total& total = totals[slot->second];
+        total.stalls += finding.evidence.value("stalls", uint64_t{0});
+        total.heldMs += finding.durationMs;
+        ++total.flows;
     }
-    std::vector<std::pair<std::string, Total>> sorted(totals.begin(), totals.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return a.second.heldMs > b.second.heldMs; });
-    Json endpoints = Json::array();
-    for (const auto& [endpoint, total] : sorted) {
-        endpoints.push_back(Json{{"sender", endpoint},
-                                 {"flows", total.flows},
-                                 {"stalls", total.stalls},
-                                 {"held_ms", roundedMs(total.heldMs)}});
+    // The most time held first; equal times by sender name.
+    std::sort(totals.begin(), totals.end(), [](const Total& a, const Total& b) {
+        return a.heldMs != b.heldMs ? a.heldMs > b.heldMs : a.sender < b.sender;
+    });
+    out.key("delayed_ack_by_sender");
+    out.beginArray();
+    for (const Total& total : totals) {
+        out.beginObject();
+        out.field("sender", total.sender);
+        out.field("flows", total.flows);
+        out.field("stalls", total.stalls);
+        out.field("held_ms", roundedMs(total.heldMs));
+        out.endObject();
     }
-    return endpoints;
+    out.endArray();
 }
 
 // schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
@@ -403,7 +420,7 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
     writer.beginArray();
     writeFindings(writer, analysis.findings);
     writer.endArray();
-    writer.field("delayed_ack_by_sender", endpointStallsJson(analysis));
+    writeEndpointStalls(writer, analysis.findings);
     writeNotesJson(writer, analysis);
     writer.endObject();
 }
