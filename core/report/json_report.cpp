@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <condition_variable>
 #include <cmath>
+#include <condition_variable>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -411,8 +411,9 @@ void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& find
             continue;
         }
         const auto sender = finding.evidence.find("sender");
-        const std::string_view name =
-            sender != finding.evidence.end() ? std::string_view(sender->get_ref<const std::string&>()) : std::string_view();
+        const std::string_view name = sender != finding.evidence.end()
+                                          ? std::string_view(sender->get_ref<const std::string&>())
+                                          : std::string_view();
         const auto [slot, isNew] = totalOf.try_emplace(name, totals.size());
         if (isNew) {
             totals.push_back(Total{name});
