@@ -17,6 +17,7 @@ CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const Ana
     }
     analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop, engineCheckpoint);
     analysis.engine->clearObservers();
+    analysis.engine->releaseTracking();
     analysis.findings = log.release();
     analysis.populations = log.releasePopulations();
     return analysis;

@@ -27,6 +27,8 @@ public:
     State* allOf(uint32_t connection) { return &of(connection); }
     /// The connection is retired: its states are not looked up again.
     void release(uint32_t connection) { entries_.release(size_t{connection} * Slots, Slots); }
+    /// The input has ended: frees every state (none is looked up again).
+    void clear() { entries_ = {}; }
 
     /// Entries built so far (Slots per connection), for passes over every state.
     [[nodiscard]] size_t size() const { return entries_.size(); }
@@ -78,6 +80,11 @@ public:
             record = Record{};
         }
         free_.push_back(index);
+    }
+    /// The input has ended: frees every record (none is used again).
+    void clear() {
+        records_ = {};
+        free_ = {};
     }
     Record& operator[](uint32_t index) { return records_[index]; }
     const Record& operator[](uint32_t index) const { return records_[index]; }

@@ -191,6 +191,9 @@ void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
             log().changed(totals.findingId);
         }
     }
+    // The findings are described from totals_ alone: the per-side state goes before they are.
+    states_.clear();
+    pending_.clear();
 }
 
 void DelayedAckDetector::onRetire(const Connection& connection) {

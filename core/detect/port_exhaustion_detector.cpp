@@ -420,7 +420,17 @@ void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
         if (std::optional<HostPopulation> population = populationOf(pool)) {
             log().addPopulation(std::move(*population));
         }
+        if (!pool.strain) {  // no finding to describe: what it counted was for the chart, copied above
+            Pool& counted = fullPools_[pools_[index].full];
+            counted.portsInUse = {};
+            counted.ports = {};
+            counted.recentTimeWaits = {};
+        }
     }
+    // The findings are described from the strained pools (found through pools_): the rest goes first.
+    states_.clear();
+    expiries_ = {};
+    poolIndex_ = decltype(poolIndex_){0, PoolSlotHash{}, PoolSlotEq{this}};
 }
 
 std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& pool) const {

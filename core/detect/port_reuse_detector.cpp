@@ -490,6 +490,8 @@ void PortReuseDetector::onEnd(int64_t /*lastTsNs*/) {
             decide(reuse);
         }
     }
+    // The findings are described from reuses_ and groups_: the per-connection state goes before they are.
+    states_.clear();
 }
 
 void PortReuseDetector::onRetire(const Connection& connection) {

@@ -385,6 +385,10 @@ void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
         totals.lifeNs = lifeOf(engine().connections()[totals.connection]);
         log().changed(totals.findingId);
     }
+    // The findings are described from totals_ alone: the per-side state goes before they are.
+    states_.clear();
+    queues_.clear();
+    retransmitted_ = {};
 }
 
 void RetransmissionStallDetector::onRetire(const Connection& connection) {

@@ -257,7 +257,15 @@ void TimeWaitDetector::onEnd(int64_t lastTsNs) {
             refresh(index, lastTsNs);
         }
         log().addPopulation(populationOf(host));
+        if (!host.tally) {  // no finding to describe: its series was only for the chart, copied above
+            hosts_[index].population = {};
+            hosts_[index].earlyCloses = {};
+        }
     }
+    // The findings are described from the hosts' tallies: what only the packets needed goes first.
+    states_.clear();
+    expiries_ = {};
+    hostIndex_ = {};
 }
 
 HostPopulation TimeWaitDetector::populationOf(const HostState& host) const {

@@ -91,6 +91,13 @@ public:
     void clearObservers() { observers_.clear(); }
     /// Tells observers that the input has ended.
     void finish();
+    /// After finish(): frees what only the analysis of further frames needs (the connections'
+    /// sequence states and the tuple numbering; connectionBytes() then counts the records alone),
+    /// so that describing the findings reuses that memory. No frame may be pushed after.
+    void releaseTracking() {
+        tuples_ = {};
+        tracker_.endInput();
+    }
     /// Tells observers that capture time has reached `nowNs` with no packet since (a live capture's
     /// clock: the last packet's time plus the time elapsed since it was captured). Monotonic: a time
     /// before the last one given or before the last packet is raised to that. Returns the time passed on.

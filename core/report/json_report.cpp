@@ -1,11 +1,17 @@
 #include "report/json_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <future>
-#include <map>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string_view>
+#include <thread>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "decode/packet_decoder.hpp"
 #include "engine/worker_threads.hpp"
@@ -231,37 +237,140 @@ constexpr size_t kFlowsPerChunk = 4096;
 constexpr size_t kFindingsPerChunk = 256;  // a finding's text is a few times a flow's
 constexpr size_t kSectionDepth = 2;  // the flows and findings arrays inside the report object
 
+// The chunks of one section shared by this thread and one helper thread: each takes the next chunk
+// as it is free (chunks differ in size: a finding's text is a few times another's), and this
+// thread appends them in order: straight into the report when it takes the next one to append,
+// otherwise through the text of one of kSlots slots. The helper runs at most kSlots chunks ahead
+// of what is appended, so a few chunks of text are held at a time. One helper thread serves the
+// whole section and the slots keep their writers and text buffers from chunk to chunk.
+template <typename WriteRange>
+class SharedChunks {
+public:
+    SharedChunks(JsonStreamWriter& out, size_t count, size_t perChunk, const WriteRange& writeRange)
+        : out_(out), count_(count), perChunk_(perChunk), chunks_((count + perChunk - 1) / perChunk),
+          writeRange_(writeRange) {
+        for (Slot& slot : slots_) {
+            slot.writer = std::make_unique<JsonStreamWriter>(slot.text, out);  // reads only out's layout
+        }
+        helper_ = std::thread([this] { help(); });
+    }
+    SharedChunks(const SharedChunks&) = delete;
+    SharedChunks& operator=(const SharedChunks&) = delete;
+    // However the writing ends (a chunk may throw), the helper is told to stop and joined.
+    ~SharedChunks() {
+        {
+            const std::lock_guard lock(mutex_);
+            stopped_ = true;
+        }
+        changed_.notify_all();
+        helper_.join();
+    }
+
+    void write() {
+        writeChunk(out_, 0);  // the first chunk opens the array (no separator before it): never the helper's
+        std::unique_lock lock(mutex_);
+        ++appended_;
+        changed_.notify_all();
+        while (appended_ < chunks_) {
+            if (error_) {
+                std::rethrow_exception(error_);
+            }
+            Slot& due = slots_[appended_ % kSlots];
+            if (due.ready) {
+                lock.unlock();
+                std::string text = std::move(due.text).str();
+                out_.raw(text);
+                text.clear();
+                due.text.str(std::move(text));  // the slot's next chunk reuses its capacity
+                lock.lock();
+                due.ready = false;
+                ++appended_;
+                changed_.notify_all();
+            } else if (next_ == appended_) {
+                const size_t chunk = next_++;
+                lock.unlock();
+                writeChunk(out_, chunk);
+                lock.lock();
+                ++appended_;
+                changed_.notify_all();
+            } else if (hasRoom()) {
+                formatInSlot(lock);
+            } else {
+                changed_.wait(lock);
+            }
+        }
+    }
+
+private:
+    static constexpr size_t kSlots = 4;
+    struct Slot {
+        std::ostringstream text;
+        std::unique_ptr<JsonStreamWriter> writer;
+        bool ready = false;
+    };
+
+    [[nodiscard]] bool hasRoom() const { return next_ < chunks_ && next_ < appended_ + kSlots; }
+    void writeChunk(JsonStreamWriter& writer, size_t chunk) {
+        const size_t begin = chunk * perChunk_;
+        writeRange_(writer, begin, std::min(begin + perChunk_, count_));
+    }
+    // Takes the next chunk and formats it into its slot; `lock` is held before and after.
+    void formatInSlot(std::unique_lock<std::mutex>& lock) {
+        const size_t chunk = next_++;
+        Slot& slot = slots_[chunk % kSlots];
+        lock.unlock();
+        slot.writer->continueArray(kSectionDepth);
+        writeChunk(*slot.writer, chunk);
+        slot.writer->flush();
+        lock.lock();
+        slot.ready = true;
+        changed_.notify_all();
+    }
+    void help() {
+        std::unique_lock lock(mutex_);
+        while (true) {
+            changed_.wait(lock, [this] { return stopped_ || error_ || next_ >= chunks_ || hasRoom(); });
+            if (stopped_ || error_ || next_ >= chunks_) {
+                return;
+            }
+            try {
+                formatInSlot(lock);
+            } catch (...) {
+                if (!lock.owns_lock()) {
+                    lock.lock();
+                }
+                error_ = std::current_exception();
+                changed_.notify_all();
+                return;
+            }
+        }
+    }
+
+    JsonStreamWriter& out_;
+    size_t count_;
+    size_t perChunk_;
+    size_t chunks_;
+    const WriteRange& writeRange_;
+    std::array<Slot, kSlots> slots_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    size_t next_ = 1;      // chunks taken (the first is this thread's from the start)
+    size_t appended_ = 0;  // chunks appended to out_, in order
+    bool stopped_ = false;
+    std::exception_ptr error_;
+    std::thread helper_;  // last: started once everything it reads is made
+};
+
 // Items [0, count) of the array open at kSectionDepth, each range written by
 // writeRange(writer, begin, end). Formatting them is most of the report's time, so with a second
-// core every other chunk of `perChunk` items is formatted on a helper thread while this one
-// formats the chunk before it, and appended in order: the same text, with one chunk of text held
-// at a time.
+// core the chunks of `perChunk` items are shared with a helper thread (SharedChunks): the same text.
 template <typename WriteRange>
 void writeInChunks(JsonStreamWriter& out, size_t count, size_t perChunk, const WriteRange& writeRange) {
     if (count <= perChunk || !secondThreadAllowed()) {
         writeRange(out, 0, count);
         return;
     }
-    for (size_t begin = 0; begin < count; begin += 2 * perChunk) {
-        const size_t middle = std::min(begin + perChunk, count);
-        const size_t end = std::min(begin + 2 * perChunk, count);
-        std::future<std::string> helped;
-        if (middle < end) {
-            helped = std::async(std::launch::async, [&out, &writeRange, middle, end] {
-                std::ostringstream text;
-                {
-                    JsonStreamWriter part(text, out);  // reads only out's layout, fixed since it was made
-                    part.continueArray(kSectionDepth);
-                    writeRange(part, middle, end);
-                }
-                return std::move(text).str();
-            });
-        }
-        writeRange(out, begin, middle);
-        if (helped.valid()) {
-            out.raw(helped.get());
-        }
-    }
+    SharedChunks<WriteRange>(out, count, perChunk, writeRange).write();
 }
 
 // The flows, in id order.
@@ -287,32 +396,48 @@ void writeFindings(JsonStreamWriter& out, const std::vector<Finding>& findings) 
 }
 
 // Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
-Json endpointStallsJson(const CaptureAnalysis& analysis) {
+// Written as it is summed up (no tree), each sender's name read in place from its findings.
+void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& findings) {
     struct Total {
+        std::string_view sender;
         uint64_t stalls = 0;
         double heldMs = 0;
         uint64_t flows = 0;
     };
-    std::map<std::string, Total> totals;
-    for (const Finding& finding : analysis.findings) {
-        if (finding.kind == "delayed_ack_stall") {
-            Total& total = totals[finding.evidence.value("sender", std::string())];
-            total.stalls += finding.evidence.value("stalls", uint64_t{0});
-            total.heldMs += finding.durationMs;
-            ++total.flows;
+    std::vector<Total> totals;
+    absl::flat_hash_map<std::string_view, size_t> totalOf;  // sender -> index in totals
+    for (const Finding& finding : findings) {
+        if (finding.kind != "delayed_ack_stall") {
+            continue;
         }
+        const auto sender = finding.evidence.find("sender");
+        const std::string_view name = sender != finding.evidence.end()
+                                          ? std::string_view(sender->get_ref<const std::string&>())
+                                          : std::string_view();
+        const auto [slot, isNew] = totalOf.try_emplace(name, totals.size());
+        if (isNew) {
+            totals.push_back(Total{name});
+        }
+        Total& total = totals[slot->second];
+        total.stalls += finding.evidence.value("stalls", uint64_t{0});
+        total.heldMs += finding.durationMs;
+        ++total.flows;
     }
-    std::vector<std::pair<std::string, Total>> sorted(totals.begin(), totals.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return a.second.heldMs > b.second.heldMs; });
-    Json endpoints = Json::array();
-    for (const auto& [endpoint, total] : sorted) {
-        endpoints.push_back(Json{{"sender", endpoint},
-                                 {"flows", total.flows},
-                                 {"stalls", total.stalls},
-                                 {"held_ms", roundedMs(total.heldMs)}});
+    // The most time held first; equal times by sender name.
+    std::sort(totals.begin(), totals.end(), [](const Total& a, const Total& b) {
+        return a.heldMs != b.heldMs ? a.heldMs > b.heldMs : a.sender < b.sender;
+    });
+    out.key("delayed_ack_by_sender");
+    out.beginArray();
+    for (const Total& total : totals) {
+        out.beginObject();
+        out.field("sender", total.sender);
+        out.field("flows", total.flows);
+        out.field("stalls", total.stalls);
+        out.field("held_ms", roundedMs(total.heldMs));
+        out.endObject();
     }
-    return endpoints;
+    out.endArray();
 }
 
 // schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
@@ -366,7 +491,7 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
     writer.beginArray();
     writeFindings(writer, analysis.findings);
     writer.endArray();
-    writer.field("delayed_ack_by_sender", endpointStallsJson(analysis));
+    writeEndpointStalls(writer, analysis.findings);
     writeNotesJson(writer, analysis);
     writer.endObject();
 }

@@ -71,6 +71,12 @@ public:
     void reserve(size_t count);
     /// Ends connection `id`'s life in the table (see the class comment); call once per connection.
     void retire(uint32_t id);
+    /// The input has ended: frees every sequence state and forgets the tuples, keeping the
+    /// Connection records (everything the report reads). No segment may be looked up after.
+    void endInput() {
+        sequences_ = {};
+        latestByTuple_ = {};
+    }
     /// Bytes held by the connection records and by the live connections' sequence states.
     [[nodiscard]] size_t bytesHeld() const { return connections_.bytesHeld() + sequences_.bytesHeld(); }
 

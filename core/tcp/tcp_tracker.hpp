@@ -28,6 +28,8 @@ public:
     void reserve(size_t connections) { table_.reserve(connections); }
     /// Retires connection `id` (see ConnectionTable::retire).
     void retire(uint32_t id) { table_.retire(id); }
+    /// The input has ended: frees what only tracking further segments needs (ConnectionTable::endInput).
+    void endInput() { table_.endInput(); }
 
 private:
     ConnectionTable table_;
