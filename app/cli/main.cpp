@@ -5,10 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
-#include "engine/allocator_settings.hpp"
 
 int main(int argc, char** argv) {
-    tcpscope::tuneAllocatorForLargeAnalyses();
     using namespace tcpscope::cli;
     CLI::App app{"tcpscope-cli: find the stalls in TCP captures (Nagle and delayed ACK, port reuse, "
                  "TIME_WAIT, backlog overflow)"};

@@ -7,7 +7,6 @@
 #include <optional>
 
 #include "align/strace_time_zone.hpp"
-#include "engine/allocator_settings.hpp"
 #include "capture/capture_settings.hpp"
 #include "window/main_window.hpp"
 #include "window/palettes.hpp"
@@ -22,7 +21,6 @@ namespace {
 }  // namespace
 
 int main(int argc, char** argv) {
-    tcpscope::tuneAllocatorForLargeAnalyses();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tcpscope"));
     QApplication::setOrganizationName(QStringLiteral("tcpscope"));
