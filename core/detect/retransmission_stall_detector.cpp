@@ -99,6 +99,10 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
     state.highestEnd = end;
 }
 
+void RetransmissionStallDetector::prefetch(const SegmentEvent& event) const {
+    states_.prefetch(event.connection.id);
+}
+
 void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {
     track(event);
     if (!open_.empty()) {

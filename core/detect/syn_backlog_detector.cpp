@@ -62,6 +62,8 @@ SynBacklogDetector::Listener& SynBacklogDetector::listenerOf(const Endpoint& ser
     return listeners_[index];
 }
 
+void SynBacklogDetector::prefetch(const SegmentEvent& event) const { handshakeOf_.prefetch(event.connection.id); }
+
 void SynBacklogDetector::onSegment(const SegmentEvent& event) {
     const bool syn = (event.segment.flags & tcpflag::kSyn) != 0;
     const bool ack = (event.segment.flags & tcpflag::kAck) != 0;
