@@ -55,6 +55,8 @@ void DelayedAckDetector::releasePending(SenderState& state) {
     }
 }
 
+void DelayedAckDetector::prefetch(const SegmentEvent& event) const { states_.prefetch(event.connection.id); }
+
 void DelayedAckDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const bool ack = (segment.flags & tcpflag::kAck) != 0;

@@ -17,6 +17,9 @@ public:
     using Detector::Detector;
 
     void onSegment(const SegmentEvent& event) override;
+    /// Asks for the memory onSegment(event) will read (DetectorSet calls it for every detector
+    /// before any of them runs, so that their cache misses overlap instead of following each other).
+    void prefetch(const SegmentEvent& event) const;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
 

@@ -39,6 +39,11 @@ struct DetectorSet::Detectors final : SegmentObserver {
     }
 
     void onSegment(const SegmentEvent& event) override {
+        forEach(*this, [&event]<typename Type>(Type& detector) {
+            if constexpr (requires { detector.Type::prefetch(event); }) {
+                detector.Type::prefetch(event);
+            }
+        });
         forEach(*this, [&event]<typename Type>(Type& detector) { detector.Type::onSegment(event); });
     }
     void onClock(int64_t nowNs) override {

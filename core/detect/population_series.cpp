@@ -38,33 +38,51 @@ void PopulationSeries::widen() {
     changed_ = std::move(wide);
 }
 
+void PopulationSeries::mirrorLast() {
+    std::visit(
+        [this](const auto& changed) {
+            lastBucket_ = changed.back().bucket;
+            lastHighest_ = changed.back().highest;
+        },
+        changed_);
+}
+
 template <typename Buckets>
 void PopulationSeries::record(Buckets& changed, int64_t tsNs, int64_t value) {
     using Count = decltype(changed.front().highest);
     if (changed.empty()) {
         changed.reserve(kFirstCapacity);
         changed.push_back({0, static_cast<Count>(value_), static_cast<Count>(value_)});
+        lastBucket_ = 0;
+        lastHighest_ = value_;
     }
     tsNs = std::max(tsNs, startNs_);
     auto index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
-    while (index >= kMaxBuckets) {
-        halveResolution(changed);
-        index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
+    if (index >= kMaxBuckets) {
+        do {
+            halveResolution(changed);
+            index = static_cast<size_t>((tsNs - startNs_) / bucketNs_);
+        } while (index >= kMaxBuckets);
+        mirrorLast();
     }
     const auto bucket = static_cast<uint32_t>(index);
-    auto slot = changed.end();
-    if (changed.back().bucket < bucket) {
+    if (bucket > lastBucket_) {
         // the count held until here
-        slot = changed.insert(changed.end(), {bucket, static_cast<Count>(value_), static_cast<Count>(value_)});
+        lastBucket_ = bucket;
+        lastHighest_ = std::max(value_, value);
+        changed.push_back({bucket, static_cast<Count>(lastHighest_), static_cast<Count>(value_)});
+    } else if (bucket == lastBucket_) {
+        lastHighest_ = std::max(lastHighest_, value);
+        changed.back().highest = static_cast<Count>(lastHighest_);
     } else {
-        // At or before the last changed bucket (times that went back): find it or the carried value.
-        slot = std::lower_bound(changed.begin(), changed.end(), bucket,
-                                [](const auto& entry, uint32_t wanted) { return entry.bucket < wanted; });
+        // Before the last changed bucket (times that went back): find it or the carried value.
+        auto slot = std::lower_bound(changed.begin(), changed.end(), bucket,
+                                     [](const auto& entry, uint32_t wanted) { return entry.bucket < wanted; });
         if (slot->bucket != bucket) {
             slot = changed.insert(slot, {bucket, slot->carriedBefore, slot->carriedBefore});
         }
+        slot->highest = std::max(slot->highest, static_cast<Count>(value));
     }
-    slot->highest = std::max(slot->highest, static_cast<Count>(value));
 }
 
 template <typename Buckets>

@@ -96,7 +96,14 @@ private:
     [[nodiscard]] std::vector<Point> pointList(const Buckets& changed, int64_t originNs, int64_t endTsNs,
                                                size_t maxPoints) const;
 
+    // The last changed bucket's number and highest count, mirrored here: a change in the same or a
+    // later bucket (nearly every change) is decided without reading the stored buckets, whose
+    // memory is elsewhere and usually out of the cache; it only writes to them.
+    void mirrorLast();
+
     bool started_ = false;
+    uint32_t lastBucket_ = 0;
+    int64_t lastHighest_ = 0;
     int64_t startNs_ = 0;
     int64_t bucketNs_ = 1'000'000;  // starts at 1 ms, doubles as needed
     std::variant<NarrowBuckets, WideBuckets> changed_;  // by bucket

@@ -40,9 +40,24 @@ PortExhaustionDetector::PoolKey PortExhaustionDetector::keyOf(uint32_t poolIndex
     return {first.client.address, first.server};
 }
 
+uint32_t PortExhaustionDetector::hashOf(const PoolKey& key) {
+    return static_cast<uint32_t>(absl::Hash<PoolKey>{}(key) >> 32);
+}
+
+void PortExhaustionDetector::prefetch(const SegmentEvent& event) const {
+    const Connection& connection = event.connection;
+    if (event.frame == connection.firstFrame) {
+        // Its pool is looked up (and most often inserted) now: the index's slot is a cache miss.
+        const PoolKey key{connection.client.address, connection.server};
+        poolIndex_.prefetch(PoolProbe{key, hashOf(key)});
+    } else if ((event.segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) != 0) {
+        states_.prefetch(connection.id);
+    }
+}
+
 uint32_t PortExhaustionDetector::poolIndexOf(const Connection& connection, bool& isNew) {
     const PoolKey key{connection.client.address, connection.server};
-    const auto hash = static_cast<uint32_t>(absl::Hash<PoolKey>{}(key) >> 32);
+    const uint32_t hash = hashOf(key);
     isNew = false;
     const auto slot = poolIndex_.lazy_emplace(PoolProbe{key, hash}, [&](const auto& construct) {
         isNew = true;

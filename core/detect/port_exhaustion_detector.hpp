@@ -29,6 +29,9 @@ public:
     using Detector::Detector;
 
     void onSegment(const SegmentEvent& event) override;
+    /// Asks for the memory onSegment(event) will read (DetectorSet calls it for every detector
+    /// before any of them runs, so that their cache misses overlap instead of following each other).
+    void prefetch(const SegmentEvent& event) const;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
     void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override;
@@ -165,6 +168,8 @@ private:
 
     ConnectionState& stateOf(uint32_t connection);
     [[nodiscard]] PoolKey keyOf(uint32_t poolIndex) const;
+    // The 32 bits of a key's hash the pool index keeps.
+    [[nodiscard]] static uint32_t hashOf(const PoolKey& key);
     // The pool of `connection`'s client address and server endpoint; `isNew` if it was made now.
     uint32_t poolIndexOf(const Connection& connection, bool& isNew);
     // The Pool of `poolIndex`, built now if the pool was compact.

@@ -62,6 +62,12 @@ PortReuseDetector::ConnectionState& PortReuseDetector::stateOf(uint32_t connecti
     return states_.of(connection);
 }
 
+void PortReuseDetector::prefetch(const SegmentEvent& event) const {
+    if (event.segment.options.hasTimestamp || (event.segment.flags & (tcpflag::kRst | tcpflag::kSyn)) != 0) {
+        states_.prefetch(event.connection.id);
+    }
+}
+
 void PortReuseDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;

@@ -51,7 +51,7 @@ void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) 
     if (state.inFlight == kNoQueue) {
         return;
     }
-    std::vector<Sent>& queue = queues_[state.inFlight];
+    SentQueue& queue = queues_[state.inFlight];
     auto acked = queue.begin();
     while (acked != queue.end() && seq::le(acked->end, ack)) {
         ++acked;
@@ -60,7 +60,7 @@ void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) 
         releaseInFlight(state);  // all acknowledged: the queue serves another side meanwhile
         return;
     }
-    queue.erase(queue.begin(), acked);
+    queue.eraseFront(static_cast<size_t>(acked - queue.begin()));
     if (seq::lt(queue.front().seq, ack)) {
         queue.front().seq = ack;
     }
@@ -72,7 +72,7 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
         if (state.inFlight == kNoQueue) {
             state.inFlight = queues_.take();
         }
-        std::vector<Sent>& queue = queues_[state.inFlight];
+        SentQueue& queue = queues_[state.inFlight];
         if (queue.size() < kMaxInFlight) {
             queue.push_back(sent);
         } else {
@@ -97,6 +97,10 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
     push(Sent{seq, end, frame, true, tsNs});
     state.highestKnown = true;
     state.highestEnd = end;
+}
+
+void RetransmissionStallDetector::prefetch(const SegmentEvent& event) const {
+    states_.prefetch(event.connection.id);
 }
 
 void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {

@@ -62,6 +62,20 @@ SynBacklogDetector::Listener& SynBacklogDetector::listenerOf(const Endpoint& ser
     return listeners_[index];
 }
 
+void SynBacklogDetector::prefetch(const SegmentEvent& event) const {
+    handshakeOf_.prefetch(event.connection.id);
+    // A connection's first SYN joins its listener's handshakes in flight, which first looks at the
+    // oldest of them (a connection from long ago, its entry out of the cache).
+    const bool syn = (event.segment.flags & tcpflag::kSyn) != 0;
+    const bool ack = (event.segment.flags & tcpflag::kAck) != 0;
+    if (event.sender == Side::Client && syn && !ack && event.connection.firstFrame == event.frame) {
+        const auto listener = listenerIndex_.find(event.connection.server);
+        if (listener != listenerIndex_.end() && !listeners_[listener->second].inFlightOrder.empty()) {
+            handshakeOf_.prefetch(listeners_[listener->second].inFlightOrder.front());
+        }
+    }
+}
+
 void SynBacklogDetector::onSegment(const SegmentEvent& event) {
     const bool syn = (event.segment.flags & tcpflag::kSyn) != 0;
     const bool ack = (event.segment.flags & tcpflag::kAck) != 0;

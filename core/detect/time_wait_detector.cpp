@@ -50,6 +50,15 @@ void TimeWaitDetector::endTimeWaitEarly(const Connection& connection, int64_t ts
     }
 }
 
+void TimeWaitDetector::prefetch(const SegmentEvent& event) const {
+    // A FIN after the peer's may close the connection: its host's slot is looked up then.
+    const Connection& connection = event.connection;
+    if ((event.segment.flags & tcpflag::kFin) != 0 && connection.hasActiveCloser &&
+        connection.activeCloser != event.sender) {
+        hostIndex_.prefetch(hostKeyOf(connection));
+    }
+}
+
 void TimeWaitDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const Connection& connection = event.connection;

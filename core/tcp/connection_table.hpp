@@ -81,6 +81,8 @@ public:
     [[nodiscard]] size_t bytesHeld() const { return connections_.bytesHeld() + sequences_.bytesHeld(); }
 
 private:
+    // Asks for the cache lines of live connection `id`'s record and sequence state.
+    void prefetchLive(uint32_t id) const;
     Connection& create(const TcpSegment& segment, uint32_t tuple, bool sourceIsLow, int64_t tsNs, uint32_t frame);
 
     std::vector<uint32_t> latestByTuple_;  // the newest generation of each tuple, by tuple number

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "detect/population_series.hpp"
 
@@ -73,6 +75,34 @@ TEST_CASE("population series keeps the same bucket maxima as a dense array", "[d
             }
         }
         CAPTURE(round, changes, maxGapNs);
+        REQUIRE(sparse.bucketNs() == dense.bucketNs());
+        REQUIRE(sparse.bucketMaxima() == dense.buckets());
+        REQUIRE(sparse.value() == dense.value());
+    }
+}
+
+TEST_CASE("population series keeps the same bucket maxima when times step back", "[detect][population]") {
+    // A change is decided from the last bucket mirrored in the series; one that lands before the
+    // last changed bucket (capture times that went back) is placed among the stored buckets, and
+    // the mirror must stay that of the last one, through halvings.
+    std::mt19937_64 random(9);
+    for (int round = 0; round < 200; ++round) {
+        const int64_t maxGapNs = int64_t{1} << (12 + random() % 24);
+        std::vector<std::pair<int64_t, int64_t>> changes(1 + random() % 400);  // [time, delta]
+        int64_t latestNs = 1'700'000'000'000'000'000 + static_cast<int64_t>(random() % 1'000'000);
+        for (auto& [atNs, delta] : changes) {
+            const bool back = random() % 4 == 0;  // up to eight gaps before the latest time so far
+            atNs = back ? latestNs - static_cast<int64_t>(random() % static_cast<uint64_t>(8 * maxGapNs))
+                        : (latestNs += static_cast<int64_t>(random() % static_cast<uint64_t>(maxGapNs)));
+            delta = static_cast<int64_t>(random() % 7) - 3;
+        }
+        PopulationSeries sparse;
+        DenseSeries dense;
+        for (const auto& [atNs, delta] : changes) {
+            sparse.add(atNs, delta);
+            dense.set(atNs, dense.value() + delta);
+        }
+        CAPTURE(round, changes.size(), maxGapNs);
         REQUIRE(sparse.bucketNs() == dense.bucketNs());
         REQUIRE(sparse.bucketMaxima() == dense.buckets());
         REQUIRE(sparse.value() == dense.value());
