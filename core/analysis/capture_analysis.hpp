@@ -38,7 +38,7 @@ struct AnalysisCheckpoint {
     /// the last read costs time, so a receiver that takes no snapshot this time does not call it.
     [[nodiscard]] const std::vector<Finding>& findings() const { return log.all(); }
 };
-/// Receives partial results every few thousand frames while a load runs.
+/// Receives partial results between batches of frames while a load runs (see LoadCheckpoint).
 using AnalysisCheckpointFn = std::function<void(const AnalysisCheckpoint& checkpoint)>;
 
 /// Opens and analyses `paths` (merged in time order) with every detector. Throws CaptureError if

@@ -20,6 +20,8 @@ public:
     virtual void addPopulationsOf(const IpAddress& /*host*/, std::vector<HostPopulation>& /*populations*/) const {}
 
 protected:
+    /// The engine's results; in onSegment(), only what SegmentObserver allows (the engine may be
+    /// tracking later segments on another thread).
     [[nodiscard]] const AnalysisEngine& engine() const { return engine_; }
     [[nodiscard]] const DetectorOptions& options() const { return options_; }
     [[nodiscard]] FindingLog& log() { return log_; }

@@ -36,6 +36,7 @@ PortExhaustionDetector::ConnectionState& PortExhaustionDetector::stateOf(uint32_
 }
 
 PortExhaustionDetector::PoolKey PortExhaustionDetector::keyOf(uint32_t poolIndex) const {
+    // The client and server endpoints are fixed at creation (see SegmentObserver).
     const Connection& first = engine().connections()[pools_[poolIndex].firstConnection];
     return {first.client.address, first.server};
 }
@@ -79,6 +80,7 @@ PortExhaustionDetector::Pool& PortExhaustionDetector::fullPool(uint32_t poolInde
     entry.full = static_cast<uint32_t>(fullPools_.size());
     Pool& pool = fullPools_.append();
     pool.key = keyOf(poolIndex);
+    // Only fields fixed at creation are read: endpoints, first frame and time (see SegmentObserver).
     const Connection& first = engine().connections()[entry.firstConnection];
     if (afterSyn) {
         recordSyn(pool, first.client.port, first.firstFrame, first.firstTsNs);

@@ -99,7 +99,10 @@ void PortReuseDetector::onSegment(const SegmentEvent& event) {
 
 void PortReuseDetector::startReuse(const SegmentEvent& event) {
     const Connection& connection = event.connection;
-    const Connection& earlier = engine().connections().at(connection.reusedFrom);
+    // The earlier generation no longer changes (a newer one took its tuple), so it may be read while
+    // the engine tracks later segments on another thread (SegmentObserver); not through at(), which
+    // reads the store's size.
+    const Connection& earlier = engine().connections()[connection.reusedFrom];
     const ConnectionState& earlierState = stateOf(earlier.id);
 
     Reuse reuse;

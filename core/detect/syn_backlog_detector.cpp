@@ -198,6 +198,7 @@ void SynBacklogDetector::confirmListener(Listener& listener) {
             Handshake* waiting = retired != retiredUnconfirmed_.end() ? &retired->second : find(connectionId);
             if (waiting != nullptr && !waiting->excluded) {
                 ++listener.synRetransmissions;
+                // Only the record's id and client are read: fixed at creation (see SegmentObserver).
                 countEvidence(engine().connections()[connectionId], *waiting, frame, false);
             }
         }

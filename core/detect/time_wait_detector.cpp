@@ -71,6 +71,7 @@ void TimeWaitDetector::onSegment(const SegmentEvent& event) {
     // A new SYN on the tuple replaces the earlier generation's TIME_WAIT: the holder accepted it
     // or, after a collision, the sender's RST removed it.
     if (connection.reusedFrom != kNoConnection && event.frame == connection.firstFrame) {
+        // The earlier generation no longer changes once this one took its tuple (see SegmentObserver).
         endTimeWaitEarly(engine().connections()[connection.reusedFrom], event.tsNs);
     }
     ConnectionState& state = stateOf(connection.id);
@@ -113,6 +114,7 @@ void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
         // Counted as if the tally had been kept from the first close.
         host.tally = std::make_unique<CloseTally>();
         for (const EarlyClose& early : host.earlyCloses) {
+            // The server endpoint is fixed at creation (see SegmentObserver).
             count(*host.tally, engine().connections()[early.connection].server, early.tsNs);
         }
         host.earlyCloses = {};

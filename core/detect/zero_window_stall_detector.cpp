@@ -181,8 +181,10 @@ void ZeroWindowStallDetector::showOngoing(const Connection& connection, Side rec
     }
     const Totals& totals = ensureFinding(connection, receiver, state, byClock);
     // Live, the clock may have shown more already than a packet that waited in the queue says: the
-    // time shown never goes back (the clock is the packet's time when a file is read).
-    const int64_t shownNs = std::max(closedNs, engine().clockNs() - state.closedTsNs);
+    // time shown never goes back (the clock is the packet's time when a file is read). The clock as
+    // the engine's clockNs() was at this segment: the engine may be tracking later ones meanwhile.
+    const int64_t clockNs = std::max(clockNs_, nowTsNs);
+    const int64_t shownNs = std::max(closedNs, clockNs - state.closedTsNs);
     Finding& finding = log().edit(totals.findingId);
     finding.ongoing = true;
     finding.evidence["ongoing"] = {
@@ -219,6 +221,7 @@ void ZeroWindowStallDetector::refreshSummary(const Connection& connection, const
 
 // Live: the windows still closed have been closed until now, though no packet says so yet.
 void ZeroWindowStallDetector::onClock(int64_t nowNs) {
+    clockNs_ = nowNs;
     if (closedSides_ == 0) {
         return;
     }

@@ -72,6 +72,7 @@ private:
     std::vector<bool> withSides_;                         // by connection id: has an entry in sidesIndex_
     std::vector<Sides> sides_;                            // in order of the first zero window
     std::vector<Totals> totals_;
+    int64_t clockNs_ = 0;  // the last onClock() time: with the segment's time, the engine's clockNs() then
     uint32_t closedSides_ = 0;  // receivers whose window is closed now (onClock has nothing to do without)
 };
 

@@ -1,6 +1,7 @@
 #include "engine/analysis_engine.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "decode/packet_decoder.hpp"
 
@@ -38,6 +39,67 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
     return frame;
 }
 
+// Inlined into its three callers: the one-thread push() must not pay for a call with nine arguments.
+[[gnu::always_inline]] inline bool AnalysisEngine::trackSegment(DecodeStatus status, const TcpSegment& segment,
+                                                                const TupleRef& tuple, int64_t tsNs,
+                                                                uint64_t recordOffset, uint32_t fileIndex,
+                                                                uint32_t frame, TrackedSegment& tracked,
+                                                                size_t& position) {
+    switch (status) {
+        case DecodeStatus::Tcp: break;
+        case DecodeStatus::NotTcp: ++counters_.notTcp; return false;
+        case DecodeStatus::Fragment: ++counters_.fragments; return false;
+        case DecodeStatus::UnsupportedLink: ++counters_.unsupportedLink; return false;
+        case DecodeStatus::Malformed: ++counters_.malformed; return false;
+        case DecodeStatus::Truncated: ++counters_.truncated; return false;
+    }
+    ++counters_.tcp;
+    if (segment.sizeLimited) {
+        ++counters_.sizeLimited;
+    }
+
+    tracked = tracker_.track(segment, tuple, tsNs, frame);
+    IndexedPacket indexed;
+    indexed.tsNs = tsNs;
+    indexed.recordOffset = recordOffset;
+    indexed.fileIndex = fileIndex;
+    indexed.frame = frame;
+    indexed.connection = tracked.connection->id;
+    indexed.seq = segment.seq;
+    indexed.ack = segment.ack;
+    indexed.payloadLength = segment.payloadLength;
+    indexed.tcpFlags = static_cast<uint8_t>(segment.flags & 0xff);
+    indexed.fromServer = tracked.sender == Side::Server;
+    indexed.window = segment.window;
+    indexed.analysis = tracked.analysis;
+    position = packets_.append(indexed);
+    return true;
+}
+
+[[gnu::always_inline]] inline void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment,
+                                                           const TupleRef& tuple, int64_t tsNs, uint64_t recordOffset,
+                                                           uint32_t fileIndex, uint32_t frame) {
+    TrackedSegment tracked;
+    size_t position = 0;
+    if (!trackSegment(status, segment, tuple, tsNs, recordOffset, fileIndex, frame, tracked, position)) {
+        return;
+    }
+    if (!observers_.empty()) {
+        const SegmentEvent event{segment, *tracked.connection, tracked.sender, frame, tsNs, tracked.analysis, position};
+        for (SegmentObserver* observer : observers_) {
+            observer->onSegment(event);
+        }
+    }
+    if (options_.retirement.enabled) {
+        if (tracked.newConnection) {
+            live_.push_back(tracked.connection->id);
+        }
+        if (tsNs >= nextRetirementNs_) {
+            retireAged(tsNs);
+        }
+    }
+}
+
 void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     const uint32_t frame = countFrame(packet.tsNs, packet.linkType, packet.comment);
     if (filter_ && !filter_->matches(packet)) {
@@ -71,51 +133,34 @@ void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
             prepared.fileIndex, frame);
 }
 
-void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
-                             uint64_t recordOffset, uint32_t fileIndex, uint32_t frame) {
-    switch (status) {
-        case DecodeStatus::Tcp: break;
-        case DecodeStatus::NotTcp: ++counters_.notTcp; return;
-        case DecodeStatus::Fragment: ++counters_.fragments; return;
-        case DecodeStatus::UnsupportedLink: ++counters_.unsupportedLink; return;
-        case DecodeStatus::Malformed: ++counters_.malformed; return;
-        case DecodeStatus::Truncated: ++counters_.truncated; return;
-    }
-    ++counters_.tcp;
-    if (segment.sizeLimited) {
-        ++counters_.sizeLimited;
-    }
-
-    const TrackedSegment tracked = tracker_.track(segment, tuple, tsNs, frame);
-    IndexedPacket indexed;
-    indexed.tsNs = tsNs;
-    indexed.recordOffset = recordOffset;
-    indexed.fileIndex = fileIndex;
-    indexed.frame = frame;
-    indexed.connection = tracked.connection->id;
-    indexed.seq = segment.seq;
-    indexed.ack = segment.ack;
-    indexed.payloadLength = segment.payloadLength;
-    indexed.tcpFlags = static_cast<uint8_t>(segment.flags & 0xff);
-    indexed.fromServer = tracked.sender == Side::Server;
-    indexed.window = segment.window;
-    indexed.analysis = tracked.analysis;
-    const size_t position = packets_.append(indexed);
-
-    if (!observers_.empty()) {
-        const SegmentEvent event{segment, *tracked.connection, tracked.sender, frame, tsNs, tracked.analysis,
-                                 position};
-        for (SegmentObserver* observer : observers_) {
-            observer->onSegment(event);
-        }
-    }
+void AnalysisEngine::track(const PreparedFrame& prepared, TrackedFrame& tracked) {
     if (options_.retirement.enabled) {
-        if (tracked.newConnection) {
-            live_.push_back(tracked.connection->id);
-        }
-        if (tsNs >= nextRetirementNs_) {
-            retireAged(tsNs);
-        }
+        throw std::logic_error("AnalysisEngine::track: the engine retires connections");
+    }
+    if (!concurrentReads_) {
+        tracker_.allowConcurrentReads();  // the observers, on another thread, read earlier connections
+        concurrentReads_ = true;
+    }
+    const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.comment);
+    TrackedSegment segment;
+    tracked.isTcp = trackSegment(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs,
+                                 prepared.recordOffset, prepared.fileIndex, frame, segment, tracked.packetIndex);
+    if (tracked.isTcp) {
+        tracked.connection = *segment.connection;
+        tracked.frame = frame;
+        tracked.analysis = segment.analysis;
+        tracked.sender = segment.sender;
+    }
+}
+
+void AnalysisEngine::notify(const PreparedFrame& prepared, const TrackedFrame& tracked) {
+    if (!tracked.isTcp) {
+        return;
+    }
+    const SegmentEvent event{prepared.segment, tracked.connection, tracked.sender,     tracked.frame,
+                             prepared.tsNs,    tracked.analysis,   tracked.packetIndex};
+    for (SegmentObserver* observer : observers_) {
+        observer->onSegment(event);
     }
 }
 

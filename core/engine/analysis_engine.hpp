@@ -65,6 +65,18 @@ struct PreparedFrame {
     std::string comment;  ///< pcapng packet comment, usually empty
 };
 
+/// What the in-order part of the analysis (AnalysisEngine::track) made of one prepared frame, kept
+/// for the observers when another thread calls them later (AnalysisEngine::notify).
+struct TrackedFrame {
+    Connection connection;  ///< a copy of the segment's connection after this segment was applied
+                            ///< (the engine's record goes on changing while the observers catch up)
+    size_t packetIndex = 0;
+    uint32_t frame = 0;
+    AnalysisFlags analysis = 0;
+    Side sender = Side::Client;
+    bool isTcp = false;  ///< false: a frame that was only counted, nothing to observe
+};
+
 /// The incremental analysis: frames are pushed one at a time, in capture order, and every
 /// result (connections, packet index, counters) can be read between two pushes. The file
 /// loader and the live capture feed it the same way.
@@ -85,6 +97,18 @@ public:
     /// Analyses a frame made by prepare(), in the order prepared, exactly as push() would have
     /// analysed the packet.
     void pushPrepared(const PreparedFrame& frame);
+    /// The first half of pushPrepared(): counts the frame, tracks its connection and appends it to
+    /// the packet index, and keeps in `tracked` what the observers are to see, without calling them.
+    /// notify() is the second half, so that one thread may track frames (in order) while another
+    /// notifies the observers of the frames already tracked (in the same order, handed over with a
+    /// happens-before, e.g. through a mutex). Meanwhile the observers may read of the engine only
+    /// what tracking no longer changes: see SegmentObserver. Not for engines that retire
+    /// connections (retiring calls the observers in the middle of tracking): throws std::logic_error.
+    void track(const PreparedFrame& prepared, TrackedFrame& tracked);
+    /// Hands the segment of a frame made by track() to the observers, as pushPrepared() would have.
+    void notify(const PreparedFrame& prepared, const TrackedFrame& tracked);
+    /// True if the engine retires connections (ConnectionRetirement): then track() is not allowed.
+    [[nodiscard]] bool retiresConnections() const { return options_.retirement.enabled; }
     /// True if the engine has a filter expression (then frames must go through push()).
     [[nodiscard]] bool hasFilter() const { return filter_.has_value(); }
     /// Detaches every observer (before they are destroyed).
@@ -132,6 +156,11 @@ public:
 private:
     // The bookkeeping of every frame pushed; returns its frame number.
     uint32_t countFrame(int64_t tsNs, uint32_t linkType, std::string_view comment);
+    // Counts a decoded frame and, for a TCP segment, tracks it and appends it to the packet index
+    // (the part of the analysis before the observers). False if the frame is not a TCP segment.
+    bool trackSegment(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
+                      uint64_t recordOffset, uint32_t fileIndex, uint32_t frame, TrackedSegment& tracked,
+                      size_t& position);
     // The analysis of a decoded frame.
     void analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
                  uint64_t recordOffset, uint32_t fileIndex, uint32_t frame);
@@ -151,6 +180,7 @@ private:
     int64_t clockNs_ = 0;  // the last advanceClock()
     std::vector<uint32_t> live_;  // ids of the connections not retired, when retirement is enabled
     size_t retired_ = 0;
+    bool concurrentReads_ = false;  // track() has made the connection store readable by another thread
     int64_t nextRetirementNs_ = INT64_MIN;
     uint32_t nextFrame_ = 1;
     uint32_t countedLinkType_ = 0;

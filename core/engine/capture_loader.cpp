@@ -1,11 +1,10 @@
 #include "engine/capture_loader.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
+#include <exception>
 #include <thread>
 
+#include "engine/batch_queue.hpp"
 #include "engine/worker_threads.hpp"
 
 namespace tcpscope {
@@ -68,68 +67,10 @@ uint64_t bytesConsumed(const std::vector<OpenInput>& inputs) {
 
 constexpr uint64_t kProgressEveryFrames = 4096;
 
-// Frames decoded by the reading thread, handed to the analysing thread in one piece.
-struct FrameBatch {
-    std::vector<PreparedFrame> frames = std::vector<PreparedFrame>(kProgressEveryFrames);
-    size_t count = 0;
-    uint64_t bytesDone = 0;  // input bytes consumed once this batch was read
-};
-
-// A bounded hand-over of batches: a fixed number circulate between the reading thread (fills an
-// empty one) and the analysing thread (empties a full one), so memory stays flat and the reader
-// never runs more than a few batches ahead.
-class BatchQueue {
-public:
-    static constexpr size_t kBatches = 4;
-
-    BatchQueue() {
-        for (size_t i = 0; i < kBatches; ++i) {
-            free_.push_back(std::make_unique<FrameBatch>());
-        }
-    }
-
-    // Reader side: an empty batch, or null once the analysing side has given up.
-    std::unique_ptr<FrameBatch> takeEmpty() { return take(free_); }
-    void pushFull(std::unique_ptr<FrameBatch> batch) { give(full_, std::move(batch)); }
-    void finishReading() { raise(readingDone_); }
-    // Analysing side: the next full batch, or null at the end of the input.
-    std::unique_ptr<FrameBatch> takeFull() { return take(full_); }
-    void recycle(std::unique_ptr<FrameBatch> batch) { give(free_, std::move(batch)); }
-    void cancel() { raise(cancelled_); }
-
-private:
-    void raise(bool& flag) {
-        const std::lock_guard lock(mutex_);
-        flag = true;
-        changed_.notify_all();
-    }
-    std::unique_ptr<FrameBatch> take(std::deque<std::unique_ptr<FrameBatch>>& from) {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return !from.empty() || cancelled_ || (&from == &full_ && readingDone_); });
-        if (from.empty() || cancelled_) {
-            return nullptr;
-        }
-        std::unique_ptr<FrameBatch> batch = std::move(from.front());
-        from.pop_front();
-        return batch;
-    }
-    void give(std::deque<std::unique_ptr<FrameBatch>>& to, std::unique_ptr<FrameBatch> batch) {
-        const std::lock_guard lock(mutex_);
-        to.push_back(std::move(batch));
-        changed_.notify_all();
-    }
-
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<std::unique_ptr<FrameBatch>> free_;
-    std::deque<std::unique_ptr<FrameBatch>> full_;
-    bool readingDone_ = false;
-    bool cancelled_ = false;
-};
-
 // Reading thread: reads, decodes and numbers the tuples of the merged inputs into batches until the
-// end or a stop.
-void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQueue& queue, const StopToken* stop) {
+// end or a stop; with `tracking`, also tracks their connections and indexes them (AnalysisEngine::track).
+void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQueue& queue, const StopToken* stop,
+                 bool tracking) {
     bool more = true;
     while (more) {
         std::unique_ptr<FrameBatch> batch = queue.takeEmpty();
@@ -137,20 +78,38 @@ void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQu
             break;
         }
         batch->count = 0;
-        while (batch->count < batch->frames.size()) {
+        while (batch->count < batch->frames.size() && !queue.pauseRequested()) {
             uint32_t index = 0;
             OpenInput* earliest = earliestInput(inputs, index);
             if (earliest == nullptr || (stop != nullptr && stop->stopRequested())) {
                 more = false;
                 break;
             }
-            engine.prepare(earliest->pending, index, batch->frames[batch->count++]);
+            PreparedFrame& frame = batch->frames[batch->count];
+            engine.prepare(earliest->pending, index, frame);
+            if (tracking) {
+                engine.track(frame, batch->tracked[batch->count]);
+            }
+            ++batch->count;
             advance(*earliest);
         }
         batch->bytesDone = bytesConsumed(inputs);
         queue.pushFull(std::move(batch));
+        if (more && queue.pauseRequested()) {
+            queue.pause();
+        }
     }
     queue.finishReading();
+}
+
+// The reading thread's body: an exception ends the reading and is rethrown on the analysing thread.
+void runReader(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQueue& queue, const StopToken* stop,
+               bool tracking) {
+    try {
+        readBatches(inputs, engine, queue, stop, tracking);
+    } catch (...) {
+        queue.finishReading(std::current_exception());
+    }
 }
 
 // Two threads: this one analyses what a reading thread has read and decoded. Used when the
@@ -158,10 +117,20 @@ void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQu
 // thread is allowed (a second core, TCPSCOPE_THREADS not 1).
 bool useReadingThread(const AnalysisEngine& engine) { return !engine.hasFilter() && secondThreadAllowed(); }
 
+// When the reading thread tracks, the engine is at rest for a checkpoint only once the reader has
+// paused and this thread has caught up with it, which costs both threads a little: checkpoints come
+// after the first batch, then after twice as many batches each time, up to this many.
+constexpr uint32_t kMaxBatchesBetweenCheckpoints = 64;
+
+// The split of the work: the reading thread reads, decodes and (unless the engine retires
+// connections: retiring calls the observers while tracking) tracks the connections and indexes the
+// packets; this thread hands the tracked segments to the observers (the detectors), or runs the
+// whole in-order analysis when the reader does not track.
 void analyseWithReadingThread(std::vector<OpenInput>& inputs, AnalysisEngine& engine, LoadProgress* progress,
                               const StopToken* stop, const LoadCheckpoint& checkpoint) {
-    BatchQueue queue;
-    std::thread reader(readBatches, std::ref(inputs), std::ref(engine), std::ref(queue), stop);
+    const bool tracking = !engine.retiresConnections();
+    BatchQueue queue(tracking);
+    std::thread reader(runReader, std::ref(inputs), std::ref(engine), std::ref(queue), stop, tracking);
     // Whatever happens here (an observer may throw), the reading thread is stopped and joined.
     struct JoinReader {
         BatchQueue& queue;
@@ -172,22 +141,51 @@ void analyseWithReadingThread(std::vector<OpenInput>& inputs, AnalysisEngine& en
         }
     } joinReader{queue, reader};
     uint64_t frames = 0;
-    while (std::unique_ptr<FrameBatch> batch = queue.takeFull()) {
+    uint32_t batchesToCheckpoint = 1;
+    uint32_t checkpointGap = 1;
+    bool pauseRequested = false;
+    while (true) {
+        std::unique_ptr<FrameBatch> batch = queue.takeFull();
+        if (!batch) {
+            if (!queue.readerPaused()) {
+                break;  // the end of the input (or a stop, or an error on the reading thread)
+            }
+            checkpoint(engine);  // both threads at the same frame: the reader paused, every batch analysed
+            queue.resume();
+            pauseRequested = false;
+            continue;
+        }
         for (size_t i = 0; i < batch->count; ++i) {
-            engine.pushPrepared(batch->frames[i]);
+            if (tracking) {
+                engine.notify(batch->frames[i], batch->tracked[i]);
+            } else {
+                engine.pushPrepared(batch->frames[i]);
+            }
         }
         frames += batch->count;
         if (progress != nullptr) {
             progress->bytesDone = batch->bytesDone;
             progress->frames = frames;
         }
-        if (checkpoint && batch->count > 0) {
-            checkpoint(engine);
-        }
+        const bool analysed = batch->count > 0;
         queue.recycle(std::move(batch));
-        if (stop != nullptr && stop->stopRequested()) {
+        if (checkpoint && analysed) {
+            if (!tracking) {
+                checkpoint(engine);
+            } else if (!pauseRequested && --batchesToCheckpoint == 0) {
+                queue.requestPause();
+                pauseRequested = true;
+                checkpointGap = std::min(2 * checkpointGap, kMaxBatchesBetweenCheckpoints);
+                batchesToCheckpoint = checkpointGap;
+            }
+        }
+        // A tracking reader stops by itself; what it tracked is analysed here to the end.
+        if (!tracking && stop != nullptr && stop->stopRequested()) {
             break;
         }
+    }
+    if (const std::exception_ptr error = queue.readerError()) {
+        std::rethrow_exception(error);
     }
 }
 

@@ -23,8 +23,11 @@ struct InputSummary {
     std::vector<std::string> comments;      ///< section comments of a pcapng file
 };
 
-/// Called on the loading thread every few thousand frames, between two pushes, when the
-/// engine's results may be read (to publish partial results while a big file loads).
+/// Called on the loading thread between two batches of frames, when the engine's results and the
+/// observers' (the findings) are at the same frame and may be read (to publish partial results
+/// while a big file loads): every 4,096 frames on one thread; when the loading is split over two
+/// threads, after the first 4,096 frames, then at gaps that double up to 262,144 frames (each
+/// pauses the reading thread until the analysing one has caught up).
 using LoadCheckpoint = std::function<void(const AnalysisEngine& engine)>;
 
 /// Reads one or more capture files into `engine`, merged in time order (ties keep the order the

@@ -20,6 +20,18 @@ struct SegmentEvent {
 
 /// Receives every analysed segment in capture order. Detectors implement this so that they run
 /// the same way on a file and on a live capture.
+///
+/// A file loaded on two threads calls onSegment() on one thread while the other tracks the
+/// connections of later segments (AnalysisEngine::track and notify). The event itself is as it was
+/// then, but the engine has moved on: onSegment() (and what it calls) may read of the engine only
+/// what tracking does not change any more, namely
+/// - of any connection seen before, connections()[id] (operator[], not at() or size()): the fields
+///   fixed when it was created (id, tuple, client, server, clientIsLow, midstream, firstTsNs,
+///   firstFrame, reusedFrom, reusedEarlierClosed, reuseGapNs);
+/// - every field of an earlier generation of a tuple (connections()[event.connection.reusedFrom]
+///   and those before it): once a newer generation took the tuple, no segment changes it again;
+/// and nothing else (not the packet index, the counters, clockNs(): they belong to later frames).
+/// onClock(), onEnd() and onRetire() run with the engine at rest and may read all of it.
 class SegmentObserver {
 public:
     virtual ~SegmentObserver() = default;

@@ -79,6 +79,11 @@ public:
             size_ = entries;
         }
     }
+    /// Makes room in the chunk table for `entries` entries, so that growing up to there never moves
+    /// the table: another thread may then read entries appended earlier (handed over with a
+    /// happens-before), through operator[] only, while this one appends more. Takes address space
+    /// only (a pointer per chunk; its pages are touched as chunks are added).
+    void reserveChunkTable(size_t entries) { chunks_.reserve((entries + ChunkEntries - 1) / ChunkEntries); }
     /// Entries `first` .. `first + count - 1` are no longer needed (each released once); frees
     /// every chunk whose entries are all released.
     void release(size_t first, size_t count = 1) {

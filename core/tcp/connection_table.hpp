@@ -69,6 +69,11 @@ public:
     std::array<SequenceState, 2>& sequenceOf(uint32_t id) { return sequences_[id]; }
     /// Pre-sizes the table for about `count` connections.
     void reserve(size_t count);
+    /// Lets another thread read, through connections()[id], the records of connections created
+    /// before (handed over with a happens-before) while this table creates more: their fields fixed
+    /// at creation, and every field of an earlier generation once a newer one took its tuple (see
+    /// SegmentObserver). The connection store's chunk table is sized for every id a connection can have.
+    void allowConcurrentReads() { connections_.reserveChunkTable(kNoConnection); }
     /// Ends connection `id`'s life in the table (see the class comment); call once per connection.
     void retire(uint32_t id);
     /// The input has ended: frees every sequence state and forgets the tuples, keeping the

@@ -26,6 +26,8 @@ public:
     [[nodiscard]] const ConnectionTable& table() const { return table_; }
     /// Pre-sizes for about `connections` connections.
     void reserve(size_t connections) { table_.reserve(connections); }
+    /// See ConnectionTable::allowConcurrentReads.
+    void allowConcurrentReads() { table_.allowConcurrentReads(); }
     /// Retires connection `id` (see ConnectionTable::retire).
     void retire(uint32_t id) { table_.retire(id); }
     /// The input has ended: frees what only tracking further segments needs (ConnectionTable::endInput).
