@@ -3,15 +3,14 @@
 // still see the engine and the findings at the same frame, as a one-thread analysis has them there,
 // and a stopped load must leave no tracked segment the detectors did not see.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
 #include "capture/capture_reader.hpp"
 #include "core/bench/generated_capture.hpp"
 #include "detect/detector_set.hpp"
+#include "engine/worker_threads.hpp"
 
 using namespace tcpscope;
 
@@ -56,15 +55,11 @@ struct SegmentCounter final : SegmentObserver {
     uint32_t lastFrame = 0;
 };
 
-bool twoThreads() {
-    return std::thread::hardware_concurrency() > 1 && std::getenv("TCPSCOPE_THREADS") == nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("split loading: every checkpoint shows what a one-thread analysis has at the same frame", "[bench][engine]") {
-    if (!twoThreads()) {
-        WARN("one core (or TCPSCOPE_THREADS set): the load is not split");
+    if (!secondThreadAllowed()) {
+        WARN("one core (or TCPSCOPE_THREADS=1): the load is not split");
         return;
     }
     for (const bench::Workload workload : {bench::Workload::W1, bench::Workload::W3}) {
@@ -105,8 +100,8 @@ TEST_CASE("split loading: every checkpoint shows what a one-thread analysis has 
 }
 
 TEST_CASE("split loading: a stopped load leaves no tracked segment the observers did not see", "[bench][engine]") {
-    if (!twoThreads()) {
-        WARN("one core (or TCPSCOPE_THREADS set): the load is not split");
+    if (!secondThreadAllowed()) {
+        WARN("one core (or TCPSCOPE_THREADS=1): the load is not split");
         return;
     }
     const test::GeneratedCapture capture(test::smallWorkload(bench::Workload::W1, 200'000), "split-stop");
