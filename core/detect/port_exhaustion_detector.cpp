@@ -99,17 +99,15 @@ PortExhaustionDetector::Pool& PortExhaustionDetector::fullPool(uint32_t poolInde
 }
 
 void PortExhaustionDetector::PortSet::insert(uint16_t port) {
-    if (!single_ && !more_) {
-        first_ = port;
-        single_ = true;
-        return;
-    }
     if (!more_) {
-        if (port == first_) {
+        if (contains(port)) {
             return;
         }
-        more_ = std::make_unique<absl::flat_hash_set<uint16_t>>();
-        more_->insert(first_);
+        if (inlineCount_ < kInlinePorts) {
+            inline_[inlineCount_++] = port;
+            return;
+        }
+        more_ = std::make_unique<absl::flat_hash_set<uint16_t>>(inline_.begin(), inline_.end());
     }
     more_->insert(port);
 }

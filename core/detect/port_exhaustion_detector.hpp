@@ -1,6 +1,8 @@
 #pragma once
 #include <absl/container/flat_hash_set.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -58,21 +60,24 @@ private:
         uint32_t observedRangePorts = 0;
     };
 
-    // The distinct client ports of a pool. Most pools see a single port (a client that talks to
-    // a server once), which is kept inline; the set is built at the second distinct port.
+    // The distinct client ports of a pool. Most pools see one to three ports (a client that talks
+    // to a server a few times), which are kept inline; the set is built at the fourth distinct port.
     class PortSet {
     public:
         void insert(uint16_t port);
         [[nodiscard]] bool contains(uint16_t port) const {
-            return more_ ? more_->contains(port) : (single_ && port == first_);
+            return more_ ? more_->contains(port)
+                         : std::find(inline_.begin(), inline_.begin() + inlineCount_, port) !=
+                               inline_.begin() + inlineCount_;
         }
-        [[nodiscard]] size_t size() const { return more_ ? more_->size() : (single_ ? 1 : 0); }
+        [[nodiscard]] size_t size() const { return more_ ? more_->size() : inlineCount_; }
         [[nodiscard]] bool empty() const { return size() == 0; }
 
     private:
-        std::unique_ptr<absl::flat_hash_set<uint16_t>> more_;  // every port, once there are two
-        uint16_t first_ = 0;
-        bool single_ = false;
+        static constexpr size_t kInlinePorts = 3;
+        std::unique_ptr<absl::flat_hash_set<uint16_t>> more_;  // every port, once there are more than inline
+        std::array<uint16_t, kInlinePorts> inline_{};
+        uint8_t inlineCount_ = 0;
     };
 
     // One of a pool's findings, once it is made.
