@@ -176,7 +176,8 @@ private:
     // The 32 bits of a key's hash the pool index keeps.
     [[nodiscard]] static uint32_t hashOf(const PoolKey& key);
     // The pool of `connection`'s client address and server endpoint; `isNew` if it was made now.
-    uint32_t poolIndexOf(const Connection& connection, bool& isNew);
+    // `frame`: the event's, whose key hash prefetch() may have computed.
+    uint32_t poolIndexOf(const Connection& connection, uint32_t frame, bool& isNew);
     // The Pool of `poolIndex`, built now if the pool was compact.
     Pool& fullPool(uint32_t poolIndex);
     [[nodiscard]] const Pool& fullPool(uint32_t poolIndex) const { return fullPools_[pools_[poolIndex].full]; }
@@ -208,6 +209,14 @@ private:
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
+    // The key hash prefetch() computed for the first segment of frame `frame` (poolIndexOf of the
+    // same event does not compute it again).
+    struct PrefetchedHash {
+        uint32_t frame = 0;
+        uint32_t hash = 0;
+        bool valid = false;
+    };
+    mutable PrefetchedHash prefetched_;
     absl::flat_hash_set<PoolSlot, PoolSlotHash, PoolSlotEq> poolIndex_{0, PoolSlotHash{}, PoolSlotEq{this}};
     ChunkedStore<PoolEntry> pools_;      // [pool index]
     ChunkedStore<Pool, 256> fullPools_;  // [PoolEntry::full]: chunks, so growing never copies the pools
