@@ -95,7 +95,7 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
         const int64_t rttNs = std::max<int64_t>(connection.handshakeRttNs(), 0);
         const int64_t releaseNs = static_cast<int64_t>(options().nagleReleaseMs * kNsPerMs) + rttNs;
         if (small && !isResent(event.analysis) && event.tsNs - previous.ackTsNs <= releaseNs) {
-            recordStall(event, own, previous);
+            recordStall(event, previous);
         }
     }
     if (!small || isResent(event.analysis)) {
@@ -114,24 +114,25 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
     pending.smallLength = segment.payloadLength;
 }
 
-void DelayedAckDetector::recordStall(const SegmentEvent& held, SenderState& state, const Pending& pending) {
+void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pending) {
     const Connection& connection = held.connection;
     const int64_t holdNs = held.tsNs - pending.smallTsNs;
-    if (state.totals == kNoTotals) {
+    const auto [slot, isNew] =
+        totalsOf_.try_emplace(sideKey(connection.id, held.sender), static_cast<uint32_t>(totals_.size()));
+    if (isNew) {
         Finding finding;
         finding.kind = "delayed_ack_stall";
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = pending.smallTsNs;
-        state.totals = static_cast<uint32_t>(totals_.size());
         Totals& totals = totals_.emplace_back();
         totals.firstTsNs = pending.smallTsNs;
         totals.sender = held.sender;
         totals.senderEndpoint = connection.endpoint(held.sender);
         totals.receiverEndpoint = connection.endpoint(otherSide(held.sender));
-        totals.findingId = log().add(std::move(finding), this, state.totals);
+        totals.findingId = log().add(std::move(finding), this, slot->second);
     }
-    Totals& totals = totals_[state.totals];
+    Totals& totals = totals_[slot->second];
     ++totals.stalls;
     totals.heldNs += holdNs;
     totals.lifeNs = lifeOf(connection);
@@ -179,35 +180,35 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
         sender, receiver, what, finding.durationMs, share * 100);
 }
 
+void DelayedAckDetector::refreshLife(uint32_t totalsIndex, const Connection& connection) {
+    Totals& totals = totals_[totalsIndex];
+    totals.lifeNs = lifeOf(connection);
+    log().changed(totals.findingId);
+}
+
 void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
-    // The connections' lives are final now: update the shares (in connection order, as before).
+    // The connections' lives are final now: update the shares (in connection order, as before;
+    // the retired connections were refreshed by onRetire and have left totalsOf_).
+    std::vector<std::pair<uint32_t, uint32_t>> live(totalsOf_.begin(), totalsOf_.end());
+    std::sort(live.begin(), live.end());
     const auto& connections = engine().connections();
-    for (size_t index = 0; index < states_.size(); ++index) {
-        if (!states_.holds(index)) {
-            continue;  // retired connections, refreshed by onRetire
-        }
-        const SenderState& state = states_[index];
-        if (state.totals != kNoTotals) {
-            Totals& totals = totals_[state.totals];
-            totals.lifeNs = lifeOf(connections[index / 2]);
-            log().changed(totals.findingId);
-        }
+    for (const auto& [key, totalsIndex] : live) {
+        refreshLife(totalsIndex, connections[key / 2]);
     }
     // The findings are described from totals_ alone: the per-side state goes before they are.
     states_.clear();
     pending_.clear();
+    totalsOf_ = {};
 }
 
 void DelayedAckDetector::onRetire(const Connection& connection) {
     // Its life is final: update its shares now, as onEnd does for the connections still live.
     for (const Side side : {Side::Client, Side::Server}) {
-        SenderState& state = stateOf(connection.id, side);
-        if (state.totals != kNoTotals) {
-            Totals& totals = totals_[state.totals];
-            totals.lifeNs = lifeOf(connection);
-            log().changed(totals.findingId);
+        if (const auto found = totalsOf_.find(sideKey(connection.id, side)); found != totalsOf_.end()) {
+            refreshLife(found->second, connection);
+            totalsOf_.erase(found);
         }
-        releasePending(state);
+        releasePending(stateOf(connection.id, side));
     }
     states_.release(connection.id);
 }

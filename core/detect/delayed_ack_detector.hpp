@@ -1,4 +1,6 @@
 #pragma once
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -24,8 +26,6 @@ public:
     void onRetire(const Connection& connection) override;
 
 private:
-    static constexpr uint32_t kNoTotals = UINT32_MAX;
-
     // P, the last small data segment of a side while it is unacknowledged, then the peer's late
     // pure ACK of it until the side's next data segment (which is D if it is small and soon).
     // Only the sides in one of those two moments have one (in pending_).
@@ -41,11 +41,10 @@ private:
     };
     static constexpr uint32_t kNoPending = RecordPool<Pending>::kNone;
 
-    // What one sending side of one connection keeps (12 B, one per side of every connection; what
-    // only a side with a stall needs is in its Totals).
+    // What one sending side of one connection keeps (8 B, one per side of every connection; what
+    // only a side with a stall needs is in its Totals, found through totalsOf_).
     struct SenderState {
         uint32_t largestSegment = 0;
-        uint32_t totals = kNoTotals;     // index in totals_ once this side has a finding
         uint32_t pending = kNoPending;  // in pending_
     };
 
@@ -75,15 +74,22 @@ private:
     };
 
     SenderState& stateOf(uint32_t connection, Side side);
+    // The key of a connection's side in totalsOf_.
+    static uint32_t sideKey(uint32_t connection, Side side) {
+        return connection * 2 + static_cast<uint32_t>(sideIndex(side));
+    }
+    // Updates the share of the connection's life the side's finding cost (its life is final).
+    void refreshLife(uint32_t totalsIndex, const Connection& connection);
     [[nodiscard]] bool isSmall(const Connection& connection, Side sender, uint32_t length,
                                const SenderState& state) const;
-    void recordStall(const SegmentEvent& held, SenderState& state, const Pending& pending);
+    void recordStall(const SegmentEvent& held, const Pending& pending);
     void releasePending(SenderState& state);
     void describe(uint32_t record, Finding& finding) const override;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     RecordPool<Pending> pending_;
     std::vector<Totals> totals_;
+    absl::flat_hash_map<uint32_t, uint32_t> totalsOf_;  // connection id * 2 + side -> index in totals_
 };
 
 }  // namespace tcpscope

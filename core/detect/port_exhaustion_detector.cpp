@@ -50,15 +50,16 @@ void PortExhaustionDetector::prefetch(const SegmentEvent& event) const {
     if (event.frame == connection.firstFrame) {
         // Its pool is looked up (and most often inserted) now: the index's slot is a cache miss.
         const PoolKey key{connection.client.address, connection.server};
-        poolIndex_.prefetch(PoolProbe{key, hashOf(key)});
+        prefetched_ = {event.frame, hashOf(key), true};
+        poolIndex_.prefetch(PoolProbe{key, prefetched_.hash});
     } else if ((event.segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) != 0) {
         states_.prefetch(connection.id);
     }
 }
 
-uint32_t PortExhaustionDetector::poolIndexOf(const Connection& connection, bool& isNew) {
+uint32_t PortExhaustionDetector::poolIndexOf(const Connection& connection, uint32_t frame, bool& isNew) {
     const PoolKey key{connection.client.address, connection.server};
-    const uint32_t hash = hashOf(key);
+    const uint32_t hash = prefetched_.valid && prefetched_.frame == frame ? prefetched_.hash : hashOf(key);
     isNew = false;
     const auto slot = poolIndex_.lazy_emplace(PoolProbe{key, hash}, [&](const auto& construct) {
         isNew = true;
@@ -99,17 +100,15 @@ PortExhaustionDetector::Pool& PortExhaustionDetector::fullPool(uint32_t poolInde
 }
 
 void PortExhaustionDetector::PortSet::insert(uint16_t port) {
-    if (!single_ && !more_) {
-        first_ = port;
-        single_ = true;
-        return;
-    }
     if (!more_) {
-        if (port == first_) {
+        if (contains(port)) {
             return;
         }
-        more_ = std::make_unique<absl::flat_hash_set<uint16_t>>();
-        more_->insert(first_);
+        if (inlineCount_ < kInlinePorts) {
+            inline_[inlineCount_++] = port;
+            return;
+        }
+        more_ = std::make_unique<absl::flat_hash_set<uint16_t>>(inline_.begin(), inline_.end());
     }
     more_->insert(port);
 }
@@ -200,7 +199,7 @@ void PortExhaustionDetector::onSegment(const SegmentEvent& event) {
 void PortExhaustionDetector::onFirstSegment(const SegmentEvent& event, ConnectionState& state) {
     const Connection& connection = event.connection;
     bool isNew = false;
-    state.pool = poolIndexOf(connection, isNew);
+    state.pool = poolIndexOf(connection, event.frame, isNew);
     if (isNew) {
         // A compact pool: the connection holds its port from now on. An earlier generation of
         // its tuple belongs to another pool (the roles were the other way round).

@@ -1,6 +1,8 @@
 #pragma once
 #include <absl/container/flat_hash_set.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -58,21 +60,24 @@ private:
         uint32_t observedRangePorts = 0;
     };
 
-    // The distinct client ports of a pool. Most pools see a single port (a client that talks to
-    // a server once), which is kept inline; the set is built at the second distinct port.
+    // The distinct client ports of a pool. Most pools see one to three ports (a client that talks
+    // to a server a few times), which are kept inline; the set is built at the fourth distinct port.
     class PortSet {
     public:
         void insert(uint16_t port);
         [[nodiscard]] bool contains(uint16_t port) const {
-            return more_ ? more_->contains(port) : (single_ && port == first_);
+            return more_ ? more_->contains(port)
+                         : std::find(inline_.begin(), inline_.begin() + inlineCount_, port) !=
+                               inline_.begin() + inlineCount_;
         }
-        [[nodiscard]] size_t size() const { return more_ ? more_->size() : (single_ ? 1 : 0); }
+        [[nodiscard]] size_t size() const { return more_ ? more_->size() : inlineCount_; }
         [[nodiscard]] bool empty() const { return size() == 0; }
 
     private:
-        std::unique_ptr<absl::flat_hash_set<uint16_t>> more_;  // every port, once there are two
-        uint16_t first_ = 0;
-        bool single_ = false;
+        static constexpr size_t kInlinePorts = 3;
+        std::unique_ptr<absl::flat_hash_set<uint16_t>> more_;  // every port, once there are more than inline
+        std::array<uint16_t, kInlinePorts> inline_{};
+        uint8_t inlineCount_ = 0;
     };
 
     // One of a pool's findings, once it is made.
@@ -171,7 +176,8 @@ private:
     // The 32 bits of a key's hash the pool index keeps.
     [[nodiscard]] static uint32_t hashOf(const PoolKey& key);
     // The pool of `connection`'s client address and server endpoint; `isNew` if it was made now.
-    uint32_t poolIndexOf(const Connection& connection, bool& isNew);
+    // `frame`: the event's, whose key hash prefetch() may have computed.
+    uint32_t poolIndexOf(const Connection& connection, uint32_t frame, bool& isNew);
     // The Pool of `poolIndex`, built now if the pool was compact.
     Pool& fullPool(uint32_t poolIndex);
     [[nodiscard]] const Pool& fullPool(uint32_t poolIndex) const { return fullPools_[pools_[poolIndex].full]; }
@@ -203,6 +209,14 @@ private:
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
+    // The key hash prefetch() computed for the first segment of frame `frame` (poolIndexOf of the
+    // same event does not compute it again).
+    struct PrefetchedHash {
+        uint32_t frame = 0;
+        uint32_t hash = 0;
+        bool valid = false;
+    };
+    mutable PrefetchedHash prefetched_;
     absl::flat_hash_set<PoolSlot, PoolSlotHash, PoolSlotEq> poolIndex_{0, PoolSlotHash{}, PoolSlotEq{this}};
     ChunkedStore<PoolEntry> pools_;      // [pool index]
     ChunkedStore<Pool, 256> fullPools_;  // [PoolEntry::full]: chunks, so growing never copies the pools

@@ -41,14 +41,14 @@ const RetransmissionStallDetector::Retransmitted* RetransmissionStallDetector::r
 }
 
 void RetransmissionStallDetector::releaseInFlight(SenderState& state) {
-    if (state.inFlight != kNoQueue) {
+    if (state.hasQueue()) {
         queues_.release(state.inFlight);
         state.inFlight = kNoQueue;
     }
 }
 
 void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) {
-    if (state.inFlight == kNoQueue) {
+    if (!state.hasQueue()) {
         return;
     }
     SentQueue& queue = queues_[state.inFlight];
@@ -69,8 +69,8 @@ void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) 
 void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame,
                                            int64_t tsNs) {
     const auto push = [this, &state](const Sent& sent) {
-        if (state.inFlight == kNoQueue) {
-            state.inFlight = queues_.take();
+        if (!state.hasQueue()) {
+            state.inFlight = queues_.take();  // far below kNothingSent: one per side with data in flight
         }
         SentQueue& queue = queues_[state.inFlight];
         if (queue.size() < kMaxInFlight) {
@@ -83,7 +83,7 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
             last.tsNs = sent.tsNs;
         }
     };
-    if (state.highestKnown) {
+    if (state.highestKnown()) {
         if (seq::le(end, state.highestEnd)) {
             return;
         }
@@ -94,8 +94,7 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
         }
         seq = seq::lt(seq, state.highestEnd) ? state.highestEnd : seq;
     }
-    push(Sent{seq, end, frame, true, tsNs});
-    state.highestKnown = true;
+    push(Sent{seq, end, frame, true, tsNs});  // which makes highestKnown() true
     state.highestEnd = end;
 }
 
@@ -148,7 +147,7 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
     const uint32_t seq = event.segment.seq;
     // The last transmission of this data: its original, or the retransmission before this one.
     Sent from{0, 0, 0, false, kNoTime};
-    if (state.inFlight != kNoQueue) {
+    if (state.hasQueue()) {
         for (Sent& sent : queues_[state.inFlight]) {
             if (seq::le(sent.end, seq)) {
                 continue;
@@ -303,7 +302,7 @@ void RetransmissionStallDetector::onClock(int64_t nowNs) {
         const SenderState& state = states_[index];
         const auto connectionId = static_cast<uint32_t>(index / 2);
         const Side sender = index % 2 == 0 ? Side::Client : Side::Server;
-        if (state.inFlight == kNoQueue || nowNs - waitingSince(connectionId, sender, state) < minNs) {
+        if (!state.hasQueue() || nowNs - waitingSince(connectionId, sender, state) < minNs) {
             continue;
         }
         const Connection& connection = connections[connectionId];
@@ -364,7 +363,7 @@ void RetransmissionStallDetector::settleOpen(const Connection& connection, Side 
         return;
     }
     const SenderState& state = stateOf(connection.id, sender);
-    if (!force && state.inFlight != kNoQueue && waitingSince(connection.id, sender, state) == open->second.sinceNs) {
+    if (!force && state.hasQueue() && waitingSince(connection.id, sender, state) == open->second.sinceNs) {
         return;  // still waiting for the same data
     }
     // The ACK came, or the retransmission (recordStall counted it if it was a stall), or the end.

@@ -70,6 +70,7 @@ void SynBacklogDetector::prefetch(const SegmentEvent& event) const {
     const bool ack = (event.segment.flags & tcpflag::kAck) != 0;
     if (event.sender == Side::Client && syn && !ack && event.connection.firstFrame == event.frame) {
         const auto listener = listenerIndex_.find(event.connection.server);
+        prefetched_ = {event.frame, listener != listenerIndex_.end() ? listener->second : kNotListed};
         if (listener != listenerIndex_.end() && !listeners_[listener->second].inFlightOrder.empty()) {
             handshakeOf_.prefetch(listeners_[listener->second].inFlightOrder.front());
         }
@@ -152,7 +153,12 @@ void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state
         const auto timeWaitNs = static_cast<int64_t>(options().timeWaitSeconds * kNsPerSecond);
         // A SYN into the TIME_WAIT of an earlier connection on the same tuple is port_reuse's case.
         state.excluded = connection.reusedFrom != kNoConnection && connection.reuseGapNs < timeWaitNs;
-        Listener& listener = listenerOf(connection.server, state.listener);
+        // Listeners are only ever added: the one prefetch() found for this SYN is still its own.
+        const bool found = prefetched_.frame == event.frame && prefetched_.index != kNotListed;
+        if (found) {
+            state.listener = prefetched_.index;
+        }
+        Listener& listener = found ? listeners_[state.listener] : listenerOf(connection.server, state.listener);
         addInFlight(listener, connection.id, event.tsNs);
         return;
     }

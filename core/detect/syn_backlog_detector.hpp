@@ -134,6 +134,13 @@ private:
     absl::flat_hash_map<uint32_t, Handshake> retiredUnconfirmed_;
     std::vector<Listener> listeners_;
     absl::flat_hash_map<Endpoint, uint32_t> listenerIndex_;
+    // The listener prefetch() found for the first SYN of frame `frame`, so that onSegment() of the
+    // same event does not look it up again.
+    struct FoundListener {
+        uint32_t frame = 0;
+        uint32_t index = kNotListed;
+    };
+    mutable FoundListener prefetched_;
     bool ended_ = false;
 };
 

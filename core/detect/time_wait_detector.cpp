@@ -107,17 +107,13 @@ void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
     expiries_.push_back({tsNs + static_cast<int64_t>(options().timeWaitSeconds * 1e9), connection.id, slot->second});
 
     if (host.closes < options().timeWaitMinCloses) {
-        host.earlyCloses.push_back({tsNs, connection.id});
+        addEarlyClose(host, connection.id, tsNs);
         return;
     }
     if (!host.tally) {
         // Counted as if the tally had been kept from the first close.
         host.tally = std::make_unique<CloseTally>();
-        for (const EarlyClose& early : host.earlyCloses) {
-            // The server endpoint is fixed at creation (see SegmentObserver).
-            count(*host.tally, engine().connections()[early.connection].server, early.tsNs);
-        }
-        host.earlyCloses = {};
+        replayEarlyCloses(host);
     }
     CloseTally& tally = *host.tally;
     count(tally, connection.server, tsNs);
@@ -126,6 +122,37 @@ void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
     if (due) {
         refresh(slot->second, tsNs);
     }
+}
+
+void TimeWaitDetector::addEarlyClose(HostState& host, uint32_t connection, int64_t tsNs) {
+    uint32_t index = freeEarly_;
+    if (index != kNoEarlyClose) {
+        freeEarly_ = earlyCloses_[index].next;
+    } else {
+        index = static_cast<uint32_t>(earlyCloses_.size());
+        earlyCloses_.append();
+    }
+    earlyCloses_[index] = EarlyClose{tsNs, connection, kNoEarlyClose};
+    if (host.lastEarly == kNoEarlyClose) {
+        host.firstEarly = index;
+    } else {
+        earlyCloses_[host.lastEarly].next = index;
+    }
+    host.lastEarly = index;
+}
+
+void TimeWaitDetector::replayEarlyCloses(HostState& host) {
+    for (uint32_t index = host.firstEarly; index != kNoEarlyClose; index = earlyCloses_[index].next) {
+        const EarlyClose& early = earlyCloses_[index];
+        // The server endpoint is fixed at creation (see SegmentObserver).
+        count(*host.tally, engine().connections()[early.connection].server, early.tsNs);
+    }
+    if (host.lastEarly != kNoEarlyClose) {
+        earlyCloses_[host.lastEarly].next = freeEarly_;
+        freeEarly_ = host.firstEarly;
+    }
+    host.firstEarly = kNoEarlyClose;
+    host.lastEarly = kNoEarlyClose;
 }
 
 void TimeWaitDetector::count(CloseTally& tally, const Endpoint& server, int64_t tsNs) {
@@ -270,10 +297,13 @@ void TimeWaitDetector::onEnd(int64_t lastTsNs) {
         log().addPopulation(populationOf(host));
         if (!host.tally) {  // no finding to describe: its series was only for the chart, copied above
             hosts_[index].population = {};
-            hosts_[index].earlyCloses = {};
+            hosts_[index].firstEarly = kNoEarlyClose;
+            hosts_[index].lastEarly = kNoEarlyClose;
         }
     }
     // The findings are described from the hosts' tallies: what only the packets needed goes first.
+    earlyCloses_ = {};
+    freeEarly_ = kNoEarlyClose;
     states_.clear();
     expiries_ = {};
     hostIndex_ = {};

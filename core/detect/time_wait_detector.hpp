@@ -63,16 +63,22 @@ private:
     };
 
     // A close counted before the host's tally was built (its server is read from the connection).
+    // Every host's are in one store, each host's chained in order: most hosts of a large capture
+    // close a few connections and never build a tally, and a list of their own would cost each of
+    // them a vector and its regrowths.
+    static constexpr uint32_t kNoEarlyClose = UINT32_MAX;
     struct EarlyClose {
-        int64_t tsNs;
-        uint32_t connection;
+        int64_t tsNs = 0;
+        uint32_t connection = 0;
+        uint32_t next = kNoEarlyClose;  // the host's next early close, or in the free list
     };
 
     struct HostState {
         HostKey key;
         uint64_t closes = 0;
-        PopulationSeries population;          // every host's, for its chart
-        std::vector<EarlyClose> earlyCloses;  // until the tally is built, then replayed into it
+        PopulationSeries population;             // every host's, for its chart
+        uint32_t firstEarly = kNoEarlyClose;     // in earlyCloses_, until the tally is built, then
+        uint32_t lastEarly = kNoEarlyClose;      // replayed into it
         std::unique_ptr<CloseTally> tally;
     };
 
@@ -104,6 +110,9 @@ private:
         return {connection.endpoint(connection.activeCloser).address, connection.activeCloser};
     }
     void recordClose(const Connection& connection, int64_t tsNs);
+    void addEarlyClose(HostState& host, uint32_t connection, int64_t tsNs);
+    // Counts the host's early closes into its new tally and gives their entries back.
+    void replayEarlyCloses(HostState& host);
     [[nodiscard]] bool isWarning(const HostState& host) const;
     static void count(CloseTally& tally, const Endpoint& server, int64_t tsNs);
     [[nodiscard]] static nlohmann::json closeRates(const CloseTally& tally, int64_t nowNs);
@@ -115,6 +124,8 @@ private:
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<HostKey, uint32_t> hostIndex_;
     ChunkedStore<HostState, 256> hosts_;  // chunks: growing never copies the hosts
+    ChunkedStore<EarlyClose, 4096> earlyCloses_;  // every host's early closes, and the free entries
+    uint32_t freeEarly_ = kNoEarlyClose;          // first free entry, chained through `next`
 };
 
 }  // namespace tcpscope

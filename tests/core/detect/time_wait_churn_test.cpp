@@ -3,6 +3,8 @@
 // when the population is large enough for a warning.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "detect/time_wait_detector.hpp"
 #include "port_test_conversation.hpp"
 
@@ -174,4 +176,50 @@ TEST_CASE("time_wait_churn: the closes before the minimum count in the finding w
         closes += point[1].get<double>() * evidence["series_step_s"].get<double>();
     }
     CHECK(closes == Approx(25));
+}
+
+TEST_CASE("time_wait_churn: hosts whose early closes interleave each count only their own",
+          "[time_wait_churn]") {
+    // The closes before the minimum of every host share one store, each host's chained in order,
+    // and a host's entries are reused once its tally is built. Client .1 and .3 close 19 times
+    // each, interleaved; .1's 20th close builds its tally, then .4's early closes take .1's
+    // entries while .3's are still held; then .3 and .4 close their 20th. Each finding must hold
+    // its own 20 closes, towards its own server, from its own first close on.
+    ChurnSession session;
+    const auto close = [&session](const char* client, uint16_t clientPort, uint16_t serverPort, double atMs) {
+        Tcp tcp(session, client, clientPort, "10.0.0.2", serverPort, 1000U + 100U * clientPort, 5000);
+        tcp.exchange(atMs, Side::Client);
+    };
+    for (int round = 0; round < 19; ++round) {
+        close("10.0.0.1", static_cast<uint16_t>(40000 + round), 9000, round * 100.0);
+        close("10.0.0.3", static_cast<uint16_t>(41000 + round), 9001, round * 100.0 + 30);
+    }
+    close("10.0.0.1", 40019, 9000, 1900);
+    for (int round = 20; round < 39; ++round) {
+        close("10.0.0.4", static_cast<uint16_t>(42000 + round), 9002, round * 100.0 + 60);
+    }
+    close("10.0.0.3", 41019, 9001, 3930);
+    close("10.0.0.4", 42039, 9002, 3960);
+    session.finish();
+
+    const auto findings = session.findings("time_wait_churn");
+    REQUIRE(findings.size() == 3);
+    const struct {
+        const char* host;
+        const char* server;
+        double firstCloseMs;
+    } expected[] = {{"10.0.0.1", "10.0.0.2:9000", 0.6}, {"10.0.0.3", "10.0.0.2:9001", 30.6},
+                    {"10.0.0.4", "10.0.0.2:9002", 2060.6}};
+    for (const auto& [host, server, firstCloseMs] : expected) {
+        const auto finding = std::find_if(findings.begin(), findings.end(),
+                                          [&](const Finding& made) { return made.evidence["host"] == host; });
+        REQUIRE(finding != findings.end());
+        CAPTURE(host);
+        CHECK(finding->tsNs == ChurnSession::kStartNs + static_cast<int64_t>(firstCloseMs * 1e6));
+        CHECK(finding->evidence["active_closes"] == 20);
+        REQUIRE(finding->evidence["servers"].size() == 1);
+        CHECK(finding->evidence["servers"][0]["server"] == server);
+        CHECK(finding->evidence["servers"][0]["closes"] == 20);
+        CHECK(finding->evidence["peak_population"] == 20);
+    }
 }
