@@ -18,7 +18,8 @@ constexpr auto kPartialEvery = std::chrono::milliseconds(300);
 // A partial result costs the loading thread its copy and the GUI thread its models, both growing
 // with the results: the next one waits at least this many times what the last one cost, so that
 // on a capture of millions of packets they take about a tenth of the load instead of most of it;
-// and none is made when the load will end within this many times what it would cost.
+// and none is made when the load will end within this many times what it would cost (or within
+// kPartialEvery).
 constexpr int kPartialCostFactor = 10;
 constexpr size_t kMaxPartialConnections = 200'000;
 
@@ -133,12 +134,15 @@ void AnalysisLoader::start(const LoadRequest& request) {
                 return;
             }
             // Nor when the complete results come sooner: a partial one would not be worth its cost,
-            // which grows with the results since the last one (the findings' copy above all).
+            // which grows with the results since the last one (the findings' copy above all), or
+            // would be shown for less than the interval (the complete results are the first ones of
+            // a small file).
             const uint64_t frames = point.engine.counters().frames;
             const double growth =
                 framesAtLastPartial > 0 ? static_cast<double>(frames) / static_cast<double>(framesAtLastPartial) : 1;
             const auto expectedCost = std::chrono::duration_cast<Clock::duration>(lastCost * growth);
-            if (kPartialCostFactor * expectedCost > remainingLoadTime(job->progress, now - started)) {
+            if (std::max<Clock::duration>(kPartialEvery, kPartialCostFactor * expectedCost) >
+                remainingLoadTime(job->progress, now - started)) {
                 return;
             }
             if (job->partialInFlight.exchange(true)) {
