@@ -87,6 +87,15 @@ TEST_CASE("connections filter sorts every column in the order of its raw values"
             }
         }
     }
+    // Newest first: the row of each connection (as a click on its timeline lane selects it) is its own.
+    filter.sort(ConnectionsModel::IdColumn, Qt::DescendingOrder);
+    const auto rows = static_cast<uint32_t>(model.rowCount());
+    CHECK(filter.index(0, 0).data(ConnectionsModel::ConnectionIdRole).toUInt() == rows - 1);
+    for (uint32_t id = 0; id < rows; ++id) {
+        const QModelIndex row = filter.mapFromSource(model.indexOfConnection(id));
+        CHECK(row.row() == static_cast<int>(rows - 1 - id));
+        CHECK(row.data(ConnectionsModel::ConnectionIdRole).toUInt() == id);
+    }
     // Addresses: ascending by client endpoint as the core orders them.
     filter.sort(ConnectionsModel::ClientColumn, Qt::AscendingOrder);
     const auto& connections = model.results()->connections();

@@ -317,23 +317,51 @@ TEST_CASE("extra lanes from outside the capture show on the same axis", "[timeli
 TEST_CASE("large captures are summarised on a pool thread and a newer result wins", "[timeline][view]") {
     TimelineView view;
     view.resize(1000, 300);
-    view.setBackgroundBuildThreshold(1);  // treat the sample as large
     size_t ready = 0;
     QObject::connect(&view, &TimelineView::modelReady, [&ready]() { ++ready; });
+    const auto waitForBuild = [&view]() {
+        for (int spin = 0; spin < 500 && view.isBuilding(); ++spin) {
+            QApplication::processEvents(QEventLoop::AllEvents, 10);
+            QThread::msleep(2);
+        }
+    };
 
+    // Many packets, few lanes: the lanes and stalls show at once, the packets follow.
+    view.setBackgroundBuildThreshold(100);
     view.setResults(sampleResults());
     CHECK(view.isBuilding());
-    // Lanes and stalls show at once; the packets follow.
     CHECK(view.model().rows().size() == 2);
     CHECK_FALSE(view.model().hasPackets());
     CHECK(view.model().spans().size() == 78);
-    for (int spin = 0; spin < 500 && view.isBuilding(); ++spin) {
-        QApplication::processEvents(QEventLoop::AllEvents, 10);
-        QThread::msleep(2);
-    }
+    waitForBuild();
     REQUIRE_FALSE(view.isBuilding());
     CHECK(ready == 1);
     CHECK(view.model().packetCount() == 492);
+
+    // Many lanes as well: they are built on the pool thread too, the lanes shown until then stay.
+    view.setBackgroundBuildThreshold(1);
+    view.setResults(sampleResults());
+    CHECK(view.isBuilding());
+    CHECK(view.model().packetCount() == 492);
+    waitForBuild();
+    REQUIRE_FALSE(view.isBuilding());
+    CHECK(ready == 2);
+    CHECK(view.model().packetCount() == 492);
+
+    // A finding chosen while the lanes are built (none shown yet) is found on them once they come.
+    view.setResults(nullptr);
+    view.setResults(sampleResults());
+    CHECK(view.model().rows().empty());
+    const auto& findings = sampleResults()->findings();
+    const auto onConnection = std::find_if(findings.begin(), findings.end(),
+                                           [](const Finding& finding) { return finding.connection != kNoConnection; });
+    REQUIRE(onConnection != findings.end());
+    view.showFinding(onConnection->id);
+    CHECK(view.selectedConnection() == kNoConnection);
+    waitForBuild();
+    CHECK(view.model().rows().size() == 2);
+    CHECK(view.selectedConnection() == view.model().findingConnection(onConnection->id));
+    CHECK(view.selectedConnection() != kNoConnection);
 
     // A build overtaken by newer results is dropped.
     view.setResults(sampleResults());
@@ -344,7 +372,7 @@ TEST_CASE("large captures are summarised on a pool thread and a newer result win
         QThread::msleep(2);
     }
     CHECK(view.model().rows().empty());
-    CHECK(ready == 1);
+    CHECK(ready == 3);
 }
 
 TEST_CASE("a selected packet gets a cursor and comes into view, a visible finding keeps the zoom", "[timeline][view]") {

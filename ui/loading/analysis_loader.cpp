@@ -17,9 +17,27 @@ constexpr int kProgressPollMs = 100;
 constexpr auto kPartialEvery = std::chrono::milliseconds(300);
 // A partial result costs the loading thread its copy and the GUI thread its models, both growing
 // with the results: the next one waits at least this many times what the last one cost, so that
-// on a capture of millions of packets they take about a tenth of the load instead of most of it.
+// on a capture of millions of packets they take about a tenth of the load instead of most of it;
+// and none is made when the load will end within this many times what it would cost (or within
+// kPartialEvery).
 constexpr int kPartialCostFactor = 10;
 constexpr size_t kMaxPartialConnections = 200'000;
+
+using Clock = std::chrono::steady_clock;
+
+// The time the load still needs at the pace it has had so far (the longest while nothing is
+// known: nothing read yet, or a size that is not known).
+Clock::duration remainingLoadTime(const LoadProgress& progress, Clock::duration elapsed) {
+    const uint64_t done = progress.bytesDone.load();
+    const uint64_t total = progress.bytesTotal.load();
+    if (done == 0 || total == 0) {
+        return Clock::duration::max();
+    }
+    const double left = static_cast<double>(total - std::min(done, total)) / static_cast<double>(done);
+    const std::chrono::duration<double> remaining = std::chrono::duration<double>(elapsed) * left;
+    return remaining < Clock::duration::max() ? std::chrono::duration_cast<Clock::duration>(remaining)
+                                              : Clock::duration::max();
+}
 
 std::vector<std::string> toPaths(const QStringList& files) {
     std::vector<std::string> paths;
@@ -105,8 +123,9 @@ void AnalysisLoader::start(const LoadRequest& request) {
                 emit failed(message);
             });
         };
-        using Clock = std::chrono::steady_clock;
-        auto lastPartial = Clock::now();
+        const auto started = Clock::now();
+        auto lastPartial = started;
+        uint64_t framesAtLastPartial = 0;
         Clock::duration lastCopy{};
         const AnalysisCheckpointFn checkpoint = [&](const AnalysisCheckpoint& point) {
             const auto now = Clock::now();
@@ -114,10 +133,23 @@ void AnalysisLoader::start(const LoadRequest& request) {
             if (now - lastPartial < std::max<Clock::duration>(kPartialEvery, kPartialCostFactor * lastCost)) {
                 return;
             }
+            // Nor when the complete results come sooner: a partial one would not be worth its cost,
+            // which grows with the results since the last one (the findings' copy above all), or
+            // would be shown for less than the interval (the complete results are the first ones of
+            // a small file).
+            const uint64_t frames = point.engine.counters().frames;
+            const double growth =
+                framesAtLastPartial > 0 ? static_cast<double>(frames) / static_cast<double>(framesAtLastPartial) : 1;
+            const auto expectedCost = std::chrono::duration_cast<Clock::duration>(lastCost * growth);
+            if (std::max<Clock::duration>(kPartialEvery, kPartialCostFactor * expectedCost) >
+                remainingLoadTime(job->progress, now - started)) {
+                return;
+            }
             if (job->partialInFlight.exchange(true)) {
                 return;
             }
             lastPartial = now;
+            framesAtLastPartial = frames;
             ResultsPtr results = AnalysisResults::partial(point, kMaxPartialConnections);
             lastCopy = Clock::now() - now;
             deliver([this, results, job]() {

@@ -45,7 +45,7 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !results_) {
         return {};
     }
-    const Connection& c = results_->connections()[static_cast<size_t>(index.row())];
+    const Connection& c = connectionAt(index.row());
     if (role == ConnectionIdRole) {
         return c.id;
     }
@@ -89,8 +89,8 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
 }
 
 bool ConnectionsModel::rowLessThan(int column, int left, int right) const {
-    const Connection& a = results_->connections()[static_cast<size_t>(left)];
-    const Connection& b = results_->connections()[static_cast<size_t>(right)];
+    const Connection& a = connectionAt(left);
+    const Connection& b = connectionAt(right);
     const ConnectionFindings& findings = results_->connectionFindings();
     const auto durationNs = [](const Connection& c) { return c.lastTsNs - c.firstTsNs; };
     switch (column) {
@@ -109,6 +109,37 @@ bool ConnectionsModel::rowLessThan(int column, int left, int right) const {
     }
 }
 
+QModelIndex ConnectionsModel::indexOfConnection(uint32_t id) const {
+    if (!results_ || id >= results_->connections().size()) {
+        return {};
+    }
+    return index(mirrored(static_cast<int>(id)), 0);
+}
+
+const Connection& ConnectionsModel::connectionAt(int row) const {
+    return results_->connections()[static_cast<size_t>(mirrored(row))];
+}
+
+int ConnectionsModel::mirrored(int rowOrPosition) const {
+    return reversed_ ? rowCount() - 1 - rowOrPosition : rowOrPosition;
+}
+
+void ConnectionsModel::setReversed(bool reversed) {
+    if (reversed == reversed_) {
+        return;
+    }
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex& index : before) {
+        after << createIndex(rowCount() - 1 - index.row(), index.column());
+    }
+    reversed_ = reversed;
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
 QVariant ConnectionsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return {};
@@ -125,6 +156,19 @@ ConnectionsFilter::ConnectionsFilter(QObject* parent) : QSortFilterProxyModel(pa
 void ConnectionsFilter::setFilterText(const QString& text) {
     words_ = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     invalidateFilter();
+}
+
+void ConnectionsFilter::sort(int column, Qt::SortOrder order) {
+    auto* connections = qobject_cast<ConnectionsModel*>(sourceModel());
+    if (connections == nullptr) {
+        QSortFilterProxyModel::sort(column, order);
+        return;
+    }
+    // By number: the model's own order, forwards or backwards (column -1 keeps the source order).
+    // Otherwise ties keep the ascending numbers, as before.
+    const bool byNumber = column == ConnectionsModel::IdColumn;
+    connections->setReversed(byNumber && order == Qt::DescendingOrder);
+    QSortFilterProxyModel::sort(byNumber ? -1 : column, byNumber ? Qt::AscendingOrder : order);
 }
 
 bool ConnectionsFilter::lessThan(const QModelIndex& left, const QModelIndex& right) const {

@@ -40,6 +40,10 @@ public:
     /// Whether row `left` sorts before row `right` in `column`, on the raw values (numbers,
     /// addresses); the same order as SortRole, without building a QVariant per comparison.
     [[nodiscard]] bool rowLessThan(int column, int left, int right) const;
+    /// The row of connection `id` (ids are positions in the table), or an invalid index.
+    [[nodiscard]] QModelIndex indexOfConnection(uint32_t id) const;
+    /// Rows from the last connection to the first (false: in the table's order, by number).
+    void setReversed(bool reversed);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -47,17 +51,25 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    [[nodiscard]] const Connection& connectionAt(int row) const;
+    // A row's position in the table, or a position's row: the same, or mirrored when reversed.
+    [[nodiscard]] int mirrored(int rowOrPosition) const;
+
     ResultsPtr results_;
+    bool reversed_ = false;
 };
 
 /// Filters connections by a text that must appear in the address, port, state or finding kinds
-/// ("3306", "reset", "delayed_ack"); several words must all match.
+/// ("3306", "reset", "delayed_ack"); several words must all match. Sorted by the connection number
+/// (the default), the rows keep the model's order (or its reverse) without comparing them: a
+/// million rows are then mapped in milliseconds instead of sorted in most of a second.
 class ConnectionsFilter : public QSortFilterProxyModel {
     Q_OBJECT
 
 public:
     explicit ConnectionsFilter(QObject* parent = nullptr);
     void setFilterText(const QString& text);
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

@@ -15,6 +15,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "annotate/note_paint.hpp"
 #include "models/packets_model.hpp"
@@ -71,12 +72,25 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent), model
         const auto currentOffset = static_cast<double>(shown.startNs - bounds.startNs);
         setAxis(axis_.panned((startOffset - currentOffset) / axis_.nsPerPx()), true);
     });
-    connect(&buildWatcher_, &QFutureWatcher<std::shared_ptr<TimelineModel>>::finished, this, [this]() {
+    // A build gives the lanes first (when there are many), then the lanes with their packets.
+    connect(&buildWatcher_, &QFutureWatcher<std::shared_ptr<TimelineModel>>::resultReadyAt, this, [this](int index) {
         if (!building_ || watchedGeneration_ != buildGeneration_) {
             return;  // results replaced since this build started
         }
+        setModel(buildWatcher_.resultAt(index));
+        if (std::exchange(lanesPending_, false)) {  // what was selected while the lanes were built: find it on them
+            if (selectedFinding_ != UINT32_MAX) {
+                showFinding(selectedFinding_);
+            } else if (selectedConnection_ != kNoConnection) {
+                scrollToConnection(selectedConnection_);
+            }
+        }
+    });
+    connect(&buildWatcher_, &QFutureWatcher<std::shared_ptr<TimelineModel>>::finished, this, [this]() {
+        if (!building_ || watchedGeneration_ != buildGeneration_) {
+            return;
+        }
         building_ = false;
-        setModel(buildWatcher_.result());
         emit modelReady();
     });
 }
@@ -101,20 +115,36 @@ void TimelineView::setResults(ResultsPtr results) {
     }
     const CaptureAnalysis* analysis = results_->analysis();
     const size_t packets = analysis != nullptr && analysis->engine ? analysis->engine->packets().size() : 0;
-    if (packets < backgroundBuildPackets_) {
+    const bool manyPackets = packets >= backgroundBuildPackets_;
+    const bool manyLanes = results_->connections().size() >= backgroundBuildPackets_ / kPacketsPerLane;
+    if (!manyPackets && !manyLanes) {
         building_ = false;
         setModel(std::make_shared<TimelineModel>(TimelineModel::fromResults(*results_)));
         return;
     }
-    // Lanes from the connections at once; the packet summaries follow from a pool thread. A newer
-    // setResults() replaces the watched future, so a stale build is dropped.
-    TimelineModelBuilder lanesOnly(results_->connections(), results_->findings(),
-                                   {results_->firstTsNs(), results_->lastTsNs()});
-    setModel(std::make_shared<TimelineModel>(lanesOnly.finish()));
+    const auto lanesOnly = [](const AnalysisResults& results) {
+        TimelineModelBuilder builder(results.connections(), results.findings(),
+                                     {results.firstTsNs(), results.lastTsNs()});
+        return std::make_shared<TimelineModel>(builder.finish());
+    };
+    if (!manyLanes) {
+        setModel(lanesOnly(*results_));  // few lanes: at once
+    }
+    // On a pool thread: the lanes if there are many (the view shows what it showed until then),
+    // then their packet summaries. A newer setResults() replaces the watched future, so a stale
+    // build is dropped.
     building_ = true;
+    lanesPending_ = manyLanes;
     watchedGeneration_ = buildGeneration_;
     buildWatcher_.setFuture(QtConcurrent::run(
-        [results = results_]() { return std::make_shared<TimelineModel>(TimelineModel::fromResults(*results)); }));
+        [results = results_, manyLanes, manyPackets, lanesOnly](QPromise<std::shared_ptr<TimelineModel>>& promise) {
+            if (manyLanes) {
+                promise.addResult(lanesOnly(*results));
+            }
+            if (manyPackets) {
+                promise.addResult(std::make_shared<TimelineModel>(TimelineModel::fromResults(*results)));
+            }
+        }));
 }
 
 void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {

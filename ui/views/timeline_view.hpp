@@ -43,8 +43,11 @@ class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
 
 public:
-    /// Complete results with at least this many packets are summarised on a pool thread.
+    /// Results with at least this many packets, or with a lane for every kPacketsPerLane of them,
+    /// are summarised on a pool thread.
     static constexpr size_t kBackgroundBuildPackets = 200'000;
+    /// A lane costs the build about as much as this many packets.
+    static constexpr size_t kPacketsPerLane = 10;
 
     explicit TimelineView(QWidget* parent = nullptr);
     ~TimelineView() override;
@@ -65,7 +68,8 @@ public:
     [[nodiscard]] const TimelineModel& model() const { return *model_; }
     /// True while a large capture's lanes are being built on a pool thread.
     [[nodiscard]] bool isBuilding() const { return building_; }
-    /// Packets from which the lanes are built on a pool thread (kBackgroundBuildPackets).
+    /// Packets from which the lanes are built on a pool thread (kBackgroundBuildPackets; a tenth as
+    /// many connections also do).
     void setBackgroundBuildThreshold(size_t packets) { backgroundBuildPackets_ = packets; }
     [[nodiscard]] TimeRange visibleRange() const;
     /// The span selected with Shift+drag, if any.
@@ -182,6 +186,7 @@ private:
     uint64_t buildGeneration_ = 0;    // counts setResults() calls
     uint64_t watchedGeneration_ = 0;  // the call whose build is being watched
     bool building_ = false;
+    bool lanesPending_ = false;       // the watched build's lanes replace those of earlier results
     size_t backgroundBuildPackets_ = kBackgroundBuildPackets;
 
     QPointF pressPosition_;

@@ -477,13 +477,10 @@ void MainWindow::selectFinding(uint32_t id) {
 }
 
 void MainWindow::selectConnection(uint32_t id) {
-    for (int row = 0; row < connectionsFilter_.rowCount(); ++row) {
-        const QModelIndex index = connectionsFilter_.index(row, 0);
-        if (index.data(ConnectionsModel::ConnectionIdRole).toUInt() == id) {
-            connectionsView_->selectRow(row);
-            connectionsView_->scrollTo(index);
-            return;
-        }
+    const QModelIndex index = connectionsFilter_.mapFromSource(connectionsModel_.indexOfConnection(id));
+    if (index.isValid()) {  // not filtered out
+        connectionsView_->selectRow(index.row());
+        connectionsView_->scrollTo(index);
     }
 }
 
