@@ -75,7 +75,7 @@ private:
     };
 
     SenderState& stateOf(uint32_t connection, Side side);
-    [[nodiscard]] bool isSmall(const Connection& connection, Side sender, uint32_t length,
+    [[nodiscard]] bool isSmall(const ConnectionSnapshot& connection, Side sender, uint32_t length,
                                const SenderState& state) const;
     void recordStall(const SegmentEvent& held, SenderState& state, const Pending& pending);
     void releasePending(SenderState& state);

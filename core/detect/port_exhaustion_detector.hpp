@@ -171,7 +171,7 @@ private:
     // The 32 bits of a key's hash the pool index keeps.
     [[nodiscard]] static uint32_t hashOf(const PoolKey& key);
     // The pool of `connection`'s client address and server endpoint; `isNew` if it was made now.
-    uint32_t poolIndexOf(const Connection& connection, bool& isNew);
+    uint32_t poolIndexOf(const ConnectionSnapshot& connection, bool& isNew);
     // The Pool of `poolIndex`, built now if the pool was compact.
     Pool& fullPool(uint32_t poolIndex);
     [[nodiscard]] const Pool& fullPool(uint32_t poolIndex) const { return fullPools_[pools_[poolIndex].full]; }
