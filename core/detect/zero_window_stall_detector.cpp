@@ -84,8 +84,9 @@ void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     }
 }
 
-ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const ConnectionSnapshot& connection, Side receiver,
-                                                                        ReceiverState& state, bool byClock) {
+ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const ConnectionSnapshot& connection,
+                                                                        Side receiver, ReceiverState& state,
+                                                                        bool byClock) {
     if (state.totals != kNoTotals) {
         Totals& totals = totals_[state.totals];
         // Not all(): it would first have the log describe every finding changed since the last read.

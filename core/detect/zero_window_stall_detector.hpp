@@ -59,7 +59,8 @@ private:
 
     // The finding of `receiver`, made if it has none; by the clock a provisional one, and a
     // provisional one is confirmed when a packet gets here.
-    Totals& ensureFinding(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state, bool byClock = false);
+    Totals& ensureFinding(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state,
+                          bool byClock = false);
     Finding newFinding(const ConnectionSnapshot& connection, Side receiver, const ReceiverState& state) const;
     void endPeriod(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state, uint32_t endFrame,
                    int64_t endTsNs, const char* endedBy);
