@@ -17,8 +17,10 @@ constexpr uint32_t kTimestampOptionBytes = 12;
 
 double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
 
-// The connection's life so far, at least 1 ns (the share of it a finding cost).
-int64_t lifeOf(const Connection& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
+// The connection's life so far, at least 1 ns (the share of it a finding cost): of its record or of a
+// segment's snapshot of it.
+template <typename Record>
+int64_t lifeOf(const Record& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
 
 bool isPureAck(const TcpSegment& segment) {
     return segment.payloadLength == 0 && (segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0 &&
@@ -38,9 +40,9 @@ DelayedAckDetector::SenderState& DelayedAckDetector::stateOf(uint32_t connection
 
 // Nagle holds back only segments smaller than the sender's MSS. The MSS is the one the peer
 // announced (less the timestamp option); without a handshake, the largest segment seen so far.
-bool DelayedAckDetector::isSmall(const Connection& connection, Side sender, uint32_t length,
+bool DelayedAckDetector::isSmall(const ConnectionSnapshot& connection, Side sender, uint32_t length,
                                  const SenderState& state) const {
-    const DirectionSummary& peer = connection.from(otherSide(sender));
+    const ConnectionSnapshot::Sent& peer = connection.from(otherSide(sender));
     if (peer.mss != 0) {
         const uint32_t overhead = connection.from(sender).timestamps && peer.timestamps ? kTimestampOptionBytes : 0;
         return length + overhead < peer.mss;
@@ -63,7 +65,7 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
     if (segment.payloadLength == 0 && !ack) {
         return;  // neither data nor the ACK of a small segment
     }
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     SenderState* const sides = states_.allOf(connection.id);
     SenderState& own = sides[sideIndex(event.sender)];
     SenderState& peer = sides[sideIndex(otherSide(event.sender))];
@@ -115,7 +117,7 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
 }
 
 void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pending) {
-    const Connection& connection = held.connection;
+    const ConnectionSnapshot& connection = held.connection;
     const int64_t holdNs = held.tsNs - pending.smallTsNs;
     const auto [slot, isNew] =
         totalsOf_.try_emplace(sideKey(connection.id, held.sender), static_cast<uint32_t>(totals_.size()));

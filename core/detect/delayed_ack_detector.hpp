@@ -80,7 +80,7 @@ private:
     }
     // Updates the share of the connection's life the side's finding cost (its life is final).
     void refreshLife(uint32_t totalsIndex, const Connection& connection);
-    [[nodiscard]] bool isSmall(const Connection& connection, Side sender, uint32_t length,
+    [[nodiscard]] bool isSmall(const ConnectionSnapshot& connection, Side sender, uint32_t length,
                                const SenderState& state) const;
     void recordStall(const SegmentEvent& held, const Pending& pending);
     void releasePending(SenderState& state);

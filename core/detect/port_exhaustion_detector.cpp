@@ -46,7 +46,7 @@ uint32_t PortExhaustionDetector::hashOf(const PoolKey& key) {
 }
 
 void PortExhaustionDetector::prefetch(const SegmentEvent& event) const {
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     if (event.frame == connection.firstFrame) {
         // Its pool is looked up (and most often inserted) now: the index's slot is a cache miss.
         const PoolKey key{connection.client.address, connection.server};
@@ -57,7 +57,7 @@ void PortExhaustionDetector::prefetch(const SegmentEvent& event) const {
     }
 }
 
-uint32_t PortExhaustionDetector::poolIndexOf(const Connection& connection, uint32_t frame, bool& isNew) {
+uint32_t PortExhaustionDetector::poolIndexOf(const ConnectionSnapshot& connection, uint32_t frame, bool& isNew) {
     const PoolKey key{connection.client.address, connection.server};
     const uint32_t hash = prefetched_.valid && prefetched_.frame == frame ? prefetched_.hash : hashOf(key);
     isNew = false;
@@ -162,7 +162,7 @@ void PortExhaustionDetector::release(uint32_t connection, int64_t tsNs) {
 
 void PortExhaustionDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     expire(event.tsNs);
     // Only a connection's first segment, a SYN, a FIN or a RST changes what a pool holds.
     const bool firstSegment = event.frame == connection.firstFrame;
@@ -197,7 +197,7 @@ void PortExhaustionDetector::onSegment(const SegmentEvent& event) {
 }
 
 void PortExhaustionDetector::onFirstSegment(const SegmentEvent& event, ConnectionState& state) {
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     bool isNew = false;
     state.pool = poolIndexOf(connection, event.frame, isNew);
     if (isNew) {

@@ -177,7 +177,7 @@ private:
     [[nodiscard]] static uint32_t hashOf(const PoolKey& key);
     // The pool of `connection`'s client address and server endpoint; `isNew` if it was made now.
     // `frame`: the event's, whose key hash prefetch() may have computed.
-    uint32_t poolIndexOf(const Connection& connection, uint32_t frame, bool& isNew);
+    uint32_t poolIndexOf(const ConnectionSnapshot& connection, uint32_t frame, bool& isNew);
     // The Pool of `poolIndex`, built now if the pool was compact.
     Pool& fullPool(uint32_t poolIndex);
     [[nodiscard]] const Pool& fullPool(uint32_t poolIndex) const { return fullPools_[pools_[poolIndex].full]; }

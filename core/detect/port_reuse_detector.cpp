@@ -70,7 +70,7 @@ void PortReuseDetector::prefetch(const SegmentEvent& event) const {
 
 void PortReuseDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     // Only a new generation of a tuple has a reuse to start and a handshake to watch.
     if (connection.reusedFrom != kNoConnection) {
         if (event.frame == connection.firstFrame) {
@@ -98,7 +98,7 @@ void PortReuseDetector::onSegment(const SegmentEvent& event) {
 }
 
 void PortReuseDetector::startReuse(const SegmentEvent& event) {
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     // The earlier generation no longer changes (a newer one took its tuple), so it may be read while
     // the engine tracks later segments on another thread (SegmentObserver); not through at(), which
     // reads the store's size.

@@ -21,8 +21,10 @@ double toMs(int64_t ns) {
     return static_cast<double>(ns) / kNsPerMs;
 }
 
-// The connection's life so far, at least 1 ns (the share of it a finding cost).
-int64_t lifeOf(const Connection& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
+// The connection's life so far, at least 1 ns (the share of it a finding cost): of its record or of a
+// segment's snapshot of it.
+template <typename Record>
+int64_t lifeOf(const Record& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
 
 bool connectionOver(const Connection& connection) {
     return connection.state == ConnectionState::Closed || connection.state == ConnectionState::Reset;
@@ -112,7 +114,7 @@ void RetransmissionStallDetector::onSegment(const SegmentEvent& event) {
 
 void RetransmissionStallDetector::track(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     SenderState* const sides = states_.allOf(connection.id);
     SenderState& own = sides[sideIndex(event.sender)];
     SenderState& peer = sides[sideIndex(otherSide(event.sender))];
@@ -186,7 +188,7 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
 
 void RetransmissionStallDetector::recordStall(const SegmentEvent& event, Retransmitted& history, const Sent& from,
                                               int64_t gapNs, uint32_t end) {
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     if (history.totals == kNoTotals) {
         Finding finding;
         finding.kind = "retransmission_stall";
@@ -357,7 +359,8 @@ void RetransmissionStallDetector::showOngoing(const Connection& connection, Side
     log().changed(open->second.findingId);
 }
 
-void RetransmissionStallDetector::settleOpen(const Connection& connection, Side sender, bool force) {
+template <typename Record>
+void RetransmissionStallDetector::settleOpen(const Record& connection, Side sender, bool force) {
     const auto open = open_.find(connection.id * 2 + sideIndex(sender));
     if (open == open_.end()) {
         return;

@@ -131,7 +131,9 @@ private:
     [[nodiscard]] int64_t waitingSince(uint32_t connection, Side sender, const SenderState& state) const;
     void showOngoing(const Connection& connection, Side sender, const SenderState& state, int64_t nowNs);
     // Ends what the clock showed for `sender` once the packets moved on (`force`: the input ended).
-    void settleOpen(const Connection& connection, Side sender, bool force);
+    // `connection` is a record or a segment's snapshot.
+    template <typename Record>
+    void settleOpen(const Record& connection, Side sender, bool force);
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     RecordPool<SentQueue> queues_;             // the transmissions in flight of the sides that have some

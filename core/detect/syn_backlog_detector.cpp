@@ -144,7 +144,7 @@ void SynBacklogDetector::onTracked(const SegmentEvent& event, Handshake& state) 
 }
 
 void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state) {
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     if (!state.tracked) {  // the connection's first SYN (onSegment took the record for it)
         state.tracked = true;
         state.firstSynFrame = event.frame;
@@ -226,7 +226,7 @@ void SynBacklogDetector::confirmListener(Listener& listener) {
 }
 
 void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& state) {
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     Listener& listener = listeners_[state.listener];  // the SYN's: this server's
     confirmListener(listener);
     if (!state.answered) {
@@ -255,7 +255,7 @@ void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& st
 }
 
 void SynBacklogDetector::onServerReset(const SegmentEvent& event, Handshake& state) {
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     if (state.completed && !state.serverSentData && !state.excluded && !state.resetByServer) {
         const int64_t windowNs = 2 * std::max<int64_t>(connection.initialRttNs, 0) + kAbortMarginNs;
         if (event.tsNs - state.completedTsNs <= windowNs) {
@@ -298,7 +298,8 @@ void SynBacklogDetector::settle(Handshake& state) {
     }
 }
 
-void SynBacklogDetector::countEvidence(const Connection& connection, Handshake& state, uint32_t frame, bool isReset) {
+template <typename Record>
+void SynBacklogDetector::countEvidence(const Record& connection, Handshake& state, uint32_t frame, bool isReset) {
     Listener& listener = listeners_[state.listener];
     if (!listener.hasFinding) {
         Finding finding;

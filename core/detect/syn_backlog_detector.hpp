@@ -122,7 +122,9 @@ private:
     void onServerReset(const SegmentEvent& event, Handshake& state);
     void addInFlight(Listener& listener, uint32_t connection, int64_t tsNs);
     void settle(Handshake& state);
-    void countEvidence(const Connection& connection, Handshake& state, uint32_t frame, bool isReset);
+    // `connection` is a record or a segment's snapshot: only its id and client are read.
+    template <typename Record>
+    void countEvidence(const Record& connection, Handshake& state, uint32_t frame, bool isReset);
     void updateDelay(Handshake& state, bool final);
     void finish(Handshake& state);
     void refresh(Listener& listener);

@@ -44,7 +44,8 @@ void TimeWaitDetector::endTimeWait(uint32_t connection, uint32_t host, int64_t t
     }
 }
 
-void TimeWaitDetector::endTimeWaitEarly(const Connection& connection, int64_t tsNs) {
+template <typename Record>
+void TimeWaitDetector::endTimeWaitEarly(const Record& connection, int64_t tsNs) {
     if (stateOf(connection.id).timeWaitLive) {
         endTimeWait(connection.id, hostIndex_.at(hostKeyOf(connection)), tsNs);
     }
@@ -52,7 +53,7 @@ void TimeWaitDetector::endTimeWaitEarly(const Connection& connection, int64_t ts
 
 void TimeWaitDetector::prefetch(const SegmentEvent& event) const {
     // A FIN after the peer's may close the connection: its host's slot is looked up then.
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     if ((event.segment.flags & tcpflag::kFin) != 0 && connection.hasActiveCloser &&
         connection.activeCloser != event.sender) {
         hostIndex_.prefetch(hostKeyOf(connection));
@@ -61,7 +62,7 @@ void TimeWaitDetector::prefetch(const SegmentEvent& event) const {
 
 void TimeWaitDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     expire(event.tsNs);
     // Only a SYN, a FIN, a RST (or a new generation's first segment) changes what is counted.
     if ((segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0 && event.frame != connection.firstFrame) {
@@ -94,7 +95,7 @@ void TimeWaitDetector::onSegment(const SegmentEvent& event) {
     }
 }
 
-void TimeWaitDetector::recordClose(const Connection& connection, int64_t tsNs) {
+void TimeWaitDetector::recordClose(const ConnectionSnapshot& connection, int64_t tsNs) {
     const HostKey key = hostKeyOf(connection);
     auto [slot, isNew] = hostIndex_.try_emplace(key, static_cast<uint32_t>(hosts_.size()));
     if (isNew) {

@@ -104,12 +104,15 @@ private:
     void expireUntil(int64_t nowNs);
     // The TIME_WAIT of `connection`, held by `host`, ends at `tsNs` (if it still counts).
     void endTimeWait(uint32_t connection, uint32_t host, int64_t tsNs);
-    // ... the same, early: the host is the one its close was counted for.
-    void endTimeWaitEarly(const Connection& connection, int64_t tsNs);
-    [[nodiscard]] static HostKey hostKeyOf(const Connection& connection) {
+    // ... the same, early: the host is the one its close was counted for. `connection` is a record
+    // (of an earlier generation) or a segment's snapshot.
+    template <typename Record>
+    void endTimeWaitEarly(const Record& connection, int64_t tsNs);
+    template <typename Record>
+    [[nodiscard]] static HostKey hostKeyOf(const Record& connection) {
         return {connection.endpoint(connection.activeCloser).address, connection.activeCloser};
     }
-    void recordClose(const Connection& connection, int64_t tsNs);
+    void recordClose(const ConnectionSnapshot& connection, int64_t tsNs);
     void addEarlyClose(HostState& host, uint32_t connection, int64_t tsNs);
     // Counts the host's early closes into its new tally and gives their entries back.
     void replayEarlyCloses(HostState& host);

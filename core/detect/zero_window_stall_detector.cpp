@@ -20,7 +20,7 @@ double toMs(int64_t ns) {
 
 void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
-    const Connection& connection = event.connection;
+    const ConnectionSnapshot& connection = event.connection;
     const Side sender = event.sender;
     // A connection gets state at its first zero window: before that, neither side is closed and
     // nothing below would change (most connections never get here: one bit tells, no hash lookup).
@@ -84,8 +84,9 @@ void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     }
 }
 
-ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Connection& connection, Side receiver,
-                                                                        ReceiverState& state, bool byClock) {
+ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const ConnectionSnapshot& connection,
+                                                                        Side receiver, ReceiverState& state,
+                                                                        bool byClock) {
     if (state.totals != kNoTotals) {
         Totals& totals = totals_[state.totals];
         // Not all(): it would first have the log describe every finding changed since the last read.
@@ -104,7 +105,7 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
     return totals_.back();
 }
 
-Finding ZeroWindowStallDetector::newFinding(const Connection& connection, Side receiver,
+Finding ZeroWindowStallDetector::newFinding(const ConnectionSnapshot& connection, Side receiver,
                                             const ReceiverState& state) const {
     Finding finding;
     finding.kind = "zero_window_stall";
@@ -122,7 +123,7 @@ Finding ZeroWindowStallDetector::newFinding(const Connection& connection, Side r
     return finding;
 }
 
-void ZeroWindowStallDetector::endPeriod(const Connection& connection, Side receiver, ReceiverState& state,
+void ZeroWindowStallDetector::endPeriod(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state,
                                         uint32_t endFrame, int64_t endTsNs, const char* endedBy) {
     state.closed = false;
     --closedSides_;
@@ -173,7 +174,7 @@ void ZeroWindowStallDetector::endPeriod(const Connection& connection, Side recei
 
 // A closed window that has already lasted longer than the threshold is a stall even before it
 // opens: show it at once, so a live capture does not wait for the end of the period.
-void ZeroWindowStallDetector::showOngoing(const Connection& connection, Side receiver, ReceiverState& state,
+void ZeroWindowStallDetector::showOngoing(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state,
                                           int64_t nowTsNs, bool byClock) {
     const int64_t closedNs = nowTsNs - state.closedTsNs;
     if (closedNs < static_cast<int64_t>(options().zeroWindowStallMinMs * kNsPerMs)) {
@@ -193,7 +194,7 @@ void ZeroWindowStallDetector::showOngoing(const Connection& connection, Side rec
     log().changed(totals.findingId);
 }
 
-void ZeroWindowStallDetector::refreshSummary(const Connection& connection, const Totals& totals,
+void ZeroWindowStallDetector::refreshSummary(const ConnectionSnapshot& connection, const Totals& totals,
                                              const ReceiverState& state, int64_t ongoingNs) {
     Finding& finding = log().edit(totals.findingId);
     const int64_t totalNs = totals.closedNs + ongoingNs;
@@ -230,7 +231,7 @@ void ZeroWindowStallDetector::onClock(int64_t nowNs) {
         for (const Side side : {Side::Client, Side::Server}) {
             ReceiverState& state = sides.of(side);
             if (state.closed) {
-                showOngoing(connections[sides.connection], side, state, nowNs, true);
+                showOngoing(ConnectionSnapshot::of(connections[sides.connection]), side, state, nowNs, true);
             }
         }
     }
@@ -252,7 +253,7 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
             if (state.closed) {
                 // Still closed when the capture ended: the time until the connection's last segment
                 // was lost (the sender's probes show it was still waiting).
-                const Connection& connection = connections[sides.connection];
+                const ConnectionSnapshot connection = ConnectionSnapshot::of(connections[sides.connection]);
                 endPeriod(connection, side, state, 0, std::min(lastTsNs, connection.lastTsNs), "capture_end");
             }
         }
@@ -263,7 +264,7 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
             continue;
         }
         const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);
-        refreshSummary(connections[totals.connection], totals, state, 0);
+        refreshSummary(ConnectionSnapshot::of(connections[totals.connection]), totals, state, 0);
         log().changed(totals.findingId);
     }
 }

@@ -59,13 +59,14 @@ private:
 
     // The finding of `receiver`, made if it has none; by the clock a provisional one, and a
     // provisional one is confirmed when a packet gets here.
-    Totals& ensureFinding(const Connection& connection, Side receiver, ReceiverState& state, bool byClock = false);
-    Finding newFinding(const Connection& connection, Side receiver, const ReceiverState& state) const;
-    void endPeriod(const Connection& connection, Side receiver, ReceiverState& state, uint32_t endFrame,
+    Totals& ensureFinding(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state,
+                          bool byClock = false);
+    Finding newFinding(const ConnectionSnapshot& connection, Side receiver, const ReceiverState& state) const;
+    void endPeriod(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state, uint32_t endFrame,
                    int64_t endTsNs, const char* endedBy);
-    void showOngoing(const Connection& connection, Side receiver, ReceiverState& state, int64_t nowTsNs,
+    void showOngoing(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state, int64_t nowTsNs,
                      bool byClock = false);
-    void refreshSummary(const Connection& connection, const Totals& totals, const ReceiverState& state,
+    void refreshSummary(const ConnectionSnapshot& connection, const Totals& totals, const ReceiverState& state,
                         int64_t ongoingNs);
 
     absl::flat_hash_map<uint32_t, uint32_t> sidesIndex_;  // connection id -> index in sides_

@@ -85,7 +85,8 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
         return;
     }
     if (!observers_.empty()) {
-        const SegmentEvent event{segment, *tracked.connection, tracked.sender, frame, tsNs, tracked.analysis, position};
+        const ConnectionSnapshot connection = ConnectionSnapshot::of(*tracked.connection);
+        const SegmentEvent event{segment, connection, tracked.sender, frame, tsNs, tracked.analysis, position};
         for (SegmentObserver* observer : observers_) {
             observer->onSegment(event);
         }
@@ -146,7 +147,7 @@ void AnalysisEngine::track(const PreparedFrame& prepared, TrackedFrame& tracked)
     tracked.isTcp = trackSegment(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs,
                                  prepared.recordOffset, prepared.fileIndex, frame, segment, tracked.packetIndex);
     if (tracked.isTcp) {
-        tracked.connection = *segment.connection;
+        tracked.connection.take(*segment.connection);
         tracked.frame = frame;
         tracked.analysis = segment.analysis;
         tracked.sender = segment.sender;

@@ -68,8 +68,8 @@ struct PreparedFrame {
 /// What the in-order part of the analysis (AnalysisEngine::track) made of one prepared frame, kept
 /// for the observers when another thread calls them later (AnalysisEngine::notify).
 struct TrackedFrame {
-    Connection connection;  ///< a copy of the segment's connection after this segment was applied
-                            ///< (the engine's record goes on changing while the observers catch up)
+    ConnectionSnapshot connection;  ///< of the segment's connection after this segment was applied (the
+                                    ///< engine's record goes on changing while the observers catch up)
     size_t packetIndex = 0;
     uint32_t frame = 0;
     AnalysisFlags analysis = 0;

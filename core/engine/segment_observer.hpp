@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "decode/decoded_packet.hpp"
+#include "engine/connection_snapshot.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {
@@ -10,7 +11,7 @@ namespace tcpscope {
 /// One analysed TCP segment, as the engine hands it to observers (detectors, live views).
 struct SegmentEvent {
     const TcpSegment& segment;
-    const Connection& connection;  ///< after this segment was applied
+    const ConnectionSnapshot& connection;  ///< what observers read of its connection after this segment was applied
     Side sender;
     uint32_t frame;
     int64_t tsNs;
