@@ -26,14 +26,7 @@ public:
     /// The `Slots` states of a connection, side by side (one lookup for all of them).
     State* allOf(uint32_t connection) { return &of(connection); }
     /// Asks for the cache lines of a connection's states, if they are built, ahead of their use.
-    void prefetch(uint32_t connection) const {
-        const size_t first = size_t{connection} * Slots;
-        if (first < entries_.size() && entries_.holds(first)) {
-            const auto* states = reinterpret_cast<const char*>(&entries_[first]);
-            __builtin_prefetch(states, 1);
-            __builtin_prefetch(states + sizeof(State) * Slots - 1, 1);
-        }
-    }
+    void prefetch(uint32_t connection) const { entries_.prefetch(size_t{connection} * Slots, Slots); }
     /// The connection is retired: its states are not looked up again.
     void release(uint32_t connection) { entries_.release(size_t{connection} * Slots, Slots); }
     /// The input has ended: frees every state (none is looked up again).

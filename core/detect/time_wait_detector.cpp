@@ -126,13 +126,7 @@ void TimeWaitDetector::recordClose(const ConnectionSnapshot& connection, int64_t
 }
 
 void TimeWaitDetector::addEarlyClose(HostState& host, uint32_t connection, int64_t tsNs) {
-    uint32_t index = freeEarly_;
-    if (index != kNoEarlyClose) {
-        freeEarly_ = earlyCloses_[index].next;
-    } else {
-        index = static_cast<uint32_t>(earlyCloses_.size());
-        earlyCloses_.append();
-    }
+    const uint32_t index = earlyCloses_.take();
     earlyCloses_[index] = EarlyClose{tsNs, connection, kNoEarlyClose};
     if (host.lastEarly == kNoEarlyClose) {
         host.firstEarly = index;
@@ -143,14 +137,12 @@ void TimeWaitDetector::addEarlyClose(HostState& host, uint32_t connection, int64
 }
 
 void TimeWaitDetector::replayEarlyCloses(HostState& host) {
-    for (uint32_t index = host.firstEarly; index != kNoEarlyClose; index = earlyCloses_[index].next) {
-        const EarlyClose& early = earlyCloses_[index];
+    for (uint32_t index = host.firstEarly; index != kNoEarlyClose;) {
+        const EarlyClose early = earlyCloses_[index];
         // The server endpoint is fixed at creation (see SegmentObserver).
         count(*host.tally, engine().connections()[early.connection].server, early.tsNs);
-    }
-    if (host.lastEarly != kNoEarlyClose) {
-        earlyCloses_[host.lastEarly].next = freeEarly_;
-        freeEarly_ = host.firstEarly;
+        earlyCloses_.release(index);
+        index = early.next;
     }
     host.firstEarly = kNoEarlyClose;
     host.lastEarly = kNoEarlyClose;
@@ -303,8 +295,7 @@ void TimeWaitDetector::onEnd(int64_t lastTsNs) {
         }
     }
     // The findings are described from the hosts' tallies: what only the packets needed goes first.
-    earlyCloses_ = {};
-    freeEarly_ = kNoEarlyClose;
+    earlyCloses_.clear();
     states_.clear();
     expiries_ = {};
     hostIndex_ = {};

@@ -63,14 +63,14 @@ private:
     };
 
     // A close counted before the host's tally was built (its server is read from the connection).
-    // Every host's are in one store, each host's chained in order: most hosts of a large capture
+    // Every host's are in one pool, each host's chained in order: most hosts of a large capture
     // close a few connections and never build a tally, and a list of their own would cost each of
     // them a vector and its regrowths.
     static constexpr uint32_t kNoEarlyClose = UINT32_MAX;
     struct EarlyClose {
         int64_t tsNs = 0;
         uint32_t connection = 0;
-        uint32_t next = kNoEarlyClose;  // the host's next early close, or in the free list
+        uint32_t next = kNoEarlyClose;  // the host's next early close
     };
 
     struct HostState {
@@ -127,8 +127,7 @@ private:
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
     absl::flat_hash_map<HostKey, uint32_t> hostIndex_;
     ChunkedStore<HostState, 256> hosts_;  // chunks: growing never copies the hosts
-    ChunkedStore<EarlyClose, 4096> earlyCloses_;  // every host's early closes, and the free entries
-    uint32_t freeEarly_ = kNoEarlyClose;          // first free entry, chained through `next`
+    RecordPool<EarlyClose> earlyCloses_;  // every host's early closes, until replayed into its tally
 };
 
 }  // namespace tcpscope

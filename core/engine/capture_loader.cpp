@@ -65,7 +65,8 @@ uint64_t bytesConsumed(const std::vector<OpenInput>& inputs) {
     return done;
 }
 
-constexpr uint64_t kProgressEveryFrames = 4096;
+// Progress and checkpoints on one thread: as often as a batch of the reading thread is handed over.
+constexpr uint64_t kProgressEveryFrames = FrameBatch::kFrames;
 
 // Reading thread: reads, decodes and numbers the tuples of the merged inputs into batches until the
 // end or a stop; with `tracking`, also tracks their connections and indexes them (AnalysisEngine::track).

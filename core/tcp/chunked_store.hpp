@@ -79,6 +79,19 @@ public:
             size_ = entries;
         }
     }
+    /// Asks for the cache lines of entries `first` .. `first + count - 1` (in one chunk) ahead of
+    /// their use, for writing; nothing if they are past the end or their chunk was freed.
+    void prefetch(size_t first, size_t count = 1) const {
+        if (first >= size_ || !holds(first)) {
+            return;
+        }
+        constexpr uintptr_t kLine = 64;
+        const auto begin = reinterpret_cast<uintptr_t>(&(*this)[first]);
+        const uintptr_t end = begin + count * sizeof(T);
+        for (uintptr_t line = begin & ~(kLine - 1); line < end; line += kLine) {
+            __builtin_prefetch(reinterpret_cast<const void*>(line), 1);
+        }
+    }
     /// Makes room in the chunk table for `entries` entries, so that growing up to there never moves
     /// the table: another thread may then read entries appended earlier (handed over with a
     /// happens-before), through operator[] only, while this one appends more. Takes address space

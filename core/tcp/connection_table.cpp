@@ -45,13 +45,8 @@ TupleRef TupleNumbering::number(const Endpoint& source, const Endpoint& destinat
 }
 
 void ConnectionTable::prefetchLive(uint32_t id) const {
-    const auto* record = reinterpret_cast<const char*>(&connections_[id]);
-    for (size_t offset = 0; offset < sizeof(Connection); offset += 64) {
-        __builtin_prefetch(record + offset, 1);
-    }
-    const auto* sequence = reinterpret_cast<const char*>(&sequences_[id]);
-    __builtin_prefetch(sequence, 1);
-    __builtin_prefetch(sequence + sizeof(std::array<SequenceState, 2>) - 1, 1);
+    connections_.prefetch(id);
+    sequences_.prefetch(id);
 }
 
 void ConnectionTable::reserve(size_t count) { latestByTuple_.reserve(count); }
