@@ -60,6 +60,7 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
 
 Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, const char* description) {
     auto options = std::make_shared<AnalysisCommandOptions>();
+    options->input.readsPackets = output == Output::Packets;  // analyze and flows report connections and findings
     CLI::App* command = app.add_subcommand(name, description);
     addAnalysisInputOptions(*command, options->input, output == Output::Analyze);
     command->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));

@@ -144,6 +144,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
 
     AnalysisOptions analysisOptions;
     analysisOptions.engine.filter = options.filter;
+    analysisOptions.engine.keepPacketIndex = options.readsPackets || !options.straceLogs.empty();
     analysisOptions.detectors = *detectors;
     try {
         loaded.analysis = analyzeCaptures(options.files, analysisOptions);

@@ -40,6 +40,9 @@ struct AnalysisInputOptions {
     std::vector<std::string> straceLogs;
     std::string straceTz;
     std::optional<double> straceOffsetMs;
+    /// The command reads the packet index (listings, diagrams, notes on packets). When false, the
+    /// index is kept only if strace logs are given (their alignment reads it).
+    bool readsPackets = true;
 };
 
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.

@@ -14,7 +14,8 @@ std::string captureFileName(const std::string& path);
 /// (other frames get time 0: listed, but not drawn on the time axis).
 PacketNoteTarget packetNoteTarget(const AnalysisEngine& engine, const std::vector<InputSummary>& inputs, uint32_t frame);
 /// Puts the packet comments of the opened pcapng files into `notes` as read-only notes "from the
-/// capture", replacing earlier ones. Each is pinned to its frame (packetNoteTarget()).
+/// capture", replacing earlier ones. Each is pinned to its frame, with the frame's own time and file
+/// (TCP or not; read as the frames were counted, so no packet index is needed).
 void showCaptureComments(NoteSet& notes, const AnalysisEngine& engine, const std::vector<InputSummary>& inputs);
 
 }  // namespace tcpscope

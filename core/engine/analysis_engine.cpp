@@ -20,7 +20,7 @@ std::vector<std::string> AnalysisEngine::filterWarnings() const {
     return filter_ ? filter_->warnings() : std::vector<std::string>{};
 }
 
-uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string_view comment) {
+uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fileIndex, std::string_view comment) {
     const uint32_t frame = nextFrame_++;
     if (counters_.frames == 0) {
         firstTsNs_ = tsNs;
@@ -34,7 +34,7 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
     }
     ++*linkTypeCount_;
     if (!comment.empty()) {
-        comments_.emplace_back(frame, std::string(comment));  // kept for every frame, TCP or not
+        comments_.push_back(PacketComment{frame, tsNs, fileIndex, std::string(comment)});  // TCP or not
     }
     return frame;
 }
@@ -43,8 +43,7 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
 [[gnu::always_inline]] inline bool AnalysisEngine::trackSegment(DecodeStatus status, const TcpSegment& segment,
                                                                 const TupleRef& tuple, int64_t tsNs,
                                                                 uint64_t recordOffset, uint32_t fileIndex,
-                                                                uint32_t frame, TrackedSegment& tracked,
-                                                                size_t& position) {
+                                                                uint32_t frame, TrackedSegment& tracked) {
     switch (status) {
         case DecodeStatus::Tcp: break;
         case DecodeStatus::NotTcp: ++counters_.notTcp; return false;
@@ -59,6 +58,9 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
     }
 
     tracked = tracker_.track(segment, tuple, tsNs, frame);
+    if (!options_.keepPacketIndex) {
+        return true;
+    }
     IndexedPacket indexed;
     indexed.tsNs = tsNs;
     indexed.recordOffset = recordOffset;
@@ -72,7 +74,7 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
     indexed.fromServer = tracked.sender == Side::Server;
     indexed.window = segment.window;
     indexed.analysis = tracked.analysis;
-    position = packets_.append(indexed);
+    packets_.append(indexed);
     return true;
 }
 
@@ -80,13 +82,12 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
                                                            const TupleRef& tuple, int64_t tsNs, uint64_t recordOffset,
                                                            uint32_t fileIndex, uint32_t frame) {
     TrackedSegment tracked;
-    size_t position = 0;
-    if (!trackSegment(status, segment, tuple, tsNs, recordOffset, fileIndex, frame, tracked, position)) {
+    if (!trackSegment(status, segment, tuple, tsNs, recordOffset, fileIndex, frame, tracked)) {
         return;
     }
     if (!observers_.empty()) {
         const ConnectionSnapshot connection = ConnectionSnapshot::of(*tracked.connection);
-        const SegmentEvent event{segment, connection, tracked.sender, frame, tsNs, tracked.analysis, position};
+        const SegmentEvent event{segment, connection, tracked.sender, frame, tsNs, tracked.analysis};
         for (SegmentObserver* observer : observers_) {
             observer->onSegment(event);
         }
@@ -102,7 +103,7 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, std::string
 }
 
 void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
-    const uint32_t frame = countFrame(packet.tsNs, packet.linkType, packet.comment);
+    const uint32_t frame = countFrame(packet.tsNs, packet.linkType, fileIndex, packet.comment);
     if (filter_ && !filter_->matches(packet)) {
         ++counters_.filteredOut;
         return;
@@ -129,7 +130,7 @@ void AnalysisEngine::prepare(const RawPacket& packet, uint32_t fileIndex, Prepar
 }
 
 void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
-    const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.comment);
+    const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.fileIndex, prepared.comment);
     analyse(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs, prepared.recordOffset,
             prepared.fileIndex, frame);
 }
@@ -142,10 +143,10 @@ void AnalysisEngine::track(const PreparedFrame& prepared, TrackedFrame& tracked)
         tracker_.allowConcurrentReads();  // the observers, on another thread, read earlier connections
         concurrentReads_ = true;
     }
-    const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.comment);
+    const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.fileIndex, prepared.comment);
     TrackedSegment segment;
     tracked.isTcp = trackSegment(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs,
-                                 prepared.recordOffset, prepared.fileIndex, frame, segment, tracked.packetIndex);
+                                 prepared.recordOffset, prepared.fileIndex, frame, segment);
     if (tracked.isTcp) {
         tracked.connection.take(*segment.connection);
         tracked.frame = frame;
@@ -158,8 +159,8 @@ void AnalysisEngine::notify(const PreparedFrame& prepared, const TrackedFrame& t
     if (!tracked.isTcp) {
         return;
     }
-    const SegmentEvent event{prepared.segment, tracked.connection, tracked.sender,     tracked.frame,
-                             prepared.tsNs,    tracked.analysis,   tracked.packetIndex};
+    const SegmentEvent event{prepared.segment, tracked.connection, tracked.sender,
+                             tracked.frame,    prepared.tsNs,      tracked.analysis};
     for (SegmentObserver* observer : observers_) {
         observer->onSegment(event);
     }
@@ -188,8 +189,8 @@ void AnalysisEngine::retireAged(int64_t nowNs) {
 
 std::string_view AnalysisEngine::commentOf(uint32_t frame) const {
     const auto found = std::lower_bound(comments_.begin(), comments_.end(), frame,
-                                        [](const auto& entry, uint32_t wanted) { return entry.first < wanted; });
-    return found != comments_.end() && found->first == frame ? std::string_view(found->second) : std::string_view();
+                                        [](const PacketComment& entry, uint32_t wanted) { return entry.frame < wanted; });
+    return found != comments_.end() && found->frame == frame ? std::string_view(found->text) : std::string_view();
 }
 
 int64_t AnalysisEngine::advanceClock(int64_t nowNs) {

@@ -33,6 +33,10 @@ struct ConnectionRetirement {
 /// Settings of one analysis run.
 struct EngineOptions {
     std::string filter;  ///< tcpdump filter expression; empty = every frame
+    /// Keep the packet index (packets()): what the views, the packet listings, diagrams and strace
+    /// alignment read. Off when only the connections and findings are wanted (the CLI's analyze and
+    /// flows without strace logs): then packets() stays empty, which saves about 30 B a packet.
+    bool keepPacketIndex = true;
     PacketIndexSpill indexSpill;  ///< where the packet index may move its older chunks (live captures)
     ConnectionRetirement retirement;
 };
@@ -65,12 +69,21 @@ struct PreparedFrame {
     std::string comment;  ///< pcapng packet comment, usually empty
 };
 
+/// A pcapng packet comment (opt_comment) and where its frame is.
+struct PacketComment {
+    uint32_t frame = 0;
+    int64_t tsNs = 0;
+    uint32_t fileIndex = 0;  ///< the input file the frame came from
+    std::string text;
+
+    bool operator==(const PacketComment&) const = default;
+};
+
 /// What the in-order part of the analysis (AnalysisEngine::track) made of one prepared frame, kept
 /// for the observers when another thread calls them later (AnalysisEngine::notify).
 struct TrackedFrame {
     ConnectionSnapshot connection;  ///< of the segment's connection after this segment was applied (the
                                     ///< engine's record goes on changing while the observers catch up)
-    size_t packetIndex = 0;
     uint32_t frame = 0;
     AnalysisFlags analysis = 0;
     Side sender = Side::Client;
@@ -143,8 +156,8 @@ public:
     [[nodiscard]] const std::string& filterExpression() const { return options_.filter; }
     /// Warnings from the filter (link types it does not apply to).
     [[nodiscard]] std::vector<std::string> filterWarnings() const;
-    /// Packet comments of pcapng files (opt_comment), by frame number, in frame order.
-    [[nodiscard]] const std::vector<std::pair<uint32_t, std::string>>& packetComments() const { return comments_; }
+    /// Packet comments of pcapng files, in frame order (kept with or without the packet index).
+    [[nodiscard]] const std::vector<PacketComment>& packetComments() const { return comments_; }
     /// The comment of `frame`, or an empty view.
     [[nodiscard]] std::string_view commentOf(uint32_t frame) const;
     /// Pre-sizes for about `connections` connections.
@@ -155,12 +168,11 @@ public:
 
 private:
     // The bookkeeping of every frame pushed; returns its frame number.
-    uint32_t countFrame(int64_t tsNs, uint32_t linkType, std::string_view comment);
-    // Counts a decoded frame and, for a TCP segment, tracks it and appends it to the packet index
-    // (the part of the analysis before the observers). False if the frame is not a TCP segment.
+    uint32_t countFrame(int64_t tsNs, uint32_t linkType, uint32_t fileIndex, std::string_view comment);
+    // Counts a decoded frame and, for a TCP segment, tracks it and appends it to the packet index if
+    // one is kept (the part of the analysis before the observers). False if the frame is not a TCP segment.
     bool trackSegment(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
-                      uint64_t recordOffset, uint32_t fileIndex, uint32_t frame, TrackedSegment& tracked,
-                      size_t& position);
+                      uint64_t recordOffset, uint32_t fileIndex, uint32_t frame, TrackedSegment& tracked);
     // The analysis of a decoded frame.
     void analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
                  uint64_t recordOffset, uint32_t fileIndex, uint32_t frame);
@@ -174,7 +186,7 @@ private:
     PacketIndex packets_;
     FrameCounters counters_;
     std::vector<SegmentObserver*> observers_;
-    std::vector<std::pair<uint32_t, std::string>> comments_;
+    std::vector<PacketComment> comments_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
     int64_t clockNs_ = 0;  // the last advanceClock()

@@ -16,7 +16,6 @@ struct SegmentEvent {
     uint32_t frame;
     int64_t tsNs;
     AnalysisFlags analysis;
-    size_t packetIndex;            ///< position in the engine's PacketIndex
 };
 
 /// Receives every analysed segment in capture order. Detectors implement this so that they run

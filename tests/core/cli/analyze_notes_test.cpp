@@ -69,3 +69,31 @@ TEST_CASE("analyze lists the capture's notes in JSON and text", "[cli][notes]") 
     CHECK(corruptReport["findings"].size() > 0);
     fs::remove_all(folder);
 }
+
+TEST_CASE("analyze keeps no packet index yet places the capture's packet comments as notes does", "[cli][notes]") {
+    const fs::path folder = fs::temp_directory_path() / ("tcpscope-analyze-comments-" + std::to_string(::getpid()));
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    const std::string capture = (folder / "proxy-nagle.pcap").string();
+    const std::string copy = (folder / "commented.pcapng").string();
+    fs::copy_file(std::string(TCPSCOPE_SOURCE_DIR) + "/samples/proxy-nagle.pcap", capture);
+    REQUIRE(cli({"notes", capture, "--add-packet", "12", "--text", "held by Nagle"}).ok());
+    REQUIRE(cli({"notes", capture, "--add-packet", "40", "--text", "later"}).ok());
+    REQUIRE(cli({"notes", capture, "--write-pcapng", copy}).ok());
+
+    // `notes` reads the packet index for the comments' times; `analyze` keeps none and takes them
+    // from the frames as they were read. Both must place each comment on the same frame, file and time.
+    const auto listed = cli({"notes", copy, "--format", "json"});
+    REQUIRE(listed.ok());
+    const auto analyzed = cli({"analyze", copy, "--format", "json"});
+    REQUIRE(analyzed.ok());
+    const auto fromIndex = nlohmann::json::parse(listed.out)["notes"];
+    const auto report = nlohmann::json::parse(analyzed.out);
+    REQUIRE(fromIndex.size() == 2);
+    CHECK(report["capture"]["packet_comments"] == 2);
+    CHECK(report["notes"] == fromIndex);
+    CHECK(fromIndex[1]["target"]["frame"] == 40);
+    CHECK(fromIndex[1]["target"]["file"] == "commented.pcapng");
+    CHECK(fromIndex[1]["target"]["ts"].is_number());
+    fs::remove_all(folder);
+}

@@ -158,3 +158,34 @@ TEST_CASE("the packet index finds a frame's position, skipping frames that are n
     CHECK(index.firstAtOrAfterFrame(10) == index.size());
     CHECK(index.frame(3) == 9);
 }
+
+TEST_CASE("without the packet index an analysis finds the same connections and findings", "[engine]") {
+    const std::string sample = GENERATE(std::string("proxy-nagle.pcap"), std::string("port-reuse-collision.pcap"),
+                                        std::string("churn-exhaustion.pcap"));
+    const std::string path = std::string(TCPSCOPE_SOURCE_DIR) + "/samples/" + sample;
+    const CaptureAnalysis kept = analyzeCaptures({path}, {});
+    AnalysisOptions options;
+    options.engine.keepPacketIndex = false;
+    const CaptureAnalysis dropped = analyzeCaptures({path}, options);
+
+    REQUIRE(kept.engine->packets().size() == kept.engine->counters().tcp);
+    CHECK(dropped.engine->packets().size() == 0);
+    CHECK(dropped.engine->counters().tcp == kept.engine->counters().tcp);
+    REQUIRE(dropped.engine->connections().size() == kept.engine->connections().size());
+    for (size_t id = 0; id < kept.engine->connections().size(); ++id) {
+        const Connection& a = kept.engine->connections()[id];
+        const Connection& b = dropped.engine->connections()[id];
+        CHECK(a.state == b.state);
+        CHECK(a.lastTsNs == b.lastTsNs);
+        CHECK(a.from(Side::Client).payloadBytes == b.from(Side::Client).payloadBytes);
+        CHECK(a.from(Side::Server).packets == b.from(Side::Server).packets);
+    }
+    REQUIRE(!kept.findings.empty());
+    REQUIRE(dropped.findings.size() == kept.findings.size());
+    for (size_t i = 0; i < kept.findings.size(); ++i) {
+        CHECK(dropped.findings[i].kind == kept.findings[i].kind);
+        CHECK(dropped.findings[i].frames == kept.findings[i].frames);
+        CHECK(dropped.findings[i].durationMs == kept.findings[i].durationMs);
+        CHECK(dropped.findings[i].evidence == kept.findings[i].evidence);
+    }
+}
