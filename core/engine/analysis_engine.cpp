@@ -117,15 +117,35 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame);
 }
 
-void AnalysisEngine::prepare(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame) {
+void AnalysisEngine::decode(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame) const {
     frame.tsNs = packet.tsNs;
     frame.recordOffset = packet.recordOffset;
     frame.linkType = packet.linkType;
     frame.fileIndex = fileIndex;
     frame.comment.assign(packet.comment);
     frame.status = decodePacket(packet, frame.segment);
-    if (frame.status == DecodeStatus::Tcp) {
-        frame.tuple = tuples_.number(frame.segment.source, frame.segment.destination);
+}
+
+namespace {
+
+// How many frames ahead a run asks for the cache lines of a frame's tuple slot or connection: far
+// enough for a miss to memory to arrive before the frame's turn, near enough to stay in the cache.
+constexpr size_t kPrefetchAhead = 8;
+
+}  // namespace
+
+void AnalysisEngine::numberTuples(std::span<PreparedFrame> frames) {
+    for (size_t i = 0; i < frames.size(); ++i) {
+        if (i + kPrefetchAhead < frames.size()) {
+            const PreparedFrame& ahead = frames[i + kPrefetchAhead];
+            if (ahead.status == DecodeStatus::Tcp) {
+                tuples_.prefetch(ahead.segment.source, ahead.segment.destination);
+            }
+        }
+        PreparedFrame& frame = frames[i];
+        if (frame.status == DecodeStatus::Tcp) {
+            frame.tuple = tuples_.number(frame.segment.source, frame.segment.destination);
+        }
     }
 }
 
@@ -135,23 +155,31 @@ void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
             prepared.fileIndex, frame);
 }
 
-void AnalysisEngine::track(const PreparedFrame& prepared, TrackedFrame& tracked) {
+void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<TrackedFrame> tracked) {
     if (options_.retirement.enabled) {
-        throw std::logic_error("AnalysisEngine::track: the engine retires connections");
+        throw std::logic_error("AnalysisEngine::trackRun: the engine retires connections");
     }
     if (!concurrentReads_) {
         tracker_.allowConcurrentReads();  // the observers, on another thread, read earlier connections
         concurrentReads_ = true;
     }
-    const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.fileIndex, prepared.comment);
-    TrackedSegment segment;
-    tracked.isTcp = trackSegment(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs,
-                                 prepared.recordOffset, prepared.fileIndex, frame, segment);
-    if (tracked.isTcp) {
-        tracked.connection.take(*segment.connection);
-        tracked.frame = frame;
-        tracked.analysis = segment.analysis;
-        tracked.sender = segment.sender;
+    numberTuples(frames);
+    for (size_t i = 0; i < frames.size(); ++i) {
+        if (i + kPrefetchAhead < frames.size() && frames[i + kPrefetchAhead].status == DecodeStatus::Tcp) {
+            tracker_.prefetch(frames[i + kPrefetchAhead].tuple);
+        }
+        const PreparedFrame& prepared = frames[i];
+        TrackedFrame& result = tracked[i];
+        const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.fileIndex, prepared.comment);
+        TrackedSegment segment;
+        result.isTcp = trackSegment(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs,
+                                    prepared.recordOffset, prepared.fileIndex, frame, segment);
+        if (result.isTcp) {
+            result.connection.take(*segment.connection);
+            result.frame = frame;
+            result.analysis = segment.analysis;
+            result.sender = segment.sender;
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,8 +57,9 @@ struct FrameCounters {
 };
 
 /// One frame after the part of the analysis that needs its bytes (decoding), ready for the
-/// in-order part. Made by AnalysisEngine::prepare on any thread (a reader thread decodes while the
-/// engine's thread tracks connections), applied with AnalysisEngine::pushPrepared.
+/// in-order part. Made by AnalysisEngine::decode (any thread) and numbered by numberTuples or
+/// trackRun (a reading thread decodes and numbers while another analyses), applied with
+/// AnalysisEngine::pushPrepared or trackRun and notify.
 struct PreparedFrame {
     int64_t tsNs = 0;
     uint64_t recordOffset = 0;
@@ -79,7 +81,7 @@ struct PacketComment {
     bool operator==(const PacketComment&) const = default;
 };
 
-/// What the in-order part of the analysis (AnalysisEngine::track) made of one prepared frame, kept
+/// What the in-order part of the analysis (AnalysisEngine::trackRun) made of one prepared frame, kept
 /// for the observers when another thread calls them later (AnalysisEngine::notify).
 struct TrackedFrame {
     ConnectionSnapshot connection;  ///< of the segment's connection after this segment was applied (the
@@ -102,25 +104,31 @@ public:
     void addObserver(SegmentObserver* observer);
     /// Analyses one frame from input file `fileIndex`. Frames are numbered 1, 2, ... in push order.
     void push(const RawPacket& packet, uint32_t fileIndex);
-    /// Decodes `packet` into `frame` and numbers its 4-tuple. It touches only the engine's tuple
-    /// numbering, so one other thread may prepare frames while this engine's thread calls
-    /// pushPrepared() (never push() meanwhile). Only for engines without a filter expression (the
-    /// filter needs the frame's bytes in push()).
-    void prepare(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame);
-    /// Analyses a frame made by prepare(), in the order prepared, exactly as push() would have
-    /// analysed the packet.
+    /// Decodes `packet` into `frame`, without numbering its 4-tuple yet: a run of decoded frames is
+    /// then numbered by numberTuples() or by trackRun(). Only for engines without a filter
+    /// expression (the filter needs the frame's bytes in push()).
+    void decode(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame) const;
+    /// Numbers the 4-tuples of decoded frames, in order, asking for each one's hash-table slot a
+    /// few frames ahead so that their cache misses overlap. It touches only the engine's tuple
+    /// numbering, so one other thread may number frames while this engine's thread calls
+    /// pushPrepared() (never push() meanwhile).
+    void numberTuples(std::span<PreparedFrame> frames);
+    /// Analyses a frame made by decode() and numberTuples(), in the order read, exactly as push()
+    /// would have analysed the packet.
     void pushPrepared(const PreparedFrame& frame);
-    /// The first half of pushPrepared(): counts the frame, tracks its connection and appends it to
-    /// the packet index, and keeps in `tracked` what the observers are to see, without calling them.
-    /// notify() is the second half, so that one thread may track frames (in order) while another
-    /// notifies the observers of the frames already tracked (in the same order, handed over with a
-    /// happens-before, e.g. through a mutex). Meanwhile the observers may read of the engine only
-    /// what tracking no longer changes: see SegmentObserver. Not for engines that retire
-    /// connections (retiring calls the observers in the middle of tracking): throws std::logic_error.
-    void track(const PreparedFrame& prepared, TrackedFrame& tracked);
-    /// Hands the segment of a frame made by track() to the observers, as pushPrepared() would have.
+    /// The first half of pushPrepared() for a run of decoded frames: numbers their tuples, counts
+    /// each frame, tracks its connection and appends it to the packet index, and keeps in
+    /// `tracked[i]` what the observers are to see of `frames[i]`, without calling them; each frame's
+    /// connection record is asked for a few frames ahead. notify() is the second half, so that one
+    /// thread may track frames (in order) while another notifies the observers of the frames already
+    /// tracked (in the same order, handed over with a happens-before, e.g. through a mutex).
+    /// Meanwhile the observers may read of the engine only what tracking no longer changes: see
+    /// SegmentObserver. Not for engines that retire connections (retiring calls the observers in
+    /// the middle of tracking): throws std::logic_error.
+    void trackRun(std::span<PreparedFrame> frames, std::span<TrackedFrame> tracked);
+    /// Hands the segment of a frame made by trackRun() to the observers, as pushPrepared() would have.
     void notify(const PreparedFrame& prepared, const TrackedFrame& tracked);
-    /// True if the engine retires connections (ConnectionRetirement): then track() is not allowed.
+    /// True if the engine retires connections (ConnectionRetirement): then trackRun() is not allowed.
     [[nodiscard]] bool retiresConnections() const { return options_.retirement.enabled; }
     /// True if the engine has a filter expression (then frames must go through push()).
     [[nodiscard]] bool hasFilter() const { return filter_.has_value(); }
@@ -181,7 +189,7 @@ private:
 
     EngineOptions options_;
     std::optional<BpfFilter> filter_;
-    TupleNumbering tuples_;  // used by the thread that decodes (push() or prepare())
+    TupleNumbering tuples_;  // used by the thread that numbers tuples (push(), numberTuples() or trackRun())
     TcpTracker tracker_;
     PacketIndex packets_;
     FrameCounters counters_;
@@ -192,7 +200,7 @@ private:
     int64_t clockNs_ = 0;  // the last advanceClock()
     std::vector<uint32_t> live_;  // ids of the connections not retired, when retirement is enabled
     size_t retired_ = 0;
-    bool concurrentReads_ = false;  // track() has made the connection store readable by another thread
+    bool concurrentReads_ = false;  // trackRun() has made the connection store readable by another thread
     int64_t nextRetirementNs_ = INT64_MIN;
     uint32_t nextFrame_ = 1;
     uint32_t countedLinkType_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <span>
 #include <thread>
 
 #include "engine/batch_queue.hpp"
@@ -68,8 +69,32 @@ uint64_t bytesConsumed(const std::vector<OpenInput>& inputs) {
 // Progress and checkpoints on one thread: as often as a batch of the reading thread is handed over.
 constexpr uint64_t kProgressEveryFrames = FrameBatch::kFrames;
 
+// Frames are decoded this many at a time, then their tuples numbered (and their connections tracked)
+// as a run, so that a run's hash-table and connection lookups can be asked for ahead (AnalysisEngine::trackRun).
+constexpr size_t kRunFrames = 64;
+static_assert(FrameBatch::kFrames % kRunFrames == 0 && kProgressEveryFrames % kRunFrames == 0);
+
+// Reads and decodes the next frames of the merged inputs into `run`, up to its size; returns how
+// many. Sets `more` to false at the end of the input or on a stop request.
+size_t decodeRun(std::vector<OpenInput>& inputs, const AnalysisEngine& engine, const StopToken* stop,
+                 std::span<PreparedFrame> run, bool& more) {
+    size_t count = 0;
+    while (count < run.size()) {
+        uint32_t index = 0;
+        OpenInput* earliest = earliestInput(inputs, index);
+        if (earliest == nullptr || (stop != nullptr && stop->stopRequested())) {
+            more = false;
+            break;
+        }
+        engine.decode(earliest->pending, index, run[count]);
+        ++count;
+        advance(*earliest);
+    }
+    return count;
+}
+
 // Reading thread: reads, decodes and numbers the tuples of the merged inputs into batches until the
-// end or a stop; with `tracking`, also tracks their connections and indexes them (AnalysisEngine::track).
+// end or a stop; with `tracking`, also tracks their connections and indexes them (AnalysisEngine::trackRun).
 void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQueue& queue, const StopToken* stop,
                  bool tracking) {
     bool more = true;
@@ -79,20 +104,16 @@ void readBatches(std::vector<OpenInput>& inputs, AnalysisEngine& engine, BatchQu
             break;
         }
         batch->count = 0;
-        while (batch->count < batch->frames.size() && !queue.pauseRequested()) {
-            uint32_t index = 0;
-            OpenInput* earliest = earliestInput(inputs, index);
-            if (earliest == nullptr || (stop != nullptr && stop->stopRequested())) {
-                more = false;
-                break;
-            }
-            PreparedFrame& frame = batch->frames[batch->count];
-            engine.prepare(earliest->pending, index, frame);
+        while (more && batch->count < batch->frames.size() && !queue.pauseRequested()) {
+            const std::span<PreparedFrame> space(batch->frames.data() + batch->count, kRunFrames);
+            const std::span<PreparedFrame> run = space.first(decodeRun(inputs, engine, stop, space, more));
+            const size_t runStart = batch->count;
+            batch->count += run.size();
             if (tracking) {
-                engine.track(frame, batch->tracked[batch->count]);
+                engine.trackRun(run, std::span(batch->tracked.data() + runStart, run.size()));
+            } else {
+                engine.numberTuples(run);
             }
-            ++batch->count;
-            advance(*earliest);
         }
         batch->bytesDone = bytesConsumed(inputs);
         queue.pushFull(std::move(batch));
@@ -190,8 +211,22 @@ void analyseWithReadingThread(std::vector<OpenInput>& inputs, AnalysisEngine& en
     }
 }
 
-void analyseInThisThread(std::vector<OpenInput>& inputs, AnalysisEngine& engine, LoadProgress* progress,
-                         const StopToken* stop, const LoadCheckpoint& checkpoint) {
+// One thread: the progress and a checkpoint every kProgressEveryFrames frames.
+void reportProgress(const std::vector<OpenInput>& inputs, const AnalysisEngine& engine, uint64_t frames,
+                    LoadProgress* progress, const LoadCheckpoint& checkpoint) {
+    if (progress != nullptr) {
+        progress->bytesDone = bytesConsumed(inputs);
+        progress->frames = frames;
+    }
+    if (checkpoint) {
+        checkpoint(engine);
+    }
+}
+
+// One thread, frame by frame: for a filter expression (it reads each frame's bytes before the
+// analysis) and for an engine that retires connections (it cannot track a run ahead of its observers).
+void analyseEachFrame(std::vector<OpenInput>& inputs, AnalysisEngine& engine, LoadProgress* progress,
+                      const StopToken* stop, const LoadCheckpoint& checkpoint) {
     uint64_t frames = 0;
     while (true) {
         uint32_t index = 0;
@@ -202,14 +237,38 @@ void analyseInThisThread(std::vector<OpenInput>& inputs, AnalysisEngine& engine,
         engine.push(earliest->pending, index);
         advance(*earliest);
         if ((++frames % kProgressEveryFrames) == 0) {
-            if (progress != nullptr) {
-                progress->bytesDone = bytesConsumed(inputs);
-                progress->frames = frames;
-            }
-            if (checkpoint) {
-                checkpoint(engine);
-            }
+            reportProgress(inputs, engine, frames, progress, checkpoint);
         }
+    }
+}
+
+// One thread, a run of frames at a time: decoded, then tracked as a run (its lookups asked for
+// ahead), then handed to the observers, with the same results as frame by frame.
+void analyseInRuns(std::vector<OpenInput>& inputs, AnalysisEngine& engine, LoadProgress* progress,
+                   const StopToken* stop, const LoadCheckpoint& checkpoint) {
+    std::vector<PreparedFrame> space(kRunFrames);
+    std::vector<TrackedFrame> tracked(kRunFrames);
+    uint64_t frames = 0;
+    bool more = true;
+    while (more) {
+        const std::span<PreparedFrame> run = std::span(space).first(decodeRun(inputs, engine, stop, space, more));
+        engine.trackRun(run, std::span(tracked).first(run.size()));
+        for (size_t i = 0; i < run.size(); ++i) {
+            engine.notify(run[i], tracked[i]);
+        }
+        frames += run.size();
+        if (run.size() == kRunFrames && frames % kProgressEveryFrames == 0) {
+            reportProgress(inputs, engine, frames, progress, checkpoint);
+        }
+    }
+}
+
+void analyseInThisThread(std::vector<OpenInput>& inputs, AnalysisEngine& engine, LoadProgress* progress,
+                         const StopToken* stop, const LoadCheckpoint& checkpoint) {
+    if (engine.hasFilter() || engine.retiresConnections()) {
+        analyseEachFrame(inputs, engine, progress, stop, checkpoint);
+    } else {
+        analyseInRuns(inputs, engine, progress, stop, checkpoint);
     }
 }
 

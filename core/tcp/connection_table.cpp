@@ -22,21 +22,37 @@ bool sourceIsClient(const TcpSegment& segment) {
 
 }  // namespace
 
+bool TupleNumbering::v4KeyOf(const Endpoint& source, const Endpoint& destination, V4Key& key, bool& sourceIsLow) {
+    uint32_t sourceAddress = 0;
+    uint32_t destinationAddress = 0;
+    if (!source.address.v4Value(sourceAddress) || !destination.address.v4Value(destinationAddress)) {
+        return false;
+    }
+    // The same order as FlowKey's (address, then port), on 48-bit numbers.
+    const uint64_t sourceKey = (uint64_t{sourceAddress} << 16) | source.port;
+    const uint64_t destinationKey = (uint64_t{destinationAddress} << 16) | destination.port;
+    sourceIsLow = sourceKey <= destinationKey;
+    const uint64_t low = sourceIsLow ? sourceKey : destinationKey;
+    const uint64_t high = sourceIsLow ? destinationKey : sourceKey;
+    key = V4Key{static_cast<uint32_t>(low >> 16), static_cast<uint32_t>(high >> 16),
+                static_cast<uint32_t>(((low & 0xffff) << 16) | (high & 0xffff))};
+    return true;
+}
+
+void TupleNumbering::prefetch(const Endpoint& source, const Endpoint& destination) const {
+    V4Key key{};
+    bool sourceIsLow = true;
+    if (v4KeyOf(source, destination, key, sourceIsLow)) {
+        v4Numbers_.prefetch(key);
+    }
+}
+
 TupleRef TupleNumbering::number(const Endpoint& source, const Endpoint& destination) {
     TupleRef ref;
     const auto next = static_cast<uint32_t>(size());
-    uint32_t sourceAddress = 0;
-    uint32_t destinationAddress = 0;
-    if (source.address.v4Value(sourceAddress) && destination.address.v4Value(destinationAddress)) {
-        // The same order as FlowKey's (address, then port), on 48-bit numbers.
-        const uint64_t sourceKey = (uint64_t{sourceAddress} << 16) | source.port;
-        const uint64_t destinationKey = (uint64_t{destinationAddress} << 16) | destination.port;
-        ref.sourceIsLow = sourceKey <= destinationKey;
-        const uint64_t low = ref.sourceIsLow ? sourceKey : destinationKey;
-        const uint64_t high = ref.sourceIsLow ? destinationKey : sourceKey;
-        const V4Key key{static_cast<uint32_t>(low >> 16), static_cast<uint32_t>(high >> 16),
-                        static_cast<uint32_t>(((low & 0xffff) << 16) | (high & 0xffff))};
-        ref.tuple = v4Numbers_.try_emplace(key, next).first->second;
+    V4Key v4Key{};
+    if (v4KeyOf(source, destination, v4Key, ref.sourceIsLow)) {
+        ref.tuple = v4Numbers_.try_emplace(v4Key, next).first->second;
         return ref;
     }
     const FlowKey key = FlowKey::fromSegment(source, destination, ref.sourceIsLow);

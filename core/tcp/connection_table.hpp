@@ -20,6 +20,9 @@ class TupleNumbering {
 public:
     /// The tuple of a segment from `source` to `destination`.
     TupleRef number(const Endpoint& source, const Endpoint& destination);
+    /// Asks for the cache lines number(source, destination) will read. Called a few segments ahead
+    /// of numbering them, it lets their cache misses overlap instead of following one another.
+    void prefetch(const Endpoint& source, const Endpoint& destination) const;
     /// Pre-sizes for about `count` tuples.
     void reserve(size_t count) { v4Numbers_.reserve(count); }
     /// Tuples numbered so far.
@@ -38,6 +41,8 @@ private:
             return H::combine(std::move(state), (uint64_t{key.lowAddress} << 32) | key.highAddress, key.ports);
         }
     };
+    // The key of a tuple whose endpoints are both IPv4 (false otherwise), and which endpoint sent.
+    static bool v4KeyOf(const Endpoint& source, const Endpoint& destination, V4Key& key, bool& sourceIsLow);
 
     absl::flat_hash_map<V4Key, uint32_t> v4Numbers_;     // both endpoints IPv4 (or IPv4-mapped IPv6)
     absl::flat_hash_map<FlowKey, uint32_t> otherNumbers_;  // the rest (IPv6)
@@ -61,6 +66,13 @@ public:
     /// Finds or creates the connection of `segment` seen at `tsNs` in frame `frame`; `tuple` is
     /// the segment's tuple as numbered by one TupleNumbering for every segment of this table.
     ConnectionLookup lookup(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs, uint32_t frame);
+    /// Asks for the cache lines lookup() will read for a segment of `tuple` (its newest connection's
+    /// record and sequence state), to be called a few segments ahead (see TupleNumbering::prefetch).
+    void prefetch(const TupleRef& tuple) const {
+        if (tuple.tuple < latestByTuple_.size() && latestByTuple_[tuple.tuple] != kNoConnection) {
+            prefetchLive(latestByTuple_[tuple.tuple]);
+        }
+    }
 
     [[nodiscard]] const ConnectionStore& connections() const { return connections_; }
     [[nodiscard]] const Connection& at(uint32_t id) const { return connections_[id]; }

@@ -23,6 +23,8 @@ public:
     /// Tracks one segment seen at `tsNs` in frame `frame`, of tuple `tuple` (see ConnectionTable::lookup).
     TrackedSegment track(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs, uint32_t frame);
 
+    /// See ConnectionTable::prefetch.
+    void prefetch(const TupleRef& tuple) const { table_.prefetch(tuple); }
     [[nodiscard]] const ConnectionTable& table() const { return table_; }
     /// Pre-sizes for about `connections` connections.
     void reserve(size_t connections) { table_.reserve(connections); }

@@ -1,7 +1,7 @@
 // With a second core the loader reads, decodes and tracks on a reading thread and runs the detectors
 // on the calling one. The results must be exactly those of the one-thread load (TCPSCOPE_THREADS=1):
 // same counters, connections, packet index and findings, on generated captures of many batches and
-// on merged real samples.
+// on merged real samples; and one thread a run of frames at a time as frame by frame.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -15,7 +15,9 @@ using namespace tcpscope;
 
 namespace {
 
-CaptureAnalysis analyse(const std::vector<std::string>& paths, bool oneThread) {
+// `filter`: a filter expression makes the load go frame by frame on one thread (the filter reads
+// each frame's bytes), where without one it goes a run of frames at a time.
+CaptureAnalysis analyse(const std::vector<std::string>& paths, bool oneThread, const std::string& filter = {}) {
     if (oneThread) {
         ::setenv("TCPSCOPE_THREADS", "1", 1);  // NOLINT(concurrency-mt-unsafe): no other thread runs yet
     } else {
@@ -23,7 +25,9 @@ CaptureAnalysis analyse(const std::vector<std::string>& paths, bool oneThread) {
     }
     LoadProgress progress;
     uint64_t checkpoints = 0;
-    CaptureAnalysis analysis = analyzeCaptures(paths, AnalysisOptions{}, &progress, nullptr,
+    AnalysisOptions options;
+    options.engine.filter = filter;
+    CaptureAnalysis analysis = analyzeCaptures(paths, options, &progress, nullptr,
                                                [&](const AnalysisCheckpoint&) { ++checkpoints; });
     ::unsetenv("TCPSCOPE_THREADS");  // NOLINT(concurrency-mt-unsafe)
     CHECK(progress.finished);
@@ -102,6 +106,18 @@ TEST_CASE("the reading thread gives the one-thread results on generated captures
         const CaptureAnalysis single = analyse({capture.path()}, true);
         REQUIRE(threaded.engine->counters().frames == capture.stats().packets);
         requireSameResults(threaded, single);
+    }
+}
+
+TEST_CASE("one thread gives the same results a run of frames at a time as frame by frame", "[bench][engine]") {
+    for (const bench::Workload workload : {bench::Workload::W1, bench::Workload::W3}) {
+        const test::GeneratedCapture capture(test::smallWorkload(workload, 30'000), "runs");
+        CAPTURE(capture.path());
+        const CaptureAnalysis inRuns = analyse({capture.path()}, true);
+        const CaptureAnalysis frameByFrame = analyse({capture.path()}, true, "tcp or not tcp");
+        REQUIRE(frameByFrame.engine->counters().filteredOut == 0);
+        REQUIRE(!inRuns.findings.empty());
+        requireSameResults(inRuns, frameByFrame);
     }
 }
 
