@@ -1,5 +1,7 @@
 #include "tcp/connection_table.hpp"
 
+#include <algorithm>
+
 namespace tcpscope {
 
 namespace {
@@ -72,7 +74,68 @@ void ConnectionTable::retire(uint32_t id) {
     if (tuple < latestByTuple_.size() && latestByTuple_[tuple] == id) {
         latestByTuple_[tuple] = kNoConnection;
     }
+    if (sequenceReleased(id)) {
+        --sequencesReleased_;  // counted as retired from now on
+    } else {
+        releaseSequence(id);
+    }
+}
+
+void ConnectionTable::releaseSequence(uint32_t id) {
+    if (sequenceReleased(id)) {
+        return;
+    }
+    if (id >= released_.size()) {
+        released_.resize(std::max<size_t>(connections_.size(), size_t{id} + 1));
+    }
+    released_[id] = true;
     sequences_.release(id);
+}
+
+void ConnectionTable::reviveSequence(const Connection& connection) {
+    released_[connection.id] = false;
+    --sequencesReleased_;
+    std::array<SequenceState, 2>& sides = sequences_.revive(connection.id);
+    for (size_t side = 0; side < sides.size(); ++side) {
+        const SequenceSummary& summary = connection.sequence[side];
+        SequenceState& state = sides[side];
+        state.baseSeq = summary.baseSeq;
+        state.nextSeq = summary.nextSeq;
+        state.maxSeqToBeAcked = summary.nextSeq;
+        state.windowScale = summary.windowScale;
+        state.baseSeqSet = true;
+    }
+}
+
+void ConnectionTable::releaseClosed(int64_t nowNs) {
+    // A connection whose packets went on for a while after its close (more than the last ACKs)
+    // waits again at the back, a few per call, so that it does not hold up those behind it.
+    constexpr int64_t kAfterCloseNs = 1'000'000'000;
+    constexpr int kMaxRequeued = 4;
+    int requeued = 0;
+    while (!closed_.empty()) {
+        const Closed noted = closed_.front();
+        const uint32_t id = noted.id;
+        const Connection& connection = connections_[id];
+        if (connection.closeTsNs != noted.closeTsNs || sequenceReleased(id)) {
+            closed_.pop_front();  // reopened (noted again if it closed again), or released already
+            continue;
+        }
+        if (nowNs - connection.closeTsNs < kClosedSequenceAgeNs) {
+            return;  // and every connection behind it closed later
+        }
+        if (nowNs - connection.lastTsNs < kClosedSequenceAgeNs) {
+            if (connection.lastTsNs - connection.closeTsNs < kAfterCloseNs || ++requeued > kMaxRequeued) {
+                return;
+            }
+            closed_.pop_front();
+            closed_.push_back(noted);
+            continue;
+        }
+        closed_.pop_front();
+        releaseSequence(id);
+        ++sequencesReleased_;
+    }
 }
 
 Connection& ConnectionTable::create(const TcpSegment& segment, uint32_t tuple, bool sourceIsLow, int64_t tsNs,
@@ -115,10 +178,20 @@ ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, const TupleR
         prefetchLive(slot);
         Connection* existing = &connections_[slot];
         const Side sender = (sourceIsLow == existing->clientIsLow) ? Side::Client : Side::Server;
-        const SequenceState& senderSequence = sequences_[slot][sideIndex(sender)];
         // A SYN that does not repeat the sender's first sequence number is a new connection
-        // on the same tuple; a SYN with the same number is a retransmission.
-        if (isPlainSyn(segment) && senderSequence.baseSeqSet && segment.seq != senderSequence.baseSeq) {
+        // on the same tuple; a SYN with the same number is a retransmission. A plain SYN long
+        // after the connection closed (its sequence state released) is always a new one.
+        bool newGeneration = false;
+        if (sequenceReleased(slot)) {
+            newGeneration = isPlainSyn(segment);
+            if (!newGeneration) {
+                reviveSequence(*existing);
+            }
+        } else if (isPlainSyn(segment)) {
+            const SequenceState& senderSequence = sequences_[slot][sideIndex(sender)];
+            newGeneration = senderSequence.baseSeqSet && segment.seq != senderSequence.baseSeq;
+        }
+        if (newGeneration) {
             const uint32_t earlierId = existing->id;
             Connection& connection = create(segment, tuple.tuple, sourceIsLow, tsNs, frame);
             const Connection& earlier = connections_[earlierId];

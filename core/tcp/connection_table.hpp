@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,14 @@ struct ConnectionLookup {
     bool newGeneration = false;  ///< the tuple was used before: `connection->reusedFrom` is the earlier one
 };
 
+/// How long after its last packet a closed connection (FINs both ways, or a RST) keeps its sequence
+/// state: Linux's TIME_WAIT, in which the peers may still repeat their FINs and last ACKs. After
+/// that the state (96 bytes) is released; the tuple stays known, so a later plain SYN on it opens a
+/// new generation linked to this connection, and any other late segment revives the state from the
+/// connection's sequence summary (its flags may then differ from Wireshark's, which keeps every
+/// state to the end).
+inline constexpr int64_t kClosedSequenceAgeNs = 60'000'000'000;
+
 /// All connections seen, keyed by 4-tuple, with generations: a SYN on a known tuple whose
 /// sequence number differs from the one that tuple's sender started with opens a new
 /// connection, and the earlier one is kept (Wireshark splits conversations the same way).
@@ -88,11 +97,20 @@ public:
     void allowConcurrentReads() { connections_.reserveChunkTable(kNoConnection); }
     /// Ends connection `id`'s life in the table (see the class comment); call once per connection.
     void retire(uint32_t id);
+    /// `connection` has just closed (its closeTsNs was set): its sequence state is released once
+    /// the capture clock is kClosedSequenceAgeNs past its last packet (see releaseClosed).
+    void noteClosed(const Connection& connection) { closed_.push_back(Closed{connection.closeTsNs, connection.id}); }
+    /// Releases the sequence states of the connections noted closed whose last packet is at least
+    /// kClosedSequenceAgeNs before `nowNs` (in the order they closed).
+    void releaseClosed(int64_t nowNs);
+    /// Live connections whose sequence state was released by age (not counting retired ones).
+    [[nodiscard]] size_t sequencesReleased() const { return sequencesReleased_; }
     /// The input has ended: frees every sequence state and forgets the tuples, keeping the
     /// Connection records (everything the report reads). No segment may be looked up after.
     void endInput() {
         sequences_ = {};
         latestByTuple_ = {};
+        closed_ = {};
     }
     /// Bytes held by the connection records and by the live connections' sequence states.
     [[nodiscard]] size_t bytesHeld() const { return connections_.bytesHeld() + sequences_.bytesHeld(); }
@@ -101,10 +119,25 @@ private:
     // Asks for the cache lines of live connection `id`'s record and sequence state.
     void prefetchLive(uint32_t id) const;
     Connection& create(const TcpSegment& segment, uint32_t tuple, bool sourceIsLow, int64_t tsNs, uint32_t frame);
+    // Releases connection `id`'s sequence state, if it holds one.
+    void releaseSequence(uint32_t id);
+    // A segment came for connection `id` after its sequence state was released: a new state, as
+    // the connection's sequence summary left it.
+    void reviveSequence(const Connection& connection);
+    [[nodiscard]] bool sequenceReleased(uint32_t id) const { return id < released_.size() && released_[id]; }
 
     std::vector<uint32_t> latestByTuple_;  // the newest generation of each tuple, by tuple number
     ConnectionStore connections_;
-    ChunkedStore<std::array<SequenceState, 2>> sequences_;  // by connection id, released when retired
+    // By connection id, released when retired or aged. Small chunks (6 KB): a chunk is freed once all
+    // of its connections are released, and a connection that lives long keeps its whole chunk.
+    ChunkedStore<std::array<SequenceState, 2>, 64> sequences_;
+    std::vector<bool> released_;   // by connection id: its sequence state was released
+    struct Closed {
+        int64_t closeTsNs;  // as noted: a connection that reopened and closed again is noted again
+        uint32_t id;
+    };
+    std::deque<Closed> closed_;  // connections noted closed whose sequence state is still held, in closing order
+    size_t sequencesReleased_ = 0;
 };
 
 }  // namespace tcpscope

@@ -123,6 +123,7 @@ void updateSummary(Connection& connection, Side sender, const TcpSegment& segmen
 }  // namespace
 
 TrackedSegment TcpTracker::track(const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs, uint32_t frame) {
+    table_.releaseClosed(tsNs);
     const ConnectionLookup found = table_.lookup(segment, tuple, tsNs, frame);
     Connection& connection = *found.connection;
     const Side sender = found.sender;
@@ -162,7 +163,11 @@ TrackedSegment TcpTracker::track(const TcpSegment& segment, const TupleRef& tupl
             from.maxBytesInFlight = std::max(from.maxBytesInFlight, inFlight);
         }
     }
+    const bool wasOpen = connection.closeTsNs == kNoTime;
     updateSummary(connection, sender, segment, tsNs, frame, analysis);
+    if (wasOpen && connection.closeTsNs != kNoTime) {
+        table_.noteClosed(connection);
+    }
     return TrackedSegment{&connection, sender, analysis, found.created};
 }
 

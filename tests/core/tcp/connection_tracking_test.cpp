@@ -3,6 +3,7 @@
 #include "session.hpp"
 
 using namespace tcpscope;
+using tcpscope::test::SegmentSpec;
 using tcpscope::test::Session;
 
 namespace {
@@ -151,4 +152,59 @@ TEST_CASE("IPv6 connections are tracked like IPv4 ones", "[tcp]") {
     REQUIRE(s.engine.connections().size() == 1);
     CHECK(s.connection(0).client.toString() == "[2001:db8::1]:40000");
     CHECK(s.connection(0).state == ConnectionState::Established);
+}
+
+namespace {
+
+// Connection `index` from client port 40000 + index: handshake, FINs both ways and the last ACK,
+// all within 5 ms of `atMs`.
+void closedConnection(Session& s, uint16_t index, double atMs) {
+    const auto on = [index](SegmentSpec spec) {
+        (spec.source == SegmentSpec{}.source ? spec.sourcePort : spec.destinationPort) =
+            static_cast<uint16_t>(40000 + index);
+        return spec;
+    };
+    s.push(on(Session::fromClient(100, 0, tcpflag::kSyn)), atMs);
+    s.push(on(Session::fromServer(200, 101, tcpflag::kSyn | tcpflag::kAck)), atMs + 1);
+    s.push(on(Session::fromClient(101, 201, tcpflag::kAck)), atMs + 2);
+    s.push(on(Session::fromClient(101, 201, kFinAck)), atMs + 3);
+    s.push(on(Session::fromServer(201, 102, kFinAck)), atMs + 4);
+    s.push(on(Session::fromClient(102, 202, tcpflag::kAck)), atMs + 5);
+}
+
+}  // namespace
+
+TEST_CASE("a closed connection's sequence state is released past TIME_WAIT; a late segment stays in it",
+          "[tcp]") {
+    Session s;
+    for (uint16_t i = 0; i < 128; ++i) {
+        closedConnection(s, i, i * 10.0);
+    }
+    const size_t heldBefore = s.engine.connectionBytes();
+    // A segment 60 s after the last packet of the first connections, of another tuple: the states
+    // of the connections closed long enough are released (the store frees whole chunks of them).
+    SegmentSpec other = Session::fromClient(7, 0, tcpflag::kSyn);
+    other.sourcePort = 50000;
+    s.push(other, 60'000 + 1280 + 10);
+    REQUIRE(s.engine.connections().size() == 129);
+    CHECK(s.engine.connectionBytes() < heldBefore);
+
+    // The server repeats its FIN 61 s on (its last ACK lost): the same connection, whose state is
+    // back as the summary left it, so the FIN is still a retransmission.
+    const AnalysisFlags late = s.push(Session::fromServer(201, 102, kFinAck), 61'000);
+    CHECK(s.engine.connections().size() == 129);
+    CHECK(has(late, AnalysisFlag::Retransmission));
+    CHECK(s.connection(0).from(Side::Server).packets == 3);
+    CHECK(s.connection(0).lastTsNs == Session::kStartNs + 61'000 * Session::kMs);
+}
+
+TEST_CASE("a SYN on the tuple of a connection closed long ago is a new generation, even with the old ISN",
+          "[tcp]") {
+    Session s;
+    closedConnection(s, 0, 0);
+    const AnalysisFlags syn = s.push(Session::fromClient(100, 0, tcpflag::kSyn), 60'000 + 6);
+    REQUIRE(s.engine.connections().size() == 2);
+    CHECK(has(syn, AnalysisFlag::ReusedPorts));
+    CHECK(s.connection(1).reusedFrom == 0);
+    CHECK(s.connection(1).reuseGapNs == (60'000 + 6 - 4) * Session::kMs);
 }
