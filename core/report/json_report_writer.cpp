@@ -430,27 +430,33 @@ void JsonStreamWriter::null() {
 template <typename Tree>
 void JsonStreamWriter::writeTree(const Tree& tree) {
     using Type = typename Tree::value_t;
+    // The containers and values read in place (get_ptr of the tree's own type), not through
+    // nlohmann's iterators and conversions, which check the type again at every step.
     switch (tree.type()) {
         case Type::object:
             beginObject();
-            for (auto member = tree.cbegin(); member != tree.cend(); ++member) {
-                anyKey(member.key());
-                writeTree(member.value());
+            for (const auto& [name, member] : *tree.template get_ptr<const typename Tree::object_t*>()) {
+                anyKey(name);
+                writeTree(member);
             }
             endObject();
             return;
         case Type::array:
             beginArray();
-            for (const Tree& item : tree) {
+            for (const Tree& item : *tree.template get_ptr<const typename Tree::array_t*>()) {
                 writeTree(item);
             }
             endArray();
             return;
-        case Type::string: value(std::string_view(tree.template get_ref<const std::string&>())); return;
-        case Type::boolean: value(tree.template get<bool>()); return;
-        case Type::number_integer: value(tree.template get<int64_t>()); return;
-        case Type::number_unsigned: value(tree.template get<uint64_t>()); return;
-        case Type::number_float: value(tree.template get<double>()); return;
+        case Type::string: value(std::string_view(*tree.template get_ptr<const typename Tree::string_t*>())); return;
+        case Type::boolean: value(*tree.template get_ptr<const typename Tree::boolean_t*>()); return;
+        case Type::number_integer:
+            value(int64_t{*tree.template get_ptr<const typename Tree::number_integer_t*>()});
+            return;
+        case Type::number_unsigned:
+            value(uint64_t{*tree.template get_ptr<const typename Tree::number_unsigned_t*>()});
+            return;
+        case Type::number_float: value(*tree.template get_ptr<const typename Tree::number_float_t*>()); return;
         case Type::null: null(); return;
         case Type::binary:
         case Type::discarded: break;
