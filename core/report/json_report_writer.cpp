@@ -66,18 +66,9 @@ bool isPlain(std::string_view text, bool asciiOnly) {
     return plainAt(text.size() - sizeof(uint64_t));
 }
 
-// A line break and up to kMaxIndent spaces, preceded by a comma: what goes before an item.
 constexpr size_t kMaxIndent = JsonStreamWriter::kShortIndent;
-constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
-    std::array<char, kMaxIndent + 2> text{};
-    text.fill(' ');
-    text[0] = ',';
-    text[1] = '\n';
-    return text;
-}();
+constexpr auto& kItemBreak = json_layout::kItemBreak;
 constexpr size_t kMaxBreakBytes = kMaxIndent + 2;
-// Breaks up to this long (indentation of 14) are copied as one fixed-size block.
-constexpr size_t kShortBreakBytes = 16;
 constexpr size_t kLongKeyBytes = JsonStreamWriter::kShortKeyBytes;
 
 template <typename Tree>
@@ -220,25 +211,6 @@ void JsonStreamWriter::continueArray(size_t depth) {
 void JsonStreamWriter::raw(std::string_view text) {
     put(text);
     maybeFlush();
-}
-
-char* JsonStreamWriter::itemBreak(char* at) {
-    Level& level = levels_.back();
-    const size_t skipComma = level.empty ? 1 : 0;
-    level.empty = false;
-    if (compact_) {
-        std::memcpy(at, kItemBreak.data() + skipComma, 1);  // the comma alone (or nothing)
-        return at + 1 - skipComma;
-    }
-    // The break of the usual shallow levels is copied as one fixed-size block (cheaper than a
-    // copy of its exact length), then only its length counted.
-    const size_t indent = levels_.size() * indentStep_;
-    if (indent + 2 <= kShortBreakBytes) {
-        std::memcpy(at, kItemBreak.data() + skipComma, kShortBreakBytes);
-    } else {
-        std::memcpy(at, kItemBreak.data() + skipComma, 2 - skipComma + indent);
-    }
-    return at + 2 - skipComma + indent;
 }
 
 void JsonStreamWriter::startItem() {
