@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <condition_variable>
 #include <exception>
@@ -160,6 +161,26 @@ void writePerSide(JsonStreamWriter& out, std::string_view key, uint64_t fromClie
     out.endObject();
 }
 
+// key(name) and the endpoint's text as Endpoint::toString() writes it, an IPv4 one formatted in
+// place instead of in a string on the heap (two per flow were a tenth of writing the flows).
+void writeEndpointField(JsonStreamWriter& out, std::string_view name, const Endpoint& endpoint) {
+    uint32_t v4 = 0;
+    if (!endpoint.address.v4Value(v4)) {
+        out.field(name, endpoint.toString());
+        return;
+    }
+    constexpr size_t kLongestText = 21;  // "255.255.255.255:65535"
+    std::array<char, kLongestText> text{};
+    char* at = text.data();
+    constexpr int kBitsPerByte = 8;
+    for (int shift = 3 * kBitsPerByte; shift >= 0; shift -= kBitsPerByte) {
+        at = std::to_chars(at, at + 3, (v4 >> shift) & 0xffU).ptr;
+        *at++ = shift > 0 ? '.' : ':';
+    }
+    at = std::to_chars(at, text.data() + text.size(), endpoint.port).ptr;
+    out.field(name, std::string_view(text.data(), static_cast<size_t>(at - text.data())));
+}
+
 void writeFlow(JsonStreamWriter& out, const Connection& connection,
                const std::vector<std::pair<std::string_view, double>>& timeLostMs, const StraceAlignment* alignment) {
     const DirectionSummary& client = connection.from(Side::Client);
@@ -167,8 +188,8 @@ void writeFlow(JsonStreamWriter& out, const Connection& connection,
     const int64_t rttNs = connection.handshakeRttNs();
     out.beginObject();
     out.field("id", connection.id);
-    out.field("client", connection.client.toString());
-    out.field("server", connection.server.toString());
+    writeEndpointField(out, "client", connection.client);
+    writeEndpointField(out, "server", connection.server);
     out.field("first_ts", epochSeconds(connection.firstTsNs));
     out.field("last_ts", epochSeconds(connection.lastTsNs));
     writePerSide(out, "packets", client.packets, server.packets);
