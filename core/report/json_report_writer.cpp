@@ -275,7 +275,13 @@ void JsonStreamWriter::end(char closing) {
     levels_.pop_back();
     if (!wasEmpty && !compact_) {
         const size_t indent = levels_.size() * indentStep_;
-        if (indent <= kMaxIndent) {
+        if (indent + 2 <= json_layout::kShortBreakBytes) {
+            // As in itemBreak(): a fixed-size block (the line break, the indentation, some spaces
+            // after), then its length counted; the closing character follows below.
+            char* at = reserve(json_layout::kShortBreakBytes + 1);
+            std::memcpy(at, kItemBreak.data() + 1, json_layout::kShortBreakBytes);
+            cursor_ = at + 1 + indent;
+        } else if (indent <= kMaxIndent) {
             put(kItemBreak.data() + 1, 1 + indent);
         } else {
             put('\n');
