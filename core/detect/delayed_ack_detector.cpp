@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "detect/evidence_json.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -150,12 +151,14 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     const double share = std::min(1.0, static_cast<double>(totals.heldNs) / static_cast<double>(totals.lifeNs));
     finding.durationMs = toMs(totals.heldNs);
     finding.frames.clear();
-    nlohmann::json instances = nlohmann::json::array();
+    finding.frames.reserve(3 * totals.listed.size());
+    nlohmann::json::array_t instances;
+    instances.reserve(totals.listed.size());
     for (const Stall& stall : totals.listed) {
         finding.frames.insert(finding.frames.end(), {stall.smallFrame, stall.ackFrame, stall.heldFrame});
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
-        instance.emplace("frames", std::vector<uint32_t>{stall.smallFrame, stall.ackFrame, stall.heldFrame});
+        instance.emplace("frames", frameList({stall.smallFrame, stall.ackFrame, stall.heldFrame}));
         instance.emplace("ts_offset_ms", toMs(stall.smallTsNs - totals.firstTsNs));
         instance.emplace("hold_ms", toMs(stall.heldTsNs - stall.smallTsNs));
         instance.emplace("ack_delay_ms", toMs(stall.ackTsNs - stall.smallTsNs));
@@ -165,14 +168,16 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     }
     const std::string sender = totals.senderEndpoint.toString();
     const std::string receiver = totals.receiverEndpoint.toString();
-    finding.evidence = {{"sender", sender},
-                        {"receiver", receiver},
-                        {"sender_side", sideName(totals.sender)},
-                        {"stalls", totals.stalls},
-                        {"held_ms", finding.durationMs},
-                        {"share_of_connection", std::round(share * 1000) / 1000},
-                        {"instances", std::move(instances)},
-                        {"instances_truncated", totals.stalls > kMaxListedStalls}};
+    nlohmann::json::object_t evidence;
+    evidence.emplace("sender", sender);
+    evidence.emplace("receiver", receiver);
+    evidence.emplace("sender_side", sideName(totals.sender));
+    evidence.emplace("stalls", totals.stalls);
+    evidence.emplace("held_ms", finding.durationMs);
+    evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
+    evidence.emplace("instances", std::move(instances));
+    evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
+    finding.evidence = std::move(evidence);
     const std::string what =
         totals.stalls == 1 ? std::string("a small write was") : fmt::format("{} small writes were", totals.stalls);
     finding.summary = fmt::format(

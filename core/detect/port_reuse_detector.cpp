@@ -422,13 +422,14 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding) cons
     const auto& [outcome, client, server] = group.key;
     const std::string from = client.toString();
     const std::string to = server.toString();
-    nlohmann::json instances = nlohmann::json::array();
+    nlohmann::json::array_t instances;
+    instances.reserve(group.listed.size());
     finding.frames.clear();
     for (const uint32_t index : group.listed) {
         const Reuse& reuse = reuses_[index];
-        nlohmann::json instance = describe(reuse);
-        instance["reason"] = kReasonNames.at(static_cast<size_t>(reuse.reason));
-        instances.push_back(std::move(instance));
+        nlohmann::json& instance = instances.emplace_back(describe(reuse));
+        instance.get_ref<nlohmann::json::object_t&>().emplace("reason",
+                                                              kReasonNames.at(static_cast<size_t>(reuse.reason)));
         finding.frames.push_back(reuse.synFrame);
         if (reuse.synAckFrame != 0) {
             finding.frames.push_back(reuse.synAckFrame);
@@ -440,14 +441,19 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding) cons
             reasonCounts[std::string(kReasonNames.at(reason))] = group.reasons.at(reason);
         }
     }
-    finding.evidence = {{"outcome", portReuseOutcomeName(outcome)},
-                        {"client", from},
-                        {"server", to},
-                        {"instances", std::move(instances)},
-                        {"reuses", group.reuses},
-                        {"reasons", reasonCounts},
-                        {"since_earlier_end_ms", {{"min", toMs(group.minSinceNs)}, {"max", toMs(group.maxSinceNs)}}},
-                        {"instances_truncated", group.reuses > kMaxListedReuses}};
+    nlohmann::json::object_t since;
+    since.emplace("min", toMs(group.minSinceNs));
+    since.emplace("max", toMs(group.maxSinceNs));
+    nlohmann::json::object_t evidence;
+    evidence.emplace("outcome", portReuseOutcomeName(outcome));
+    evidence.emplace("client", from);
+    evidence.emplace("server", to);
+    evidence.emplace("instances", std::move(instances));
+    evidence.emplace("reuses", group.reuses);
+    evidence.emplace("reasons", reasonCounts);
+    evidence.emplace("since_earlier_end_ms", std::move(since));
+    evidence.emplace("instances_truncated", group.reuses > kMaxListedReuses);
+    finding.evidence = std::move(evidence);
     const std::string count =
         group.reuses == 1 ? std::string("1 new connection") : fmt::format("{} new connections", group.reuses);
     const std::string range = group.minSinceNs == group.maxSinceNs

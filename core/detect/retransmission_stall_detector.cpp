@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "detect/evidence_json.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -237,12 +238,14 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(totals.lifeNs));
     finding.durationMs = toMs(lostNs);
     finding.frames.clear();
-    nlohmann::json instances = nlohmann::json::array();
+    finding.frames.reserve(2 * totals.listed.size());
+    nlohmann::json::array_t instances;
+    instances.reserve(totals.listed.size());
     for (const Stall& stall : totals.listed) {
         finding.frames.insert(finding.frames.end(), {stall.fromFrame, stall.frame});
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
-        instance.emplace("frames", std::vector<uint32_t>{stall.fromFrame, stall.frame});
+        instance.emplace("frames", frameList({stall.fromFrame, stall.frame}));
         instance.emplace("original_captured", stall.originalCaptured);
         instance.emplace("ts_offset_ms", toMs(stall.startTsNs - totals.firstTsNs));
         instance.emplace("gap_ms", toMs(stall.gapNs));
@@ -254,15 +257,17 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     }
     const std::string sender = totals.senderEndpoint.toString();
     const std::string receiver = totals.receiverEndpoint.toString();
-    finding.evidence = {{"sender", sender},
-                        {"receiver", receiver},
-                        {"sender_side", sideName(totals.sender)},
-                        {"instances", std::move(instances)},
-                        {"stalls", totals.stalls},
-                        {"lost_ms", finding.durationMs},
-                        {"longest_ms", toMs(longestNs)},
-                        {"share_of_connection", std::round(share * 1000) / 1000},
-                        {"instances_truncated", totals.stalls > kMaxListedStalls}};
+    nlohmann::json::object_t evidence;
+    evidence.emplace("sender", sender);
+    evidence.emplace("receiver", receiver);
+    evidence.emplace("sender_side", sideName(totals.sender));
+    evidence.emplace("instances", std::move(instances));
+    evidence.emplace("stalls", totals.stalls);
+    evidence.emplace("lost_ms", finding.durationMs);
+    evidence.emplace("longest_ms", toMs(longestNs));
+    evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
+    evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
+    finding.evidence = std::move(evidence);
     finding.ongoing = totals.ongoingNs > 0;
     const uint32_t stalls = totals.stalls + (finding.ongoing ? 1 : 0);
     std::string what =

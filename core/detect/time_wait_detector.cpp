@@ -232,31 +232,38 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
     finding.severity = tally.severity;
     std::vector<std::pair<Endpoint, uint64_t>> byServer = tally.servers;
     std::sort(byServer.begin(), byServer.end());  // listed by endpoint
-    nlohmann::json servers = nlohmann::json::array();
+    nlohmann::json::array_t servers;
+    servers.reserve(byServer.size());
     for (const auto& [endpoint, closes] : byServer) {
-        servers.push_back({{"server", endpoint.toString()}, {"closes", closes}});
+        nlohmann::json::object_t server;
+        server.emplace("server", endpoint.toString());
+        server.emplace("closes", closes);
+        servers.emplace_back(std::move(server));
     }
-    finding.evidence = {
-        {"host", host.key.address.toString()},
-        {"role", sideName(host.key.role)},
-        {"why", client ? "client_closes_first" : "server_closes_first"},
-        {"active_closes", host.closes},
-        {"time_wait_s", limits.timeWaitSeconds},
-        {"peak_population", host.population.peak()},
-        {"peak_population_at_s", rounded(peakAtSeconds, 0.001)},
-        {"population_now", host.population.value()},
-        {"peak_closes_per_s", tally.peakClosesPerSecond},
-        {"peak_rate_at_s", rounded(static_cast<double>(tally.peakRateTsNs - tally.firstCloseTsNs) / kNsPerSecond, 0.001)},
-        {"mean_closes_per_s", rounded(meanRate, 0.01)},  // over the span of the closes, at least 1 s
-        {"closes_span_s", rounded(static_cast<double>(tally.lastCloseTsNs - tally.firstCloseTsNs) / kNsPerSecond, 0.001)},
-        {"port_range", fmt::format("{}-{}", limits.portRangeLow, limits.portRangeHigh)},
-        {"peak_share_of_port_range", rounded(shareOfRange, 0.0001)},
-        {"servers", servers},
-        {"other_servers_closes", tally.otherServers},
-        {"series", host.population.points(tally.firstCloseTsNs, nowNs, kMaxSeriesPoints)},
-        {"series_step_s", host.population.pointSeconds(nowNs, kMaxSeriesPoints)},
-        {"closes_per_s_series", closeRates(tally, nowNs)},
-    };
+    // Member by member: an initializer list would copy every value once more.
+    const double closesSpanSeconds = static_cast<double>(tally.lastCloseTsNs - tally.firstCloseTsNs) / kNsPerSecond;
+    nlohmann::json::object_t evidence;
+    evidence.emplace("host", host.key.address.toString());
+    evidence.emplace("role", sideName(host.key.role));
+    evidence.emplace("why", client ? "client_closes_first" : "server_closes_first");
+    evidence.emplace("active_closes", host.closes);
+    evidence.emplace("time_wait_s", limits.timeWaitSeconds);
+    evidence.emplace("peak_population", host.population.peak());
+    evidence.emplace("peak_population_at_s", rounded(peakAtSeconds, 0.001));
+    evidence.emplace("population_now", host.population.value());
+    evidence.emplace("peak_closes_per_s", tally.peakClosesPerSecond);
+    evidence.emplace("peak_rate_at_s",
+                     rounded(static_cast<double>(tally.peakRateTsNs - tally.firstCloseTsNs) / kNsPerSecond, 0.001));
+    evidence.emplace("mean_closes_per_s", rounded(meanRate, 0.01));  // over the span of the closes, at least 1 s
+    evidence.emplace("closes_span_s", rounded(closesSpanSeconds, 0.001));
+    evidence.emplace("port_range", fmt::format("{}-{}", limits.portRangeLow, limits.portRangeHigh));
+    evidence.emplace("peak_share_of_port_range", rounded(shareOfRange, 0.0001));
+    evidence.emplace("servers", std::move(servers));
+    evidence.emplace("other_servers_closes", tally.otherServers);
+    evidence.emplace("series", host.population.points(tally.firstCloseTsNs, nowNs, kMaxSeriesPoints));
+    evidence.emplace("series_step_s", host.population.pointSeconds(nowNs, kMaxSeriesPoints));
+    evidence.emplace("closes_per_s_series", closeRates(tally, nowNs));
+    finding.evidence = std::move(evidence);
 
     const std::string who =
         client ? fmt::format("client {} closed {} connections first", host.key.address.toString(), host.closes)

@@ -66,18 +66,9 @@ bool isPlain(std::string_view text, bool asciiOnly) {
     return plainAt(text.size() - sizeof(uint64_t));
 }
 
-// A line break and up to kMaxIndent spaces, preceded by a comma: what goes before an item.
 constexpr size_t kMaxIndent = JsonStreamWriter::kShortIndent;
-constexpr std::array<char, kMaxIndent + 2> kItemBreak = [] {
-    std::array<char, kMaxIndent + 2> text{};
-    text.fill(' ');
-    text[0] = ',';
-    text[1] = '\n';
-    return text;
-}();
+constexpr auto& kItemBreak = json_layout::kItemBreak;
 constexpr size_t kMaxBreakBytes = kMaxIndent + 2;
-// Breaks up to this long (indentation of 14) are copied as one fixed-size block.
-constexpr size_t kShortBreakBytes = 16;
 constexpr size_t kLongKeyBytes = JsonStreamWriter::kShortKeyBytes;
 
 template <typename Tree>
@@ -222,25 +213,6 @@ void JsonStreamWriter::raw(std::string_view text) {
     maybeFlush();
 }
 
-char* JsonStreamWriter::itemBreak(char* at) {
-    Level& level = levels_.back();
-    const size_t skipComma = level.empty ? 1 : 0;
-    level.empty = false;
-    if (compact_) {
-        std::memcpy(at, kItemBreak.data() + skipComma, 1);  // the comma alone (or nothing)
-        return at + 1 - skipComma;
-    }
-    // The break of the usual shallow levels is copied as one fixed-size block (cheaper than a
-    // copy of its exact length), then only its length counted.
-    const size_t indent = levels_.size() * indentStep_;
-    if (indent + 2 <= kShortBreakBytes) {
-        std::memcpy(at, kItemBreak.data() + skipComma, kShortBreakBytes);
-    } else {
-        std::memcpy(at, kItemBreak.data() + skipComma, 2 - skipComma + indent);
-    }
-    return at + 2 - skipComma + indent;
-}
-
 void JsonStreamWriter::startItem() {
     if (levels_.empty()) {
         return;
@@ -303,7 +275,13 @@ void JsonStreamWriter::end(char closing) {
     levels_.pop_back();
     if (!wasEmpty && !compact_) {
         const size_t indent = levels_.size() * indentStep_;
-        if (indent <= kMaxIndent) {
+        if (indent + 2 <= json_layout::kShortBreakBytes) {
+            // As in itemBreak(): a fixed-size block (the line break, the indentation, some spaces
+            // after), then its length counted; the closing character follows below.
+            char* at = reserve(json_layout::kShortBreakBytes + 1);
+            std::memcpy(at, kItemBreak.data() + 1, json_layout::kShortBreakBytes);
+            cursor_ = at + 1 + indent;
+        } else if (indent <= kMaxIndent) {
             put(kItemBreak.data() + 1, 1 + indent);
         } else {
             put('\n');
@@ -430,27 +408,33 @@ void JsonStreamWriter::null() {
 template <typename Tree>
 void JsonStreamWriter::writeTree(const Tree& tree) {
     using Type = typename Tree::value_t;
+    // The containers and values read in place (get_ptr of the tree's own type), not through
+    // nlohmann's iterators and conversions, which check the type again at every step.
     switch (tree.type()) {
         case Type::object:
             beginObject();
-            for (auto member = tree.cbegin(); member != tree.cend(); ++member) {
-                anyKey(member.key());
-                writeTree(member.value());
+            for (const auto& [name, member] : *tree.template get_ptr<const typename Tree::object_t*>()) {
+                anyKey(name);
+                writeTree(member);
             }
             endObject();
             return;
         case Type::array:
             beginArray();
-            for (const Tree& item : tree) {
+            for (const Tree& item : *tree.template get_ptr<const typename Tree::array_t*>()) {
                 writeTree(item);
             }
             endArray();
             return;
-        case Type::string: value(std::string_view(tree.template get_ref<const std::string&>())); return;
-        case Type::boolean: value(tree.template get<bool>()); return;
-        case Type::number_integer: value(tree.template get<int64_t>()); return;
-        case Type::number_unsigned: value(tree.template get<uint64_t>()); return;
-        case Type::number_float: value(tree.template get<double>()); return;
+        case Type::string: value(std::string_view(*tree.template get_ptr<const typename Tree::string_t*>())); return;
+        case Type::boolean: value(*tree.template get_ptr<const typename Tree::boolean_t*>()); return;
+        case Type::number_integer:
+            value(int64_t{*tree.template get_ptr<const typename Tree::number_integer_t*>()});
+            return;
+        case Type::number_unsigned:
+            value(uint64_t{*tree.template get_ptr<const typename Tree::number_unsigned_t*>()});
+            return;
+        case Type::number_float: value(*tree.template get_ptr<const typename Tree::number_float_t*>()); return;
         case Type::null: null(); return;
         case Type::binary:
         case Type::discarded: break;

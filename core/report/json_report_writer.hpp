@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +13,20 @@
 
 namespace tcpscope {
 
+namespace json_layout {
+/// A comma, a line break and up to JsonStreamWriter::kShortIndent spaces: what goes before an item.
+inline constexpr size_t kMaxBreakIndent = 256;
+inline constexpr std::array<char, kMaxBreakIndent + 2> kItemBreak = [] {
+    std::array<char, kMaxBreakIndent + 2> text{};
+    text.fill(' ');
+    text[0] = ',';
+    text[1] = '\n';
+    return text;
+}();
+/// Breaks up to this long (indentation of 14) are copied as one fixed-size block.
+inline constexpr size_t kShortBreakBytes = 16;
+}  // namespace json_layout
+
 /// Writes JSON text straight to a stream, in exactly the layout of nlohmann's dump(indentStep)
 /// (same separators, indentation, escapes and number forms), so a report of a million flows is
 /// written in constant memory instead of being built as a tree first. Values of a container
@@ -22,7 +37,7 @@ public:
     /// Selects the layout of nlohmann's dump() with no indent: one line, no spaces.
     struct Compact {};
     /// Indentation up to this is written as one block; deeper, space by space.
-    static constexpr size_t kShortIndent = 256;
+    static constexpr size_t kShortIndent = json_layout::kMaxBreakIndent;
     /// Keys and plain text up to this long are written after one check of the buffer's room.
     static constexpr size_t kShortKeyBytes = 64;
 
@@ -40,7 +55,7 @@ public:
     void endArray();
     /// The key of the next value of the current object: one of the report's fixed names, which
     /// need no escape (written as they are; checked in debug builds).
-    void key(std::string_view name) {
+    [[gnu::always_inline]] void key(std::string_view name) {
         assert(isPlainName(name));
         if (name.size() > kShortKeyBytes || levels_.size() * indentStep_ > kShortIndent) {
             longKey(name);
@@ -106,7 +121,25 @@ private:
     // Separator and indentation before a value of an array, or before a key.
     void startItem();
     // startItem()'s text at `at` (room for the break, indentation at most kShortIndent); returns its end.
-    char* itemBreak(char* at);
+    // Inline, as part of key().
+    char* itemBreak(char* at) {
+        Level& level = levels_.back();
+        const size_t skipComma = level.empty ? 1 : 0;
+        level.empty = false;
+        if (compact_) {
+            *at = ',';
+            return at + 1 - skipComma;  // the comma alone (or nothing)
+        }
+        // The break of the usual shallow levels is copied as one fixed-size block (cheaper than a
+        // copy of its exact length), then only its length counted.
+        const size_t indent = levels_.size() * indentStep_;
+        if (indent + 2 <= json_layout::kShortBreakBytes) {
+            std::memcpy(at, json_layout::kItemBreak.data() + skipComma, json_layout::kShortBreakBytes);
+        } else {
+            std::memcpy(at, json_layout::kItemBreak.data() + skipComma, 2 - skipComma + indent);
+        }
+        return at + 2 - skipComma + indent;
+    }
     // key() for names longer than kShortKeyBytes or indented deeper than kShortIndent.
     void longKey(std::string_view name);
     static bool isPlainName(std::string_view name);
