@@ -25,15 +25,16 @@ struct HostPopulation {
     uint16_t observedHighPort = 0;
     PopulationSeries series;
 
-    /// A series of `kind` about `host`, judged against the port range of `options`.
+    /// A series of `kind` about `host`, judged against the port range of `options` (a copy of the
+    /// detector's series, or the series itself moved when the detector is done with it).
     static HostPopulation of(Kind kind, const IpAddress& host, const DetectorOptions& options,
-                             const PopulationSeries& series) {
+                             PopulationSeries series) {
         HostPopulation population;
         population.kind = kind;
         population.host = host;
         population.portRangeLow = options.portRangeLow;
         population.portRangeHigh = options.portRangeHigh;
-        population.series = series;
+        population.series = std::move(series);
         return population;
     }
 };

@@ -433,11 +433,15 @@ void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
         if (pool.strain && pool.strain->warning.made) {
             refreshWarning(index, lastTsNs);
         }
-        if (std::optional<HostPopulation> population = populationOf(pool)) {
-            log().addPopulation(std::move(*population));
-        }
-        if (!pool.strain) {  // no finding to describe: what it counted was for the chart, copied above
+        if (pool.strain) {
+            if (std::optional<HostPopulation> population = populationOf(pool, pool.portsInUse)) {
+                log().addPopulation(std::move(*population));
+            }
+        } else {  // no finding to describe: what it counted was for the chart, and its series goes there
             Pool& counted = fullPools_[pools_[index].full];
+            if (std::optional<HostPopulation> population = populationOf(counted, std::move(counted.portsInUse))) {
+                log().addPopulation(std::move(*population));
+            }
             counted.portsInUse = {};
             counted.ports = {};
             counted.recentTimeWaits = {};
@@ -449,12 +453,12 @@ void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
     poolIndex_ = decltype(poolIndex_){0, PoolSlotHash{}, PoolSlotEq{this}};
 }
 
-std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& pool) const {
-    if (pool.portsInUse.peak() < 2) {
+std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& pool, PopulationSeries series) const {
+    if (series.peak() < 2) {
         return std::nullopt;  // one port at a time says nothing on a chart; thousands of such pools would cost memory
     }
     HostPopulation population =
-        HostPopulation::of(HostPopulation::Kind::PortsInUse, pool.key.client, options(), pool.portsInUse);
+        HostPopulation::of(HostPopulation::Kind::PortsInUse, pool.key.client, options(), std::move(series));
     population.server = pool.key.server;
     if (!pool.ports.empty()) {
         population.observedLowPort = pool.lowestPort;
@@ -469,8 +473,8 @@ void PortExhaustionDetector::addPopulationsOf(const IpAddress& host, std::vector
             continue;
         }
         const Pool& pool = fullPool(index);
-        if (pool.key.client == host) {
-            if (std::optional<HostPopulation> population = populationOf(pool)) {
+        if (pool.key.client == host && pool.portsInUse.peak() >= 2) {
+            if (std::optional<HostPopulation> population = populationOf(pool, pool.portsInUse)) {
                 populations.push_back(std::move(*population));
             }
         }

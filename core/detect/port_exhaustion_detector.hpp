@@ -205,7 +205,9 @@ private:
     void describeWarning(const Pool& pool, Finding& finding) const;
     [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
     // The pool's series for the host chart; none for a pool that never held two ports.
-    [[nodiscard]] std::optional<HostPopulation> populationOf(const Pool& pool) const;
+    // The chart's series of `pool` (none for a pool that never held two ports at once): `series` is
+    // a copy of pool.portsInUse, or the series itself.
+    [[nodiscard]] std::optional<HostPopulation> populationOf(const Pool& pool, PopulationSeries series) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time

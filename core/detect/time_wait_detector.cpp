@@ -290,16 +290,19 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
 void TimeWaitDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
     for (uint32_t index = 0; index < hosts_.size(); ++index) {
-        const HostState& host = hosts_[index];
+        HostState& host = hosts_[index];
         if (host.closes >= options().timeWaitMinCloses) {
             refresh(index, lastTsNs);
         }
-        log().addPopulation(populationOf(host));
-        if (!host.tally) {  // no finding to describe: its series was only for the chart, copied above
-            hosts_[index].population = {};
-            hosts_[index].firstEarly = kNoEarlyClose;
-            hosts_[index].lastEarly = kNoEarlyClose;
+        if (host.tally) {
+            log().addPopulation(populationOf(host, host.population));
+            continue;
         }
+        // No finding to describe: its series was only for the chart, and goes there.
+        log().addPopulation(populationOf(host, std::move(host.population)));
+        host.population = {};
+        host.firstEarly = kNoEarlyClose;
+        host.lastEarly = kNoEarlyClose;
     }
     // The findings are described from the hosts' tallies: what only the packets needed goes first.
     earlyCloses_.clear();
@@ -308,9 +311,9 @@ void TimeWaitDetector::onEnd(int64_t lastTsNs) {
     hostIndex_ = {};
 }
 
-HostPopulation TimeWaitDetector::populationOf(const HostState& host) const {
+HostPopulation TimeWaitDetector::populationOf(const HostState& host, PopulationSeries series) const {
     HostPopulation population =
-        HostPopulation::of(HostPopulation::Kind::TimeWait, host.key.address, options(), host.population);
+        HostPopulation::of(HostPopulation::Kind::TimeWait, host.key.address, options(), std::move(series));
     population.role = host.key.role;
     return population;
 }
@@ -318,7 +321,7 @@ HostPopulation TimeWaitDetector::populationOf(const HostState& host) const {
 void TimeWaitDetector::addPopulationsOf(const IpAddress& address, std::vector<HostPopulation>& populations) const {
     for (const HostState& host : hosts_) {
         if (host.key.address == address) {
-            populations.push_back(populationOf(host));
+            populations.push_back(populationOf(host, host.population));
         }
     }
 }

@@ -121,7 +121,8 @@ private:
     [[nodiscard]] static nlohmann::json closeRates(const CloseTally& tally, int64_t nowNs);
     void refresh(uint32_t hostIndex, int64_t nowNs);
     void describe(uint32_t hostIndex, Finding& finding) const override;
-    [[nodiscard]] HostPopulation populationOf(const HostState& host) const;
+    // The chart's series of `host`: `series` is a copy of host.population, or the series itself.
+    [[nodiscard]] HostPopulation populationOf(const HostState& host, PopulationSeries series) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time
