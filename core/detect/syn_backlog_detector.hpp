@@ -2,7 +2,6 @@
 #include <absl/container/flat_hash_map.h>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <utility>
 #include <vector>
@@ -135,7 +134,7 @@ private:
     RecordPool<Handshake> handshakes_;
     // Retired connections still in an unconfirmed list: counted if their listener answers later.
     absl::flat_hash_map<uint32_t, Handshake> retiredUnconfirmed_;
-    std::deque<Listener> listeners_;  // a deque: a SYN scan adds one per endpoint, and growing never moves them
+    std::vector<Listener> listeners_;
     absl::flat_hash_map<Endpoint, uint32_t> listenerIndex_;
     // The listener prefetch() found for the first SYN of frame `frame`, so that onSegment() of the
     // same event does not look it up again.
