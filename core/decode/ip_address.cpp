@@ -31,14 +31,37 @@ bool IpAddress::isV4() const { return std::equal(kV4MappedPrefix.begin(), kV4Map
 
 namespace {
 
+// "0" to "255", for writing dotted addresses a byte at a time.
+struct ByteText {
+    std::array<char, 4> digits{};
+    uint8_t length = 0;
+};
+constexpr std::array<ByteText, 256> kByteTexts = [] {
+    std::array<ByteText, 256> texts{};
+    for (unsigned byte = 0; byte < texts.size(); ++byte) {
+        ByteText& text = texts[byte];
+        if (byte >= 100) {
+            text.digits[text.length++] = static_cast<char>('0' + byte / 100);
+        }
+        if (byte >= 10) {
+            text.digits[text.length++] = static_cast<char>('0' + byte / 10 % 10);
+        }
+        text.digits[text.length++] = static_cast<char>('0' + byte % 10);
+    }
+    return texts;
+}();
+
 // Dotted IPv4 written by hand: inet_ntop formats it through sprintf, which made printing the
-// endpoints of a million flows a tenth of the JSON report's time.
+// endpoints of a million flows a tenth of the JSON report's time. Needs room for 4 bytes past
+// the text's end (each byte's table entry is copied whole, only its length counted).
 char* writeDotted(const uint8_t* fourBytes, char* out) {
     for (int i = 0; i < 4; ++i) {
         if (i > 0) {
             *out++ = '.';
         }
-        out = std::to_chars(out, out + 3, fourBytes[i]).ptr;
+        const ByteText& byte = kByteTexts[fourBytes[i]];
+        std::memcpy(out, byte.digits.data(), byte.digits.size());
+        out += byte.length;
     }
     return out;
 }
@@ -67,10 +90,14 @@ std::string IpAddress::toString() const {
 }
 
 std::string Endpoint::toString() const {
+    char text[kTextCapacity];
+    return std::string(text, writeText(text));
+}
+
+char* Endpoint::writeText(char* out) const {
+    static_assert(kTextCapacity >= INET6_ADDRSTRLEN + 8, "[ + address + ]: + port");
     // "[" + address + "]:" + port
-    char text[INET6_ADDRSTRLEN + 8];
     const bool v4 = address.isV4();
-    char* out = text;
     if (!v4) {
         *out++ = '[';
     }
@@ -79,8 +106,7 @@ std::string Endpoint::toString() const {
         *out++ = ']';
     }
     *out++ = ':';
-    out = std::to_chars(out, out + 5, port).ptr;
-    return std::string(text, out);
+    return std::to_chars(out, out + 5, port).ptr;
 }
 
 }  // namespace tcpscope

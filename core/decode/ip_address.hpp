@@ -69,8 +69,14 @@ struct Endpoint {
     IpAddress address;
     uint16_t port = 0;
 
+    /// Room writeText() needs: "[" + the longest IPv6 text + "]:65535".
+    static constexpr size_t kTextCapacity = 56;
+
     /// "192.0.2.1:80" or "[2001:db8::1]:80".
     [[nodiscard]] std::string toString() const;
+    /// toString()'s text written at `out` (room for kTextCapacity bytes), without a string on the
+    /// heap; returns the end.
+    char* writeText(char* out) const;
 
     auto operator<=>(const Endpoint&) const = default;
 

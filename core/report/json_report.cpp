@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <condition_variable>
-#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -162,46 +160,12 @@ void writePerSide(JsonStreamWriter& out, std::string_view key, uint64_t fromClie
     out.endObject();
 }
 
-// "0" to "255", for writing dotted addresses a byte at a time.
-struct ByteText {
-    std::array<char, 4> digits{};
-    uint8_t length = 0;
-};
-constexpr std::array<ByteText, 256> kByteTexts = [] {
-    std::array<ByteText, 256> texts{};
-    for (unsigned byte = 0; byte < texts.size(); ++byte) {
-        ByteText& text = texts[byte];
-        if (byte >= 100) {
-            text.digits[text.length++] = static_cast<char>('0' + byte / 100);
-        }
-        if (byte >= 10) {
-            text.digits[text.length++] = static_cast<char>('0' + byte / 10 % 10);
-        }
-        text.digits[text.length++] = static_cast<char>('0' + byte % 10);
-    }
-    return texts;
-}();
-
-// key(name) and the endpoint's text as Endpoint::toString() writes it, an IPv4 one formatted in
-// place instead of in a string on the heap (two per flow were a tenth of writing the flows).
+// key(name) and the endpoint's text, written without a string on the heap (two per flow were a
+// tenth of writing the flows).
 void writeEndpointField(JsonStreamWriter& out, std::string_view name, const Endpoint& endpoint) {
-    uint32_t v4 = 0;
-    if (!endpoint.address.v4Value(v4)) {
-        out.field(name, endpoint.toString());
-        return;
-    }
-    constexpr size_t kLongestText = 24;  // "255.255.255.255:65535", and room for a whole entry of kByteTexts
-    std::array<char, kLongestText> text{};
-    char* at = text.data();
-    constexpr int kBitsPerByte = 8;
-    for (int shift = 3 * kBitsPerByte; shift >= 0; shift -= kBitsPerByte) {
-        const ByteText& byte = kByteTexts[(v4 >> shift) & 0xffU];
-        std::memcpy(at, byte.digits.data(), byte.digits.size());  // the whole entry; only its length counted
-        at += byte.length;
-        *at++ = shift > 0 ? '.' : ':';
-    }
-    at = std::to_chars(at, text.data() + text.size(), endpoint.port).ptr;
-    out.field(name, std::string_view(text.data(), static_cast<size_t>(at - text.data())));
+    std::array<char, Endpoint::kTextCapacity> text{};
+    const char* end = endpoint.writeText(text.data());
+    out.field(name, std::string_view(text.data(), static_cast<size_t>(end - text.data())));
 }
 
 void writeFlow(JsonStreamWriter& out, const Connection& connection,

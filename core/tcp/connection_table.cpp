@@ -74,11 +74,7 @@ void ConnectionTable::retire(uint32_t id) {
     if (tuple < latestByTuple_.size() && latestByTuple_[tuple] == id) {
         latestByTuple_[tuple] = kNoConnection;
     }
-    if (sequenceReleased(id)) {
-        --sequencesReleased_;  // counted as retired from now on
-    } else {
-        releaseSequence(id);
-    }
+    releaseSequence(id);
 }
 
 void ConnectionTable::releaseSequence(uint32_t id) {
@@ -94,7 +90,6 @@ void ConnectionTable::releaseSequence(uint32_t id) {
 
 void ConnectionTable::reviveSequence(const Connection& connection) {
     released_[connection.id] = false;
-    --sequencesReleased_;
     std::array<SequenceState, 2>& sides = sequences_.revive(connection.id);
     for (size_t side = 0; side < sides.size(); ++side) {
         const SequenceSummary& summary = connection.sequence[side];
@@ -134,7 +129,6 @@ void ConnectionTable::releaseClosed(int64_t nowNs) {
         }
         closed_.pop_front();
         releaseSequence(id);
-        ++sequencesReleased_;
     }
 }
 

@@ -103,8 +103,6 @@ public:
     /// Releases the sequence states of the connections noted closed whose last packet is at least
     /// kClosedSequenceAgeNs before `nowNs` (in the order they closed).
     void releaseClosed(int64_t nowNs);
-    /// Live connections whose sequence state was released by age (not counting retired ones).
-    [[nodiscard]] size_t sequencesReleased() const { return sequencesReleased_; }
     /// The input has ended: frees every sequence state and forgets the tuples, keeping the
     /// Connection records (everything the report reads). No segment may be looked up after.
     void endInput() {
@@ -137,7 +135,6 @@ private:
         uint32_t id;
     };
     std::deque<Closed> closed_;  // connections noted closed whose sequence state is still held, in closing order
-    size_t sequencesReleased_ = 0;
 };
 
 }  // namespace tcpscope
