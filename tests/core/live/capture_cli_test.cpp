@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -110,10 +111,22 @@ TEST_CASE("tcpscope-cli capture takes the detector thresholds of analyze", "[liv
     capture.sendSignal(SIGINT);
     const test::CommandResult result = capture.wait(20);
     REQUIRE(result.exitCode == 0);
+    INFO("the capture printed:\n" << result.out);
     const std::vector<std::string> output = lines(result.out);
-    REQUIRE(output.size() == 1);  // no finding events, only the report
+    REQUIRE(!output.empty());
+    // No delayed-ACK stall, neither as an event nor in the report. Only that is checked: on a
+    // machine loaded enough for the kernel to drop captured packets, a gap can make another kind.
+    const auto delayedAckStalls = [](const nlohmann::json& findings) {
+        return std::count_if(findings.begin(), findings.end(),
+                             [](const nlohmann::json& finding) { return finding["kind"] == "delayed_ack_stall"; });
+    };
+    std::vector<nlohmann::json> events;
+    for (size_t index = 0; index + 1 < output.size(); ++index) {
+        events.push_back(nlohmann::json::parse(output[index]));
+    }
+    CHECK(delayedAckStalls(nlohmann::json(events)) == 0);
     const nlohmann::json report = nlohmann::json::parse(output.back());
-    CHECK(report["findings"].empty());
+    CHECK(delayedAckStalls(report["findings"]) == 0);
     CHECK(report["flows"].size() >= 1);
 }
 
