@@ -81,7 +81,7 @@ uint32_t SynBacklogDetector::addListener(const Endpoint& server) {
 
 // A listener made later for the endpoint would differ only in a peak in flight of 0 instead of 1,
 // which no finding can show: the first handshake that counts in one is in flight.
-void SynBacklogDetector::release(HandshakeRef& ref, const Endpoint& server) {
+inline void SynBacklogDetector::release(HandshakeRef& ref, const Endpoint& server) {
     if (handshakes_[ref.index].listener == kNotListed) {
         aloneIndex_.erase(server);
     }
@@ -331,7 +331,7 @@ void SynBacklogDetector::addInFlight(Listener& listener, uint32_t connection, in
     listener.peakInFlight = std::max(listener.peakInFlight, listener.inFlight);
 }
 
-void SynBacklogDetector::settle(Handshake& state) {
+inline void SynBacklogDetector::settle(Handshake& state) {
     if (state.listener == kNotListed) {
         state.pending = false;  // alone: it counted nowhere else (and never waited, see addListener)
         return;
