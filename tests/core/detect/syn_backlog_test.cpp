@@ -501,6 +501,25 @@ TEST_CASE("live: SYNs retried to a silent endpoint by a connection retired since
     CHECK(shown.evidence["connections"][0]["outcome"] == "unfinished");
 }
 
+TEST_CASE("live: an endpoint whose one handshake was retired unanswered is forgotten, and overflows as in the file",
+          "[detect][backlog][retirement]") {
+    const auto conversation = [](BacklogSession& s) {
+        Clients clients{s, "10.0.0.1", "10.0.0.2", 80, {100, 200, 300}};
+        Clients elsewhere{s, "10.0.0.3", "10.0.0.4", 80, {100}};
+        clients.syn(0, 0);  // nothing answers (alone to the endpoint)
+        elsewhere.syn(0, 250'000);  // client 0 idle for 250 s: retired after this packet
+        clients.syn(1, 250'000.01);
+        clients.syn(2, 250'000.02);
+        clients.answer(1, 250'000.1);
+        clients.syn(2, 251'000.02);
+        clients.answer(2, 251'000.1);
+    };
+    const Finding shown = shownWhileRetiring(conversation, 1);
+    CHECK(shown.evidence["connections_delayed"] == 1);
+    CHECK(shown.evidence["peak_concurrent_handshakes"] == 2);  // client 0 was abandoned long before
+    CHECK(shown.evidence["connections"][0]["client"] == "10.0.0.1:40002");
+}
+
 TEST_CASE("live: a listener's queue walks past connections retired and freed behind a handshake in flight",
           "[detect][backlog][retirement]") {
     EngineOptions engineOptions = retiringAfter200s();
