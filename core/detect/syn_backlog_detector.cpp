@@ -65,7 +65,8 @@ uint32_t SynBacklogDetector::addListener(const Endpoint& server) {
     listener.endpoint = server;
     if (const auto alone = aloneIndex_.find(server); alone != aloneIndex_.end()) {
         // Until now the alone handshake could only have been in flight (its first SYN made the
-        // listener's peak 1), and may still be: anything else it counts makes the listener first.
+        // listener's peak 1), and may still be: whatever else it counts (a SYN retransmitted, a
+        // SYN-ACK) makes its Listener before counting there.
         const uint32_t connection = alone->second;
         aloneIndex_.erase(alone);
         Handshake& state = *find(connection);
