@@ -53,27 +53,62 @@ bool SynBacklogDetector::isOver(const Handshake& state) const {
     return state.excluded || (state.completed && state.serverSentData);
 }
 
-SynBacklogDetector::Listener& SynBacklogDetector::listenerOf(const Endpoint& server, uint32_t& index) {
-    auto [slot, inserted] = listenerIndex_.try_emplace(server, static_cast<uint32_t>(listeners_.size()));
-    if (inserted) {
-        listeners_.emplace_back().endpoint = server;
+uint32_t SynBacklogDetector::listenerOf(const Endpoint& server) {
+    const auto listener = listenerIndex_.find(server);
+    return listener != listenerIndex_.end() ? listener->second : addListener(server);
+}
+
+uint32_t SynBacklogDetector::addListener(const Endpoint& server) {
+    const auto index = static_cast<uint32_t>(listeners_.size());
+    listenerIndex_.emplace(server, index);
+    Listener& listener = listeners_.emplace_back();
+    listener.endpoint = server;
+    if (const auto alone = aloneIndex_.find(server); alone != aloneIndex_.end()) {
+        // Until now the alone handshake could only have been in flight (its first SYN made the
+        // listener's peak 1), and may still be: whatever else it counts (a SYN retransmitted, a
+        // SYN-ACK) makes its Listener before counting there.
+        const uint32_t connection = alone->second;
+        aloneIndex_.erase(alone);
+        Handshake& state = *find(connection);
+        state.listener = index;
+        listener.peakInFlight = 1;
+        if (state.pending) {
+            listener.inFlightOrder.push_back(connection);
+            listener.inFlight = 1;
+        }
     }
-    index = slot->second;
-    return listeners_[index];
+    return index;
+}
+
+// A listener made later for the endpoint would differ only in a peak in flight of 0 instead of 1,
+// which no finding can show: the first handshake that counts in one is in flight.
+inline void SynBacklogDetector::release(HandshakeRef& ref, const Endpoint& server) {
+    if (handshakes_[ref.index].listener == kNotListed) {
+        aloneIndex_.erase(server);
+    }
+    handshakes_.release(ref.index);
+    ref.index = kNoHandshake;
 }
 
 void SynBacklogDetector::prefetch(const SegmentEvent& event) const {
     handshakeOf_.prefetch(event.connection.id);
-    // A connection's first SYN joins its listener's handshakes in flight, which first looks at the
-    // oldest of them (a connection from long ago, its entry out of the cache).
     const bool syn = (event.segment.flags & tcpflag::kSyn) != 0;
     const bool ack = (event.segment.flags & tcpflag::kAck) != 0;
     if (event.sender == Side::Client && syn && !ack && event.connection.firstFrame == event.frame) {
-        const auto listener = listenerIndex_.find(event.connection.server);
-        prefetched_ = {event.frame, listener != listenerIndex_.end() ? listener->second : kNotListed};
-        if (listener != listenerIndex_.end() && !listeners_[listener->second].inFlightOrder.empty()) {
-            handshakeOf_.prefetch(listeners_[listener->second].inFlightOrder.front());
-        }
+        prefetchListener(event.connection.server, event.frame);
+    }
+}
+
+// Apart from prefetch(), which runs for every segment: its registers are saved only for a first SYN.
+void SynBacklogDetector::prefetchListener(const Endpoint& server, uint32_t frame) const {
+    // A connection's first SYN joins its listener's handshakes in flight, which first looks at the
+    // oldest of them (a connection from long ago, its entry out of the cache).
+    const auto listener = listenerIndex_.find(server);
+    prefetched_ = {frame, listener != listenerIndex_.end() ? listener->second : kNotListed};
+    if (listener == listenerIndex_.end()) {
+        aloneIndex_.prefetch(server);  // a large table while a scan goes on
+    } else if (!listeners_[listener->second].inFlightOrder.empty()) {
+        handshakeOf_.prefetch(listeners_[listener->second].inFlightOrder.front());
     }
 }
 
@@ -89,8 +124,8 @@ void SynBacklogDetector::onSegment(const SegmentEvent& event) {
             ref.index = handshakes_.take();
         } else {
             if (event.sender == Side::Server && syn && ack) {
-                uint32_t listenerIndex = 0;
-                confirmListener(listenerOf(event.connection.server, listenerIndex));
+                const uint32_t listener = listenerOf(event.connection.server);
+                confirmListener(listeners_[listener]);
             }
             return;
         }
@@ -98,8 +133,7 @@ void SynBacklogDetector::onSegment(const SegmentEvent& event) {
     Handshake& state = handshakes_[ref.index];
     onTracked(event, state);
     if (isOver(state)) {
-        handshakes_.release(ref.index);
-        ref.index = kNoHandshake;
+        release(ref, event.connection.server);
     }
 }
 
@@ -154,15 +188,20 @@ void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state
         // A SYN into the TIME_WAIT of an earlier connection on the same tuple is port_reuse's case.
         state.excluded = connection.reusedFrom != kNoConnection && connection.reuseGapNs < timeWaitNs;
         // Listeners are only ever added: the one prefetch() found for this SYN is still its own.
-        const bool found = prefetched_.frame == event.frame && prefetched_.index != kNotListed;
-        if (found) {
-            state.listener = prefetched_.index;
+        uint32_t found = prefetched_.index;
+        if (prefetched_.frame != event.frame) {
+            const auto listener = listenerIndex_.find(connection.server);
+            found = listener != listenerIndex_.end() ? listener->second : kNotListed;
         }
-        Listener& listener = found ? listeners_[state.listener] : listenerOf(connection.server, state.listener);
-        addInFlight(listener, connection.id, event.tsNs);
+        if (found == kNotListed && aloneIndex_.try_emplace(connection.server, connection.id).second) {
+            state.listener = kNotListed;  // the first handshake to the endpoint: alone in flight
+            state.pending = true;
+            return;
+        }
+        state.listener = found != kNotListed ? found : addListener(connection.server);
+        addInFlight(listeners_[state.listener], connection.id, event.tsNs);
         return;
     }
-    Listener& listener = listeners_[state.listener];
     const auto minGapNs = static_cast<int64_t>(options().synRetransmitMinMs * kNsPerMs);
     const bool byTimeout =
         event.tsNs - state.lastSynTsNs >= minGapNs && !state.answered && !state.excluded && !state.completed;
@@ -172,6 +211,10 @@ void SynBacklogDetector::onClientSyn(const SegmentEvent& event, Handshake& state
     if (!byTimeout) {
         return;
     }
+    if (state.listener == kNotListed) {
+        addListener(connection.server);  // this handshake's
+    }
+    Listener& listener = listeners_[state.listener];
     ++state.synTimeouts;
     state.lastCountedSynTsNs = event.tsNs;
     if (state.pending && !state.waiting) {
@@ -227,6 +270,9 @@ void SynBacklogDetector::confirmListener(Listener& listener) {
 
 void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& state) {
     const ConnectionSnapshot& connection = event.connection;
+    if (state.listener == kNotListed) {
+        addListener(connection.server);  // this handshake's
+    }
     Listener& listener = listeners_[state.listener];  // the SYN's: this server's
     confirmListener(listener);
     if (!state.answered) {
@@ -286,7 +332,11 @@ void SynBacklogDetector::addInFlight(Listener& listener, uint32_t connection, in
     listener.peakInFlight = std::max(listener.peakInFlight, listener.inFlight);
 }
 
-void SynBacklogDetector::settle(Handshake& state) {
+inline void SynBacklogDetector::settle(Handshake& state) {
+    if (state.listener == kNotListed) {
+        state.pending = false;  // alone: it counted nowhere else (and never waited, see addListener)
+        return;
+    }
     Listener& listener = listeners_[state.listener];
     if (state.pending) {
         state.pending = false;
@@ -524,16 +574,15 @@ void SynBacklogDetector::onRetire(const Connection& connection) {
         // Over: closed (settled already) or idle for longer than a client retries a SYN (abandoned,
         // as the next addInFlight would find it). The listener's queue skips it from now on.
         settle(state);
-        Listener& listener = listeners_[state.listener];
-        if (state.unconfirmedListed && !listener.everAnswered) {
+        if (state.unconfirmedListed && !listeners_[state.listener].everAnswered) {
             retiredUnconfirmed_.emplace(connection.id, state);  // counted if the listener answers later
         } else if (state.counted) {
+            Listener& listener = listeners_[state.listener];
             finish(state);
             refresh(listener);
             log().changed(listener.findingId);
         }
-        handshakes_.release(ref.index);
-        ref.index = kNoHandshake;
+        release(ref, connection.server);
     }
     handshakeOf_.release(connection.id);
 }

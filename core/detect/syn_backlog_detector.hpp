@@ -44,6 +44,8 @@ public:
     [[nodiscard]] size_t stateBytes() const { return handshakeOf_.bytesHeld() + handshakes_.bytesHeld(); }
     /// Handshakes held: those under way and those counted in a finding (not retired).
     [[nodiscard]] size_t handshakesHeld() const { return handshakes_.inUse(); }
+    /// Listeners held: endpoints that answered a SYN, or had a SYN retransmitted or two handshakes.
+    [[nodiscard]] size_t listenersHeld() const { return listeners_.size(); }
 
 private:
     static constexpr uint32_t kNotListed = UINT32_MAX;
@@ -63,7 +65,7 @@ private:
         bool delayCounted : 1 = false;      // counted among its listener's delayed connections
         bool resetByServer : 1 = false;     // reset right after the handshake (tcp_abort_on_overflow)
         bool unconfirmedListed : 1 = false;  // in its listener's unconfirmed list
-        uint32_t listener = 0;
+        uint32_t listener = 0;  // kNotListed while alone to its endpoint (see aloneIndex_)
         uint32_t firstSynFrame = 0;
         uint32_t synTimeouts = 0;     // SYNs retransmitted by timeout while unanswered
         uint32_t synAckTimeouts = 0;  // SYN-ACKs retransmitted although the client had ACKed
@@ -113,7 +115,14 @@ private:
     // The handshake of `connection`, or null if it has none (never tracked, over, or retired).
     Handshake* find(uint32_t connection);
     [[nodiscard]] bool isOver(const Handshake& state) const;
-    Listener& listenerOf(const Endpoint& server, uint32_t& index);
+    // prefetch() for a connection's first SYN.
+    void prefetchListener(const Endpoint& server, uint32_t frame) const;
+    // The listener of `server`, made now if it has none.
+    uint32_t listenerOf(const Endpoint& server);
+    // A new Listener for `server`, with what the handshake alone to it so far (if any) counted.
+    uint32_t addListener(const Endpoint& server);
+    // The handshake is let go: an endpoint it was alone to is forgotten (as if no SYN had gone there).
+    void release(HandshakeRef& ref, const Endpoint& server);
     void onTracked(const SegmentEvent& event, Handshake& state);
     void onClientSyn(const SegmentEvent& event, Handshake& state);
     // A SYN-ACK shows a listener is there: the SYNs it let retransmit before count now.
@@ -136,6 +145,11 @@ private:
     absl::flat_hash_map<uint32_t, Handshake> retiredUnconfirmed_;
     std::vector<Listener> listeners_;
     absl::flat_hash_map<Endpoint, uint32_t> listenerIndex_;
+    // Endpoints without a Listener that one handshake, not over, has gone to (each endpoint of a SYN
+    // scan), and its connection. Its handshake's `listener` is kNotListed until the endpoint answers,
+    // the SYN is retransmitted or another connection's SYN goes there: addListener then makes the
+    // Listener it would have had from the start. An endpoint is forgotten when its handshake is over.
+    absl::flat_hash_map<Endpoint, uint32_t> aloneIndex_;
     // The listener prefetch() found for the first SYN of frame `frame`, so that onSegment() of the
     // same event does not look it up again.
     struct FoundListener {

@@ -501,6 +501,25 @@ TEST_CASE("live: SYNs retried to a silent endpoint by a connection retired since
     CHECK(shown.evidence["connections"][0]["outcome"] == "unfinished");
 }
 
+TEST_CASE("live: an endpoint whose one handshake was retired unanswered is forgotten, and overflows as in the file",
+          "[detect][backlog][retirement]") {
+    const auto conversation = [](BacklogSession& s) {
+        Clients clients{s, "10.0.0.1", "10.0.0.2", 80, {100, 200, 300}};
+        Clients elsewhere{s, "10.0.0.3", "10.0.0.4", 80, {100}};
+        clients.syn(0, 0);  // nothing answers (alone to the endpoint)
+        elsewhere.syn(0, 250'000);  // client 0 idle for 250 s: retired after this packet
+        clients.syn(1, 250'000.01);
+        clients.syn(2, 250'000.02);
+        clients.answer(1, 250'000.1);
+        clients.syn(2, 251'000.02);
+        clients.answer(2, 251'000.1);
+    };
+    const Finding shown = shownWhileRetiring(conversation, 1);
+    CHECK(shown.evidence["connections_delayed"] == 1);
+    CHECK(shown.evidence["peak_concurrent_handshakes"] == 2);  // client 0 was abandoned long before
+    CHECK(shown.evidence["connections"][0]["client"] == "10.0.0.1:40002");
+}
+
 TEST_CASE("live: a listener's queue walks past connections retired and freed behind a handshake in flight",
           "[detect][backlog][retirement]") {
     EngineOptions engineOptions = retiringAfter200s();
@@ -553,4 +572,66 @@ TEST_CASE("a handshake is let go once nothing can change it; a counted one is ke
     REQUIRE(finding.evidence["connections"].size() == 1);
     CHECK(finding.evidence["connections"][0]["client"] == "10.0.0.1:40001");
     CHECK(finding.evidence["connections"][0]["outcome"] == "established");
+}
+
+TEST_CASE("a SYN scan keeps no listener for endpoints that never answered; they count once they do",
+          "[detect][backlog]") {
+    BacklogSession s;
+    // One probe to each of 300 ports: refused (RST), silent, or answered and reset by the scanner.
+    constexpr uint16_t kProbedPorts = 300;
+    for (uint16_t index = 0; index < kProbedPorts; ++index) {
+        Clients probe{s, "10.0.0.9", "10.0.0.2", static_cast<uint16_t>(1000 + index), {100}};
+        const double atMs = 0.01 * index;
+        probe.syn(0, atMs);
+        if (index % 3 == 0) {
+            probe.fromServer(0, 0, probe.isn(0) + 1, kRstAck, atMs + 0.5);
+        } else if (index % 3 == 1) {
+            probe.synAck(0, atMs + 0.5);
+            probe.fromClient(0, probe.isn(0) + 1, 0, kRst, atMs + 0.6);
+        }
+    }
+    CHECK(s.detector.listenersHeld() == kProbedPorts / 3);  // those that answered
+    CHECK(s.detector.handshakesHeld() == kProbedPorts / 3);  // the silent ones, still in flight
+
+    // Port 1000 refused the scan's SYN, 1002 never answered it; then both listen, and their queues
+    // overflow: client 2's SYN is dropped at both, and at 1002 the scan's retransmitted SYN too.
+    Clients refused{s, "10.0.0.1", "10.0.0.2", 1000, {0, 200, 300}};
+    Clients silent{s, "10.0.0.1", "10.0.0.2", 1002, {0, 200, 300}};
+    Clients scanner{s, "10.0.0.9", "10.0.0.2", 1002, {100}};
+    refused.syn(1, 100);
+    refused.syn(2, 100.01);
+    silent.syn(1, 100.02);
+    silent.syn(2, 100.03);
+    refused.answer(1, 100.1);
+    silent.answer(1, 100.2);
+    scanner.syn(0, 1000);
+    refused.syn(2, 1100.01);
+    silent.syn(2, 1100.03);
+    refused.answer(2, 1100.1);
+    silent.answer(2, 1100.2);
+    scanner.answer(0, 1100.3);
+    s.finish();
+
+    const auto findings = s.findings("syn_backlog_overflow");
+    REQUIRE(findings.size() == 2);
+    const bool refusedFirst = findings[0].evidence["listener"] == "10.0.0.2:1000";
+    const Finding& refusedFinding = findings[refusedFirst ? 0 : 1];
+    const Finding& silentFinding = findings[refusedFirst ? 1 : 0];
+    CHECK(refusedFinding.evidence["listener"] == "10.0.0.2:1000");
+    CHECK(refusedFinding.evidence["connections_delayed"] == 1);
+    CHECK(refusedFinding.evidence["peak_concurrent_handshakes"] == 2);
+    CHECK(refusedFinding.evidence["peak_waiting_handshakes"] == 1);
+    CHECK(refusedFinding.severity == Severity::Warning);
+    // The scan's handshake to 1002 was in flight all along: it adds to the peaks and is delayed too.
+    CHECK(silentFinding.evidence["listener"] == "10.0.0.2:1002");
+    CHECK(silentFinding.evidence["connections_delayed"] == 2);
+    CHECK(silentFinding.evidence["syn_retransmissions"] == 2);
+    CHECK(silentFinding.evidence["peak_concurrent_handshakes"] == 3);
+    CHECK(silentFinding.evidence["peak_waiting_handshakes"] == 2);
+    CHECK(silentFinding.severity == Severity::Error);
+    REQUIRE(silentFinding.evidence["connections"].size() == 2);
+    CHECK(silentFinding.evidence["connections"][0]["client"] == "10.0.0.9:40000");
+    CHECK(silentFinding.evidence["connections"][0]["outcome"] == "established");
+    CHECK(silentFinding.evidence["connections"][0]["delay_ms"].get<double>() == Approx(999.98).margin(0.01));
+    CHECK(silentFinding.evidence["connections"][1]["client"] == "10.0.0.1:40002");
 }
