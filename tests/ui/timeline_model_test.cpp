@@ -173,6 +173,37 @@ TEST_CASE("partial results: lanes from the connections' times and the findings, 
     CHECK(model.connections()[0].content.lastTsNs == kT0 + 700 * kMs);
 }
 
+TEST_CASE("a builder's lanes are what it finishes with before its packets, and it goes on to the packets",
+          "[timeline][model]") {
+    const ConnectionStore connections = {
+        connection(0, endpoint(10, 0, 0, 1, 5000), endpoint(10, 0, 0, 9, 80), kT0 + 50 * kMs, kT0 + 900 * kMs),
+        connection(1, endpoint(10, 0, 0, 2, 5001), endpoint(10, 0, 0, 9, 80), kT0, kT0 + 300 * kMs)};
+    const std::vector<Finding> findings = {nagleFinding(0, 0, kT0 + 100 * kMs, {{0.0, 40.0}})};
+    const TimelineModel withoutPackets = TimelineModelBuilder(connections, findings, {kT0, kT0 + 900 * kMs}).finish();
+
+    TimelineModelBuilder builder(connections, findings, {kT0, kT0 + 900 * kMs});
+    const TimelineModel lanes = builder.lanes();
+    CHECK_FALSE(lanes.hasPackets());
+    CHECK(rowSummary(lanes) == rowSummary(withoutPackets));
+    CHECK(lanes.captureRange() == withoutPackets.captureRange());
+    CHECK(lanes.spans().size() == 1);
+    CHECK(lanes.connections()[0].content.stalls.size() == 1);
+    CHECK(lanes.connections()[0].content.toServer.size() == 0);
+
+    builder.addPacket(0, kT0, 1, false, 0, 0x02, false);
+    builder.addPacket(1, kT0 + 50 * kMs, 0, false, 0, 0x02, false);
+    builder.addPacket(2, kT0 + 60 * kMs, 0, true, 0, 0x12, false);
+    const TimelineModel full = builder.finish();
+    CHECK(full.packetCount() == 3);
+    CHECK(rowSummary(full) == rowSummary(lanes));
+    CHECK(full.connections()[0].content.toServer.size() == 1);
+    CHECK(full.connections()[0].content.toClient.size() == 1);
+    CHECK(full.connections()[0].content.stalls.size() == 1);
+    // The lanes handed out before are a model of their own: the packets did not reach them.
+    CHECK(lanes.connections()[0].content.toServer.size() == 0);
+    CHECK_FALSE(lanes.hasPackets());
+}
+
 TEST_CASE("extra lanes: above the connections or under the one they belong to", "[timeline][model]") {
     TimelineModel model = threeConnections();
     std::vector<TimelineLane> lanes(2);

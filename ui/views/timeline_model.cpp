@@ -117,9 +117,25 @@ void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t 
     ++model_.packets_;
 }
 
-TimelineModel TimelineModelBuilder::finish() {
-    TimelineModel& model = model_;
-    model.packetMarks_ = packets_.finish();
+TimelineModelBuilder::TimelineModelBuilder(const AnalysisResults& results)
+    : TimelineModelBuilder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()}) {}
+
+void TimelineModelBuilder::addPackets(const AnalysisResults& results) {
+    const CaptureAnalysis* analysis = results.analysis();
+    if (analysis == nullptr || analysis->engine == nullptr) {
+        return;
+    }
+    const PacketIndex& packets = analysis->engine->packets();
+    reservePackets(packets.size());
+    for (size_t index = 0; index < packets.size(); ++index) {
+        const IndexedPacket packet = packets.at(index);
+        addPacket(index, packet.tsNs, packet.connection, packet.fromServer, packet.analysis, packet.tcpFlags,
+                  packet.payloadLength > 0);
+    }
+}
+
+void TimelineModelBuilder::finish(TimelineModel& model, MarkStoreBuilder& packets) {
+    model.packetMarks_ = packets.finish();
     for (ConnectionLane& lane : model.connections_) {
         lane.content.toServer = model.packetMarks_->track(lane.connection * 2);
         lane.content.toClient = model.packetMarks_->track(lane.connection * 2 + 1);
@@ -128,20 +144,30 @@ TimelineModel TimelineModelBuilder::finish() {
     model.captureFindings_.finishStalls();
     model.bounds_ = model.capture_;
     model.layoutRows();
+}
+
+TimelineModel TimelineModelBuilder::finish() {
+    finish(model_, packets_);
     return std::move(model_);
 }
 
+TimelineModel TimelineModelBuilder::lanes() const {
+    // Before any packet the model holds what the constructor set: copied field by field (the
+    // model is move-only for its mark stores, which it has none of yet).
+    TimelineModel model;
+    model.capture_ = model_.capture_;
+    model.connections_ = model_.connections_;
+    model.connectionOrder_ = model_.connectionOrder_;
+    model.spans_ = model_.spans_;
+    model.captureFindings_ = model_.captureFindings_;
+    MarkStoreBuilder noPackets(static_cast<uint32_t>(std::min<size_t>(model.connections_.size(), UINT32_MAX / 2) * 2));
+    finish(model, noPackets);
+    return model;
+}
+
 TimelineModel TimelineModel::fromResults(const AnalysisResults& results) {
-    TimelineModelBuilder builder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()});
-    if (const CaptureAnalysis* analysis = results.analysis(); analysis != nullptr && analysis->engine != nullptr) {
-        const PacketIndex& packets = analysis->engine->packets();
-        builder.reservePackets(packets.size());
-        for (size_t index = 0; index < packets.size(); ++index) {
-            const IndexedPacket packet = packets.at(index);
-            builder.addPacket(index, packet.tsNs, packet.connection, packet.fromServer, packet.analysis,
-                              packet.tcpFlags, packet.payloadLength > 0);
-        }
-    }
+    TimelineModelBuilder builder(results);
+    builder.addPackets(results);
     return builder.finish();
 }
 

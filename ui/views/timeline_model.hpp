@@ -192,6 +192,14 @@ class TimelineModelBuilder {
 public:
     TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings,
                          TimeRange capture);
+    /// The lanes of the connections and findings of `results`, over its capture's time.
+    explicit TimelineModelBuilder(const AnalysisResults& results);
+    /// What finish() would give had no packet been added: the lanes with their stalls, laid out.
+    /// Before any addPacket(); the builder goes on as before (a large capture shows its lanes first,
+    /// then the same lanes with their packets, without building the lanes twice).
+    [[nodiscard]] TimelineModel lanes() const;
+    /// Adds every packet of the packet index of `results` (none for partial results).
+    void addPackets(const AnalysisResults& results);
     /// Optional: room for `packets` packets.
     void reservePackets(size_t packets);
     /// The packet at `packetIndex` of the packet index. Packets of an unknown connection are ignored.
@@ -201,6 +209,9 @@ public:
     TimelineModel finish();
 
 private:
+    // The packet marks go into `model`'s lanes, and its rows are laid out.
+    static void finish(TimelineModel& model, MarkStoreBuilder& packets);
+
     TimelineModel model_;
     MarkStoreBuilder packets_;
 };

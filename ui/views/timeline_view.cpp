@@ -122,28 +122,27 @@ void TimelineView::setResults(ResultsPtr results) {
         setModel(std::make_shared<TimelineModel>(TimelineModel::fromResults(*results_)));
         return;
     }
-    const auto lanesOnly = [](const AnalysisResults& results) {
-        TimelineModelBuilder builder(results.connections(), results.findings(),
-                                     {results.firstTsNs(), results.lastTsNs()});
-        return std::make_shared<TimelineModel>(builder.finish());
-    };
     if (!manyLanes) {
-        setModel(lanesOnly(*results_));  // few lanes: at once
+        setModel(std::make_shared<TimelineModel>(TimelineModelBuilder(*results_).finish()));  // few lanes: at once
     }
     // On a pool thread: the lanes if there are many (the view shows what it showed until then),
-    // then their packet summaries. A newer setResults() replaces the watched future, so a stale
-    // build is dropped.
+    // then the same lanes with their packet summaries. A newer setResults() replaces the watched
+    // future, so a stale build is dropped.
     building_ = true;
     lanesPending_ = manyLanes;
     watchedGeneration_ = buildGeneration_;
     buildWatcher_.setFuture(QtConcurrent::run(
-        [results = results_, manyLanes, manyPackets, lanesOnly](QPromise<std::shared_ptr<TimelineModel>>& promise) {
+        [results = results_, manyLanes, manyPackets](QPromise<std::shared_ptr<TimelineModel>>& promise) {
+            TimelineModelBuilder builder(*results);
+            if (!manyPackets) {
+                promise.addResult(std::make_shared<TimelineModel>(builder.finish()));
+                return;
+            }
             if (manyLanes) {
-                promise.addResult(lanesOnly(*results));
+                promise.addResult(std::make_shared<TimelineModel>(builder.lanes()));
             }
-            if (manyPackets) {
-                promise.addResult(std::make_shared<TimelineModel>(TimelineModel::fromResults(*results)));
-            }
+            builder.addPackets(*results);
+            promise.addResult(std::make_shared<TimelineModel>(builder.finish()));
         }));
 }
 
