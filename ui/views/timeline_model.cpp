@@ -65,9 +65,18 @@ size_t LaneContent::firstStallEndingAfter(int64_t fromNs) const {
                                stallPrefixEndNs.begin());
 }
 
+namespace {
+
+// The packet mark tracks of `connections` lanes: one each way.
+uint32_t packetTracks(size_t connections) {
+    return static_cast<uint32_t>(std::min<size_t>(connections, UINT32_MAX / 2) * 2);
+}
+
+}  // namespace
+
 TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections,
                                            const std::vector<Finding>& findings, TimeRange capture)
-    : packets_(static_cast<uint32_t>(std::min<size_t>(connections.size(), UINT32_MAX / 2) * 2)) {
+    : packets_(packetTracks(connections.size())) {
     TimelineModel& model = model_;
     model.capture_ = capture;
     model.connections_.resize(connections.size());
@@ -160,7 +169,7 @@ TimelineModel TimelineModelBuilder::lanes() const {
     model.connectionOrder_ = model_.connectionOrder_;
     model.spans_ = model_.spans_;
     model.captureFindings_ = model_.captureFindings_;
-    MarkStoreBuilder noPackets(static_cast<uint32_t>(std::min<size_t>(model.connections_.size(), UINT32_MAX / 2) * 2));
+    MarkStoreBuilder noPackets(packetTracks(model.connections_.size()));
     finish(model, noPackets);
     return model;
 }
