@@ -18,11 +18,6 @@ constexpr uint32_t kTimestampOptionBytes = 12;
 
 double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
 
-// The connection's life so far, at least 1 ns (the share of it a finding cost): of its record or of a
-// segment's snapshot of it.
-template <typename Record>
-int64_t lifeOf(const Record& connection) { return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1); }
-
 bool isPureAck(const TcpSegment& segment) {
     return segment.payloadLength == 0 && (segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0 &&
            (segment.flags & tcpflag::kAck) != 0;

@@ -1,10 +1,20 @@
 #pragma once
+#include <algorithm>
+#include <cstdint>
+
 #include "detect/detector_options.hpp"
 #include "detect/finding_log.hpp"
 #include "engine/analysis_engine.hpp"
 #include "engine/segment_observer.hpp"
 
 namespace tcpscope {
+
+/// A connection's life so far, at least 1 ns (the share of it a finding cost is taken of it): of
+/// its record or of a segment's snapshot of it.
+template <typename Record>
+int64_t lifeOf(const Record& connection) {
+    return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
+}
 
 /// Base of every detector: sees each analysed segment (it is a SegmentObserver: DetectorSet calls
 /// it directly, a test may register one alone with the engine), may read the engine's results, and

@@ -201,7 +201,7 @@ void ZeroWindowStallDetector::refreshSummary(const ConnectionSnapshot& connectio
     const uint32_t periods = totals.stalls + (ongoingNs > 0 ? 1 : 0);
     const uint32_t probes = totals.probes + (ongoingNs > 0 ? state.probes : 0);
     const int64_t longestNs = std::max(totals.longestNs, ongoingNs);
-    const int64_t lifeNs = std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
+    const int64_t lifeNs = lifeOf(connection);
     const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(lifeNs));
     finding.durationMs = toMs(totalNs);
     finding.evidence["stalls"] = totals.stalls;
