@@ -111,8 +111,8 @@ void ConnectionTable::releaseClosed(int64_t nowNs) {
     while (!closed_.empty()) {
         const Closed noted = closed_.front();
         if (nowNs - noted.closeTsNs < kClosedSequenceAgeNs) {
-            // Nothing is due (its record's close and last packet are no older): decided without
-            // reading the record, out of the cache by now, on nearly every call.
+            // Nothing is due, nor behind it (closed later): decided without reading the record,
+            // out of the cache by now, on nearly every call.
             return;
         }
         const uint32_t id = noted.id;
@@ -120,9 +120,6 @@ void ConnectionTable::releaseClosed(int64_t nowNs) {
         if (connection.closeTsNs != noted.closeTsNs || sequenceReleased(id)) {
             closed_.pop_front();  // reopened (noted again if it closed again), or released already
             continue;
-        }
-        if (nowNs - connection.closeTsNs < kClosedSequenceAgeNs) {
-            return;  // and every connection behind it closed later
         }
         if (nowNs - connection.lastTsNs < kClosedSequenceAgeNs) {
             if (connection.lastTsNs - connection.closeTsNs < kAfterCloseNs || ++requeued > kMaxRequeued) {

@@ -161,14 +161,7 @@ TimelineModel TimelineModelBuilder::finish() {
 }
 
 TimelineModel TimelineModelBuilder::lanes() const {
-    // Before any packet the model holds what the constructor set: copied field by field (the
-    // model is move-only for its mark stores, which it has none of yet).
-    TimelineModel model;
-    model.capture_ = model_.capture_;
-    model.connections_ = model_.connections_;
-    model.connectionOrder_ = model_.connectionOrder_;
-    model.spans_ = model_.spans_;
-    model.captureFindings_ = model_.captureFindings_;
+    TimelineModel model = model_;  // the lanes and their stalls, before any packet
     MarkStoreBuilder noPackets(packetTracks(model.connections_.size()));
     finish(model, noPackets);
     return model;

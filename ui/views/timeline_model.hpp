@@ -106,13 +106,13 @@ struct RowHeights {
 
 /// The timeline's content, built once per results snapshot: lanes with time-sorted, summarised
 /// packet marks and stall spans; then grouped and laid out in rows. No Qt, no painting.
-/// Move-only: lanes read their marks from stores the model owns.
+/// Move-only for its users (a model of a million lanes is not copied by accident): lanes read
+/// their marks from stores the model shares with the copies its builder makes (TimelineModelBuilder::lanes).
 class TimelineModel {
 public:
     TimelineModel() = default;
     TimelineModel(TimelineModel&&) = default;
     TimelineModel& operator=(TimelineModel&&) = default;
-    TimelineModel(const TimelineModel&) = delete;
     TimelineModel& operator=(const TimelineModel&) = delete;
     ~TimelineModel() = default;
 
@@ -166,6 +166,8 @@ public:
 
 private:
     friend class TimelineModelBuilder;
+    // Copies share the mark stores, which are never changed once built (only replaced).
+    TimelineModel(const TimelineModel&) = default;
     void layoutRows();
 
     TimeRange capture_;
@@ -178,9 +180,9 @@ private:
     std::vector<LaneGroup> groups_;
     std::vector<uint32_t> groupOf_;  // per connection id: its group, when grouped
     std::vector<ExtraLane> extraLanes_;
-    std::unique_ptr<MarkStore> packetMarks_;  // track 2c: connection c to the server, 2c+1: to the client
-    std::unique_ptr<MarkStore> groupMarks_;   // the same per group
-    std::unique_ptr<MarkStore> extraMarks_;   // one track per extra lane
+    std::shared_ptr<const MarkStore> packetMarks_;  // track 2c: connection c to the server, 2c+1: to the client
+    std::shared_ptr<const MarkStore> groupMarks_;   // the same per group
+    std::shared_ptr<const MarkStore> extraMarks_;   // one track per extra lane
     LaneGrouping grouping_ = LaneGrouping::Connection;
     RowHeights heights_;
     std::vector<LaneRow> rows_;
