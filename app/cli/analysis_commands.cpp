@@ -68,6 +68,10 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
         command->add_option("--flow", options->flow, "only the packets of this flow id");
     }
     return {command, [command, options, output] {
+                // The JSON report writes the findings one at a time (the text lists their
+                // summaries first); the flows read only their kinds and durations.
+                options->input.describesWhenWritten =
+                    output == Output::Flows || (output == Output::Analyze && options->format == "json");
                 LoadedAnalysis loaded;
                 if (const int status = loadAnalysis(*command, options->input, loaded); status != kExitAnalysed) {
                     return status;

@@ -146,6 +146,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     analysisOptions.engine.filter = options.filter;
     analysisOptions.engine.keepPacketIndex = options.readsPackets || !options.straceLogs.empty();
     analysisOptions.detectors = *detectors;
+    analysisOptions.describeWhenWritten = options.describesWhenWritten && options.straceLogs.empty();
     try {
         loaded.analysis = analyzeCaptures(options.files, analysisOptions);
     } catch (const BpfFilterError& error) {

@@ -43,6 +43,10 @@ struct AnalysisInputOptions {
     /// The command reads the packet index (listings, diagrams, notes on packets). When false, the
     /// index is kept only if strace logs are given (their alignment reads it).
     bool readsPackets = true;
+    /// The command reads no finding's summary, frames or evidence, or writes each finding once, in
+    /// order, through CaptureAnalysis::completeFinding: they are described as they are written
+    /// (AnalysisOptions::describeWhenWritten). Not with strace logs, whose checks read the evidence.
+    bool describesWhenWritten = false;
 };
 
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.

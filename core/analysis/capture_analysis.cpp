@@ -4,13 +4,27 @@
 
 namespace tcpscope {
 
+FindingAuthors::FindingAuthors(AnalysisEngine& engine, const DetectorOptions& options)
+    : detectors_(std::make_unique<DetectorSet>(engine, options, log_)) {}
+
+FindingAuthors::~FindingAuthors() = default;
+
+const Finding& FindingAuthors::complete(const Finding& finding, Finding& described) const {
+    if (!log_.describesLater(finding)) {
+        return finding;
+    }
+    described = finding;
+    log_.describeReleased(described);
+    return described;
+}
+
 CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const AnalysisOptions& options,
                                 LoadProgress* progress, const StopToken* stop,
                                 const AnalysisCheckpointFn& checkpoint) {
     CaptureAnalysis analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
-    FindingLog log;
-    const DetectorSet detectors(*analysis.engine, options.detectors, log);
+    auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors);
+    FindingLog& log = authors->log();
     LoadCheckpoint engineCheckpoint;
     if (checkpoint) {
         engineCheckpoint = [&](const AnalysisEngine& engine) { checkpoint(AnalysisCheckpoint{engine, log}); };
@@ -18,8 +32,13 @@ CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const Ana
     analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop, engineCheckpoint);
     analysis.engine->clearObservers();
     analysis.engine->releaseTracking();
-    analysis.findings = log.release();
     analysis.populations = log.releasePopulations();
+    if (options.describeWhenWritten) {
+        analysis.findings = log.releaseMeasured();
+        analysis.authors = std::move(authors);
+    } else {
+        analysis.findings = log.release();
+    }
     return analysis;
 }
 

@@ -17,6 +17,31 @@ namespace tcpscope {
 struct AnalysisOptions {
     EngineOptions engine;
     DetectorOptions detectors;
+    /// Leave each finding's summary, frames and evidence to be written as a report writes it
+    /// (CaptureAnalysis::authors), so that they are never all in memory at once: for a caller that
+    /// only writes the findings out once, in order (tcpscope-cli's JSON). Off: every finding complete.
+    bool describeWhenWritten = false;
+};
+
+class DetectorSet;
+
+/// The detectors of an analysis and the log of their findings, kept after the input ended so
+/// that they can describe each finding when it is written (AnalysisOptions::describeWhenWritten).
+class FindingAuthors {
+public:
+    FindingAuthors(AnalysisEngine& engine, const DetectorOptions& options);
+    ~FindingAuthors();
+    FindingAuthors(const FindingAuthors&) = delete;
+    FindingAuthors& operator=(const FindingAuthors&) = delete;
+
+    [[nodiscard]] FindingLog& log() { return log_; }
+    /// `finding`, one of CaptureAnalysis::findings, complete: itself if it is, otherwise a copy
+    /// in `described` with its summary, frames and evidence written. Safe on two threads at once.
+    const Finding& complete(const Finding& finding, Finding& described) const;
+
+private:
+    FindingLog log_;
+    std::unique_ptr<DetectorSet> detectors_;  // after log_: they write into it
 };
 
 /// Everything one analysis of one or more capture files produced: what was read, the engine's
@@ -27,6 +52,15 @@ struct CaptureAnalysis {
     std::vector<Finding> findings;
     /// TIME_WAIT and ports-in-use series per host, as the detectors counted them (for charts).
     std::vector<HostPopulation> populations;
+    /// With AnalysisOptions::describeWhenWritten, the authors that complete `findings` (which hold
+    /// then only kind, severity, flow, time and duration) one at a time; otherwise null. Declared
+    /// after `engine`, which its detectors read, so that it is destroyed first.
+    std::unique_ptr<const FindingAuthors> authors;
+
+    /// `findings[index]` complete (see FindingAuthors::complete): itself without `authors`.
+    [[nodiscard]] const Finding& completeFinding(size_t index, Finding& described) const {
+        return authors ? authors->complete(findings[index], described) : findings[index];
+    }
 };
 
 /// Partial results, readable only during the call that receives them (on the loading thread).

@@ -141,10 +141,14 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
     log().changed(totals.findingId);
 }
 
+void DelayedAckDetector::measure(uint32_t record, Finding& finding) const {
+    finding.durationMs = toMs(totals_[record].heldNs);
+}
+
 void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     const Totals& totals = totals_[record];
     const double share = std::min(1.0, static_cast<double>(totals.heldNs) / static_cast<double>(totals.lifeNs));
-    finding.durationMs = toMs(totals.heldNs);
+    measure(record, finding);
     finding.frames.clear();
     finding.frames.reserve(3 * totals.listed.size());
     nlohmann::json::array_t instances;

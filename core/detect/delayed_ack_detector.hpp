@@ -85,6 +85,7 @@ private:
     void recordStall(const SegmentEvent& held, const Pending& pending);
     void releasePending(SenderState& state);
     void describe(uint32_t record, Finding& finding) const override;
+    void measure(uint32_t record, Finding& finding) const override;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     RecordPool<Pending> pending_;

@@ -4,6 +4,7 @@
 #include <bit>
 #include <future>
 #include <numeric>
+#include <stdexcept>
 
 #include "engine/worker_threads.hpp"
 
@@ -85,6 +86,28 @@ std::vector<Finding> FindingLog::release() {
     findings_.clear();
     madeOrder_.clear();
     return released;
+}
+
+std::vector<Finding> FindingLog::releaseMeasured() {
+    if (hadProvisional_) {
+        throw std::logic_error("FindingLog::releaseMeasured: the log holds provisional findings");
+    }
+    for (const uint32_t id : stale_) {
+        authors_[id].stale = false;
+    }
+    stale_.clear();
+    for (Finding& finding : findings_) {
+        const Authorship& authorship = authors_[finding.id];
+        if (authorship.author != nullptr) {
+            authorship.author->measure(authorship.record, finding);
+        }
+    }
+    return std::move(findings_);
+}
+
+void FindingLog::describeReleased(Finding& finding) const {
+    const Authorship& authorship = authors_[finding.id];
+    authorship.author->describe(authorship.record, finding);
 }
 
 void FindingLog::changed(uint32_t id) {

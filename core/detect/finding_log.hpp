@@ -17,6 +17,9 @@ public:
     /// `record`, the number given to FindingLog::add. The log may describe two findings at once on
     /// two threads (of this author or another): describe only reads the author's state.
     virtual void describe(uint32_t record, Finding& finding) const = 0;
+    /// Writes only the cheap parts of what describe() writes: the finding's duration and severity,
+    /// which a report reads for every flow before it writes the findings (describe() writes them too).
+    virtual void measure(uint32_t record, Finding& finding) const = 0;
 
 protected:
     FindingAuthor() = default;
@@ -68,6 +71,16 @@ public:
     /// add() or confirm() made them (so a live capture's findings come out as the analysis of its
     /// file gives them), ids renumbered.
     std::vector<Finding> release();
+    /// As release() for an analysis that made no provisional finding (a file's), but each finding
+    /// with an author is only measured (FindingAuthor::measure: duration and severity); its summary,
+    /// frames and evidence are written later, one finding at a time, by describeReleased(). All of
+    /// them at once take several times the memory of the authors' records (W1: 260 MiB).
+    std::vector<Finding> releaseMeasured();
+    /// Whether `finding`, from releaseMeasured(), is still to be described.
+    [[nodiscard]] bool describesLater(const Finding& finding) const { return authors_[finding.id].author != nullptr; }
+    /// Writes the summary, frames and evidence of `finding` (a copy of one from releaseMeasured()),
+    /// as release() would have; like describe(), on any thread. The authors must still live.
+    void describeReleased(Finding& finding) const;
     void setListener(Listener listener) { listener_ = std::move(listener); }
 
     /// Keeps a population series a detector hands out when the input ends (for charts).

@@ -364,9 +364,19 @@ void PortExhaustionDetector::describe(uint32_t record, Finding& finding) const {
     }
 }
 
+void PortExhaustionDetector::measure(uint32_t record, Finding& finding) const {
+    if (record % 2 == 0) {  // the warning's duration is set when it is made
+        measureError(fullPool(record / 2), finding);
+    }
+}
+
+void PortExhaustionDetector::measureError(const Pool& pool, Finding& finding) {
+    finding.durationMs = rounded(static_cast<double>(pool.strain->pausedNs) / 1e6, 0.001);
+}
+
 void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) const {
     const Strain& strain = *pool.strain;
-    finding.durationMs = rounded(static_cast<double>(strain.pausedNs) / 1e6, 0.001);
+    measureError(pool, finding);
     finding.frames.clear();
     nlohmann::json pauses = nlohmann::json::array();
     for (const Pause& pause : strain.pauses) {

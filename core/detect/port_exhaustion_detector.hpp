@@ -201,7 +201,9 @@ private:
     void refreshError(uint32_t poolIndex, int64_t nowNs);
     void refreshWarning(uint32_t poolIndex, int64_t nowNs);
     void describe(uint32_t record, Finding& finding) const override;
+    void measure(uint32_t record, Finding& finding) const override;
     void describeError(const Pool& pool, Finding& finding) const;
+    static void measureError(const Pool& pool, Finding& finding);
     void describeWarning(const Pool& pool, Finding& finding) const;
     [[nodiscard]] nlohmann::json poolEvidence(const Pool& pool, int64_t nowNs) const;
     // The pool's series for the host chart; none for a pool that never held two ports.

@@ -298,11 +298,19 @@ void PortReuseDetector::describe(uint32_t record, Finding& finding) const {
     }
 }
 
+void PortReuseDetector::measure(uint32_t record, Finding& finding) const {
+    if ((record & kGroupRecord) == 0) {  // a group's duration is set when it is made
+        finding.durationMs = toMs(delayNsOf(reuses_[record]));
+    }
+}
+
+int64_t PortReuseDetector::delayNsOf(const Reuse& reuse) {
+    return (reuse.establishedFrame != 0 ? reuse.establishedTsNs : reuse.lastHandshakeTsNs) - reuse.synTsNs;
+}
+
 void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) const {
     const bool established = reuse.establishedFrame != 0;
-    const int64_t delayNs = (established ? reuse.establishedTsNs : reuse.lastHandshakeTsNs) - reuse.synTsNs;
-
-    finding.durationMs = toMs(delayNs);
+    finding.durationMs = toMs(delayNsOf(reuse));
     finding.frames.clear();
     for (const uint32_t frame :
          {reuse.synFrame, reuse.challengeAckFrame, reuse.receiverRstFrame, reuse.senderRstFrame}) {

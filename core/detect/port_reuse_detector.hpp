@@ -116,6 +116,9 @@ private:
     void addToGroup(Reuse& reuse);
     [[nodiscard]] Reason reasonOf(const Reuse& reuse) const;
     void describe(uint32_t record, Finding& finding) const override;
+    void measure(uint32_t record, Finding& finding) const override;
+    // The time from a collision's first SYN to its connection's establishment (or its last try).
+    static int64_t delayNsOf(const Reuse& reuse);
     void describeCollision(const Reuse& reuse, Finding& finding) const;
     void describeGroup(const Group& group, Finding& finding) const;
     [[nodiscard]] nlohmann::json describe(const Reuse& reuse) const;

@@ -227,8 +227,12 @@ void RetransmissionStallDetector::describe(uint32_t record, Finding& finding) co
     write(totals_[record], finding);
 }
 
+void RetransmissionStallDetector::measure(uint32_t record, Finding& finding) const {
+    finding.durationMs = toMs(lostNsOf(totals_[record]));
+}
+
 void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) {
-    const int64_t lostNs = totals.lostNs + totals.ongoingNs;
+    const int64_t lostNs = lostNsOf(totals);
     const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
     const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(totals.lifeNs));
     finding.durationMs = toMs(lostNs);

@@ -125,6 +125,9 @@ private:
     void recordStall(const SegmentEvent& event, Retransmitted& history, const Sent& from, int64_t gapNs,
                      uint32_t end);
     void describe(uint32_t record, Finding& finding) const override;
+    void measure(uint32_t record, Finding& finding) const override;
+    // The time `totals` lost so far, finished stalls and the one going on.
+    static int64_t lostNsOf(const Totals& totals) { return totals.lostNs + totals.ongoingNs; }
     // Writes the finding of `totals` (and of its stall going on, if any).
     static void write(const Totals& totals, Finding& finding);
     void track(const SegmentEvent& event);

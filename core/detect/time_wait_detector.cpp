@@ -216,6 +216,10 @@ void TimeWaitDetector::refresh(uint32_t hostIndex, int64_t nowNs) {
     log().changed(tally.findingId);
 }
 
+void TimeWaitDetector::measure(uint32_t hostIndex, Finding& finding) const {
+    finding.severity = hosts_[hostIndex].tally->severity;
+}
+
 void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
     const HostState& host = hosts_[hostIndex];
     const CloseTally& tally = *host.tally;
@@ -229,7 +233,7 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
     const double shareOfRange = static_cast<double>(host.population.peak()) / rangePorts;
     const bool client = host.key.role == Side::Client;
 
-    finding.severity = tally.severity;
+    measure(hostIndex, finding);
     std::vector<std::pair<Endpoint, uint64_t>> byServer = tally.servers;
     std::sort(byServer.begin(), byServer.end());  // listed by endpoint
     nlohmann::json::array_t servers;

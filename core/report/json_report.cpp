@@ -395,17 +395,42 @@ void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const St
     });
 }
 
-void writeFindings(JsonStreamWriter& out, const std::vector<Finding>& findings) {
-    writeInChunks(out, findings.size(), kFindingsPerChunk, [&](JsonStreamWriter& writer, size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) {
-            writeFinding(writer, findings[i]);
-        }
-    });
+// What the delayed_ack_by_sender section reads of one delayed-ACK finding's evidence.
+struct SenderStalls {
+    std::string sender;
+    uint64_t stalls = 0;
+};
+
+SenderStalls senderStallsOf(const Finding& finding) {
+    const auto sender = finding.evidence.find("sender");
+    return {sender != finding.evidence.end() ? sender->get<std::string>() : std::string(),
+            finding.evidence.value("stalls", uint64_t{0})};
+}
+
+bool isDelayedAckStall(const Finding& finding) { return finding.kind == "delayed_ack_stall"; }
+
+// The findings, each completed as it is written (CaptureAnalysis::completeFinding); what the
+// delayed-ACK ones say of their sender is kept in `senders` (by finding index) for the summary
+// after them, so that a finding's evidence is not needed once it is written.
+void writeFindings(JsonStreamWriter& out, const CaptureAnalysis& analysis, std::vector<SenderStalls>& senders) {
+    senders.resize(analysis.findings.size());
+    writeInChunks(out, analysis.findings.size(), kFindingsPerChunk,
+                  [&](JsonStreamWriter& writer, size_t begin, size_t end) {
+                      Finding described;
+                      for (size_t i = begin; i < end; ++i) {
+                          const Finding& finding = analysis.completeFinding(i, described);
+                          writeFinding(writer, finding);
+                          if (isDelayedAckStall(finding)) {
+                              senders[i] = senderStallsOf(finding);
+                          }
+                      }
+                  });
 }
 
 // Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
-// Written as it is summed up (no tree), each sender's name read in place from its findings.
-void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& findings) {
+// Written as it is summed up (no tree); `senders` is what writeFindings() kept.
+void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& findings,
+                         const std::vector<SenderStalls>& senders) {
     struct Total {
         std::string_view sender;
         uint64_t stalls = 0;
@@ -414,21 +439,17 @@ void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& find
     };
     std::vector<Total> totals;
     absl::flat_hash_map<std::string_view, size_t> totalOf;  // sender -> index in totals
-    for (const Finding& finding : findings) {
-        if (finding.kind != "delayed_ack_stall") {
+    for (size_t i = 0; i < findings.size(); ++i) {
+        if (!isDelayedAckStall(findings[i])) {
             continue;
         }
-        const auto sender = finding.evidence.find("sender");
-        const std::string_view name = sender != finding.evidence.end()
-                                          ? std::string_view(sender->get_ref<const std::string&>())
-                                          : std::string_view();
-        const auto [slot, isNew] = totalOf.try_emplace(name, totals.size());
+        const auto [slot, isNew] = totalOf.try_emplace(senders[i].sender, totals.size());
         if (isNew) {
-            totals.push_back(Total{name});
+            totals.push_back(Total{senders[i].sender});
         }
         Total& total = totals[slot->second];
-        total.stalls += finding.evidence.value("stalls", uint64_t{0});
-        total.heldMs += finding.durationMs;
+        total.stalls += senders[i].stalls;
+        total.heldMs += findings[i].durationMs;
         ++total.flows;
     }
     // The most time held first; equal times by sender name.
@@ -497,9 +518,10 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
     writeFlowsSections(writer, analysis, alignment, captureMembers);
     writer.key("findings");
     writer.beginArray();
-    writeFindings(writer, analysis.findings);
+    std::vector<SenderStalls> senders;
+    writeFindings(writer, analysis, senders);
     writer.endArray();
-    writeEndpointStalls(writer, analysis.findings);
+    writeEndpointStalls(writer, analysis.findings, senders);
     writeNotesJson(writer, analysis);
     writer.endObject();
 }

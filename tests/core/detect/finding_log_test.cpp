@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,16 +15,23 @@ using tcpscope::FindingLog;
 
 namespace {
 
-// Counts stalls per record and writes them into the summary, counting its own describe calls.
+// Counts stalls per record and writes them into the summary, its duration as a stall's 10 ms
+// each, counting its own describe and measure calls.
 class CountingAuthor : public FindingAuthor {
 public:
     std::vector<int> stalls;
     mutable int describes = 0;
+    mutable int measures = 0;
 
     void describe(uint32_t record, Finding& finding) const override {
         ++describes;
+        finding.durationMs = 10.0 * stalls.at(record);
         finding.summary = std::to_string(stalls.at(record)) + " stalls";
         finding.evidence["stalls"] = stalls.at(record);
+    }
+    void measure(uint32_t record, Finding& finding) const override {
+        ++measures;
+        finding.durationMs = 10.0 * stalls.at(record);
     }
 };
 
@@ -92,6 +100,7 @@ TEST_CASE("finding log describes many stale findings once each, split over two t
             finding.summary = std::to_string(stalls.at(record)) + " stalls";
             finding.evidence["record"] = record;
         }
+        void measure(uint32_t /*record*/, Finding& /*finding*/) const override {}
     };
     FindingLog log;
     ThreadSafeAuthor author;
@@ -117,4 +126,41 @@ TEST_CASE("finding log describes many stale findings once each, split over two t
         CHECK(released[id].summary == std::to_string(id % 5 + 1) + " stalls");
         CHECK(released[id].evidence["record"] == id);
     }
+}
+
+TEST_CASE("finding log released measured leaves each finding to be described once it is read",
+          "[detect][finding_log]") {
+    FindingLog log;
+    CountingAuthor author;
+    author.stalls = {3, 5};
+    const uint32_t first = log.add(findingOfKind("delayed_ack_stall"), &author, 0);
+    Finding plain = findingOfKind("plain");
+    plain.summary = "as given";
+    log.add(plain);
+    const uint32_t second = log.add(findingOfKind("delayed_ack_stall"), &author, 1);
+    log.changed(second);
+
+    const std::vector<Finding> measured = log.releaseMeasured();
+    CHECK(author.describes == 0);  // nothing described at the release
+    CHECK(author.measures == 2);   // each authored finding measured once
+    REQUIRE(measured.size() == 3);
+    CHECK(measured[first].durationMs == 30);
+    CHECK(measured[first].summary.empty());
+    CHECK(measured[second].durationMs == 50);
+    CHECK(log.describesLater(measured[first]));
+    CHECK_FALSE(log.describesLater(measured[1]));
+    CHECK(measured[1].summary == "as given");
+
+    Finding described = measured[second];
+    log.describeReleased(described);
+    CHECK(described.summary == "5 stalls");
+    CHECK(described.evidence["stalls"] == 5);
+    CHECK(described.durationMs == 50);
+    CHECK(measured[second].summary.empty());  // the released list itself is left as it was
+}
+
+TEST_CASE("finding log released measured is for analyses without provisional findings", "[detect][finding_log]") {
+    FindingLog log;
+    log.addProvisional(findingOfKind("retransmission_stall"));
+    CHECK_THROWS_AS(log.releaseMeasured(), std::logic_error);
 }
