@@ -86,7 +86,7 @@ public:
     /// The input has ended: frees every record (none is used again).
     void clear() {
         records_ = {};
-        free_ = {};
+        free_ = std::vector<uint32_t>{};  // `= {}` would keep its memory (initializer-list assignment)
     }
     Record& operator[](uint32_t index) { return records_[index]; }
     const Record& operator[](uint32_t index) const { return records_[index]; }
