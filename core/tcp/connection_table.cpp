@@ -62,35 +62,57 @@ TupleRef TupleNumbering::number(const Endpoint& source, const Endpoint& destinat
     return ref;
 }
 
-void ConnectionTable::prefetchLive(uint32_t id) const {
-    connections_.prefetch(id);
-    sequences_.prefetch(id);
+void ConnectionTable::prefetchLive(const Latest& latest) const {
+    if (latest.id == kNoConnection) {
+        return;
+    }
+    connections_.prefetch(latest.id);
+    if (latest.sequence != kNoSequence) {
+        sequences_.prefetch(latest.sequence);
+    }
 }
 
 void ConnectionTable::reserve(size_t count) { latestByTuple_.reserve(count); }
 
 void ConnectionTable::retire(uint32_t id) {
+    // An earlier generation gave its state back when the newer one took its tuple.
     const uint32_t tuple = connections_[id].tuple;
-    if (tuple < latestByTuple_.size() && latestByTuple_[tuple] == id) {
-        latestByTuple_[tuple] = kNoConnection;
+    if (tuple < latestByTuple_.size() && latestByTuple_[tuple].id == id) {
+        releaseSequence(latestByTuple_[tuple]);
+        latestByTuple_[tuple].id = kNoConnection;
     }
-    releaseSequence(id);
 }
 
-void ConnectionTable::releaseSequence(uint32_t id) {
-    if (sequenceReleased(id)) {
-        return;
+ConnectionTable::Latest* ConnectionTable::holderOf(const Connection& connection) {
+    if (connection.tuple >= latestByTuple_.size()) {
+        return nullptr;
     }
-    if (id >= released_.size()) {
-        released_.resize(std::max<size_t>(connections_.size(), size_t{id} + 1));
-    }
-    released_[id] = true;
-    sequences_.release(id);
+    Latest& latest = latestByTuple_[connection.tuple];
+    return latest.id == connection.id && latest.sequence != kNoSequence ? &latest : nullptr;
 }
 
-void ConnectionTable::reviveSequence(const Connection& connection) {
-    released_[connection.id] = false;
-    std::array<SequenceState, 2>& sides = sequences_.revive(connection.id);
+uint32_t ConnectionTable::takeSequence() {
+    if (freeSequences_.empty()) {
+        sequences_.append();
+        return static_cast<uint32_t>(sequences_.size() - 1);
+    }
+    const uint32_t slot = freeSequences_.back();
+    freeSequences_.pop_back();
+    // Reset here, not when given back: the line is written now anyway, and by then it had left the cache.
+    sequences_[slot] = {};
+    return slot;
+}
+
+void ConnectionTable::releaseSequence(Latest& latest) {
+    if (latest.sequence != kNoSequence) {
+        freeSequences_.push_back(latest.sequence);
+        latest.sequence = kNoSequence;
+    }
+}
+
+uint32_t ConnectionTable::reviveSequence(const Connection& connection) {
+    const uint32_t slot = takeSequence();
+    std::array<SequenceState, 2>& sides = sequences_[slot];
     for (size_t side = 0; side < sides.size(); ++side) {
         const SequenceSummary& summary = connection.sequence[side];
         SequenceState& state = sides[side];
@@ -100,6 +122,7 @@ void ConnectionTable::reviveSequence(const Connection& connection) {
         state.windowScale = summary.windowScale;
         state.baseSeqSet = true;
     }
+    return slot;
 }
 
 void ConnectionTable::releaseClosed(int64_t nowNs) {
@@ -115,9 +138,9 @@ void ConnectionTable::releaseClosed(int64_t nowNs) {
             // out of the cache by now, on nearly every call.
             return;
         }
-        const uint32_t id = noted.id;
-        const Connection& connection = connections_[id];
-        if (connection.closeTsNs != noted.closeTsNs || sequenceReleased(id)) {
+        const Connection& connection = connections_[noted.id];
+        Latest* holder = connection.closeTsNs == noted.closeTsNs ? holderOf(connection) : nullptr;
+        if (holder == nullptr) {
             closed_.pop_front();  // reopened (noted again if it closed again), or released already
             continue;
         }
@@ -130,7 +153,7 @@ void ConnectionTable::releaseClosed(int64_t nowNs) {
             continue;
         }
         closed_.pop_front();
-        releaseSequence(id);
+        releaseSequence(*holder);
     }
 }
 
@@ -138,7 +161,6 @@ Connection& ConnectionTable::create(const TcpSegment& segment, uint32_t tuple, b
                                     uint32_t frame) {
     Connection& connection = connections_.append();
     connection.id = static_cast<uint32_t>(connections_.size() - 1);
-    sequences_.growTo(connections_.size());
     connection.tuple = tuple;
     const bool sourceClient = sourceIsClient(segment);
     connection.client = sourceClient ? segment.source : segment.destination;
@@ -159,42 +181,45 @@ ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, const TupleR
     if (tuple.tuple >= latestByTuple_.size()) {
         // Numbers come in order of first sight; a gap is only possible if frames were prepared
         // and then not analysed (a stopped load).
-        latestByTuple_.resize(size_t{tuple.tuple} + 1, kNoConnection);
+        latestByTuple_.resize(size_t{tuple.tuple} + 1);
     }
-    uint32_t& slot = latestByTuple_[tuple.tuple];
+    Latest& latest = latestByTuple_[tuple.tuple];
     ConnectionLookup result;
-    if (slot == kNoConnection) {
+    if (latest.id == kNoConnection) {
         Connection& connection = create(segment, tuple.tuple, sourceIsLow, tsNs, frame);
-        slot = connection.id;
+        latest = Latest{connection.id, takeSequence()};
         result.connection = &connection;
         result.created = true;
     } else {
         // The record and the sequence state are both read below and by the tracker: asking for
         // all their lines at once makes their cache misses overlap instead of following each other.
-        prefetchLive(slot);
-        Connection* existing = &connections_[slot];
+        prefetchLive(latest);
+        Connection* existing = &connections_[latest.id];
         const Side sender = (sourceIsLow == existing->clientIsLow) ? Side::Client : Side::Server;
         // A SYN that does not repeat the sender's first sequence number is a new connection
         // on the same tuple; a SYN with the same number is a retransmission. A plain SYN long
         // after the connection closed (its sequence state released) is always a new one.
         bool newGeneration = false;
-        if (sequenceReleased(slot)) {
+        if (latest.sequence == kNoSequence) {
             newGeneration = isPlainSyn(segment);
             if (!newGeneration) {
-                reviveSequence(*existing);
+                latest.sequence = reviveSequence(*existing);
             }
         } else if (isPlainSyn(segment)) {
-            const SequenceState& senderSequence = sequences_[slot][sideIndex(sender)];
+            const SequenceState& senderSequence = sequences_[latest.sequence][sideIndex(sender)];
             newGeneration = senderSequence.baseSeqSet && segment.seq != senderSequence.baseSeq;
         }
         if (newGeneration) {
+            // The earlier generation is never looked up again: its state goes (and its slot, still
+            // in the cache, is the new one's).
+            releaseSequence(latest);
             const uint32_t earlierId = existing->id;
             Connection& connection = create(segment, tuple.tuple, sourceIsLow, tsNs, frame);
             const Connection& earlier = connections_[earlierId];
             connection.reusedFrom = earlierId;
             connection.reusedEarlierClosed = earlier.closeTsNs != kNoTime;
             connection.reuseGapNs = tsNs - (connection.reusedEarlierClosed ? earlier.closeTsNs : earlier.lastTsNs);
-            slot = connection.id;
+            latest = Latest{connection.id, takeSequence()};
             result.connection = &connection;
             result.created = true;
             result.newGeneration = true;
@@ -202,6 +227,7 @@ ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, const TupleR
             result.connection = existing;
         }
     }
+    result.sequence = &sequences_[latest.sequence];
     Connection& connection = *result.connection;
     result.sender = (sourceIsLow == connection.clientIsLow) ? Side::Client : Side::Server;
     return result;

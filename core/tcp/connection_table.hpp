@@ -53,6 +53,7 @@ private:
 struct ConnectionLookup {
     Connection* connection = nullptr;
     Side sender = Side::Client;
+    std::array<SequenceState, 2>* sequence = nullptr;  ///< its sequence analysis state, by sideIndex(sender)
     bool created = false;        ///< the segment opened a connection (first sight of the tuple or a new generation)
     bool newGeneration = false;  ///< the tuple was used before: `connection->reusedFrom` is the earlier one
 };
@@ -78,7 +79,7 @@ public:
     /// Asks for the cache lines lookup() will read for a segment of `tuple` (its newest connection's
     /// record and sequence state), to be called a few segments ahead (see TupleNumbering::prefetch).
     void prefetch(const TupleRef& tuple) const {
-        if (tuple.tuple < latestByTuple_.size() && latestByTuple_[tuple.tuple] != kNoConnection) {
+        if (tuple.tuple < latestByTuple_.size()) {
             prefetchLive(latestByTuple_[tuple.tuple]);
         }
     }
@@ -86,8 +87,6 @@ public:
     [[nodiscard]] const ConnectionStore& connections() const { return connections_; }
     [[nodiscard]] const Connection& at(uint32_t id) const { return connections_[id]; }
     [[nodiscard]] size_t size() const { return connections_.size(); }
-    /// The sequence analysis state of live connection `id`, indexed by sideIndex(sender).
-    std::array<SequenceState, 2>& sequenceOf(uint32_t id) { return sequences_[id]; }
     /// Pre-sizes the table for about `count` connections.
     void reserve(size_t count);
     /// Lets another thread read, through connections()[id], the records of connections created
@@ -107,29 +106,47 @@ public:
     /// Connection records (everything the report reads). No segment may be looked up after.
     void endInput() {
         sequences_ = {};
+        freeSequences_ = {};
         latestByTuple_ = {};
         closed_ = {};
     }
-    /// Bytes held by the connection records and by the live connections' sequence states.
-    [[nodiscard]] size_t bytesHeld() const { return connections_.bytesHeld() + sequences_.bytesHeld(); }
+    /// Bytes held by the connection records and by the slots of sequence states (held at once).
+    [[nodiscard]] size_t bytesHeld() const {
+        return connections_.bytesHeld() + sequences_.bytesHeld() + freeSequences_.capacity() * sizeof(uint32_t);
+    }
+    /// Connections holding a sequence state (live, or closed within kClosedSequenceAgeNs).
+    [[nodiscard]] size_t sequenceStatesHeld() const { return sequences_.size() - freeSequences_.size(); }
 
 private:
-    // Asks for the cache lines of live connection `id`'s record and sequence state.
-    void prefetchLive(uint32_t id) const;
-    Connection& create(const TcpSegment& segment, uint32_t tuple, bool sourceIsLow, int64_t tsNs, uint32_t frame);
-    // Releases connection `id`'s sequence state, if it holds one.
-    void releaseSequence(uint32_t id);
-    // A segment came for connection `id` after its sequence state was released: a new state, as
-    // the connection's sequence summary left it.
-    void reviveSequence(const Connection& connection);
-    [[nodiscard]] bool sequenceReleased(uint32_t id) const { return id < released_.size() && released_[id]; }
+    static constexpr uint32_t kNoSequence = UINT32_MAX;
+    // A tuple's newest generation and its sequence state's slot (kNoSequence once released): only
+    // the newest generation of a tuple is looked up, so only it holds a state. Side by side, so that
+    // the one read that finds the connection finds its state too.
+    struct Latest {
+        uint32_t id = kNoConnection;
+        uint32_t sequence = kNoSequence;
+    };
 
-    std::vector<uint32_t> latestByTuple_;  // the newest generation of each tuple, by tuple number
+    // Asks for the cache lines of `latest`'s record and sequence state.
+    void prefetchLive(const Latest& latest) const;
+    Connection& create(const TcpSegment& segment, uint32_t tuple, bool sourceIsLow, int64_t tsNs, uint32_t frame);
+    // A slot for a new sequence state, a default one.
+    uint32_t takeSequence();
+    // Gives `latest`'s sequence state back to the free slots, if it holds one.
+    void releaseSequence(Latest& latest);
+    // A segment came for `connection` after its sequence state was released: a new state, as the
+    // connection's sequence summary left it.
+    uint32_t reviveSequence(const Connection& connection);
+    // The tuple entry of `connection` if it is the newest generation of its tuple and holds a state.
+    [[nodiscard]] Latest* holderOf(const Connection& connection);
+
+    std::vector<Latest> latestByTuple_;  // by tuple number
     ConnectionStore connections_;
-    // By connection id, released when retired or aged. Small chunks (6 KB): a chunk is freed once all
-    // of its connections are released, and a connection that lives long keeps its whole chunk.
-    ChunkedStore<std::array<SequenceState, 2>, 64> sequences_;
-    std::vector<bool> released_;   // by connection id: its sequence state was released
+    // Slots taken by a connection when it opens (or a late segment revives its state) and given back
+    // when it retires, ages past TIME_WAIT or a newer generation takes its tuple: their memory follows
+    // the states held at once, not every connection seen, and no chunk is freed and allocated again.
+    ChunkedStore<std::array<SequenceState, 2>, 1024> sequences_;
+    std::vector<uint32_t> freeSequences_;  // slots given back, the last one reused first (still in the cache)
     struct Closed {
         int64_t closeTsNs;  // as noted: a connection that reopened and closed again is noted again
         uint32_t id;

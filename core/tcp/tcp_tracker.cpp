@@ -127,7 +127,7 @@ TrackedSegment TcpTracker::track(const TcpSegment& segment, const TupleRef& tupl
     const ConnectionLookup found = table_.lookup(segment, tuple, tsNs, frame);
     Connection& connection = *found.connection;
     const Side sender = found.sender;
-    std::array<SequenceState, 2>& sequence = table_.sequenceOf(connection.id);
+    std::array<SequenceState, 2>& sequence = *found.sequence;
     SequenceState& fwd = sequence[sideIndex(sender)];
     SequenceState& rev = sequence[sideIndex(otherSide(sender))];
 
