@@ -156,6 +156,8 @@ public:
     [[nodiscard]] size_t liveConnections() const { return connections().size() - retired_; }
     /// Bytes held by the connection records and the live connections' sequence states.
     [[nodiscard]] size_t connectionBytes() const { return tracker_.table().bytesHeld(); }
+    /// Connections holding a sequence state (see ConnectionTable::sequenceStatesHeld).
+    [[nodiscard]] size_t sequenceStatesHeld() const { return tracker_.table().sequenceStatesHeld(); }
     [[nodiscard]] const PacketIndex& packets() const { return packets_; }
     [[nodiscard]] const FrameCounters& counters() const { return counters_; }
     /// Capture time of the first and last frame pushed (0 before any).

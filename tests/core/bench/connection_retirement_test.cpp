@@ -14,17 +14,16 @@ using tcpscope::test::smallWorkload;
 
 namespace {
 
-// The bytes of sequence states the connection table holds at the last checkpoint of the load (the
-// end of the analysis frees them all).
-size_t sequenceBytesNearTheEnd(const std::string& path, const tcpscope::AnalysisOptions& options,
-                               tcpscope::CaptureAnalysis& analysis) {
-    size_t sequenceBytes = 0;
+// The sequence states the connection table holds at the last checkpoint of the load (the end of the
+// analysis frees them all).
+size_t sequenceStatesNearTheEnd(const std::string& path, const tcpscope::AnalysisOptions& options,
+                                tcpscope::CaptureAnalysis& analysis) {
+    size_t sequenceStates = 0;
     analysis = tcpscope::analyzeCaptures({path}, options, nullptr, nullptr,
                                          [&](const tcpscope::AnalysisCheckpoint& checkpoint) {
-                                             sequenceBytes = checkpoint.engine.connectionBytes() -
-                                                             checkpoint.engine.connections().bytesHeld();
+                                             sequenceStates = checkpoint.engine.sequenceStatesHeld();
                                          });
-    return sequenceBytes;
+    return sequenceStates;
 }
 
 }  // namespace
@@ -34,12 +33,12 @@ TEST_CASE("retirement: on W1 churn the sequence states of retired connections ar
     tcpscope::AnalysisOptions options;
     options.detectors.timeWaitSeconds = 1;
     tcpscope::CaptureAnalysis kept;
-    const size_t keptSequenceBytes = sequenceBytesNearTheEnd(capture.path(), options, kept);
+    const size_t keptSequenceStates = sequenceStatesNearTheEnd(capture.path(), options, kept);
     options.engine.retirement.enabled = true;
     options.engine.retirement.closedAgeNs = 2'000'000'000;
     options.engine.retirement.idleAgeNs = 4'000'000'000;
     tcpscope::CaptureAnalysis retired;
-    const size_t retiredSequenceBytes = sequenceBytesNearTheEnd(capture.path(), options, retired);
+    const size_t retiredSequenceStates = sequenceStatesNearTheEnd(capture.path(), options, retired);
 
     const tcpscope::AnalysisEngine& engine = *retired.engine;
     INFO(engine.connections().size() << " connections, " << engine.retiredConnections() << " retired");
@@ -47,9 +46,9 @@ TEST_CASE("retirement: on W1 churn the sequence states of retired connections ar
     CHECK(engine.retiredConnections() > engine.connections().size() / 2);
     CHECK(engine.liveConnections() + engine.retiredConnections() == engine.connections().size());
     // While the capture is read, only the retired connections' sequence states go.
-    INFO(keptSequenceBytes << " and " << retiredSequenceBytes << " bytes of sequence states near the end");
-    CHECK(keptSequenceBytes > 0);
-    CHECK(retiredSequenceBytes < keptSequenceBytes / 2);
+    INFO(keptSequenceStates << " and " << retiredSequenceStates << " sequence states near the end");
+    CHECK(keptSequenceStates > 0);
+    CHECK(retiredSequenceStates < keptSequenceStates / 2);
     // Once the analysis is over no sequence state is left, and every connection keeps its record.
     CHECK(kept.engine->connectionBytes() == kept.engine->connections().bytesHeld());
     CHECK(engine.connectionBytes() == engine.connections().bytesHeld());
