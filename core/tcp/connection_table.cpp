@@ -24,7 +24,8 @@ bool sourceIsClient(const TcpSegment& segment) {
 
 }  // namespace
 
-bool TupleNumbering::v4KeyOf(const Endpoint& source, const Endpoint& destination, V4Key& key, bool& sourceIsLow) {
+bool TupleNumbering::v4TupleOf(const Endpoint& source, const Endpoint& destination, V4Tuple& tuple,
+                               bool& sourceIsLow) {
     uint32_t sourceAddress = 0;
     uint32_t destinationAddress = 0;
     if (!source.address.v4Value(sourceAddress) || !destination.address.v4Value(destinationAddress)) {
@@ -36,25 +37,25 @@ bool TupleNumbering::v4KeyOf(const Endpoint& source, const Endpoint& destination
     sourceIsLow = sourceKey <= destinationKey;
     const uint64_t low = sourceIsLow ? sourceKey : destinationKey;
     const uint64_t high = sourceIsLow ? destinationKey : sourceKey;
-    key = V4Key{static_cast<uint32_t>(low >> 16), static_cast<uint32_t>(high >> 16),
-                static_cast<uint32_t>(((low & 0xffff) << 16) | (high & 0xffff))};
+    tuple = V4Tuple{static_cast<uint32_t>(low >> 16), static_cast<uint32_t>(high >> 16),
+                    static_cast<uint32_t>(((low & 0xffff) << 16) | (high & 0xffff))};
     return true;
 }
 
 void TupleNumbering::prefetch(const Endpoint& source, const Endpoint& destination) const {
-    V4Key key{};
+    V4Tuple tuple{};
     bool sourceIsLow = true;
-    if (v4KeyOf(source, destination, key, sourceIsLow)) {
-        v4Numbers_.prefetch(key);
+    if (v4TupleOf(source, destination, tuple, sourceIsLow)) {
+        v4Numbers_.prefetch(tuple);
     }
 }
 
 TupleRef TupleNumbering::number(const Endpoint& source, const Endpoint& destination) {
     TupleRef ref;
     const auto next = static_cast<uint32_t>(size());
-    V4Key v4Key{};
-    if (v4KeyOf(source, destination, v4Key, ref.sourceIsLow)) {
-        ref.tuple = v4Numbers_.try_emplace(v4Key, next).first->second;
+    V4Tuple v4Tuple{};
+    if (v4TupleOf(source, destination, v4Tuple, ref.sourceIsLow)) {
+        ref.tuple = v4Numbers_.numberOf(v4Tuple, next);
         return ref;
     }
     const FlowKey key = FlowKey::fromSegment(source, destination, ref.sourceIsLow);
