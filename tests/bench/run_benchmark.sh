@@ -259,7 +259,7 @@ for workload in "${workload_list[@]}"; do
     [[ "$workload" =~ ^w[123]$ ]] || die "unknown workload $workload (w1, w2 or w3)"
     file="$(ensure_capture "$workload")"
     file_packets="$(awk '/^  packets/ {print $2}' "$file.info")"
-    file_bytes="$(stat -c %s "$file")"
+    file_bytes="$(stat -L -c %s "$file")"
     if command -v capinfos >/dev/null && ! $quick && [[ ! -s "$file.capinfos" ]]; then
         capinfos -c -M "$file" 2>/dev/null | awk '/Number of packets/ {print $NF}' >"$file.capinfos" || true
     fi
