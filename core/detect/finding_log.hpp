@@ -82,6 +82,8 @@ public:
     /// as release() would have; like describe(), on any thread. The authors must still live.
     void describeReleased(Finding& finding) const;
     void setListener(Listener listener) { listener_ = std::move(listener); }
+    /// Whether a listener hears the changes (a live capture's).
+    [[nodiscard]] bool hasListener() const { return static_cast<bool>(listener_); }
 
     /// Keeps a population series a detector hands out when the input ends (for charts).
     void addPopulation(HostPopulation population) { populations_.push_back(std::move(population)); }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 namespace tcpscope {
 
@@ -91,35 +92,33 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
         Totals& totals = totals_[state.totals];
         // Not all(): it would first have the log describe every finding changed since the last read.
         if (log().isWithdrawn(totals.findingId)) {
-            totals.findingId = byClock ? log().addProvisional(newFinding(connection, receiver, state))
-                                       : log().add(newFinding(connection, receiver, state));
+            totals.findingId = byClock ? log().addProvisional(newFinding(totals, state))
+                                       : log().add(newFinding(totals, state), this, state.totals);
         } else if (log().isProvisional(totals.findingId) && !byClock) {
-            log().confirm(totals.findingId, newFinding(connection, receiver, state));
+            log().confirm(totals.findingId, newFinding(totals, state), this, state.totals);
         }
         return totals;
     }
+    // The totals exist before the log is told: it may describe the finding at once.
     state.totals = static_cast<uint32_t>(totals_.size());
-    Finding finding = newFinding(connection, receiver, state);
-    totals_.push_back(
-        Totals{connection.id, receiver, byClock ? log().addProvisional(std::move(finding)) : log().add(std::move(finding))});
-    return totals_.back();
+    Totals& totals = totals_.emplace_back();
+    totals.connection = connection.id;
+    totals.receiver = receiver;
+    totals.receiverEndpoint = connection.endpoint(receiver);
+    totals.senderEndpoint = connection.endpoint(otherSide(receiver));
+    Finding finding = newFinding(totals, state);
+    totals.findingId =
+        byClock ? log().addProvisional(std::move(finding)) : log().add(std::move(finding), this, state.totals);
+    return totals;
 }
 
-Finding ZeroWindowStallDetector::newFinding(const ConnectionSnapshot& connection, Side receiver,
-                                            const ReceiverState& state) const {
+Finding ZeroWindowStallDetector::newFinding(Totals& totals, const ReceiverState& state) {
     Finding finding;
     finding.kind = "zero_window_stall";
     finding.severity = Severity::Warning;
-    finding.connection = connection.id;
+    finding.connection = totals.connection;
     finding.tsNs = state.closedTsNs;
-    finding.evidence = {{"receiver", connection.endpoint(receiver).toString()},
-                        {"sender", connection.endpoint(otherSide(receiver)).toString()},
-                        {"receiver_side", sideName(receiver)},
-                        {"stalls", 0},
-                        {"closed_ms", 0.0},
-                        {"longest_ms", 0.0},
-                        {"probes", 0},
-                        {"instances", nlohmann::json::array()}};
+    totals.firstTsNs = state.closedTsNs;
     return finding;
 }
 
@@ -130,15 +129,15 @@ void ZeroWindowStallDetector::endPeriod(const ConnectionSnapshot& connection, Si
     const int64_t closedNs = endTsNs - state.closedTsNs;
     if (closedNs < static_cast<int64_t>(options().zeroWindowStallMinMs * kNsPerMs)) {
         if (state.totals != kNoTotals) {
-            const Totals& totals = totals_[state.totals];
-            Finding& finding = log().edit(totals.findingId);
-            finding.evidence.erase("ongoing");
-            if (finding.provisional) {
+            Totals& totals = totals_[state.totals];
+            const bool wasOngoing = totals.ongoing;
+            totals.ongoing = false;
+            totals.ongoingNs = 0;
+            if (log().isProvisional(totals.findingId)) {
                 log().withdraw(totals.findingId);  // the clock ran ahead of the packets still on their way
-            } else if (finding.ongoing) {
-                finding.ongoing = false;  // only the clock showed this period (a file never gets here)
-                refreshSummary(connection, totals, state, 0);
-                log().changed(totals.findingId);
+            } else if (wasOngoing) {
+                totals.lifeNs = lifeOf(connection);  // only the clock showed this period (a file never gets here)
+                changed(totals);
             }
         }
         return;
@@ -148,28 +147,14 @@ void ZeroWindowStallDetector::endPeriod(const ConnectionSnapshot& connection, Si
     totals.closedNs += closedNs;
     totals.longestNs = std::max(totals.longestNs, closedNs);
     totals.probes += state.probes;
-    Finding& finding = log().edit(totals.findingId);
-    finding.evidence.erase("ongoing");
-    finding.ongoing = false;
+    totals.ongoing = false;
+    totals.ongoingNs = 0;
+    totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
-        nlohmann::json frames = nlohmann::json::array({state.closedFrame});
-        finding.frames.push_back(state.closedFrame);
-        if (state.probes > 0) {
-            frames.push_back(state.firstProbeFrame);
-            finding.frames.push_back(state.firstProbeFrame);
-        }
-        if (endFrame != 0) {
-            frames.push_back(endFrame);
-            finding.frames.push_back(endFrame);
-        }
-        finding.evidence["instances"].push_back({{"frames", frames},
-                                                 {"ts_offset_ms", toMs(state.closedTsNs - finding.tsNs)},
-                                                 {"closed_ms", toMs(closedNs)},
-                                                 {"probes", state.probes},
-                                                 {"ended_by", endedBy}});
+        totals.listed.push_back(
+            Period{state.closedTsNs, closedNs, state.closedFrame, state.firstProbeFrame, endFrame, state.probes, endedBy});
     }
-    refreshSummary(connection, totals, state, 0);
-    log().changed(totals.findingId);
+    changed(totals);
 }
 
 // A closed window that has already lasted longer than the threshold is a stall even before it
@@ -180,44 +165,93 @@ void ZeroWindowStallDetector::showOngoing(const ConnectionSnapshot& connection, 
     if (closedNs < static_cast<int64_t>(options().zeroWindowStallMinMs * kNsPerMs)) {
         return;
     }
-    const Totals& totals = ensureFinding(connection, receiver, state, byClock);
+    Totals& totals = ensureFinding(connection, receiver, state, byClock);
     // Live, the clock may have shown more already than a packet that waited in the queue says: the
     // time shown never goes back (the clock is the packet's time when a file is read). The clock as
     // the engine's clockNs() was at this segment: the engine may be tracking later ones meanwhile.
     const int64_t clockNs = std::max(clockNs_, nowTsNs);
-    const int64_t shownNs = std::max(closedNs, clockNs - state.closedTsNs);
-    Finding& finding = log().edit(totals.findingId);
-    finding.ongoing = true;
-    finding.evidence["ongoing"] = {
-        {"since_frame", state.closedFrame}, {"closed_ms", toMs(shownNs)}, {"probes", state.probes}};
-    refreshSummary(connection, totals, state, shownNs);
+    totals.ongoing = true;
+    totals.ongoingNs = std::max(closedNs, clockNs - state.closedTsNs);
+    totals.ongoingFrame = state.closedFrame;
+    totals.ongoingProbes = state.probes;
+    totals.lifeNs = lifeOf(connection);
+    changed(totals);
+}
+
+void ZeroWindowStallDetector::changed(const Totals& totals) {
+    // A listener (a live capture) hears every change of these findings described, as when they
+    // were rebuilt at each change: they change at most at each period's end and each clock tick.
+    if (log().isProvisional(totals.findingId) || log().hasListener()) {
+        write(totals, log().edit(totals.findingId));
+    }
     log().changed(totals.findingId);
 }
 
-void ZeroWindowStallDetector::refreshSummary(const ConnectionSnapshot& connection, const Totals& totals,
-                                             const ReceiverState& state, int64_t ongoingNs) {
-    Finding& finding = log().edit(totals.findingId);
-    const int64_t totalNs = totals.closedNs + ongoingNs;
-    const uint32_t periods = totals.stalls + (ongoingNs > 0 ? 1 : 0);
-    const uint32_t probes = totals.probes + (ongoingNs > 0 ? state.probes : 0);
-    const int64_t longestNs = std::max(totals.longestNs, ongoingNs);
-    const int64_t lifeNs = lifeOf(connection);
-    const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(lifeNs));
+void ZeroWindowStallDetector::describe(uint32_t record, Finding& finding) const {
+    write(totals_[record], finding);
+}
+
+void ZeroWindowStallDetector::measure(uint32_t record, Finding& finding) const {
+    const Totals& totals = totals_[record];
+    finding.durationMs = toMs(totals.closedNs + totals.ongoingNs);
+}
+
+void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
+    const int64_t totalNs = totals.closedNs + totals.ongoingNs;
+    const uint32_t periods = totals.stalls + (totals.ongoingNs > 0 ? 1 : 0);
+    const uint32_t probes = totals.probes + (totals.ongoingNs > 0 ? totals.ongoingProbes : 0);
+    const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
+    const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(totals.lifeNs));
     finding.durationMs = toMs(totalNs);
-    finding.evidence["stalls"] = totals.stalls;
-    finding.evidence["closed_ms"] = finding.durationMs;
-    finding.evidence["longest_ms"] = toMs(longestNs);
-    finding.evidence["probes"] = probes;
-    finding.evidence["share_of_connection"] = std::round(share * 1000) / 1000;
-    finding.evidence["instances_truncated"] = totals.stalls > kMaxListedStalls;
+    finding.ongoing = totals.ongoing;
+    finding.frames.clear();
+    nlohmann::json::array_t instances;
+    instances.reserve(totals.listed.size());
+    for (const Period& period : totals.listed) {
+        const auto first = static_cast<std::ptrdiff_t>(finding.frames.size());
+        finding.frames.push_back(period.closedFrame);
+        if (period.probes > 0) {
+            finding.frames.push_back(period.firstProbeFrame);
+        }
+        if (period.endFrame != 0) {
+            finding.frames.push_back(period.endFrame);
+        }
+        nlohmann::json::array_t frames(finding.frames.begin() + first, finding.frames.end());
+        // Member by member: an initializer list would copy every value once more.
+        nlohmann::json::object_t instance;
+        instance.emplace("frames", std::move(frames));
+        instance.emplace("ts_offset_ms", toMs(period.closedTsNs - totals.firstTsNs));
+        instance.emplace("closed_ms", toMs(period.closedNs));
+        instance.emplace("probes", period.probes);
+        instance.emplace("ended_by", period.endedBy);
+        instances.push_back(std::move(instance));
+    }
+    const std::string receiver = totals.receiverEndpoint.toString();
+    const std::string sender = totals.senderEndpoint.toString();
+    nlohmann::json::object_t evidence;
+    evidence.emplace("receiver", receiver);
+    evidence.emplace("sender", sender);
+    evidence.emplace("receiver_side", sideName(totals.receiver));
+    evidence.emplace("instances", std::move(instances));
+    evidence.emplace("stalls", totals.stalls);
+    evidence.emplace("closed_ms", finding.durationMs);
+    evidence.emplace("longest_ms", toMs(longestNs));
+    evidence.emplace("probes", probes);
+    evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
+    evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
+    if (totals.ongoing) {
+        evidence.emplace("ongoing", nlohmann::json{{"since_frame", totals.ongoingFrame},
+                                                   {"closed_ms", toMs(totals.ongoingNs)},
+                                                   {"probes", totals.ongoingProbes}});
+    }
+    finding.evidence = std::move(evidence);
     const std::string what = periods == 1 ? std::string("once") : fmt::format("{} times", periods);
     finding.summary = fmt::format(
         "{} closed its receive window {} for {:.1f} ms in all (longest {:.1f} ms, {:.0f}% of the connection's "
         "life, {} zero-window probes), so {} could not send: the receiving application is not reading from the "
         "socket fast enough, or its receive buffer is too small; fix: read sooner and in larger chunks (a "
         "dedicated reader, non-blocking I/O), or raise SO_RCVBUF / net.ipv4.tcp_rmem.",
-        connection.endpoint(totals.receiver).toString(), what, finding.durationMs, toMs(longestNs), share * 100, probes,
-        connection.endpoint(otherSide(totals.receiver)).toString());
+        receiver, what, finding.durationMs, toMs(longestNs), share * 100, probes, sender);
 }
 
 // Live: the windows still closed have been closed until now, though no packet says so yet.
@@ -258,15 +292,18 @@ void ZeroWindowStallDetector::onEnd(int64_t lastTsNs) {
             }
         }
     }
-    // The connections' lives are final now: update the shares.
-    for (const Totals& totals : totals_) {
+    // The connections' lives are final now: update the shares. The findings are written from the
+    // totals alone: the per-connection state goes before they are.
+    for (Totals& totals : totals_) {
         if (log().isWithdrawn(totals.findingId)) {  // not all(): see ensureFinding
             continue;
         }
-        const ReceiverState& state = sides_[sidesIndex_.at(totals.connection)].of(totals.receiver);
-        refreshSummary(ConnectionSnapshot::of(connections[totals.connection]), totals, state, 0);
-        log().changed(totals.findingId);
+        totals.lifeNs = lifeOf(connections[totals.connection]);
+        changed(totals);
     }
+    sidesIndex_ = absl::flat_hash_map<uint32_t, uint32_t>{};
+    withSides_ = std::vector<bool>{};  // `= {}` would keep its memory (initializer-list assignment)
+    sides_ = std::vector<Sides>{};
 }
 
 }  // namespace tcpscope

@@ -18,7 +18,10 @@ namespace tcpscope {
 /// sender's next probe, or on a live capture at the next clock tick (onClock; a finding the clock
 /// alone shows is provisional until a packet confirms it, and withdrawn if the period ends sooner
 /// than the threshold by the packets' times).
-class ZeroWindowStallDetector final : public Detector {
+/// The findings are written from the detector's Totals when they are read (FindingAuthor), not
+/// rebuilt as JSON at every period: W3's zero-window storms and W1's 9,546 findings held 25 MB of
+/// evidence trees during the load.
+class ZeroWindowStallDetector final : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
 
@@ -39,6 +42,17 @@ private:
         bool closed = false;
     };
 
+    // One period the finding lists (the first kMaxListedStalls).
+    struct Period {
+        int64_t closedTsNs = 0;
+        int64_t closedNs = 0;
+        uint32_t closedFrame = 0;
+        uint32_t firstProbeFrame = 0;  // with probes > 0
+        uint32_t endFrame = 0;         // 0: the capture ended first
+        uint32_t probes = 0;
+        const char* endedBy = "";      // a string literal
+    };
+
     // The finding of one receiving side, and what it adds up.
     struct Totals {
         uint32_t connection = 0;
@@ -48,6 +62,17 @@ private:
         uint32_t probes = 0;
         int64_t closedNs = 0;
         int64_t longestNs = 0;
+        int64_t firstTsNs = 0;  // the finding's start
+        int64_t lifeNs = 1;     // of the connection, as last seen
+        Endpoint receiverEndpoint;
+        Endpoint senderEndpoint;
+        std::vector<Period> listed;
+        // The period going on, once longer than the threshold (`ongoing`): shown as `ongoingNs` so
+        // far, closed since ongoingFrame, with ongoingProbes probes.
+        int64_t ongoingNs = 0;
+        uint32_t ongoingFrame = 0;
+        uint32_t ongoingProbes = 0;
+        bool ongoing = false;
     };
 
     // Both sides of a connection that has had a zero window.
@@ -61,13 +86,19 @@ private:
     // provisional one is confirmed when a packet gets here.
     Totals& ensureFinding(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state,
                           bool byClock = false);
-    Finding newFinding(const ConnectionSnapshot& connection, Side receiver, const ReceiverState& state) const;
+    // A finding for `totals` as add() takes it, starting with the period of `state`.
+    static Finding newFinding(Totals& totals, const ReceiverState& state);
     void endPeriod(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state, uint32_t endFrame,
                    int64_t endTsNs, const char* endedBy);
     void showOngoing(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state, int64_t nowTsNs,
                      bool byClock = false);
-    void refreshSummary(const ConnectionSnapshot& connection, const Totals& totals, const ReceiverState& state,
-                        int64_t ongoingNs);
+    // Tells the log that the finding of `totals` changed; a provisional one, which has no author
+    // until a packet confirms it, is written here, and so is every one a listener hears.
+    void changed(const Totals& totals);
+    void describe(uint32_t record, Finding& finding) const override;
+    void measure(uint32_t record, Finding& finding) const override;
+    // Writes the finding of `totals` (and of its period going on, if any).
+    static void write(const Totals& totals, Finding& finding);
 
     absl::flat_hash_map<uint32_t, uint32_t> sidesIndex_;  // connection id -> index in sides_
     std::vector<bool> withSides_;                         // by connection id: has an entry in sidesIndex_
