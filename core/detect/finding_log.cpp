@@ -119,9 +119,14 @@ void FindingLog::changed(uint32_t id) {
             stale_.push_back(id);
         }
         // A listener sees each finding described at its first change, then ever more rarely
-        // (describing a growing finding at every change would cost its size each time).
-        if (listener_ && std::has_single_bit(authorship.changes)) {
-            describe(id);
+        // (describing a growing finding at every change would cost its size each time), and
+        // measured at the others: a live stream reports a stall's end and duration when they come.
+        if (listener_) {
+            if (std::has_single_bit(authorship.changes)) {
+                describe(id);
+            } else {
+                authorship.author->measure(authorship.record, findings_[id]);
+            }
         }
     }
     if (listener_) {

@@ -17,8 +17,9 @@ public:
     /// `record`, the number given to FindingLog::add. The log may describe two findings at once on
     /// two threads (of this author or another): describe only reads the author's state.
     virtual void describe(uint32_t record, Finding& finding) const = 0;
-    /// Writes only the cheap parts of what describe() writes: the finding's duration and severity,
-    /// which a report reads for every flow before it writes the findings (describe() writes them too).
+    /// Writes only the cheap parts of what describe() writes: the finding's duration, severity and
+    /// whether a stall of it is going on, which a report reads for every flow before it writes the
+    /// findings, and a live capture's listener at every change (describe() writes them too).
     virtual void measure(uint32_t record, Finding& finding) const = 0;
 
 protected:
@@ -32,7 +33,9 @@ protected:
 /// as soon as it is sure of it (so a live capture shows it at once) and may keep growing it
 /// (more stalls on the same flow, more time lost), telling the log each time. A finding with an
 /// author is described again only when it is read (all(), release()) after a change, and, for a
-/// listener, at its first change and whenever its changes since it was added reach a power of two.
+/// listener, at its first change and whenever its changes since it was added reach a power of two;
+/// at its other changes the listener hears it measured (FindingAuthor::measure), so its duration
+/// and whether it is going on are always current.
 class FindingLog {
 public:
     /// Called with a finding when it is added (isNew) or has changed.
@@ -82,8 +85,6 @@ public:
     /// as release() would have; like describe(), on any thread. The authors must still live.
     void describeReleased(Finding& finding) const;
     void setListener(Listener listener) { listener_ = std::move(listener); }
-    /// Whether a listener hears the changes (a live capture's).
-    [[nodiscard]] bool hasListener() const { return static_cast<bool>(listener_); }
 
     /// Keeps a population series a detector hands out when the input ends (for charts).
     void addPopulation(HostPopulation population) { populations_.push_back(std::move(population)); }

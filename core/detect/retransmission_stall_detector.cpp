@@ -228,7 +228,9 @@ void RetransmissionStallDetector::describe(uint32_t record, Finding& finding) co
 }
 
 void RetransmissionStallDetector::measure(uint32_t record, Finding& finding) const {
-    finding.durationMs = toMs(lostNsOf(totals_[record]));
+    const Totals& totals = totals_[record];
+    finding.durationMs = toMs(lostNsOf(totals));
+    finding.ongoing = totals.ongoingNs > 0;
 }
 
 void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) {

@@ -179,9 +179,7 @@ void ZeroWindowStallDetector::showOngoing(const ConnectionSnapshot& connection, 
 }
 
 void ZeroWindowStallDetector::changed(const Totals& totals) {
-    // A listener (a live capture) hears every change of these findings described, as when they
-    // were rebuilt at each change: they change at most at each period's end and each clock tick.
-    if (log().isProvisional(totals.findingId) || log().hasListener()) {
+    if (log().isProvisional(totals.findingId)) {  // no author until a packet confirms it
         write(totals, log().edit(totals.findingId));
     }
     log().changed(totals.findingId);
@@ -194,6 +192,7 @@ void ZeroWindowStallDetector::describe(uint32_t record, Finding& finding) const 
 void ZeroWindowStallDetector::measure(uint32_t record, Finding& finding) const {
     const Totals& totals = totals_[record];
     finding.durationMs = toMs(totals.closedNs + totals.ongoingNs);
+    finding.ongoing = totals.ongoing;
 }
 
 void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {

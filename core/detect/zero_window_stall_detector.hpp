@@ -93,7 +93,7 @@ private:
     void showOngoing(const ConnectionSnapshot& connection, Side receiver, ReceiverState& state, int64_t nowTsNs,
                      bool byClock = false);
     // Tells the log that the finding of `totals` changed; a provisional one, which has no author
-    // until a packet confirms it, is written here, and so is every one a listener hears.
+    // until a packet confirms it, is written here.
     void changed(const Totals& totals);
     void describe(uint32_t record, Finding& finding) const override;
     void measure(uint32_t record, Finding& finding) const override;

@@ -195,6 +195,71 @@ TEST_CASE("retransmission: an ongoing stall the ACK ends without a retransmissio
     CHECK(s.log.release().empty());
 }
 
+// What a live capture's listener heard of a finding at its last change.
+struct Heard {
+    bool ongoing = false;
+    double durationMs = 0;
+};
+
+// Whether the listener's last word on finding 0 is what the log describes now (all() describes it
+// afresh): a live stream prints a stall's end and duration from what it heard.
+template <typename DetectorSession>
+void checkHeardIsCurrent(DetectorSession& s, const std::vector<Heard>& heard, double at) {
+    INFO("after the change at " << at << " ms (change " << heard.size() << ")");
+    REQUIRE_FALSE(heard.empty());
+    const Finding& now = s.log.all().front();
+    CHECK(heard.back().ongoing == now.ongoing);
+    CHECK(heard.back().durationMs == now.durationMs);
+}
+
+TEST_CASE("retransmission: a live listener hears every change of a stall going on and its end, not only some",
+          "[detect][rto][clock]") {
+    RetransmissionSession s;
+    std::vector<Heard> heard;
+    s.log.setListener([&heard](const Finding& finding, bool) { heard.push_back({finding.ongoing, finding.durationMs}); });
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(Session::fromServer(1, 101, kAck), 11);
+    s.push(Session::fromClient(101, 1, kAckPsh, 100), 20);  // lost
+    s.push(Session::fromClient(101, 1, kAckPsh, 100), 430);  // the finding: a stall of 410 ms
+    s.push(Session::fromServer(1, 201, kAck), 431);
+    s.push(Session::fromClient(201, 1, kAckPsh, 100), 500);  // lost again
+    for (const double tick : {750.0, 800.0, 850.0, 880.0, 890.0}) {
+        s.engine.advanceClock(at(tick));
+        checkHeardIsCurrent(s, heard, tick);
+        CHECK(heard.back().ongoing);
+    }
+    s.push(Session::fromClient(201, 1, kAckPsh, 100), 900);  // the retransmission ends the second stall
+    checkHeardIsCurrent(s, heard, 900);
+    CHECK_FALSE(heard.back().ongoing);
+    CHECK(heard.back().durationMs == Approx(810));
+    s.push(Session::fromServer(1, 301, kAck), 901);
+    s.finish();
+}
+
+TEST_CASE("zero window: a live listener hears every change of a closed window going on and its end",
+          "[detect][zerowindow][clock]") {
+    WindowSession s;
+    std::vector<Heard> heard;
+    s.log.setListener([&heard](const Finding& finding, bool) { heard.push_back({finding.ongoing, finding.durationMs}); });
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(closedWindow(Session::fromServer(1, 101, kAck)), 11);
+    s.push(Session::fromServer(1, 101, kAck), 111);  // the finding: closed for 100 ms
+    s.push(Session::fromClient(101, 1, kAckPsh, 100), 120);
+    s.push(closedWindow(Session::fromServer(1, 201, kAck)), 121);
+    for (const double tick : {200.0, 250.0, 300.0, 350.0, 400.0}) {
+        s.engine.advanceClock(at(tick));
+        checkHeardIsCurrent(s, heard, tick);
+        CHECK(heard.back().ongoing);
+    }
+    s.push(Session::fromServer(1, 201, kAck), 421);  // open again: closed for 300 ms this time
+    checkHeardIsCurrent(s, heard, 421);
+    CHECK_FALSE(heard.back().ongoing);
+    CHECK(heard.back().durationMs == Approx(400));
+    s.finish();
+}
+
 TEST_CASE("finding log: provisional findings are released in the order packets confirmed them, or withdrawn",
           "[detect][clock]") {
     FindingLog log;
