@@ -3,6 +3,7 @@
 // its ring wraps and grows.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <random>
 
@@ -35,4 +36,19 @@ TEST_CASE("fifo queue gives back its items in order while its ring wraps and gro
             }
         }
     }
+}
+
+TEST_CASE("fifo queue holds room for at most one and a half times its longest length", "[detect][fifo]") {
+    FifoQueue<uint64_t> queue;
+    CHECK(queue.capacity() == 0);  // an empty queue costs nothing
+    size_t longest = 0;
+    for (uint64_t item = 0; item < 530'000; ++item) {  // W1's TIME_WAIT queue at its longest
+        queue.push_back(item);
+        longest = std::max(longest, queue.size());
+        REQUIRE(queue.capacity() <= longest + longest / 2 + 1);
+        if (item % 3 == 0) {
+            queue.pop_front();
+        }
+    }
+    CHECK(queue.capacity() >= queue.size());
 }
