@@ -56,6 +56,17 @@ void DelayedAckDetector::releasePending(SenderState& state) {
 void DelayedAckDetector::prefetch(const SegmentEvent& event) const { states_.prefetch(event.connection.id); }
 
 void DelayedAckDetector::onSegment(const SegmentEvent& event) {
+    track(event);
+    // A side sends no new data after its FIN (a later segment of it could only be resent), so its
+    // small segment waiting, or the late ACK of it, can hold back nothing any more: give it back,
+    // or a side whose last small segment was ACKed late would keep its record to the end (W1: most
+    // of 215,000 records). Not on a RST, which a stack may ignore (out of its window).
+    if ((event.segment.flags & tcpflag::kFin) != 0) {
+        releasePending(stateOf(event.connection.id, event.sender));
+    }
+}
+
+void DelayedAckDetector::track(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const bool ack = (segment.flags & tcpflag::kAck) != 0;
     if (segment.payloadLength == 0 && !ack) {

@@ -24,6 +24,8 @@ public:
     void prefetch(const SegmentEvent& event) const;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
+    /// Sides holding a small segment waiting for its ACK, or the late ACK of one (for tests).
+    [[nodiscard]] size_t pendingHeld() const { return pending_.inUse(); }
 
 private:
     // P, the last small data segment of a side while it is unacknowledged, then the peer's late
@@ -73,6 +75,8 @@ private:
         std::vector<Stall> listed;  // the first stalls
     };
 
+    // onSegment but for a FIN's sender, whose record it gives back afterwards.
+    void track(const SegmentEvent& event);
     SenderState& stateOf(uint32_t connection, Side side);
     // The key of a connection's side in totalsOf_.
     static uint32_t sideKey(uint32_t connection, Side side) {

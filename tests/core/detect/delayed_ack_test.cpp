@@ -167,3 +167,44 @@ TEST_CASE("IPv6 connections get the same diagnosis", "[detect][nagle]") {
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].evidence["sender"] == "[2001:db8::1]:40000");
 }
+
+TEST_CASE("a side's FIN gives back its small segment waiting or late-ACKed, the peer's stays until its own FIN",
+          "[detect][nagle]") {
+    NagleSession s;
+    handshakeWithMss(s, 1000, 5000);
+    uint32_t clientSeq = 1001;
+    uint32_t serverSeq = 5001;
+    // The client's last write is small and the server ACKs it late: nothing follows it to hold back.
+    s.push(Session::fromClient(clientSeq, serverSeq, kAckPsh, 20), 1);
+    clientSeq += 20;
+    s.push(Session::fromServer(serverSeq, clientSeq, kAck), 41);
+    // The server answers with a small segment the client ACKs late.
+    s.push(Session::fromServer(serverSeq, clientSeq, kAckPsh, 30), 42);
+    serverSeq += 30;
+    s.push(Session::fromClient(clientSeq, serverSeq, kAck), 82);
+    CHECK(s.detector.pendingHeld() == 2);
+    s.push(Session::fromClient(clientSeq, serverSeq, tcpflag::kFin | kAck), 83);
+    ++clientSeq;
+    CHECK(s.detector.pendingHeld() == 1);  // the server may still send data after the client's FIN
+    s.push(Session::fromServer(serverSeq, clientSeq, tcpflag::kFin | kAck), 84);
+    ++serverSeq;
+    CHECK(s.detector.pendingHeld() == 0);
+    s.push(Session::fromClient(clientSeq, serverSeq, kAck), 85);
+    s.finish();
+    CHECK(s.findings("delayed_ack_stall").empty());
+}
+
+TEST_CASE("a small segment with the FIN is still held back by the late ACK of the one before", "[detect][nagle]") {
+    NagleSession s;
+    handshakeWithMss(s, 1000, 5000);
+    uint32_t clientSeq = 1001;
+    uint32_t serverSeq = 5001;
+    s.push(Session::fromClient(clientSeq, serverSeq, kAckPsh, 128), 1);
+    clientSeq += 128;
+    s.push(Session::fromServer(serverSeq, clientSeq, kAck), 41);
+    s.push(Session::fromClient(clientSeq, serverSeq, tcpflag::kFin | kAckPsh, 35), 41.05);  // the last write and close
+    clientSeq += 36;
+    CHECK(s.findings("delayed_ack_stall").size() == 1);
+    CHECK(s.detector.pendingHeld() == 0);
+    s.finish();
+}
