@@ -76,7 +76,7 @@ void PortReuseDetector::onSegment(const SegmentEvent& event) {
         if (event.frame == connection.firstFrame) {
             startReuse(event);
         } else if (const ConnectionState& state = stateOf(connection.id);
-                   state.reuse != UINT32_MAX && !reuses_[state.reuse].done) {
+                   state.reuse != kNoReuse && !reuses_[state.reuse].done) {
             watchHandshake(event, reuses_[state.reuse]);
         }
     }
@@ -88,7 +88,7 @@ void PortReuseDetector::onSegment(const SegmentEvent& event) {
     ConnectionState& own = stateOf(connection.id);
     if (segment.options.hasTimestamp) {
         own.lastTsVal[sideIndex(event.sender)] = segment.options.tsVal;
-        own.hasTsVal[sideIndex(event.sender)] = true;
+        own.hasTsVal |= 1U << sideIndex(event.sender);
     }
     if (hasFlag(segment, tcpflag::kRst)) {
         own.rstTsNs = event.tsNs;
@@ -144,7 +144,7 @@ void PortReuseDetector::startReuse(const SegmentEvent& event) {
     if (sentBefore.nextSeq != 0) {
         reuse.isnNewer = seq::gt(event.segment.seq, sentBefore.nextSeq) ? 1 : 0;
     }
-    if (event.segment.options.hasTimestamp && earlierState.hasTsVal[sideIndex(senderBefore)]) {
+    if (event.segment.options.hasTimestamp && earlierState.hasTsValOf(senderBefore)) {
         reuse.timestampNewer = seq::gt(event.segment.options.tsVal, earlierState.lastTsVal[sideIndex(senderBefore)]);
     }
 
