@@ -101,6 +101,8 @@ private:
 
     void describe(uint32_t id) const;
     void describeStale() const;
+    // Frees what a finding with an author holds only once described (its evidence: null until then).
+    static void holdUndescribed(Finding& finding);
 
     // Reading a finding describes it first: the log is a view of the authors' records, so that
     // is not a change a reader can see, and a const reader (a live snapshot) may do it.
