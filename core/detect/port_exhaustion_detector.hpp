@@ -158,13 +158,16 @@ private:
         bool operator()(const PoolProbe& probe, const PoolSlot& slot) const { return (*this)(slot, probe); }
     };
 
-    // What this detector remembers of every connection.
+    // What this detector remembers of every connection: 4 B, the flags beside a 29-bit pool index
+    // (8 B apart, 4 MB more on W1's million connections). There is at most a pool per connection,
+    // and 2^29 connections would take 137 GB of Connection records alone.
     struct ConnectionState {
-        uint32_t pool = UINT32_MAX;
-        bool inUse = false;     // holds its client port now
-        bool timeWait = false;  // ... because the client closed first
-        bool aborted = false;   // a RST not followed by a SYN
+        uint32_t pool : 29 = (1U << 29) - 1;  // none yet: set at the connection's first segment
+        uint32_t inUse : 1 = 0;               // holds its client port now
+        uint32_t timeWait : 1 = 0;            // ... because the client closed first
+        uint32_t aborted : 1 = 0;             // a RST not followed by a SYN
     };
+    static_assert(sizeof(ConnectionState) == 4);
 
     // Packed to a 4-byte alignment: 12 B in the queue of every TIME_WAIT of the last minute, not 16.
     struct __attribute__((packed, aligned(4))) Expiry {

@@ -49,7 +49,8 @@ private:
     // What this detector remembers of every connection (each may become an earlier generation):
     // 20 B, packed to a 4-byte alignment with the timestamp bits beside the reuse's index (24 B
     // unpacked, 4 MB more on W1's million connections).
-    static constexpr uint32_t kNoReuse = (1U << 30) - 1;  // a reuse per connection at most: never reached
+    // At most a reuse per connection, and 2^30 connections would take 275 GB of Connection records alone.
+    static constexpr uint32_t kNoReuse = (1U << 30) - 1;
     struct __attribute__((packed, aligned(4))) ConnectionState {
         int64_t rstTsNs = kNoTime;            // the last RST, unless a SYN followed it
         std::array<uint32_t, 2> lastTsVal{};  // last TCP timestamp sent, per side
