@@ -55,21 +55,18 @@ void DelayedAckDetector::releasePending(SenderState& state) {
 
 void DelayedAckDetector::prefetch(const SegmentEvent& event) const { states_.prefetch(event.connection.id); }
 
+// A side sends no new data after its FIN (a later segment of it could only be resent), so its
+// small segment waiting, or the late ACK of it, can hold back nothing any more: the FIN gives its
+// record back, or a side whose last small segment was ACKed late would keep it to the end (W1:
+// most of 215,000 records). Not a RST, which a stack may ignore (out of its window).
 void DelayedAckDetector::onSegment(const SegmentEvent& event) {
-    track(event);
-    // A side sends no new data after its FIN (a later segment of it could only be resent), so its
-    // small segment waiting, or the late ACK of it, can hold back nothing any more: give it back,
-    // or a side whose last small segment was ACKed late would keep its record to the end (W1: most
-    // of 215,000 records). Not on a RST, which a stack may ignore (out of its window).
-    if ((event.segment.flags & tcpflag::kFin) != 0) {
-        releasePending(stateOf(event.connection.id, event.sender));
-    }
-}
-
-void DelayedAckDetector::track(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
     const bool ack = (segment.flags & tcpflag::kAck) != 0;
+    const bool fin = (segment.flags & tcpflag::kFin) != 0;
     if (segment.payloadLength == 0 && !ack) {
+        if (fin) {
+            releasePending(stateOf(event.connection.id, event.sender));
+        }
         return;  // neither data nor the ACK of a small segment
     }
     const ConnectionSnapshot& connection = event.connection;
@@ -94,6 +91,9 @@ void DelayedAckDetector::track(const SegmentEvent& event) {
     }
 
     if (segment.payloadLength == 0) {
+        if (fin) {
+            releasePending(own);
+        }
         return;
     }
     // As a sender of data.
@@ -107,7 +107,7 @@ void DelayedAckDetector::track(const SegmentEvent& event) {
             recordStall(event, previous);
         }
     }
-    if (!small || isResent(event.analysis)) {
+    if (!small || isResent(event.analysis) || fin) {  // nothing this side sends later waits behind it
         releasePending(own);
         return;
     }

@@ -75,8 +75,6 @@ private:
         std::vector<Stall> listed;  // the first stalls
     };
 
-    // onSegment but for a FIN's sender, whose record it gives back afterwards.
-    void track(const SegmentEvent& event);
     SenderState& stateOf(uint32_t connection, Side side);
     // The key of a connection's side in totalsOf_.
     static uint32_t sideKey(uint32_t connection, Side side) {
