@@ -228,16 +228,19 @@ void RetransmissionStallDetector::describe(uint32_t record, Finding& finding) co
 }
 
 void RetransmissionStallDetector::measure(uint32_t record, Finding& finding) const {
-    const Totals& totals = totals_[record];
+    measure(totals_[record], finding);
+}
+
+void RetransmissionStallDetector::measure(const Totals& totals, Finding& finding) {
     finding.durationMs = toMs(lostNsOf(totals));
     finding.ongoing = totals.ongoingNs > 0;
 }
 
 void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) {
+    measure(totals, finding);
     const int64_t lostNs = lostNsOf(totals);
     const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
     const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(totals.lifeNs));
-    finding.durationMs = toMs(lostNs);
     finding.frames.clear();
     finding.frames.reserve(2 * totals.listed.size());
     nlohmann::json::array_t instances;
@@ -269,7 +272,6 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
     evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
     finding.evidence = std::move(evidence);
-    finding.ongoing = totals.ongoingNs > 0;
     const uint32_t stalls = totals.stalls + (finding.ongoing ? 1 : 0);
     std::string what =
         stalls == 1 ? std::string("1 retransmission timeout") : fmt::format("{} retransmission timeouts", stalls);

@@ -128,6 +128,8 @@ private:
     void measure(uint32_t record, Finding& finding) const override;
     // The time `totals` lost so far, finished stalls and the one going on.
     static int64_t lostNsOf(const Totals& totals) { return totals.lostNs + totals.ongoingNs; }
+    // The parts of the finding of `totals` measure() writes (write() writes them too).
+    static void measure(const Totals& totals, Finding& finding);
     // Writes the finding of `totals` (and of its stall going on, if any).
     static void write(const Totals& totals, Finding& finding);
     void track(const SegmentEvent& event);

@@ -190,19 +190,21 @@ void ZeroWindowStallDetector::describe(uint32_t record, Finding& finding) const 
 }
 
 void ZeroWindowStallDetector::measure(uint32_t record, Finding& finding) const {
-    const Totals& totals = totals_[record];
+    measure(totals_[record], finding);
+}
+
+void ZeroWindowStallDetector::measure(const Totals& totals, Finding& finding) {
     finding.durationMs = toMs(totals.closedNs + totals.ongoingNs);
     finding.ongoing = totals.ongoing;
 }
 
 void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
+    measure(totals, finding);
     const int64_t totalNs = totals.closedNs + totals.ongoingNs;
     const uint32_t periods = totals.stalls + (totals.ongoingNs > 0 ? 1 : 0);
     const uint32_t probes = totals.probes + (totals.ongoingNs > 0 ? totals.ongoingProbes : 0);
     const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
     const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(totals.lifeNs));
-    finding.durationMs = toMs(totalNs);
-    finding.ongoing = totals.ongoing;
     finding.frames.clear();
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());

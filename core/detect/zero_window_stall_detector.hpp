@@ -97,6 +97,8 @@ private:
     void changed(const Totals& totals);
     void describe(uint32_t record, Finding& finding) const override;
     void measure(uint32_t record, Finding& finding) const override;
+    // The parts of the finding of `totals` measure() writes (write() writes them too).
+    static void measure(const Totals& totals, Finding& finding);
     // Writes the finding of `totals` (and of its period going on, if any).
     static void write(const Totals& totals, Finding& finding);
 
