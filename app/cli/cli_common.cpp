@@ -77,6 +77,13 @@ void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, b
             ->expected(1);
     }
     command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
+    // Hidden (no group): tests/bench/run_benchmark.sh --stages times the analysis stopped after
+    // decoding, and after tracking the connections with no detector, beside the full analysis.
+    command
+        .add_option("--bench-stage", options.benchStage,
+                    "stop after this stage: decode (read and decode), track (connections, no detectors), full")
+        ->check(CLI::IsMember({"decode", "track", "full"}))
+        ->group("");
     addDetectorOptions(command, options.thresholds);
     addStraceOptions(command, options);
 }
@@ -146,6 +153,8 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     analysisOptions.engine.filter = options.filter;
     analysisOptions.engine.keepPacketIndex = options.readsPackets || !options.straceLogs.empty();
     analysisOptions.detectors = *detectors;
+    analysisOptions.engine.trackConnections = options.benchStage != "decode";
+    analysisOptions.runDetectors = options.benchStage == "full";
     analysisOptions.describeWhenWritten = options.describesWhenWritten && options.straceLogs.empty();
     try {
         loaded.analysis = analyzeCaptures(options.files, analysisOptions);

@@ -56,6 +56,9 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fi
     if (segment.sizeLimited) {
         ++counters_.sizeLimited;
     }
+    if (!options_.trackConnections) {
+        return false;
+    }
 
     tracked = tracker_.track(segment, tuple, tsNs, frame);
     if (!options_.keepPacketIndex) {
@@ -111,7 +114,7 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     TcpSegment segment;
     const DecodeStatus status = decodePacket(packet, segment);
     TupleRef tuple;
-    if (status == DecodeStatus::Tcp) {
+    if (status == DecodeStatus::Tcp && options_.trackConnections) {
         tuple = tuples_.number(segment.source, segment.destination);
     }
     analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame);
@@ -163,9 +166,12 @@ void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<Tracked
         tracker_.allowConcurrentReads();  // the observers, on another thread, read earlier connections
         concurrentReads_ = true;
     }
-    numberTuples(frames);
+    const bool tracking = options_.trackConnections;
+    if (tracking) {
+        numberTuples(frames);
+    }
     for (size_t i = 0; i < frames.size(); ++i) {
-        if (i + kPrefetchAhead < frames.size() && frames[i + kPrefetchAhead].status == DecodeStatus::Tcp) {
+        if (tracking && i + kPrefetchAhead < frames.size() && frames[i + kPrefetchAhead].status == DecodeStatus::Tcp) {
             tracker_.prefetch(frames[i + kPrefetchAhead].tuple);
         }
         const PreparedFrame& prepared = frames[i];

@@ -39,6 +39,9 @@ struct EngineOptions {
     /// flows without strace logs): then packets() stays empty, which saves about 30 B a packet.
     bool keepPacketIndex = true;
     PacketIndexSpill indexSpill;  ///< where the packet index may move its older chunks (live captures)
+    /// Off: frames are only read, counted and decoded; no connection is tracked and the observers
+    /// see nothing. For the benchmark's breakdown of where the time goes (tcpscope-cli --bench-stage).
+    bool trackConnections = true;
     ConnectionRetirement retirement;
 };
 

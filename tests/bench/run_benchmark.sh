@@ -5,6 +5,7 @@
 #
 #   tests/bench/run_benchmark.sh                  W1, W2, W3 at full size, 3 runs (tshark: 1 run)
 #   tests/bench/run_benchmark.sh --runs 5 --workloads w1
+#   tests/bench/run_benchmark.sh --workloads w1 --one-thread --stages   where the time goes
 #   tests/bench/run_benchmark.sh --quick          CI: 300k packets each, 1 run, no tshark, and a
 #                                                 collapse check (exit 1 if tcpscope is 10x slower
 #                                                 than the baseline recorded below)
@@ -58,6 +59,9 @@ Options:
   --no-tshark             do not run tshark
   --one-thread            also run tcpscope with TCPSCOPE_THREADS=1 (a row of its own), so the
                           table shows what the second core gains
+  --stages                also run tcpscope on one thread stopped after decoding, and after
+                          tracking the connections with no detector (tcpscope-cli --bench-stage):
+                          two rows that show where the time of the full analysis goes
   --regenerate            write the captures again even if they exist
   --clean                 delete the captures at the end
   --memory-limit-gb N     address-space limit of each measured command (default: 80 % of
@@ -77,6 +81,7 @@ tshark_runs=1
 tshark_max_packets=0
 use_tshark=true
 one_thread=false
+stages=false
 regenerate=false
 clean=false
 output=""
@@ -95,6 +100,7 @@ while [[ $# -gt 0 ]]; do
         --tshark-max-packets) tshark_max_packets="$2"; shift ;;
         --no-tshark) use_tshark=false ;;
         --one-thread) one_thread=true ;;
+        --stages) stages=true ;;
         --regenerate) regenerate=true ;;
         --clean) clean=true ;;
         --output) output="$2"; shift ;;
@@ -282,6 +288,11 @@ for workload in "${workload_list[@]}"; do
         if $one_thread; then
             measure tcpscope1 "$run" env TCPSCOPE_THREADS=1 "$cli" analyze "$file" --format json
         fi
+        if $stages; then
+            for stage in decode track; do
+                measure "$stage" "$run" env TCPSCOPE_THREADS=1 "$cli" analyze "$file" --format json --bench-stage "$stage"
+            done
+        fi
         if $run_tshark && [[ "$run" -le "$tshark_runs" ]]; then
             measure tshark "$run" tshark -n -q -z conv,tcp -r "$file"
         fi
@@ -290,13 +301,16 @@ for workload in "${workload_list[@]}"; do
 
     read -r tshark_wall _ <<<"$(summary tshark)"
     read -r floor_wall _ <<<"$(summary cat)"
-    for tool in tcpscope tcpscope1 tshark cat; do
+    for tool in tcpscope tcpscope1 decode track tshark cat; do
         outcome="$(summary "$tool")"
         read -r wall cpu rss count <<<"$outcome"
         if [[ "$wall" == skipped && "$tool" == tshark && "$use_tshark" == false ]]; then
             continue
         fi
         if [[ "$tool" == tcpscope1 ]] && ! $one_thread; then
+            continue
+        fi
+        if [[ "$tool" == decode || "$tool" == track ]] && ! $stages; then
             continue
         fi
         if [[ "$wall" == failed || "$wall" == skipped ]]; then
@@ -307,6 +321,8 @@ for workload in "${workload_list[@]}"; do
         label="$tool"
         [[ "$tool" == tcpscope ]] && label="tcpscope analyze --format json"
         [[ "$tool" == tcpscope1 ]] && label="tcpscope, one thread (TCPSCOPE_THREADS=1)"
+        [[ "$tool" == decode ]] && label="stage: read and decode only, one thread"
+        [[ "$tool" == track ]] && label="stage: + connections, no detectors, one thread"
         [[ "$tool" == tshark ]] && label="tshark -z conv,tcp"
         [[ "$tool" == cat ]] && label="cat (floor)"
         if [[ "$count" -ne "$runs" ]]; then
@@ -345,6 +361,11 @@ done
     echo
     echo "speed vs tshark: tshark's median time / this tool's (above 1: faster than tshark)."
     echo "time vs floor: this tool's median time / cat's (1.0x would be reading speed)."
+    if $stages; then
+        echo "stage rows (tcpscope-cli --bench-stage): the analysis stopped after decoding the frames, and after"
+        echo "tracking the connections (tuple numbering, connection state, sequence analysis, the flows' JSON) with"
+        echo "no detector; the one-thread row minus the track row is what the seven detectors cost."
+    fi
     echo "Load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >>"$table"
 
