@@ -77,13 +77,6 @@ void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, b
             ->expected(1);
     }
     command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
-    // Hidden (no group): tests/bench/run_benchmark.sh --stages times the analysis stopped after
-    // decoding, and after tracking the connections with no detector, beside the full analysis.
-    command
-        .add_option("--bench-stage", options.benchStage,
-                    "stop after this stage: decode (read and decode), track (connections, no detectors), full")
-        ->check(CLI::IsMember({"decode", "track", "full"}))
-        ->group("");
     addDetectorOptions(command, options.thresholds);
     addStraceOptions(command, options);
 }

@@ -48,7 +48,7 @@ struct AnalysisInputOptions {
     /// (AnalysisOptions::describeWhenWritten). Not with strace logs, whose checks read the evidence.
     bool describesWhenWritten = false;
     /// How far the analysis goes: "full", or "decode" / "track" for the benchmark's breakdown of
-    /// where the time goes (hidden option --bench-stage).
+    /// where the time goes (analyze's hidden option --bench-stage).
     std::string benchStage = "full";
 };
 
