@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <initializer_list>
+#include <vector>
+
 #include "detect/retransmission_stall_detector.hpp"
 #include "detect/zero_window_stall_detector.hpp"
 #include "stall_test_session.hpp"
@@ -212,6 +215,17 @@ void checkHeardIsCurrent(DetectorSession& s, const std::vector<Heard>& heard, do
     CHECK(heard.back().durationMs == now.durationMs);
 }
 
+// Advances the clock to each of `ticks` (ms) while a stall goes on: at each, the listener must
+// have heard the finding as it is now, and going on.
+template <typename DetectorSession>
+void tickWhileOngoing(DetectorSession& s, const std::vector<Heard>& heard, std::initializer_list<double> ticks) {
+    for (const double tick : ticks) {
+        s.engine.advanceClock(at(tick));
+        checkHeardIsCurrent(s, heard, tick);
+        CHECK(heard.back().ongoing);
+    }
+}
+
 TEST_CASE("retransmission: a live listener hears every change of a stall going on and its end, not only some",
           "[detect][rto][clock]") {
     RetransmissionSession s;
@@ -224,11 +238,7 @@ TEST_CASE("retransmission: a live listener hears every change of a stall going o
     s.push(Session::fromClient(101, 1, kAckPsh, 100), 430);  // the finding: a stall of 410 ms
     s.push(Session::fromServer(1, 201, kAck), 431);
     s.push(Session::fromClient(201, 1, kAckPsh, 100), 500);  // lost again
-    for (const double tick : {750.0, 800.0, 850.0, 880.0, 890.0}) {
-        s.engine.advanceClock(at(tick));
-        checkHeardIsCurrent(s, heard, tick);
-        CHECK(heard.back().ongoing);
-    }
+    tickWhileOngoing(s, heard, {750, 800, 850, 880, 890});
     s.push(Session::fromClient(201, 1, kAckPsh, 100), 900);  // the retransmission ends the second stall
     checkHeardIsCurrent(s, heard, 900);
     CHECK_FALSE(heard.back().ongoing);
@@ -248,11 +258,7 @@ TEST_CASE("zero window: a live listener hears every change of a closed window go
     s.push(Session::fromServer(1, 101, kAck), 111);  // the finding: closed for 100 ms
     s.push(Session::fromClient(101, 1, kAckPsh, 100), 120);
     s.push(closedWindow(Session::fromServer(1, 201, kAck)), 121);
-    for (const double tick : {200.0, 250.0, 300.0, 350.0, 400.0}) {
-        s.engine.advanceClock(at(tick));
-        checkHeardIsCurrent(s, heard, tick);
-        CHECK(heard.back().ongoing);
-    }
+    tickWhileOngoing(s, heard, {200, 250, 300, 350, 400});
     s.push(Session::fromServer(1, 201, kAck), 421);  // open again: closed for 300 ms this time
     checkHeardIsCurrent(s, heard, 421);
     CHECK_FALSE(heard.back().ongoing);
