@@ -2,13 +2,15 @@
 # Records the real captures in samples/: small programs from samples/scenarios/
 # talking over loopback, each scenario inside a network namespace of its own
 # (so its sysctls stay local), captured with tcpdump/dumpcap on that
-# namespace's lo, some with strace of one of the programs.
+# namespace's lo, some with strace of one of the programs. The rtt-* scenarios
+# run each program in a namespace of its own, joined through delay lines
+# (real round-trip times), and write into samples/rtt/.
 #
 # usage: sudo samples/record.sh all
+#        sudo samples/record.sh rtt          (the rtt-* scenarios only)
 #        sudo samples/record.sh SCENARIO [SCENARIO...]
 #        samples/record.sh list
-#
-# Structure (counts, sizes, sysctls) is fixed; the timing is whatever the
+# Structure (counts, sizes, sysctls, delays) is fixed; the timing is whatever the
 # kernel really does. See samples/README.md for what each file shows.
 set -euo pipefail
 
@@ -22,10 +24,15 @@ export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in samples/scenarios
 ALL_SCENARIOS=(proxy-nagle proxy-nodelay proxy-nagle-ttt proxy-nagle-ff churn-exhaustion
     port-reuse-collision http-tw-reuse http-keepalive http-close backlog-overflow
     proxy-nagle-noy proxy-nagle-late)
+# over delay lines between namespaces (real round-trip times), into samples/rtt/
+RTT_SCENARIOS=(rtt-http-keepalive rtt-tls-like rtt-nagle-proxy rtt-bulk-cwnd rtt-defer-accept
+    rtt-syn-dropped rtt-duplicated)
+ALL_SCENARIOS+=("${RTT_SCENARIOS[@]}")
 
 CURRENT=record
 NAMESPACE=
-CAPTURE_PID=
+CAPTURE_PIDS=()
+CAPTURE_FILES=()
 CREATED_NAMESPACES=()
 TEMP_DIRS=()
 TEMP_DIR=
@@ -38,7 +45,8 @@ die() { log "error: $*"; exit 1; }
 
 ensure_tools() {
     local -A package_of=([tcpdump]=tcpdump [strace]=strace [ab]=apache2-utils [ip]=iproute2
-        [ss]=iproute2 [sysctl]=procps [dumpcap]=wireshark-common [nginx]=nginx-light)
+        [ss]=iproute2 [sysctl]=procps [dumpcap]=wireshark-common [nginx]=nginx-light
+        [gcc]=gcc [ethtool]=ethtool [nft]=nftables)
     local missing=() tool
     for tool in "${!package_of[@]}"; do
         command -v "$tool" >/dev/null || missing+=("${package_of[$tool]}")
@@ -116,49 +124,203 @@ wait_port() {
     die "nothing listens on port $1"
 }
 
-# start_capture FILE FORMAT: FORMAT is pcap (microseconds), pcap-nano or pcapng.
-start_capture() {
-    local file=$1 format=$2 errors
+# capture_in NAMESPACE FILE FORMAT INTERFACE...: starts a capture of TCP in NAMESPACE.
+# FORMAT is pcap (tcpdump, microseconds), pcap-nano (tcpdump, nanoseconds) or
+# pcapng (dumpcap, which alone takes several interfaces into one file).
+# stop_capture stops every capture started since the last stop.
+capture_in() {
+    local namespace=$1 file=$2 format=$3 errors
+    shift 3
+    local interfaces=("$@") command=()
     make_temp_dir
     errors=$TEMP_DIR/capture.err
+    : >"$errors" # polled below, maybe before the capture tool's redirection has made it
     rm -f "$file"
     case $format in
-    pcap)
-        log "tcpdump -i lo -s $SNAPLEN --immediate-mode -U -n -Z root -w ${file#"$SAMPLES"/} tcp"
-        ip netns exec "$NAMESPACE" tcpdump -i lo -s "$SNAPLEN" --immediate-mode -U -n -Z root -w "$file" tcp 2>"$errors" &
-        ;;
-    pcap-nano)
-        log "tcpdump -i lo -s $SNAPLEN --time-stamp-precision=nano --immediate-mode -U -n -Z root -w ${file#"$SAMPLES"/} tcp"
-        ip netns exec "$NAMESPACE" tcpdump -i lo -s "$SNAPLEN" --time-stamp-precision=nano --immediate-mode -U -n -Z root -w "$file" tcp 2>"$errors" &
+    pcap | pcap-nano)
+        ((${#interfaces[@]} == 1)) || die "tcpdump takes one interface (any for all)"
+        command=(tcpdump -i "${interfaces[0]}" -s "$SNAPLEN")
+        [[ $format == pcap-nano ]] && command+=(--time-stamp-precision=nano)
+        command+=(--immediate-mode -U -n -Z root -w "$file" tcp)
         ;;
     pcapng)
-        log "dumpcap -i lo -s $SNAPLEN -f tcp -w ${file#"$SAMPLES"/}"
-        ip netns exec "$NAMESPACE" dumpcap -i lo -s "$SNAPLEN" -f tcp -w "$file" 2>"$errors" &
+        # before the first -i, -s and -f hold for every interface; after one, for that one alone
+        command=(dumpcap -s "$SNAPLEN" -f tcp)
+        local interface
+        for interface in "${interfaces[@]}"; do
+            command+=(-i "$interface")
+        done
+        command+=(-w "$file")
         ;;
     *) die "unknown capture format $format" ;;
     esac
-    CAPTURE_PID=$!
+    log "${command[*]/#"$SAMPLES"\//}"
+    ip netns exec "$namespace" "${command[@]}" 2>"$errors" &
+    local pid=$!
+    CAPTURE_PIDS+=("$pid")
+    CAPTURE_FILES+=("$file")
     local tries
     for ((tries = 0; tries < 200; tries++)); do
         grep -qE 'listening on|Capturing on' "$errors" && return 0
-        kill -0 "$CAPTURE_PID" 2>/dev/null || { cat "$errors" >&2; die "capture did not start"; }
+        kill -0 "$pid" 2>/dev/null || { cat "$errors" >&2; die "capture did not start"; }
         sleep 0.05
     done
     die "capture did not start: $(cat "$errors")"
 }
 
-# stop_capture FILE: stops the capture tool and checks that FILE got packets.
+# start_capture FILE FORMAT: a capture on lo of the scenario's namespace.
+start_capture() { capture_in "$NAMESPACE" "$1" "$2" lo; }
+
+# stop_capture: stops the running captures and checks that each file got packets.
 stop_capture() {
-    local file=$1 packets
+    local file pid packets
     sleep 1.5 # let the last FIN/ACKs in, and let dumpcap drain its ring buffer
     # TERM, not INT: a background job of a non-interactive shell ignores SIGINT
-    kill -TERM "$CAPTURE_PID"
-    wait "$CAPTURE_PID" || true
-    CAPTURE_PID=
-    chmod 644 "$file"
-    packets=$(tcpdump -r "$file" 2>/dev/null | wc -l)
-    ((packets > 0)) || die "${file#"$SAMPLES"/} captured no packets"
-    log "${file#"$SAMPLES"/}: $packets packets, $(stat -c %s "$file") bytes"
+    for pid in "${CAPTURE_PIDS[@]}"; do
+        kill -TERM "$pid"
+    done
+    for pid in "${CAPTURE_PIDS[@]}"; do
+        wait "$pid" || true
+    done
+    CAPTURE_PIDS=()
+    for file in "${CAPTURE_FILES[@]}"; do
+        chmod 644 "$file"
+        packets=$(tcpdump -r "$file" 2>/dev/null | wc -l) || die "tcpdump cannot read ${file#"$SAMPLES"/}"
+        ((packets > 0)) || die "${file#"$SAMPLES"/} captured no packets"
+        log "${file#"$SAMPLES"/}: $packets packets, $(stat -c %s "$file") bytes"
+    done
+    CAPTURE_FILES=()
+}
+
+# --- lab paths: namespaces joined through a delay line ------------------------
+#
+# Loopback has no round-trip time. The rtt-* scenarios put each program in a
+# namespace of its own (ROLE: client, proxy, server, ...) and join two of them
+# through a third, wireN, where scenarios/delayline.c bridges two veth pairs at
+# layer 2 and holds every frame DELAY_MS in each direction:
+#
+#   CLIENT [to-SERVER] <-veth-> [to-CLIENT] wireN [to-SERVER] <-veth-> [to-CLIENT] SERVER
+#
+# Every address stays in 127.0.0.0/8: path N gives the client end 127.1.N.1/24
+# and the server end 127.1.N.2/24. For the kernel to route such addresses over a
+# veth, each namespace drops `local 127.0.0.0/8` from its local table (keeping
+# 127.0.0.1 on lo) and sets route_localnet=1 and rp_filter=0. Checksum and
+# segmentation offloads are off on every veth (frames the delay line forwards
+# with an unfinished checksum would be dropped, and the captures show the
+# segments as they travel). Neighbours are static, so no ARP exchange delays a
+# first SYN. IPv6 is off, so nothing but the scenario's traffic crosses a wire.
+
+LAB_DIR=$SAMPLES/rtt
+DELAYLINE=
+PATH_COUNT=0
+declare -A LAB_ROLES=()
+declare -A LAB_ADDRESS=() # [FROM>TO] = TO's address on the path between them
+
+lab_namespace() { printf '%s%s-%s' "$NS_PREFIX" "$CURRENT" "$1"; }
+in_role() {
+    local role=$1
+    shift
+    ip netns exec "$(lab_namespace "$role")" "$@"
+}
+
+# address_of FROM TO: the address FROM reaches TO at.
+address_of() {
+    [[ -n ${LAB_ADDRESS["$1>$2"]:-} ]] || die "no path from $1 to $2"
+    printf '%s' "${LAB_ADDRESS["$1>$2"]}"
+}
+
+build_delayline() {
+    [[ -n $DELAYLINE ]] && return
+    make_temp_dir
+    log "gcc -O2 -Wall -Wextra -o DELAYLINE scenarios/delayline.c"
+    gcc -O2 -Wall -Wextra -o "$TEMP_DIR/delayline" "$SCENARIOS/delayline.c"
+    DELAYLINE=$TEMP_DIR/delayline
+}
+
+# make_role ROLE: a namespace for ROLE whose 127.0.0.0/8 addresses can leave over a veth.
+make_role() {
+    local role=$1
+    [[ -n ${LAB_ROLES[$role]:-} ]] && return
+    make_namespace "$CURRENT-$role"
+    local setting
+    for setting in net.ipv4.conf.{all,default}.route_localnet=1 net.ipv4.conf.{all,default}.rp_filter=0 \
+        net.ipv6.conf.{all,default}.disable_ipv6=1; do
+        in_role "$role" sysctl -qw "$setting"
+    done
+    in_role "$role" ip route del local 127.0.0.0/8 dev lo table local
+    log "namespace $(lab_namespace "$role"): route_localnet=1, rp_filter=0, no IPv6, no local 127.0.0.0/8 route"
+    LAB_ROLES[$role]=1
+}
+
+# lab_link ROLE IFACE: offloads off, then up.
+lab_link() {
+    in_role "$1" ethtool -K "$2" tx off rx off tso off gso off gro off >/dev/null
+    in_role "$1" ip link set "$2" up
+}
+
+# make_path CLIENT SERVER DELAY_MS: joins the namespaces of roles CLIENT and
+# SERVER (made if new) through a new namespace wireN that delays every frame
+# DELAY_MS each way (round trip 2 x DELAY_MS). In CLIENT the interface is
+# to-SERVER, in SERVER to-CLIENT; wireN has both names.
+make_path() {
+    local client=$1 server=$2 delay_ms=$3
+    local path=$((++PATH_COUNT))
+    local wire=wire$path client_address=127.1.$path.1 server_address=127.1.$path.2
+    build_delayline
+    make_role "$client"
+    make_role "$server"
+    make_role "$wire"
+    log "path $path: $client $client_address <-> $wire ($delay_ms ms each way) <-> $server $server_address"
+    ip link add "to-$server" netns "$(lab_namespace "$client")" type veth peer name "to-$client" netns "$(lab_namespace "$wire")"
+    ip link add "to-$server" netns "$(lab_namespace "$wire")" type veth peer name "to-$client" netns "$(lab_namespace "$server")"
+    lab_link "$client" "to-$server"
+    lab_link "$wire" "to-$client"
+    lab_link "$wire" "to-$server"
+    lab_link "$server" "to-$client"
+    in_role "$client" ip addr add "$client_address/24" dev "to-$server"
+    in_role "$server" ip addr add "$server_address/24" dev "to-$client"
+    local client_mac server_mac
+    client_mac=$(in_role "$client" cat "/sys/class/net/to-$server/address")
+    server_mac=$(in_role "$server" cat "/sys/class/net/to-$client/address")
+    in_role "$client" ip neigh replace "$server_address" lladdr "$server_mac" nud permanent dev "to-$server"
+    in_role "$server" ip neigh replace "$client_address" lladdr "$client_mac" nud permanent dev "to-$client"
+    LAB_ADDRESS["$client>$server"]=$server_address
+    LAB_ADDRESS["$server>$client"]=$client_address
+
+    # not through a function: its subshell would print "Terminated" when cleanup ends the delay line
+    ip netns exec "$(lab_namespace "$wire")" "$DELAYLINE" "to-$client" "to-$server" "$delay_ms" &
+    disown $!
+    local tries
+    for ((tries = 0; tries < 100; tries++)); do
+        # the delay line's two AF_PACKET sockets (below the header line)
+        (($(in_role "$wire" cat /proc/net/packet | wc -l) >= 3)) && return 0
+        sleep 0.02
+    done
+    die "the delay line of $wire did not start"
+}
+
+# wait_listen ROLE PORT: until something listens on PORT in ROLE's namespace.
+wait_listen() {
+    local tries
+    for ((tries = 0; tries < 200; tries++)); do
+        in_role "$1" ss -Hltn "sport = :$2" | grep -q . && return 0
+        sleep 0.05
+    done
+    die "nothing listens on port $2 in $1"
+}
+
+# capture_at ROLE NAME INTERFACE... [pcapng]: captures TCP in ROLE's namespace into rtt/NAME.pcap
+# (tcpdump, one interface or any) or, given the format pcapng last, rtt/NAME.pcapng (dumpcap).
+capture_at() {
+    local role=$1 name=$2
+    shift 2
+    local format=pcap extension=pcap
+    if [[ ${*: -1} == pcapng ]]; then
+        format=pcapng extension=pcapng
+        set -- "${@:1:$#-1}"
+    fi
+    mkdir -p "$LAB_DIR"
+    capture_in "$(lab_namespace "$role")" "$LAB_DIR/$name.$extension" "$format" "$@"
 }
 
 # --- scenarios ---------------------------------------------------------------
@@ -189,7 +351,7 @@ record_proxy() {
         client_pids+=($!)
     done
     wait "${client_pids[@]}" "$proxy_pid" "$backend_pid"
-    stop_capture "$capture_file"
+    stop_capture
 }
 
 scenario_proxy-nagle() { record_proxy proxy-nagle 40 1 pcap "-f -tt -T -yy"; }
@@ -241,7 +403,7 @@ scenario_proxy-nagle-late() {
     wait "${client_pids[@]}" "$proxy_pid" "$backend_pid"
     wait "$strace_pid" || true
     chmod 644 "$SAMPLES/$name.strace" "$SAMPLES/$name.ss"
-    stop_capture "$capture_file"
+    stop_capture
 }
 
 scenario_churn-exhaustion() {
@@ -256,7 +418,7 @@ scenario_churn-exhaustion() {
         "$PYTHON" "$SCENARIOS/churn_client.py" 9000 "$connections" | grep -v 'local port' &
     wait_job $!
     wait "$server_pid"
-    stop_capture "$SAMPLES/churn-exhaustion.pcap"
+    stop_capture
 }
 
 scenario_port-reuse-collision() {
@@ -270,7 +432,7 @@ scenario_port-reuse-collision() {
     in_ns "$PYTHON" "$SCENARIOS/collision_client.py" 9100 40404 "$connections" "$payload_mb" &
     wait_job $!
     wait "$server_pid"
-    stop_capture "$SAMPLES/port-reuse-collision.pcap"
+    stop_capture
 }
 
 scenario_http-tw-reuse() {
@@ -284,7 +446,7 @@ scenario_http-tw-reuse() {
     in_ns ab -n "$requests" -c 1 http://127.0.0.1:8080/ | grep -E '^(Complete|Failed|Time taken|Requests per)' &
     wait_job $!
     wait "$server_pid"
-    stop_capture "$SAMPLES/http-tw-reuse.pcap"
+    stop_capture
 }
 
 # record_nginx NAME CAPTURE_FORMAT AB_FLAGS...
@@ -308,7 +470,7 @@ record_nginx() {
     log "ab $* http://127.0.0.1:8080/index.html"
     in_ns ab "$@" http://127.0.0.1:8080/index.html | grep -E '^(Complete|Failed|Keep-Alive|Time taken|Requests per)' &
     wait_job $!
-    stop_capture "$capture_file"
+    stop_capture
     kill -QUIT "$nginx_pid"
     wait "$nginx_pid" || true
 }
@@ -327,7 +489,158 @@ scenario_backlog-overflow() {
     in_ns "$PYTHON" "$SCENARIOS/backlog_client.py" 9200 "$connections" &
     wait_job $!
     wait "$server_pid"
-    stop_capture "$SAMPLES/backlog-overflow.pcap"
+    stop_capture
+}
+
+# --- rtt scenarios: programs in namespaces of their own, joined by delay lines --
+
+# rtt-http-keepalive: 25 GETs on one HTTP/1.1 connection over a 40 ms round trip.
+scenario_rtt-http-keepalive() {
+    local requests=25 server
+    make_path client server 20
+    server=$(address_of client server)
+    in_role server "$PYTHON" "$SCENARIOS/http11_server.py" "$server" 8080 &
+    local server_pid=$!
+    wait_listen server 8080
+    capture_at client rtt-http-keepalive to-server
+    log "python3 scenarios/http11_client.py $server 8080 $requests"
+    in_role client "$PYTHON" "$SCENARIOS/http11_client.py" "$server" 8080 "$requests" | tail -n 3 &
+    wait_job $!
+    wait "$server_pid"
+    stop_capture
+}
+
+# rtt-tls-like: a TLS 1.2-shaped handshake and 6 request/response records over 80 ms.
+scenario_rtt-tls-like() {
+    local server
+    make_path client server 40
+    server=$(address_of client server)
+    in_role server "$PYTHON" "$SCENARIOS/tls_like.py" server "$server" 8443 | tail -n 2 &
+    local server_pid=$!
+    wait_listen server 8443
+    capture_at server rtt-tls-like to-client
+    log "python3 scenarios/tls_like.py client $server 8443"
+    in_role client "$PYTHON" "$SCENARIOS/tls_like.py" client "$server" 8443 | tail -n 2 &
+    wait_job $!
+    wait "$server_pid"
+    stop_capture
+}
+
+# rtt-nagle-proxy: proxy-nagle with each program in its own namespace, 3 ms
+# each way between client and proxy, 12 ms between proxy and backend, captured
+# at all three and the proxy under strace.
+scenario_rtt-nagle-proxy() {
+    local requests=20 name=rtt-nagle-proxy proxy backend
+    rm -f "$LAB_DIR/$name"-*.strace
+    make_path client proxy 3
+    make_path proxy server 12
+    proxy=$(address_of client proxy)
+    backend=$(address_of proxy server)
+    in_role server "$PYTHON" "$SCENARIOS/backend.py" "$backend" 3306 1 &
+    local backend_pid=$!
+    wait_listen server 3306
+    capture_at client "$name-client" to-proxy
+    capture_at proxy "$name-proxy" any
+    capture_at server "$name-server" to-proxy
+    log "strace -f -tt -T -yy -o rtt/$name-proxy.strace python3 scenarios/proxy.py 3307 3306 1 --listen-host=$proxy --backend-host=$backend"
+    mkdir -p "$LAB_DIR"
+    in_role proxy strace -f -tt -T -yy -o "$LAB_DIR/$name-proxy.strace" \
+        "$PYTHON" "$SCENARIOS/proxy.py" 3307 3306 1 "--listen-host=$proxy" "--backend-host=$backend" &
+    local proxy_pid=$!
+    wait_listen proxy 3307
+    log "python3 scenarios/client.py $proxy 3307 $requests"
+    in_role client "$PYTHON" "$SCENARIOS/client.py" "$proxy" 3307 "$requests" | tail -n 3 &
+    wait_job $!
+    wait "$proxy_pid" "$backend_pid"
+    chmod 644 "$LAB_DIR/$name-proxy.strace"
+    stop_capture
+}
+
+# rtt-bulk-cwnd: 400 KiB downloaded over a 60 ms round trip, captured at the receiver.
+scenario_rtt-bulk-cwnd() {
+    local bytes=409600 server
+    make_path client server 30
+    server=$(address_of client server)
+    # cubic on the server's socket: a namespace gets the machine's default congestion control
+    # (bbr here, which paces) and may set as its default only one of tcp_allowed_congestion_control
+    log "python3 scenarios/bulk.py server $server 8000 cubic"
+    in_role server "$PYTHON" "$SCENARIOS/bulk.py" server "$server" 8000 cubic &
+    local server_pid=$!
+    wait_listen server 8000
+    capture_at client rtt-bulk-cwnd to-server
+    log "python3 scenarios/bulk.py client $server 8000 $bytes"
+    in_role client "$PYTHON" "$SCENARIOS/bulk.py" client "$server" 8000 "$bytes" &
+    wait_job $!
+    wait "$server_pid"
+    stop_capture
+}
+
+# rtt-defer-accept: TCP_DEFER_ACCEPT 5 s and four clients that stay silent
+# (1 to 20 s) over a 20 ms round trip, captured at both ends.
+scenario_rtt-defer-accept() {
+    local server
+    make_path client server 10
+    server=$(address_of client server)
+    capture_at client rtt-defer-accept-client to-server
+    capture_at server rtt-defer-accept-server to-client
+    log "python3 scenarios/defer_accept.py server $server 9400 5 4"
+    in_role server "$PYTHON" "$SCENARIOS/defer_accept.py" server "$server" 9400 5 4 &
+    local server_pid=$!
+    wait_listen server 9400
+    log "python3 scenarios/defer_accept.py clients $server 9400"
+    in_role client "$PYTHON" "$SCENARIOS/defer_accept.py" clients "$server" 9400 &
+    wait_job $!
+    wait "$server_pid"
+    stop_capture
+}
+
+# rtt-syn-dropped: the server's firewall drops SYNs to port 9302; 9303 has no
+# listener, 9301 answers. Two attempts at 9302 give up after 3 and 7 s.
+scenario_rtt-syn-dropped() {
+    local server
+    make_path client server 10
+    server=$(address_of client server)
+    log "nft (in the server's namespace): drop tcp dport 9302 with flags syn and not ack"
+    in_role server nft -f - <<'RULES'
+table inet tcpscope {
+    chain input {
+        type filter hook input priority filter; policy accept;
+        tcp dport 9302 tcp flags & (syn | ack) == syn counter drop
+    }
+}
+RULES
+    in_role server "$PYTHON" "$SCENARIOS/syn_probe.py" server "$server" 9301 &
+    local server_pid=$!
+    wait_listen server 9301
+    capture_at client rtt-syn-dropped-client to-server
+    capture_at server rtt-syn-dropped-server to-client
+    log "python3 scenarios/syn_probe.py client $server 9301 9303 9302 3 7"
+    in_role client "$PYTHON" "$SCENARIOS/syn_probe.py" client "$server" 9301 9303 9302 3 7 &
+    wait_job $!
+    wait "$server_pid"
+    log "nft counter: $(in_role server nft list ruleset | grep -o 'packets [0-9]*')"
+    stop_capture
+}
+
+# rtt-duplicated: 8 GETs over a 20 ms round trip, captured in the wire's
+# namespace on both of its interfaces into one file (every frame twice, once
+# on each side of the delay), by dumpcap (pcapng, one interface block each)
+# and by tcpdump -i any (Linux cooked), and once at the client for comparison.
+scenario_rtt-duplicated() {
+    local requests=8 server
+    make_path client server 10
+    server=$(address_of client server)
+    in_role server "$PYTHON" "$SCENARIOS/http11_server.py" "$server" 8080 &
+    local server_pid=$!
+    wait_listen server 8080
+    capture_at wire1 rtt-duplicated to-client to-server pcapng
+    capture_at wire1 rtt-duplicated-any any
+    capture_at client rtt-duplicated-client to-server
+    log "python3 scenarios/http11_client.py $server 8080 $requests"
+    in_role client "$PYTHON" "$SCENARIOS/http11_client.py" "$server" 8080 "$requests" | tail -n 2 &
+    wait_job $!
+    wait "$server_pid"
+    stop_capture
 }
 
 # --- main --------------------------------------------------------------------
@@ -336,13 +649,14 @@ run_one() {
     CURRENT=$1
     declare -F "scenario_$1" >/dev/null || die "unknown scenario '$1' (try: $0 list)"
     local started=$SECONDS
+    PATH_COUNT=0 LAB_ROLES=() LAB_ADDRESS=() # each scenario has namespaces and paths of its own
     log "recording"
     "scenario_$1"
-    log "done in $((SECONDS - started)) s: $(cd "$SAMPLES" && echo "$1".*)"
+    log "done in $((SECONDS - started)) s: $(cd "$SAMPLES" && shopt -s nullglob && echo "$1".* rtt/"$1".* rtt/"$1"-*)"
 }
 
 main() {
-    (($# > 0)) || { sed -n '2,13p' "$0"; exit 2; }
+    (($# > 0)) || { sed -n '2,15p' "$0"; exit 2; }
     if [[ $1 == list ]]; then
         printf '%s\n' "${ALL_SCENARIOS[@]}"
         exit 0
@@ -353,6 +667,9 @@ main() {
     trap 'exit 143' TERM
     ensure_tools
 
+    if [[ $1 == rtt ]]; then
+        set -- "${RTT_SCENARIOS[@]}"
+    fi
     if [[ $1 == all ]]; then
         # churn-exhaustion mostly waits 60 s for TIME_WAIT: run it beside the others
         "$0" churn-exhaustion &
@@ -363,7 +680,7 @@ main() {
         done
         wait "${CHILD_PIDS[@]}"
         CHILD_PIDS=()
-        (cd "$SAMPLES" && ls -l -- *.pcap *.pcapng *.strace *.strace.* >&2)
+        (cd "$SAMPLES" && ls -l -- *.pcap *.pcapng *.strace *.strace.* rtt/* >&2)
         return
     fi
     local name

@@ -70,6 +70,7 @@ def ms(seconds: float) -> str:
 
 
 def capture_path(name: str) -> str:
+    """NAME.pcap or NAME.pcapng in samples/ (NAME may start with a folder, e.g. rtt/)."""
     for extension in (".pcap", ".pcapng"):
         if os.path.exists(os.path.join(SAMPLES, name + extension)):
             return os.path.join(SAMPLES, name + extension)
@@ -85,9 +86,17 @@ def describe_capture(name: str, segments: list[Segment]) -> None:
 
 # --- proxy scenarios ----------------------------------------------------------
 
-def check_proxy(name: str) -> None:
+def check_proxy(name: str, strace: bool = True) -> None:
     segments = read_segments(capture_path(name))
     describe_capture(name, segments)
+    proxy_holds(segments)
+    if strace:
+        check_strace_sendto(name)
+
+
+def proxy_holds(segments: list[Segment]) -> list[tuple[int, int]]:
+    """Prints, per direction of the proxy, how many bodies were held; returns [(held, bodies), ...]."""
+    counts = []
     # direction name by the well-known port: 3307 = proxy's client side, 3306 = backend
     directions = {}
     for index, segment in enumerate(segments):
@@ -125,7 +134,8 @@ def check_proxy(name: str) -> None:
             summary += (f" (hold min {ms(min(gaps))}, median {ms(statistics.median(gaps))}, "
                         f"max {ms(max(gaps))})")
         print(f"  {label}: {summary}; {quick} sent without a hold")
-    check_strace_sendto(name)
+        counts.append((holds, bodies))
+    return counts
 
 
 def check_strace_sendto(name: str) -> None:
@@ -292,19 +302,323 @@ def check_backlog(name: str) -> None:
           + ", ".join(f"{established[s]:.1f}" for s in sorted(established, key=established.get)) + " s")
 
 
+# --- rtt-*: recorded over delay lines (samples/rtt/) ---------------------------
+#
+# Their structure is fixed by record.sh (delays, counts, ports), so besides printing the numbers these
+# checks say MISMATCH when a recording does not show what samples/README.md says it shows.
+
+MISMATCHES = []
+
+
+def expect(condition: bool, what: str) -> None:
+    if not condition:
+        MISMATCHES.append(what)
+        print(f"  MISMATCH: {what}")
+
+
+def near(value_s: float, expected_ms: float, slack_ms: float = 6.0) -> bool:
+    """A delay line only adds time: a round trip is its delay, plus at most a few ms of scheduling."""
+    return expected_ms - 0.5 <= 1000 * value_s <= expected_ms + slack_ms
+
+def is_syn(segment: Segment) -> bool:
+    return segment.syn and not segment.ack
+
+
+def is_synack(segment: Segment) -> bool:
+    return segment.syn and segment.ack
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return f"min {ms(min(values))}, median {ms(statistics.median(values))}, max {ms(max(values))}"
+
+
+def handshake_rtts(segments: list[Segment]) -> list[tuple[str, float]]:
+    """Per connection, the round trip its handshake shows from where the capture was taken: SYN -> SYN-ACK
+    at the client's end, SYN-ACK -> ACK at the server's end (the other half leaves or arrives at once)."""
+    rtts = []
+    for stream in sorted({s.stream for s in segments}):
+        own = [s for s in segments if s.stream == stream]
+        syn = next((s for s in own if is_syn(s)), None)
+        synacks = [s for s in own if is_synack(s)]
+        if syn is None or not synacks:
+            continue
+        synack = synacks[0]
+        final_ack = next((s for s in own if s.time > synack.time and s.src == syn.src and s.ack and not s.syn), None)
+        if synack.time - syn.time > 0.002 or final_ack is None:  # the SYN-ACK came over the wire: client side
+            rtts.append(("SYN -> SYN-ACK", synack.time - syn.time))
+        else:
+            rtts.append(("SYN-ACK -> ACK", final_ack.time - synack.time))
+    return rtts
+
+
+def print_handshakes(segments: list[Segment], expected_ms: float | None = None) -> None:
+    if expected_ms is not None:
+        for how, rtt in handshake_rtts(segments):
+            expect(near(rtt, expected_ms), f"handshake round trip {ms(rtt)} ({how}), expected {expected_ms:g} ms")
+    by_kind = {}
+    for how, rtt in handshake_rtts(segments):
+        by_kind.setdefault(how, []).append(rtt)
+    for how, rtts in by_kind.items():
+        if len(rtts) == 1:
+            print(f"  handshake round trip ({how}): {ms(rtts[0])}")
+        else:
+            print(f"  handshake round trips ({how}) of {len(rtts)} connections: {spread(rtts)}")
+
+
+def count_flagged(path: str, flag: str) -> int:
+    output = subprocess.run(["tshark", "-r", path, "-Y", f"tcp.analysis.{flag}"], capture_output=True, text=True)
+    return output.stdout.count("\n")
+
+
+def turns(segments: list[Segment], server_port: int) -> list[tuple[str, float]]:
+    """Each time the data changes direction: who spoke next and how long after the other side's last data."""
+    data = [s for s in segments if s.length]
+    result = []
+    for previous, current in zip(data, data[1:]):
+        if current.src != previous.src:
+            who = "server" if current.src[1] == server_port else "client"
+            result.append((who, current.time - previous.time))
+    return result
+
+
+def check_rtt_request_response(name: str, server_port: int, rtt_ms: float, flights: int) -> None:
+    """rtt-http-keepalive (at the client), rtt-tls-like (at the server): FLIGHTS times each way, one side
+    answering the other at once, the other after a round trip."""
+    path = capture_path(name)
+    segments = read_segments(path)
+    describe_capture(name, segments)
+    print_handshakes(segments, rtt_ms)
+    to_server = [s for s in segments if s.length and s.dst[1] == server_port]
+    to_client = [s for s in segments if s.length and s.src[1] == server_port]
+    turns_seen = turns(segments, server_port)
+    print(f"  {len(to_server)} data segments to the server, {len(to_client)} to the client; "
+          f"the data changes direction {len(turns_seen)} times")
+    # captured at the client, the server answers after a round trip; at the server, the client does
+    far_side = "server" if handshake_rtts(segments)[0][0] == "SYN -> SYN-ACK" else "client"
+    for who in ("server", "client"):
+        gaps = [gap for speaker, gap in turns_seen if speaker == who]
+        print(f"  the {who} speaks next after ({len(gaps)} times): {spread(gaps)}")
+        if who == far_side:
+            expect(all(near(gap, rtt_ms, 10) for gap in gaps), f"the {who} answers after a round trip")
+        else:
+            expect(all(gap < 0.010 for gap in gaps), f"the {who} answers at once")
+    expect(len(turns_seen) == 2 * flights - 1, f"{2 * flights - 1} changes of direction")
+    retransmissions = count_flagged(path, 'retransmission')
+    pure_acks = sum(1 for s in segments if s.pure_ack)
+    print(f"  {pure_acks} pure ACKs, {retransmissions} retransmissions, {sum(1 for s in segments if s.rst)} RSTs")
+    expect(retransmissions == 0, "no retransmission")
+
+
+def check_rtt_http_keepalive(name: str) -> None:
+    check_rtt_request_response(name, 8080, 40, 25)
+
+
+def check_rtt_tls_like(name: str) -> None:
+    check_rtt_request_response(name, 8443, 80, 9)
+    records = subprocess.run(["tshark", "-r", capture_path(name), "-Y", "tls.record", "-T", "fields",
+                              "-e", "tcp.srcport", "-e", "tls.record.content_type"],
+                             capture_output=True, text=True, check=True).stdout.split()
+    print(f"  segments that tshark decodes as TLS records: {len(records) // 2} (one per flight)")
+
+
+def segment_key(segment: Segment) -> tuple:
+    return (segment.src, segment.dst, segment.seq, segment.ack_number, segment.length, segment.syn, segment.fin,
+            segment.rst)
+
+
+def one_way_delays(earlier: list[Segment], later: list[Segment], src_ip: str) -> list[float]:
+    """For segments sent from src_ip, the time from their appearance in `earlier` to `later`."""
+    seen = {}
+    for segment in earlier:
+        if segment.src[0] == src_ip:
+            seen.setdefault(segment_key(segment), segment.time)
+    return [segment.time - seen[segment_key(segment)] for segment in later if segment_key(segment) in seen]
+
+
+def check_rtt_nagle_proxy(name: str) -> None:
+    captures = {}
+    for point in ("client", "proxy", "server"):
+        capture = f"{name}-{point}"
+        captures[point] = read_segments(capture_path(capture))
+        describe_capture(capture, captures[point])
+        print_handshakes(captures[point])
+        for held, bodies in proxy_holds(captures[point]):
+            expect(bodies == 20 and held >= 18, f"{capture}: most of the 20 bodies held")
+    client, proxy, server = captures["client"], captures["proxy"], captures["server"]
+    client_ip = next(s.src[0] for s in client if is_syn(s))
+    proxy_front = next(s.dst[0] for s in client if is_syn(s))
+    proxy_back = next(s.src[0] for s in server if is_syn(s))
+    backend_ip = next(s.dst[0] for s in server if is_syn(s))
+    for label, delays, delay_ms in [
+        (f"client -> proxy ({client_ip} -> {proxy_front})", one_way_delays(client, proxy, client_ip), 3),
+        (f"proxy -> client ({proxy_front} -> {client_ip})", one_way_delays(proxy, client, proxy_front), 3),
+        (f"proxy -> backend ({proxy_back} -> {backend_ip})", one_way_delays(proxy, server, proxy_back), 12),
+        (f"backend -> proxy ({backend_ip} -> {proxy_back})", one_way_delays(server, proxy, backend_ip), 12)]:
+        print(f"  one-way delay {label}, the same segment in two captures ({len(delays)}): {spread(delays)}")
+        expect(len(delays) >= 60 and near(statistics.median(delays), delay_ms, 1), f"one-way delay {label}")
+    check_strace_sendto(f"{name}-proxy")
+
+
+def check_rtt_bulk_cwnd(name: str) -> None:
+    path = capture_path(name)
+    segments = read_segments(path)
+    describe_capture(name, segments)
+    print_handshakes(segments, 60)
+    rtt = handshake_rtts(segments)[0][1]
+    server_port = next(s.dst[1] for s in segments if is_syn(s))
+    data = [s for s in segments if s.length and s.src[1] == server_port]
+    acks = [s for s in segments if s.pure_ack and s.dst[1] == server_port]
+    full = max(s.length for s in data)
+    print(f"  {len(data)} data segments ({sum(s.length for s in data)} bytes), {sum(s.length == full for s in data)} "
+          f"of them full-sized ({full} bytes); {len(acks)} pure ACKs from the receiver; "
+          f"{count_flagged(path, 'retransmission')} retransmissions")
+    # rounds: data separated by a silence of more than a third of the round trip
+    rounds, current = [], [data[0]]
+    for previous, segment in zip(data, data[1:]):
+        if segment.time - previous.time > rtt / 3:
+            rounds.append(current)
+            current = []
+        current.append(segment)
+    rounds.append(current)
+    print(f"  segments per round (a silence > {ms(rtt / 3)} ends one): {[len(r) for r in rounds]}, "
+          f"rounds start {', '.join(f'{(r[0].time - rounds[0][0].time) * 1000:.0f}' for r in rounds)} ms "
+          f"after the first")
+    expect([len(r) for r in rounds[:4]] == [10, 20, 40, 80], "slow start: rounds of 10, 20, 40, 80 segments")
+    expect(sum(s.length == full for s in data) == len(data) - 1 and full == 1448, "full-sized segments")
+    # how much each ACK acknowledges, in full segments
+    per_ack, acked = {}, None
+    for ack in (s for s in segments if s.dst[1] == server_port and s.ack and not s.syn):
+        if acked is not None and ack.ack_number > acked:
+            count = round((ack.ack_number - acked) / full)
+            per_ack[count] = per_ack.get(count, 0) + 1
+        acked = ack.ack_number if acked is None else max(acked, ack.ack_number)
+    print("  ACKs by the new data they acknowledge: "
+          + ", ".join(f"{count} of {n} segments" for n, count in sorted(per_ack.items())))
+    # the receive window the sender had seen (from ACKs sent at least one round trip before the data arrives)
+    windows = [(s.time, s.ack_number + window) for s, window in read_windows(path, server_port)]
+    headroom = []
+    for segment in data:
+        known = [edge for sent, edge in windows if sent <= segment.time - rtt * 0.95]
+        if known:
+            headroom.append(max(known) - (segment.seq + segment.length))
+    if headroom:
+        print(f"  the receive window left beyond each data segment (as advertised one round trip before): "
+              f"min {min(headroom)} bytes ({min(headroom) / full:.1f} segments)")
+        expect(min(headroom) > 0, "limited by the congestion window, not by the receive window")
+    delayed = [b.time - a.time for a, b in zip(segments, segments[1:])
+               if a.src[1] == server_port and a.length and b.pure_ack and b.dst[1] == server_port]
+    print(f"  time from a data segment to an ACK that follows it directly: {spread(delayed)}")
+
+
+def read_windows(path: str, server_port: int) -> list[tuple[Segment, int]]:
+    """The receiver's ACKs with their advertised window in bytes (scaled, as tshark computes it)."""
+    segments = read_segments(path)
+    output = subprocess.run(["tshark", "-r", path, "-Y", "tcp", "-T", "fields", "-e", "tcp.window_size"],
+                            capture_output=True, text=True, check=True).stdout.split("\n")
+    return [(s, int(w)) for s, w in zip(segments, output) if s.dst[1] == server_port and s.ack and w]
+
+
+def check_rtt_defer_accept(name: str) -> None:
+    for point in ("server", "client"):
+        capture = f"{name}-{point}"
+        segments = read_segments(capture_path(capture))
+        describe_capture(capture, segments)
+        print_handshakes(segments, 20)
+        for stream in sorted({s.stream for s in segments}):
+            own = [s for s in segments if s.stream == stream]
+            syn = next(s for s in own if is_syn(s))
+            synacks = [s for s in own if is_synack(s)]
+            first_data = next((s for s in own if s.length and s.src == syn.src), None)
+            first_fin = next((s for s in own if s.fin), None)
+            again = ", ".join(f"+{synack.time - synacks[0].time:.2f} s" for synack in synacks[1:])
+            print(f"  port {syn.src[1]}: {len(synacks)} SYN-ACKs" + (f" (again at {again})" if again else "")
+                  + (f", first data {first_data.time - syn.time:.2f} s after the SYN" if first_data else ", no data")
+                  + (f", first FIN from {'client' if first_fin.src == syn.src else 'server'} "
+                     f"{first_fin.time - syn.time:.2f} s after the SYN" if first_fin else ""))
+            # silent past the 5 s deferral (the clients of 12 and 20 s): the SYN-ACK is sent again
+            silent_s = (first_data or first_fin).time - syn.time
+            expect(len(synacks) == (2 if silent_s > 7.5 else 1), f"port {syn.src[1]}: SYN-ACK sent again "
+                   "only to a client silent past the deferral")
+
+
+def check_rtt_syn_dropped(name: str) -> None:
+    for point in ("client", "server"):
+        capture = f"{name}-{point}"
+        segments = read_segments(capture_path(capture))
+        describe_capture(capture, segments)
+        for stream in sorted({s.stream for s in segments}):
+            own = [s for s in segments if s.stream == stream]
+            syns = [s for s in own if is_syn(s)]
+            answer = next((s for s in own if s.src == syns[0].dst), None)
+            if answer is None:
+                outcome = "never answered"
+            elif answer.rst:
+                outcome = f"RST after {ms(answer.time - syns[0].time)}"
+            else:
+                outcome = f"SYN-ACK after {ms(answer.time - syns[0].time)}"
+            retries = ", ".join(f"+{s.time - syns[0].time:.2f}" for s in syns[1:])
+            print(f"  {syns[0].src[1]} -> port {syns[0].dst[1]}: {len(syns)} SYNs"
+                  + (f" (again at {retries} s)" if retries else "") + f", {outcome}")
+            port = syns[0].dst[1]
+            expect((port == 9302) == (answer is None), f"port {port}: answered unless filtered")
+            expect(port == 9302 or len(syns) == 1, f"port {port}: one SYN")
+        filtered = sorted(len([s for s in segments if s.stream == stream and is_syn(s)])
+                          for stream in {s.stream for s in segments if is_syn(s) and s.dst[1] == 9302})
+        expect(filtered == [3, 6], "port 9302: 3 and 6 SYNs (attempts of 3 and 7 s)")
+
+
+def check_rtt_duplicated(name: str) -> None:
+    # dumpcap: the interface is the pcapng interface block; tcpdump -i any: the Linux cooked header's ifindex
+    for capture, interface_field in ((name, "frame.interface_id"), (f"{name}-any", "sll.ifindex"),
+                                     (f"{name}-client", "frame.interface_id")):
+        path = capture_path(capture)
+        segments = read_segments(path)
+        describe_capture(capture, segments)
+        interfaces = subprocess.run(["tshark", "-r", path, "-Y", "tcp", "-T", "fields", "-e", interface_field],
+                                    capture_output=True, text=True, check=True).stdout.split("\n")
+        copies = {}
+        for segment, interface in zip(segments, interfaces):
+            copies.setdefault(segment_key(segment) + (segment.tsval,), []).append((segment.time, interface))
+        twice = [c for c in copies.values() if len(c) == 2 and c[0][1] != c[1][1]]
+        apart = [abs(c[1][0] - c[0][0]) for c in twice]
+        backwards = sum(1 for a, b in zip(segments, segments[1:]) if b.time < a.time)
+        expected_copies = 1 if capture.endswith("-client") else 2
+        expect(all(len(c) == expected_copies for c in copies.values()), f"{capture}: every segment "
+               f"{'once' if expected_copies == 1 else 'twice'}")
+        expect(expected_copies == 1 or all(near(gap, 10, 10) for gap in apart), f"{capture}: copies 10 ms apart")
+        print(f"  {len(copies)} distinct segments: {len(twice)} seen exactly twice, on two interfaces "
+              f"({spread(apart)} apart), {sum(1 for c in copies.values() if len(c) == 1)} once; "
+              f"{backwards} steps back in time between consecutive frames; "
+              f"tshark: {count_flagged(path, 'retransmission')} retransmissions, "
+              f"{count_flagged(path, 'duplicate_ack')} duplicate ACKs")
+    print_handshakes(segments, 20)  # at the client; in the middle each copy of a handshake is half a round trip apart
+
+
 CHECKS = {
     "proxy-nagle": check_proxy, "proxy-nodelay": check_proxy, "proxy-nagle-ttt": check_proxy,
     "proxy-nagle-ff": check_proxy, "churn-exhaustion": check_churn, "port-reuse-collision": check_collision,
     "http-tw-reuse": check_http, "http-keepalive": check_http, "http-close": check_http,
     "backlog-overflow": check_backlog,
+    "rtt-http-keepalive": check_rtt_http_keepalive, "rtt-tls-like": check_rtt_tls_like,
+    "rtt-nagle-proxy": check_rtt_nagle_proxy, "rtt-bulk-cwnd": check_rtt_bulk_cwnd,
+    "rtt-defer-accept": check_rtt_defer_accept, "rtt-syn-dropped": check_rtt_syn_dropped,
+    "rtt-duplicated": check_rtt_duplicated,
 }
+# the rtt-* captures live in samples/rtt/
+RTT_FOLDER = {"rtt-http-keepalive", "rtt-tls-like", "rtt-nagle-proxy", "rtt-bulk-cwnd", "rtt-defer-accept",
+              "rtt-syn-dropped", "rtt-duplicated"}
 
 
 def main() -> None:
     names = sys.argv[1:] or list(CHECKS)
     for name in names:
         print(f"== {name}")
-        CHECKS[name](name)
+        CHECKS[name](f"rtt/{name}" if name in RTT_FOLDER else name)
+    if MISMATCHES:
+        print(f"{len(MISMATCHES)} mismatches")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,12 @@ first one, and the peer delays that ACK by ~40 ms because it waits for the
 whole frame before it has anything to send.
 
 usage: proxy.py LISTEN_PORT BACKEND_PORT CONNECTIONS [--nodelay] [--fork]
+                [--listen-host=ADDRESS] [--backend-host=ADDRESS]
   --nodelay  set TCP_NODELAY on both sockets of every proxied connection
   --fork     fork one child process per client connection (the parent only
              accepts); each child runs the same epoll loop
+  --listen-host, --backend-host  the addresses to listen on and to connect to
+             (default 127.0.0.1 for both)
 Exits after CONNECTIONS client connections have been served and closed.
 """
 import os
@@ -20,6 +23,7 @@ import sys
 import frames
 
 HOST = "127.0.0.1"
+BACKEND_HOST = HOST  # --backend-host
 
 
 class Pair:
@@ -41,7 +45,7 @@ def send_small(sock: socket.socket, data: bytes) -> None:
 
 
 def open_pair(client: socket.socket, backend_port: int, nodelay: bool) -> Pair:
-    backend = socket.create_connection((HOST, backend_port))
+    backend = socket.create_connection((BACKEND_HOST, backend_port))
     for sock in (client, backend):
         if nodelay:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -85,13 +89,20 @@ def run_pairs(selector: selectors.BaseSelector, listener, backend_port: int, nod
 
 
 def main() -> None:
+    global BACKEND_HOST
     listen_port, backend_port, connections = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     nodelay = "--nodelay" in sys.argv[4:]
     fork_per_connection = "--fork" in sys.argv[4:]
+    listen_host = HOST
+    for option in sys.argv[4:]:
+        if option.startswith("--listen-host="):
+            listen_host = option.split("=", 1)[1]
+        elif option.startswith("--backend-host="):
+            BACKEND_HOST = option.split("=", 1)[1]
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((HOST, listen_port))
+    listener.bind((listen_host, listen_port))
     listener.listen(16)
 
     if not fork_per_connection:
