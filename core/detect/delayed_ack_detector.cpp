@@ -15,6 +15,12 @@ namespace {
 constexpr int64_t kNsPerMs = 1'000'000;
 constexpr size_t kMaxListedStalls = 1000;  // evidence keeps the first ones; counts and totals keep all
 constexpr uint32_t kTimestampOptionBytes = 12;
+// RFC 1122 4.2.3.2: an ACK may be delayed, but by less than 0.5 s.
+constexpr int64_t kMaxAckDelayNs = 500 * kNsPerMs;
+// Without an MSS from the handshake, only what is smaller than the least MSS any path has is
+// surely smaller than the sender's (a sender-side capture with segmentation offload shows
+// segments of several MSS, so the largest seen is no measure of it).
+constexpr uint32_t kMinimumMss = 536;
 
 double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
 
@@ -28,6 +34,25 @@ bool isResent(AnalysisFlags flags) {
            has(flags, AnalysisFlag::ZeroWindowProbe) || has(flags, AnalysisFlag::KeepAlive);
 }
 
+// Where the capture was taken, from the round trips of the handshake to each end: near the end
+// whose round trip is a small part of the whole, else in the path.
+std::string_view capturePointName(int64_t senderLegNs, int64_t receiverLegNs) {
+    if (senderLegNs < 0 || receiverLegNs < 0) {
+        return "unknown";
+    }
+    const int64_t total = senderLegNs + receiverLegNs;
+    if (total < kNsPerMs) {
+        return "at both ends (round trip under 1 ms)";
+    }
+    if (senderLegNs * 5 <= total) {
+        return "near the sender";
+    }
+    if (receiverLegNs * 5 <= total) {
+        return "near the receiver";
+    }
+    return "in the path";
+}
+
 }  // namespace
 
 DelayedAckDetector::SenderState& DelayedAckDetector::stateOf(uint32_t connection, Side side) {
@@ -35,15 +60,18 @@ DelayedAckDetector::SenderState& DelayedAckDetector::stateOf(uint32_t connection
 }
 
 // Nagle holds back only segments smaller than the sender's MSS. The MSS is the one the peer
-// announced (less the timestamp option); without a handshake, the largest segment seen so far.
+// announced (less the timestamp option); without a handshake, what is under the least MSS and
+// under the largest segment seen so far. A segment as large as the largest the side sent, and
+// not under the least MSS, is taken as full-sized too (a path MTU below the announced MSS).
 bool DelayedAckDetector::isSmall(const ConnectionSnapshot& connection, Side sender, uint32_t length,
                                  const SenderState& state) const {
     const ConnectionSnapshot::Sent& peer = connection.from(otherSide(sender));
     if (peer.mss != 0) {
         const uint32_t overhead = connection.from(sender).timestamps && peer.timestamps ? kTimestampOptionBytes : 0;
-        return length + overhead < peer.mss;
+        const bool asLargeAsAny = length >= kMinimumMss && length >= state.largestSegment;
+        return length + overhead < peer.mss && !asLargeAsAny;
     }
-    return length < state.largestSegment;
+    return length < kMinimumMss && length < state.largestSegment;
 }
 
 void DelayedAckDetector::releasePending(SenderState& state) {
@@ -54,6 +82,15 @@ void DelayedAckDetector::releasePending(SenderState& state) {
 }
 
 void DelayedAckDetector::prefetch(const SegmentEvent& event) const { states_.prefetch(event.connection.id); }
+
+int64_t DelayedAckDetector::receiverLegNs(const ConnectionSnapshot& connection, Side sender,
+                                          const SenderState& state) {
+    const int64_t fromHandshake = connection.legToNs(otherSide(sender));
+    if (fromHandshake >= 0) {
+        return fromHandshake;
+    }
+    return state.quickestAckUs != UINT32_MAX ? int64_t{state.quickestAckUs} * 1000 : -1;
+}
 
 // A side sends no new data after its FIN (a later segment of it could only be resent), so its
 // small segment waiting, or the late ACK of it, can hold back nothing any more: the FIN gives its
@@ -80,12 +117,23 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
         if (waiting.smallPending && seq::ge(segment.ack, waiting.smallEndSeq)) {
             waiting.smallPending = false;
             const int64_t ackDelayNs = event.tsNs - waiting.smallTsNs;
-            if (isPureAck(segment) && ackDelayNs >= static_cast<int64_t>(options().delayedAckFloorMs * kNsPerMs)) {
+            if (ackDelayNs >= 0 && ackDelayNs < int64_t{UINT32_MAX} * 1000) {
+                peer.quickestAckUs = std::min(peer.quickestAckUs, static_cast<uint32_t>(ackDelayNs / 1000));
+            }
+            const int64_t legNs = receiverLegNs(connection, otherSide(event.sender), peer);
+            const int64_t lateNs = ackDelayNs - std::max<int64_t>(legNs, 0);
+            // An ACK of data the capture never saw: packets are missing, the delay is not the timer's.
+            const bool coversUnseen = seq::gt(segment.ack, peer.highestEnd + 1);
+            if (isPureAck(segment) && legNs >= 0 && !coversUnseen &&
+                lateNs >= static_cast<int64_t>(options().delayedAckFloorMs * kNsPerMs) &&
+                lateNs <= kMaxAckDelayNs) {
                 waiting.ackSeen = true;
                 waiting.ackFrame = event.frame;
                 waiting.ackTsNs = event.tsNs;
+                waiting.ackLateNs = lateNs;
+                waiting.receiverLegNs = legNs;
             } else {
-                releasePending(peer);  // acknowledged in time
+                releasePending(peer);  // acknowledged in time, or not by a delayed-ACK timer
             }
         }
     }
@@ -96,14 +144,28 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
         }
         return;
     }
-    // As a sender of data.
+    // As a sender of data. What the peer sends next may answer it, so the peer's small segment
+    // (or its late ACK) can no longer explain a wait.
+    if (peer.pending != kNoPending) {
+        pending_[peer.pending].peerSpoke = true;
+    }
+    const uint32_t end = segment.seq + segment.payloadLength;
+    if (own.largestSegment == 0 || seq::gt(end, own.highestEnd)) {
+        own.highestEnd = end;
+    }
     const bool small = isSmall(connection, event.sender, segment.payloadLength, own);
     own.largestSegment = std::max(own.largestSegment, segment.payloadLength);
     if (own.pending != kNoPending && pending_[own.pending].ackSeen) {
         const Pending& previous = pending_[own.pending];
-        const int64_t rttNs = std::max<int64_t>(connection.handshakeRttNs(), 0);
-        const int64_t releaseNs = static_cast<int64_t>(options().nagleReleaseMs * kNsPerMs) + rttNs;
-        if (small && !isResent(event.analysis) && event.tsNs - previous.ackTsNs <= releaseNs) {
+        // D leaves the sender as the ACK arrives there: at the capture point, one round trip to the
+        // sender after the ACK (the release margin later at most; sooner than three quarters of it,
+        // D left before the ACK could have reached the sender).
+        const int64_t senderLegNs = std::max<int64_t>(connection.legToNs(event.sender), 0);
+        const int64_t releaseNs = static_cast<int64_t>(options().nagleReleaseMs * kNsPerMs) + senderLegNs;
+        const int64_t earliestNs = senderLegNs * 3 / 4 - kNsPerMs;
+        const int64_t afterAckNs = event.tsNs - previous.ackTsNs;
+        if (small && !previous.peerSpoke && !isResent(event.analysis) && afterAckNs <= releaseNs &&
+            afterAckNs >= earliestNs) {
             recordStall(event, previous);
         }
     }
@@ -115,11 +177,11 @@ void DelayedAckDetector::onSegment(const SegmentEvent& event) {
         own.pending = pending_.take();
     }
     Pending& pending = pending_[own.pending];
+    pending = Pending{};
     pending.smallPending = true;
-    pending.ackSeen = false;
     pending.smallFrame = event.frame;
     pending.smallTsNs = event.tsNs;
-    pending.smallEndSeq = segment.seq + segment.payloadLength;
+    pending.smallEndSeq = end;
     pending.smallLength = segment.payloadLength;
 }
 
@@ -139,6 +201,8 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
         totals.sender = held.sender;
         totals.senderEndpoint = connection.endpoint(held.sender);
         totals.receiverEndpoint = connection.endpoint(otherSide(held.sender));
+        totals.receiverLegNs = connection.legToNs(otherSide(held.sender));
+        totals.senderLegNs = connection.legToNs(held.sender);
         totals.findingId = log().add(std::move(finding), this, slot->second);
     }
     Totals& totals = totals_[slot->second];
@@ -147,13 +211,29 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
     totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
         totals.listed.push_back(Stall{pending.smallFrame, pending.ackFrame, held.frame, pending.smallLength,
-                                      held.segment.payloadLength, pending.smallTsNs, pending.ackTsNs, held.tsNs});
+                                      held.segment.payloadLength, pending.smallTsNs, pending.ackTsNs, held.tsNs,
+                                      pending.ackLateNs, pending.receiverLegNs});
     }
     log().changed(totals.findingId);
 }
 
 void DelayedAckDetector::measure(uint32_t record, Finding& finding) const {
     finding.durationMs = toMs(totals_[record].heldNs);
+}
+
+// What rules out the look-alikes, in numbers from the first stall: how late the ACK was beyond the
+// round trip, and that D answered nothing.
+std::string DelayedAckDetector::whyNagle(const Totals& totals) {
+    if (totals.listed.empty()) {
+        return "no data from the peer in between";
+    }
+    const Stall& first = totals.listed.front();
+    return fmt::format(
+        "the first ACK came {:.1f} ms after the data where the round trip from the capture point is {:.1f} ms "
+        "(late by {:.1f} ms: a delayed-ACK timer), the held segment left {:.1f} ms after it, and the peer sent no data "
+        "in between that it could answer",
+        toMs(first.ackTsNs - first.smallTsNs), toMs(first.receiverLegNs), toMs(first.ackLateNs),
+        toMs(first.heldTsNs - first.ackTsNs));
 }
 
 void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
@@ -172,6 +252,8 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
         instance.emplace("ts_offset_ms", toMs(stall.smallTsNs - totals.firstTsNs));
         instance.emplace("hold_ms", toMs(stall.heldTsNs - stall.smallTsNs));
         instance.emplace("ack_delay_ms", toMs(stall.ackTsNs - stall.smallTsNs));
+        instance.emplace("ack_late_ms", toMs(stall.ackLateNs));
+        instance.emplace("round_trip_ms", toMs(stall.receiverLegNs));
         instance.emplace("previous_bytes", stall.previousBytes);
         instance.emplace("held_bytes", stall.heldBytes);
         instances.push_back(std::move(instance));
@@ -187,14 +269,15 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
     evidence.emplace("instances", std::move(instances));
     evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
+    evidence.emplace("capture_point", capturePointName(totals.senderLegNs, totals.receiverLegNs));
     finding.evidence = std::move(evidence);
     const std::string what =
         totals.stalls == 1 ? std::string("a small write was") : fmt::format("{} small writes were", totals.stalls);
     finding.summary = fmt::format(
         "{} -> {}: {} held back by Nagle's algorithm until the peer's delayed ACK, {:.1f} ms lost ({:.0f}% of the "
-        "connection's life); fix: set TCP_NODELAY on the sender, or send each message in one write (writev, a "
+        "connection's life); {}; fix: set TCP_NODELAY on the sender, or send each message in one write (writev, a "
         "buffered writer, TCP_CORK then uncork), or TCP_QUICKACK on the receiver.",
-        sender, receiver, what, finding.durationMs, share * 100);
+        sender, receiver, what, finding.durationMs, share * 100, whyNagle(totals));
 }
 
 void DelayedAckDetector::refreshLife(uint32_t totalsIndex, const Connection& connection) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -30,6 +31,7 @@ struct ConnectionSnapshot {
     int64_t firstTsNs = 0;
     int64_t lastTsNs = 0;
     int64_t initialRttNs = 0;
+    int64_t serverLegNs = -1;  ///< SYN to SYN-ACK: the round trip from the capture point to the server (-1: unknown)
     int64_t reuseGapNs = 0;
     uint32_t reusedFrom = kNoConnection;
     uint32_t id = 0;
@@ -54,6 +56,7 @@ struct ConnectionSnapshot {
         firstTsNs = connection.firstTsNs;
         lastTsNs = connection.lastTsNs;
         initialRttNs = connection.initialRttNs;
+        serverLegNs = connection.serverLegNs();
         reuseGapNs = connection.reuseGapNs;
         reusedFrom = connection.reusedFrom;
         id = connection.id;
@@ -74,6 +77,13 @@ struct ConnectionSnapshot {
     [[nodiscard]] const Sent& from(Side side) const { return sent[sideIndex(side)]; }
     [[nodiscard]] const Endpoint& endpoint(Side side) const { return side == Side::Client ? client : server; }
     [[nodiscard]] int64_t handshakeRttNs() const { return handshakeAcked ? initialRttNs : -1; }
+    /// As Connection's.
+    [[nodiscard]] int64_t legToNs(Side side) const {
+        if (!handshakeAcked || serverLegNs < 0) {
+            return -1;
+        }
+        return side == Side::Server ? serverLegNs : std::max<int64_t>(initialRttNs - serverLegNs, 0);
+    }
 
     friend bool operator==(const ConnectionSnapshot&, const ConnectionSnapshot&) = default;
 };

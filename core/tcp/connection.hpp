@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -105,6 +106,20 @@ struct Connection {
     [[nodiscard]] const Endpoint& endpoint(Side side) const { return side == Side::Client ? client : server; }
     /// Initial RTT from the handshake (SYN to the ACK of the SYN-ACK), or a negative value if unknown.
     [[nodiscard]] int64_t handshakeRttNs() const { return handshakeAckTsNs != kNoTime ? initialRttNs : -1; }
+    /// SYN to SYN-ACK: the round trip from the capture point to the server and back, or -1.
+    [[nodiscard]] int64_t serverLegNs() const {
+        return synTsNs != kNoTime && synAckTsNs != kNoTime && synAckTsNs >= synTsNs ? synAckTsNs - synTsNs : -1;
+    }
+    /// The round trip from the capture point to `side` and back, from the handshake (the SYN to its
+    /// SYN-ACK for the server, the SYN-ACK to its ACK for the client), or -1 if unknown. Where the
+    /// capture was taken shows in them: near the client the server's leg is the whole round trip.
+    [[nodiscard]] int64_t legToNs(Side side) const {
+        const int64_t serverLeg = serverLegNs();
+        if (handshakeAckTsNs == kNoTime || serverLeg < 0) {
+            return -1;
+        }
+        return side == Side::Server ? serverLeg : std::max<int64_t>(initialRttNs - serverLeg, 0);
+    }
 };
 
 /// Every connection of an analysis, by id, in chunks that never move (a reference stays valid).
