@@ -17,6 +17,8 @@ constexpr size_t kMaxListedStalls = 1000;  // evidence keeps the first ones; cou
 // Unacknowledged transmissions remembered per side; beyond that the newest ones are merged,
 // which can only make a gap look shorter, never longer.
 constexpr size_t kMaxInFlight = 64;
+// Timeout retransmissions of one wait kept for judgement (a backoff chain is 15 at most on Linux).
+constexpr size_t kMaxCandidates = 32;
 
 double toMs(int64_t ns) {
     return static_cast<double>(ns) / kNsPerMs;
@@ -116,6 +118,13 @@ void RetransmissionStallDetector::track(const SegmentEvent& event) {
     SenderState& peer = sides[sideIndex(otherSide(event.sender))];
 
     if ((segment.flags & tcpflag::kAck) != 0) {
+        if (!retransmitted_.empty()) {
+            const auto found = retransmitted_.find(connection.id * 2 + sideIndex(otherSide(event.sender)));
+            if (found != retransmitted_.end() && !found->second.candidates.empty() &&
+                seq::gt(segment.ack, found->second.candidates.front().seq)) {
+                judge(found->second, segment, event.tsNs);
+            }
+        }
         acknowledge(peer, segment.ack);
     }
     if ((segment.flags & tcpflag::kRst) != 0) {
@@ -162,13 +171,13 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
         }
     }
     remember(state, seq, end, event.frame, event.tsNs);  // any new data it carries beyond the old
-    if (from.tsNs == kNoTime) {
-        // Data already acknowledged (a spurious retransmission), or no longer remembered.
-        from = Sent{seq, end, state.lastSentFrame, false, state.lastSentTsNs};
-    }
     Retransmitted& history = retransmitted_[event.connection.id * 2 + sideIndex(event.sender)];
     const bool byTimeout = !has(event.analysis, AnalysisFlag::FastRetransmission);
-    if (byTimeout && from.tsNs != kNoTime) {
+    // Data already acknowledged (from.tsNs unknown: no longer in flight) is a spurious
+    // retransmission: nobody waited for it. A FIN alone resent means all data before it was
+    // acknowledged (a resend starts at the first unacknowledged byte): nobody waits for data.
+    const bool finOnly = event.segment.payloadLength == 0;
+    if (byTimeout && from.tsNs != kNoTime && !finOnly) {
         // Time already counted for an earlier retransmission (the burst that follows an RTO) is
         // not counted twice.
         const int64_t startNs = history.lastRetransmissionTsNs == kNoTime
@@ -176,29 +185,110 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
                                     : std::max(from.tsNs, history.lastRetransmissionTsNs);
         const int64_t gapNs = event.tsNs - startNs;
         if (gapNs >= static_cast<int64_t>(options().retransmissionStallMinMs * kNsPerMs)) {
-            recordStall(event, history, from, gapNs, end);
+            if (history.candidates.size() >= kMaxCandidates) {
+                recordStall(history.candidates.front(), history);  // resent again since: it was needed
+                history.candidates.erase(history.candidates.begin());
+            }
+            Candidate& candidate = history.candidates.emplace_back();
+            candidate.connection = event.connection;
+            candidate.from = from;
+            candidate.gapNs = gapNs;
+            candidate.tsNs = event.tsNs;
+            candidate.frame = event.frame;
+            candidate.seq = seq;
+            candidate.end = end;
+            candidate.sender = event.sender;
+            candidate.fin = (event.segment.flags & tcpflag::kFin) != 0;
+            candidate.flaggedSpurious = has(event.analysis, AnalysisFlag::SpuriousRetransmission);
         }
     }
     history.lastRetransmissionTsNs = event.tsNs;
 }
 
-void RetransmissionStallDetector::recordStall(const SegmentEvent& event, Retransmitted& history, const Sent& from,
-                                              int64_t gapNs, uint32_t end) {
-    const ConnectionSnapshot& connection = event.connection;
+namespace {
+
+// A D-SACK (RFC 2883) for the first byte resent at `seq`: the first SACK block reports data below
+// the cumulative ACK, or inside the second block (the receiver got it twice), and it covers `seq`.
+// A resend whose first part was missing and whose later part was duplicated was still needed.
+bool reportsDuplicate(const TcpSegment& ack, uint32_t seq) {
+    if (ack.options.sackCount == 0) {
+        return false;
+    }
+    const SackBlock& first = ack.options.sack[0];
+    const bool covers = seq::le(first.left, seq) && seq::lt(seq, first.right);
+    if (!covers) {
+        return false;
+    }
+    if (seq::le(first.right, ack.ack)) {
+        return true;
+    }
+    if (ack.options.sackCount >= 2) {
+        const SackBlock& second = ack.options.sack[1];
+        return seq::ge(first.left, second.left) && seq::le(first.right, second.right);
+    }
+    return false;
+}
+
+}  // namespace
+
+void RetransmissionStallDetector::judge(Retransmitted& history, const TcpSegment& ackSegment, int64_t ackTsNs) {
+    std::vector<Candidate> candidates = std::move(history.candidates);
+    history.candidates = {};
+    for (size_t index = 0; index + 1 < candidates.size(); ++index) {
+        recordStall(candidates[index], history);  // resent again before any ACK: it was needed
+    }
+    const Candidate& last = candidates.back();
+    // The ACK can answer the resend only a round trip to the receiver after it; sooner, it answers
+    // the original, which arrived. Unknown or tiny round trips (a capture at the receiver) leave
+    // only the D-SACK to tell.
+    const int64_t legNs = last.connection.legToNs(otherSide(last.sender));
+    const bool tooSoon = legNs >= kNsPerMs && ackTsNs - last.tsNs < legNs / 2;
+    if (tooSoon || reportsDuplicate(ackSegment, last.seq)) {
+        ++history.spurious;
+        if (history.totals != kNoTotals) {
+            ++totals_[history.totals].spurious;
+            log().changed(totals_[history.totals].findingId);
+        }
+        return;
+    }
+    recordStall(last, history);
+}
+
+void RetransmissionStallDetector::judgeUnacknowledged(Retransmitted& history, const Connection& connection) {
+    std::vector<Candidate> candidates = std::move(history.candidates);
+    history.candidates = {};
+    if (candidates.empty()) {
+        return;
+    }
+    const Side receiver = otherSide(candidates.front().sender);
+    const bool receiverClosed = connection.hasResetBy && connection.resetBy == receiver;
+    const bool receiverUnheard = connection.from(receiver).packets == 0 && candidates.size() < 2;
+    if (receiverClosed || receiverUnheard) {
+        return;
+    }
+    for (const Candidate& candidate : candidates) {
+        recordStall(candidate, history);
+    }
+}
+
+void RetransmissionStallDetector::recordStall(const Candidate& candidate, Retransmitted& history) {
+    const ConnectionSnapshot& connection = candidate.connection;
+    const int64_t gapNs = candidate.gapNs;
     if (history.totals == kNoTotals) {
         Finding finding;
         finding.kind = "retransmission_stall";
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
-        finding.tsNs = event.tsNs - gapNs;
+        finding.tsNs = candidate.tsNs - gapNs;
         history.totals = static_cast<uint32_t>(totals_.size());
         Totals& totals = totals_.emplace_back();
         totals.connection = connection.id;
-        totals.sender = event.sender;
+        totals.sender = candidate.sender;
         totals.firstTsNs = finding.tsNs;
-        totals.senderEndpoint = connection.endpoint(event.sender);
-        totals.receiverEndpoint = connection.endpoint(otherSide(event.sender));
-        const auto open = open_.find(connection.id * 2 + sideIndex(event.sender));
+        totals.spurious = history.spurious;
+        totals.senderEndpoint = connection.endpoint(candidate.sender);
+        totals.receiverEndpoint = connection.endpoint(otherSide(candidate.sender));
+        const auto open = open_.find(connection.id * 2 + sideIndex(candidate.sender));
         if (open != open_.end() && open->second.provisional) {
             // What the clock showed was this stall.
             totals.findingId = open->second.findingId;
@@ -214,11 +304,10 @@ void RetransmissionStallDetector::recordStall(const SegmentEvent& event, Retrans
     totals.longestNs = std::max(totals.longestNs, gapNs);
     totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
-        const uint32_t baseSeq = connection.sequence[sideIndex(event.sender)].baseSeq;
-        const bool fin = (event.segment.flags & tcpflag::kFin) != 0;
-        totals.listed.push_back(Stall{from.frame, event.frame, event.tsNs - gapNs, gapNs, event.segment.seq - baseSeq,
-                                      end - event.segment.seq - (fin ? 1 : 0), from.captured, fin,
-                                      has(event.analysis, AnalysisFlag::SpuriousRetransmission)});
+        const uint32_t baseSeq = connection.sequence[sideIndex(candidate.sender)].baseSeq;
+        totals.listed.push_back(Stall{candidate.from.frame, candidate.frame, candidate.tsNs - gapNs, gapNs,
+                                      candidate.seq - baseSeq, candidate.end - candidate.seq - (candidate.fin ? 1 : 0),
+                                      candidate.from.captured, candidate.fin, candidate.flaggedSpurious});
     }
     log().changed(totals.findingId);
 }
@@ -271,6 +360,7 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     evidence.emplace("longest_ms", toMs(longestNs));
     evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
     evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
+    evidence.emplace("spurious_retransmissions", totals.spurious);
     finding.evidence = std::move(evidence);
     const uint32_t stalls = totals.stalls + (finding.ongoing ? 1 : 0);
     std::string what =
@@ -377,6 +467,10 @@ void RetransmissionStallDetector::settleOpen(const Record& connection, Side send
     if (!force && state.hasQueue() && waitingSince(connection.id, sender, state) == open->second.sinceNs) {
         return;  // still waiting for the same data
     }
+    if (const Retransmitted* history = retransmittedOf(connection.id, sender);
+        !force && history != nullptr && !history->candidates.empty()) {
+        return;  // resent: the ACK will tell whether that was a stall
+    }
     // The ACK came, or the retransmission (recordStall counted it if it was a stall), or the end.
     if (open->second.provisional) {
         log().withdraw(open->second.findingId);
@@ -388,7 +482,30 @@ void RetransmissionStallDetector::settleOpen(const Record& connection, Side send
     open_.erase(open);
 }
 
+void RetransmissionStallDetector::judgeWaiting(const Connection* connection) {
+    if (connection != nullptr) {
+        for (const Side side : {Side::Client, Side::Server}) {
+            const auto found = retransmitted_.find(connection->id * 2 + sideIndex(side));
+            if (found != retransmitted_.end()) {
+                judgeUnacknowledged(found->second, *connection);
+            }
+        }
+        return;
+    }
+    std::vector<uint32_t> waiting;
+    for (const auto& [key, history] : retransmitted_) {
+        if (!history.candidates.empty()) {
+            waiting.push_back(key);
+        }
+    }
+    std::sort(waiting.begin(), waiting.end());
+    for (const uint32_t key : waiting) {
+        judgeUnacknowledged(retransmitted_.at(key), engine().connections()[key / 2]);
+    }
+}
+
 void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
+    judgeWaiting(nullptr);  // no ACK came for them: the data was still missing
     const auto& connections = engine().connections();
     while (!open_.empty()) {
         const uint32_t key = open_.begin()->first;
@@ -406,6 +523,7 @@ void RetransmissionStallDetector::onEnd(int64_t /*lastTsNs*/) {
 }
 
 void RetransmissionStallDetector::onRetire(const Connection& connection) {
+    judgeWaiting(&connection);
     for (const Side side : {Side::Client, Side::Server}) {
         if (!open_.empty()) {
             settleOpen(connection, side, true);  // what the clock showed ends with the connection

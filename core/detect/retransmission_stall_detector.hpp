@@ -10,11 +10,16 @@
 
 namespace tcpscope {
 
-/// Finds the time a sender lost waiting for its retransmission timer: data (or a FIN) that was
-/// not acknowledged goes out again only when the RTO fires (a fast retransmission, triggered by
+/// Finds the time a sender lost waiting for its retransmission timer: data that was not
+/// acknowledged goes out again only when the RTO fires (a fast retransmission, triggered by
 /// duplicate ACKs, does not count). The stall runs from the last transmission of that data to
 /// its retransmission. Handshake retransmissions are left to syn_backlog_overflow and
-/// port_reuse. One `retransmission_stall` finding per connection and sending side, growing
+/// port_reuse. Counted apart, as Wireshark does, and never as time lost: spurious
+/// retransmissions (of data already acknowledged; or the ACK of the original arrives less than
+/// half the round trip to the receiver after the resend, too soon to answer it; or a D-SACK says
+/// the receiver had it), and FIN-only resends (all data was delivered, nobody waits). A
+/// retransmission is judged at the first ACK that covers it (or when the connection or input
+/// ends without one). One `retransmission_stall` finding per connection and sending side, growing
 /// with every stall: how many, the time they cost, the longest.
 /// On a live capture (onClock), data unacknowledged for longer than the threshold with no
 /// retransmission yet shows as an ongoing stall: a provisional finding until the retransmission
@@ -66,10 +71,26 @@ private:
     };
     static_assert(sizeof(SenderState) == 20);
 
+    // A timeout retransmission waiting for the ACK that shows whether it was needed.
+    struct Candidate {
+        ConnectionSnapshot connection;  // as after the retransmission
+        Sent from;                      // the transmission it repeated
+        int64_t gapNs = 0;
+        int64_t tsNs = 0;
+        uint32_t frame = 0;
+        uint32_t seq = 0;
+        uint32_t end = 0;
+        Side sender = Side::Client;
+        bool fin = false;
+        bool flaggedSpurious = false;
+    };
+
     // What only a side that retransmitted needs (by connection id * 2 + side).
     struct Retransmitted {
         int64_t lastRetransmissionTsNs = kNoTime;
         uint32_t totals = kNoTotals;  // index in totals_ once this side has a finding
+        std::vector<Candidate> candidates;     // timeout retransmissions of the same wait, until judged
+        uint32_t spurious = 0;                 // retransmissions judged spurious
     };
 
     // One stall: from the last transmission to the retransmission.
@@ -91,6 +112,7 @@ private:
         Side sender = Side::Client;
         uint32_t findingId = 0;
         uint32_t stalls = 0;
+        uint32_t spurious = 0;  // spurious retransmissions of the side, counted apart
         int64_t lostNs = 0;
         int64_t longestNs = 0;
         int64_t firstTsNs = 0;  // the finding's start
@@ -122,8 +144,16 @@ private:
     void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
     void releaseInFlight(SenderState& state);
     void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
-    void recordStall(const SegmentEvent& event, Retransmitted& history, const Sent& from, int64_t gapNs,
-                     uint32_t end);
+    // Judges the side's candidates by the peer's ACK `ackSegment` seen at `ackTsNs`: each resent
+    // again before it was needed; the last is a stall, or spurious.
+    void judge(Retransmitted& history, const TcpSegment& ackSegment, int64_t ackTsNs);
+    // Judges the side's candidates when no ACK will come (the connection or the input ended) from
+    // the record of `connection`: needed, unless the receiver reset the connection (it had closed
+    // its socket: nobody waited) or the capture never heard the receiver and the sender resent once.
+    void judgeUnacknowledged(Retransmitted& history, const Connection& connection);
+    void recordStall(const Candidate& candidate, Retransmitted& history);
+    // Judges every candidate still waiting for its ACK (of one connection, or all), in key order.
+    void judgeWaiting(const Connection* connection);
     void describe(uint32_t record, Finding& finding) const override;
     void measure(uint32_t record, Finding& finding) const override;
     // The time `totals` lost so far, finished stalls and the one going on.

@@ -144,7 +144,7 @@ TEST_CASE("zero window: a window still closed at the end is finalised there as w
     checkSameFindings(released, file.log.release());
 }
 
-TEST_CASE("retransmission: unacknowledged data shows as an ongoing stall until the retransmission confirms it",
+TEST_CASE("retransmission: unacknowledged data shows as an ongoing stall until the ACK of the retransmission confirms it",
           "[detect][rto][clock]") {
     auto conversation = [](RetransmissionSession& s, bool clock) {
         s.handshake(0, 0, 0);
@@ -165,11 +165,12 @@ TEST_CASE("retransmission: unacknowledged data shows as an ongoing stall until t
             CHECK_THAT(shown.summary, Catch::Contains("still waiting"));
         }
         CHECK(has(s.push(Session::fromClient(101, 1, kAckPsh, 100), 430), AnalysisFlag::Retransmission));
+        // The ACK that follows tells whether the resend was needed (not spurious): it confirms the stall.
+        s.push(Session::fromServer(1, 201, kAck), 431);
         if (clock) {
             CHECK_FALSE(s.log.all().front().ongoing);
             CHECK_FALSE(s.log.all().front().provisional);
         }
-        s.push(Session::fromServer(1, 201, kAck), 431);
         s.finish();
     };
     RetransmissionSession live;
@@ -239,11 +240,11 @@ TEST_CASE("retransmission: a live listener hears every change of a stall going o
     s.push(Session::fromServer(1, 201, kAck), 431);
     s.push(Session::fromClient(201, 1, kAckPsh, 100), 500);  // lost again
     tickWhileOngoing(s, heard, {750, 800, 850, 880, 890});
-    s.push(Session::fromClient(201, 1, kAckPsh, 100), 900);  // the retransmission ends the second stall
-    checkHeardIsCurrent(s, heard, 900);
+    s.push(Session::fromClient(201, 1, kAckPsh, 100), 900);  // the retransmission ends the second stall,
+    s.push(Session::fromServer(1, 301, kAck), 901);          // its ACK shows it was needed
+    checkHeardIsCurrent(s, heard, 901);
     CHECK_FALSE(heard.back().ongoing);
     CHECK(heard.back().durationMs == Approx(810));
-    s.push(Session::fromServer(1, 301, kAck), 901);
     s.finish();
 }
 

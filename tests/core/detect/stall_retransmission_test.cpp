@@ -105,7 +105,7 @@ TEST_CASE("a fast retransmission is not a timeout, however old the lost segment"
     CHECK(s.findings("retransmission_stall").empty());
 }
 
-TEST_CASE("a retransmitted FIN is a stall too", "[detect][rto]") {
+TEST_CASE("a FIN resent alone after all data was acknowledged is no stall: nobody waits for data", "[detect][rto]") {
     StallSession s;
     s.handshake(0, 0, 0);
     s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
@@ -114,11 +114,58 @@ TEST_CASE("a retransmitted FIN is a stall too", "[detect][rto]") {
     CHECK(has(s.push(Session::fromClient(101, 1, kFinAck), 230), AnalysisFlag::Retransmission));
     s.push(Session::fromServer(1, 102, kFinAck), 231);
     s.finish();
+    CHECK(s.findings("retransmission_stall").empty());
+}
+
+TEST_CASE("data resent with its FIN is a stall", "[detect][rto]") {
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh | tcpflag::kFin, 100), 10);
+    CHECK(has(s.push(Session::fromClient(1, 1, kAckPsh | tcpflag::kFin, 100), 220), AnalysisFlag::Retransmission));
+    s.push(Session::fromServer(1, 102, kFinAck), 221);
+    s.finish();
 
     const Finding finding = onlyFinding(s);
     CHECK(finding.durationMs == Approx(210));
     CHECK(finding.evidence["instances"][0]["fin"] == true);
-    CHECK(finding.evidence["instances"][0]["bytes"] == 0);
+    CHECK(finding.evidence["instances"][0]["bytes"] == 100);
+}
+
+TEST_CASE("a spurious retransmission is counted apart, never as time lost", "[detect][rto][spurious]") {
+    SECTION("the original's ACK arrives too soon after the resend to answer it (capture at the sender, 80 ms RTT)") {
+        StallSession s;
+        s.push(Session::fromClient(0, 0, tcpflag::kSyn), 0);
+        s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 80);
+        s.push(Session::fromClient(1, 1, kAck), 80.1);
+        s.push(Session::fromClient(1, 1, kAckPsh, 100), 100);
+        s.push(Session::fromClient(1, 1, kAckPsh, 100), 400);  // the RTO fired: the ACK was late
+        s.push(Session::fromServer(1, 101, kAck), 401);         // 1 ms later: the original's ACK
+        s.finish();
+        CHECK(s.findings("retransmission_stall").empty());
+    }
+    SECTION("a D-SACK says the receiver had it") {
+        StallSession s;
+        s.handshake(0, 0, 0);
+        s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+        s.push(Session::fromClient(1, 1, kAckPsh, 100), 300);
+        auto dsack = Session::fromServer(1, 101, kAck);
+        dsack.options.sackCount = 1;
+        dsack.options.sack[0] = SackBlock{1, 101};  // below the cumulative ACK: received twice
+        s.push(dsack, 320);
+        s.finish();
+        CHECK(s.findings("retransmission_stall").empty());
+    }
+    SECTION("the same resend answered a round trip later was needed") {
+        StallSession s;
+        s.push(Session::fromClient(0, 0, tcpflag::kSyn), 0);
+        s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 80);
+        s.push(Session::fromClient(1, 1, kAck), 80.1);
+        s.push(Session::fromClient(1, 1, kAckPsh, 100), 100);
+        s.push(Session::fromClient(1, 1, kAckPsh, 100), 400);
+        s.push(Session::fromServer(1, 101, kAck), 480);
+        s.finish();
+        CHECK(onlyFinding(s).durationMs == Approx(300));
+    }
 }
 
 TEST_CASE("an original transmission the capture missed: the gap runs from the segment that revealed the hole",
