@@ -144,6 +144,7 @@ void SynBacklogDetector::onTracked(const SegmentEvent& event, Handshake& state) 
     const bool rst = (segment.flags & tcpflag::kRst) != 0;
 
     if (event.sender == Side::Client) {
+        state.clientSentData = state.clientSentData || segment.payloadLength > 0;
         if (syn && !ack) {
             onClientSyn(event, state);
         } else if (state.tracked && rst) {
@@ -285,8 +286,10 @@ void SynBacklogDetector::onServerSynAck(const SegmentEvent& event, Handshake& st
     // The same SYN-ACK again although the client had ACKed it: the listener dropped that ACK
     // because its accept queue was full.
     const auto minGapNs = static_cast<int64_t>(options().synRetransmitMinMs * kNsPerMs);
+    // Only while the client waits for an answer to its data: a client that sent nothing (an idle
+    // socket, a listener deferring accept until data comes) lost no time.
     const bool byTimeout = event.tsNs - state.lastSynAckTsNs >= minGapNs && state.clientAckedSynAck &&
-                           !state.excluded && !state.serverSentData;
+                           state.clientSentData && !state.excluded && !state.serverSentData;
     state.lastSynAckTsNs = event.tsNs;
     state.clientAckedSynAck = false;
     if (!byTimeout) {
@@ -432,7 +435,9 @@ void SynBacklogDetector::finish(Handshake& state) {
 void SynBacklogDetector::refresh(Listener& listener) {
     Finding& finding = log().edit(listener.findingId);
     const bool burst = listener.burst || listener.reset + listener.synAckDelayed >= 2;
-    finding.severity = burst ? Severity::Error : Severity::Warning;
+    // Sparse drops among handshakes that complete normally are what packet loss looks like; the
+    // summary says so, and the finding is context (info), not an overflow to act on.
+    finding.severity = burst ? Severity::Error : Severity::Info;
     finding.durationMs = toMs(listener.totalDelayNs);
     nlohmann::json& evidence = finding.evidence;
     evidence["connections_delayed"] = listener.delayed;

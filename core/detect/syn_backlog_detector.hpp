@@ -19,11 +19,13 @@ namespace tcpscope {
 /// (server address and port), growing with every connection it delayed or refused: how many,
 /// the delay they had added, the peak number of handshakes in flight at once.
 /// SYNs answered by a bare ACK or a RST (a TIME_WAIT collision, left to port_reuse) and SYNs to
-/// an endpoint that never answered any SYN (a firewall, a host that is down) do not count.
+/// an endpoint that never answered any SYN (a firewall, a host that is down: syn_unanswered) do
+/// not count. Nor does a SYN-ACK resent to a client that sent no data: an idle pre-connected
+/// socket on a listener with TCP_DEFER_ACCEPT, where nobody waited for the handshake.
 /// It is an error when the drops came in a burst (at some moment at least two handshakes, and
 /// at least half of those in flight, were waiting for a retransmission), or when two or more
 /// connections lost their final ACK or were reset; sparse drops among handshakes that complete
-/// normally look like packet loss and are only a warning.
+/// normally look like packet loss, not an overflow, and are only information.
 /// On a live capture (onClock) a listener's finding is ongoing while handshakes whose SYN it
 /// dropped are still unanswered: its delay grows with their wait until an answer or the end.
 /// A retired connection (onRetire) has its outcome made final at once and its state released;
@@ -61,6 +63,7 @@ private:
         bool clientAckedSynAck : 1 = false;  // the client ACKed the latest SYN-ACK
         bool completed : 1 = false;         // the client ACKed a SYN-ACK
         bool serverSentData : 1 = false;    // payload or FIN from the server
+        bool clientSentData : 1 = false;    // payload from the client: it waits for an answer
         bool counted : 1 = false;           // part of its listener's finding
         bool delayCounted : 1 = false;      // counted among its listener's delayed connections
         bool resetByServer : 1 = false;     // reset right after the handshake (tcp_abort_on_overflow)

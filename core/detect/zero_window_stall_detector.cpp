@@ -73,7 +73,10 @@ void ZeroWindowStallDetector::onSegment(const SegmentEvent& event) {
     if ((segment.flags & tcpflag::kSyn) != 0) {
         return;
     }
-    if (!own.closed && has(event.analysis, AnalysisFlag::ZeroWindow)) {
+    // A zero window after the peer's FIN (the ACK of that FIN), or on the receiver's own FIN, holds
+    // nothing back: the peer has no more data to send, or the receiver is closing.
+    const bool peerDone = connection.from(otherSide(sender)).sawFin || (segment.flags & tcpflag::kFin) != 0;
+    if (!own.closed && has(event.analysis, AnalysisFlag::ZeroWindow) && !peerDone) {
         own.closed = true;
         ++closedSides_;
         own.closedFrame = event.frame;
