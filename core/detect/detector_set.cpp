@@ -2,11 +2,13 @@
 
 #include <utility>
 
+#include "detect/capture_quality_detector.hpp"
 #include "detect/delayed_ack_detector.hpp"
 #include "detect/port_exhaustion_detector.hpp"
 #include "detect/port_reuse_detector.hpp"
 #include "detect/retransmission_stall_detector.hpp"
 #include "detect/syn_backlog_detector.hpp"
+#include "detect/syn_unanswered_detector.hpp"
 #include "detect/time_wait_detector.hpp"
 #include "detect/zero_window_stall_detector.hpp"
 
@@ -23,9 +25,11 @@ struct DetectorSet::Detectors final : SegmentObserver {
           portExhaustion(engine, options, log),
           synBacklog(engine, options, log),
           retransmissionStall(engine, options, log),
-          zeroWindowStall(engine, options, log) {}
+          zeroWindowStall(engine, options, log),
+          synUnanswered(engine, options, log),
+          captureQuality(engine, options, log) {}
 
-    static constexpr size_t kCount = 7;
+    static constexpr size_t kCount = 9;
 
     template <typename Self, typename Call>
     static void forEach(Self& self, Call&& call) {
@@ -36,6 +40,8 @@ struct DetectorSet::Detectors final : SegmentObserver {
         call(self.synBacklog);
         call(self.retransmissionStall);
         call(self.zeroWindowStall);
+        call(self.synUnanswered);
+        call(self.captureQuality);
     }
 
     void onSegment(const SegmentEvent& event) override {
@@ -63,6 +69,8 @@ struct DetectorSet::Detectors final : SegmentObserver {
     SynBacklogDetector synBacklog;
     RetransmissionStallDetector retransmissionStall;
     ZeroWindowStallDetector zeroWindowStall;
+    SynUnansweredDetector synUnanswered;
+    CaptureQualityDetector captureQuality;
 };
 
 DetectorSet::DetectorSet(AnalysisEngine& engine, const DetectorOptions& options, FindingLog& log)

@@ -20,10 +20,26 @@ std::vector<std::string> AnalysisEngine::filterWarnings() const {
     return filter_ ? filter_->warnings() : std::vector<std::string>{};
 }
 
+namespace {
+
+// A step back in time of at least this much counts in FrameCounters::timeBackwards.
+constexpr int64_t kBackwardStepNs = 1'000'000;
+
+}  // namespace
+
 uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fileIndex, std::string_view comment) {
     const uint32_t frame = nextFrame_++;
     if (counters_.frames == 0) {
         firstTsNs_ = tsNs;
+    }
+    // A step back of a few microseconds is a capture's multi-queue reordering, harmless; one of
+    // kBackwardStepNs or more breaks the times measured around it.
+    if (counters_.frames > 0 && tsNs <= lastTsNs_ - kBackwardStepNs) {
+        ++counters_.timeBackwards;
+        counters_.largestBackwardNs = std::max(counters_.largestBackwardNs, lastTsNs_ - tsNs);
+        if (backwardFrames_.size() < kListedQualityFrames) {
+            backwardFrames_.push_back(frame);
+        }
     }
     ++counters_.frames;
     lastTsNs_ = tsNs;
@@ -51,6 +67,13 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fi
         case DecodeStatus::UnsupportedLink: ++counters_.unsupportedLink; return false;
         case DecodeStatus::Malformed: ++counters_.malformed; return false;
         case DecodeStatus::Truncated: ++counters_.truncated; return false;
+    }
+    if (duplicates_.isCopy(segment, tsNs)) {
+        ++counters_.duplicates;
+        if (duplicateFrames_.size() < kListedQualityFrames) {
+            duplicateFrames_.push_back(frame);
+        }
+        return false;
     }
     ++counters_.tcp;
     if (segment.sizeLimited) {

@@ -13,6 +13,7 @@
 #include "capture/bpf_filter.hpp"
 #include "capture/raw_packet.hpp"
 #include "decode/decoded_packet.hpp"
+#include "engine/duplicate_frames.hpp"
 #include "engine/segment_observer.hpp"
 #include "tcp/packet_index.hpp"
 #include "tcp/tcp_tracker.hpp"
@@ -56,6 +57,9 @@ struct FrameCounters {
     uint64_t malformed = 0;
     uint64_t truncated = 0;
     uint64_t unsupportedLink = 0;
+    uint64_t duplicates = 0;       ///< TCP segments the capture holds twice (DuplicateFrames): left out of the analysis
+    uint64_t timeBackwards = 0;    ///< frames 1 ms or more before the frame before them
+    int64_t largestBackwardNs = 0; ///< the largest of those steps back
     std::map<uint32_t, uint64_t> framesByLinkType;
 };
 
@@ -163,6 +167,10 @@ public:
     [[nodiscard]] size_t sequenceStatesHeld() const { return tracker_.table().sequenceStatesHeld(); }
     [[nodiscard]] const PacketIndex& packets() const { return packets_; }
     [[nodiscard]] const FrameCounters& counters() const { return counters_; }
+    /// The first frames (up to kListedQualityFrames) left out as copies, and where time went back.
+    [[nodiscard]] const std::vector<uint32_t>& duplicateFrames() const { return duplicateFrames_; }
+    [[nodiscard]] const std::vector<uint32_t>& backwardFrames() const { return backwardFrames_; }
+    static constexpr size_t kListedQualityFrames = 100;
     /// Capture time of the first and last frame pushed (0 before any).
     [[nodiscard]] int64_t firstTsNs() const { return firstTsNs_; }
     [[nodiscard]] int64_t lastTsNs() const { return lastTsNs_; }
@@ -198,6 +206,9 @@ private:
     TcpTracker tracker_;
     PacketIndex packets_;
     FrameCounters counters_;
+    DuplicateFrames duplicates_;
+    std::vector<uint32_t> duplicateFrames_;
+    std::vector<uint32_t> backwardFrames_;
     std::vector<SegmentObserver*> observers_;
     std::vector<PacketComment> comments_;
     int64_t firstTsNs_ = 0;

@@ -63,6 +63,9 @@ void writeCaptureText(std::ostream& out, const CaptureAnalysis& analysis) {
         fmt::print(out, "  not analysed: {} other protocols, {} IP fragments, {} malformed, {} truncated, {} unsupported link type\n",
                    counters.notTcp, counters.fragments, counters.malformed, counters.truncated, counters.unsupportedLink);
     }
+    if (counters.duplicates > 0) {
+        fmt::print(out, "  {} TCP packets held twice by the capture, left out of the analysis\n", counters.duplicates);
+    }
     if (counters.frames > 0) {
         fmt::print(out, "  from {} to {} UTC ({:.3f} s)\n", utcTimestamp(engine.firstTsNs()),
                    utcTimestamp(engine.lastTsNs()), static_cast<double>(engine.lastTsNs() - engine.firstTsNs()) / 1e9);

@@ -194,7 +194,7 @@ FlagsByFrame tsharkFlags(const fs::path& capture, std::string& problem) {
 }
 
 /// tcpscope's analysis flags for every frame of `capture`, from `tcpscope-cli packets FILE --format json`.
-FlagsByFrame tcpscopeFlags(const fs::path& capture, std::string& problem) {
+FlagsByFrame tcpscopeFlags(const fs::path& capture, std::string& problem, std::set<uint32_t>& listed) {
     const std::vector<std::string> command{TCPSCOPE_CLI, "packets", capture.string(), "--format", "json"};
     const auto result = runCommand(command);
     FlagsByFrame flags;
@@ -221,6 +221,7 @@ FlagsByFrame tcpscopeFlags(const fs::path& capture, std::string& problem) {
             return flags;
         }
         const auto frame = packet["frame"].get<uint32_t>();
+        listed.insert(frame);
         uint32_t mask = 0;
         if (packet.contains("analysis")) {
             for (const auto& name : packet["analysis"]) {
@@ -237,6 +238,20 @@ FlagsByFrame tcpscopeFlags(const fs::path& capture, std::string& problem) {
         }
     }
     return flags;
+}
+
+/// How many TCP segments tcpscope left out of `capture` as copies of earlier ones (a file holding its
+/// packets twice: `capture.other_packets.duplicates` of the analyze report), or -1 if unreadable.
+long long copiesLeftOut(const fs::path& capture) {
+    const auto result = runCommand({TCPSCOPE_CLI, "analyze", capture.string(), "--format", "json"});
+    if (!result.ok()) {
+        return -1;
+    }
+    try {
+        return nlohmann::json::parse(result.out).at("capture").at("other_packets").at("duplicates").get<long long>();
+    } catch (const nlohmann::json::exception&) {
+        return -1;
+    }
 }
 
 /// The flags of `difference` that a KnownDifference excuses, recording which entries were used.
@@ -289,15 +304,31 @@ TEST_CASE("tcpscope's analysis flags agree with tshark 4.0 on every sample captu
         INFO("capture " << capture.string());
 
         std::string problem;
-        const FlagsByFrame expected = tsharkFlags(capture, problem);
+        FlagsByFrame expected = tsharkFlags(capture, problem);
         if (!problem.empty()) {
             FAIL_CHECK(problem);
             continue;
         }
-        const FlagsByFrame actual = tcpscopeFlags(capture, problem);
+        std::set<uint32_t> listed;
+        const FlagsByFrame actual = tcpscopeFlags(capture, problem, listed);
         if (!problem.empty()) {
             FAIL_CHECK(problem);
             continue;
+        }
+        // A file holding packets twice: tcpscope leaves the copies out of the analysis (and says so in
+        // capture_quality) where tshark calls them retransmissions or duplicate ACKs. Frames tshark
+        // flags that tcpscope does not list are excused only if they are no more than the copies
+        // tcpscope counted.
+        std::vector<uint32_t> unlisted;
+        for (const auto& [frame, mask] : expected) {
+            if (!listed.contains(frame)) {
+                unlisted.push_back(frame);
+            }
+        }
+        if (!unlisted.empty() && static_cast<long long>(unlisted.size()) <= copiesLeftOut(capture)) {
+            for (const uint32_t frame : unlisted) {
+                expected.erase(frame);
+            }
         }
 
         std::set<uint32_t> frames;

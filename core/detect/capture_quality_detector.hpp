@@ -1,0 +1,45 @@
+#pragma once
+#include <absl/container/flat_hash_set.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "detect/connection_states.hpp"
+#include "detect/detector.hpp"
+
+namespace tcpscope {
+
+/// Says where the capture itself misleads the analysis, in one `capture_quality` finding once the
+/// input has ended: packets the file holds twice (left out of the analysis by the engine, see
+/// DuplicateFrames), time going backwards (a file holding its trace twice, merged clocks), and
+/// ACKs of data the capture never saw inside connections whose handshake it did see (packets
+/// dropped at the capture point or a thinned file: delays measured around them are not real):
+/// an ACK beyond the highest byte the capture ever saw from the peer, which no reordering or
+/// retransmission explains. Fewer than kMinCopies copies are left out without a word (a stray
+/// copy is no reason to doubt the rest).
+/// A capture that begins in the middle of a connection, or cuts payload at its snap length, is
+/// not a quality problem for the TCP analysis and is not reported here.
+class CaptureQualityDetector final : public Detector {
+public:
+    using Detector::Detector;
+
+    void onSegment(const SegmentEvent& event) override;
+    void onEnd(int64_t lastTsNs) override;
+    void onRetire(const Connection& connection) override { highestEnd_.release(connection.id); }
+
+    static constexpr uint64_t kMinCopies = 3;
+
+private:
+    // The highest sequence end a side sent that the capture saw.
+    struct Sent {
+        uint32_t highestEnd = 0;
+        bool any = false;
+    };
+
+    ConnectionStates<Sent, 2> highestEnd_;
+    uint64_t unseenAcks_ = 0;
+    absl::flat_hash_set<uint32_t> unseenConnections_;
+    std::vector<uint32_t> unseenFrames_;
+};
+
+}  // namespace tcpscope
