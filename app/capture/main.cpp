@@ -44,8 +44,8 @@ std::string permissionHint() {
                            path);
     }
     return fmt::format("to capture without root, run once: sudo setcap cap_net_raw,cap_net_admin+eip {} "
-                       "(or install it with app/capture/setup-capture-helper.sh, which also limits it to the "
-                       "tcpscope group)",
+                       "(tcpscope's Debian package does this when it installs, for the members of the tcpscope "
+                       "group)",
                        path);
 }
 
