@@ -8,6 +8,7 @@
 
 #include "align/strace_time_zone.hpp"
 #include "capture/capture_settings.hpp"
+#include "tcpscope_version.hpp"
 #include "window/main_window.hpp"
 #include "window/palettes.hpp"
 
@@ -24,7 +25,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tcpscope"));
     QApplication::setOrganizationName(QStringLiteral("tcpscope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(
+        QStringLiteral("%1 (commit %2)").arg(QLatin1String(tcpscope::kVersion), QLatin1String(tcpscope::kGitCommit)));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Find the stalls in TCP captures"));
