@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("tcpscope"));
     QApplication::setApplicationVersion(
         QStringLiteral("%1 (commit %2)").arg(QLatin1String(tcpscope::kVersion), QLatin1String(tcpscope::kGitCommit)));
+    // Wayland and the task bar find the window's desktop entry (name and icon) by this.
+    QGuiApplication::setDesktopFileName(QStringLiteral(TCPSCOPE_APP_ID));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Find the stalls in TCP captures"));
