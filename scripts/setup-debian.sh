@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tcpscope needs, skipping the ones already there.
-# Usage: scripts/setup-debian.sh [--tests]   (--tests adds what the test suite runs: tshark, Xvfb, ...)
+# Usage: scripts/setup-debian.sh [--tests]   (--tests adds what the test suite runs: tshark, Xvfb, lintian, ...)
 set -euo pipefail
 
 packages=(
@@ -13,6 +13,8 @@ packages=(
 if [[ "${1:-}" == "--tests" ]]; then
     # tshark: the analysis flags are compared with Wireshark's frame by frame.
     packages+=(tshark tcpdump xvfb xauth poppler-utils python3)
+    # The Debian package test: cpack's dpkg-shlibdeps, the package's judges, setcap/getcap, completion.
+    packages+=(dpkg-dev lintian desktop-file-utils appstream libcap2-bin adduser bash-completion)
 fi
 
 missing=()
