@@ -120,6 +120,7 @@ echo "$ownership, $capabilities"
 # A member of the group captures without root, if this machine lets file capabilities work
 # (a container may keep them out of its bounding set: then it is said, not failed).
 test_user=tcpscope-pkgtest
+userdel "$test_user" 2>/dev/null || true # left by an interrupted run
 useradd --system --no-create-home --shell /usr/sbin/nologin -G tcpscope "$test_user"
 if capture=$(runuser -u "$test_user" -- timeout 30 /usr/bin/tcpscope-cli capture -i lo --duration 1 2>&1); then
     echo "a member of the tcpscope group captured on lo without root: $(grep -m1 -i 'tcpscope-capture' <<<"$capture" || echo ok)"
@@ -151,6 +152,8 @@ gui "$work/home" --screenshot "$work/installed-gui.png" "$source/samples/proxy-n
 # With nothing to open, a first run shows the sample it installs, with its strace log.
 gui "$work/home-first-run" --screenshot "$work/installed-gui-first-run.png" ||
     fail "the installed GUI failed on its first run"
+grep -q '^captures=/usr/share/tcpscope/samples/proxy-nagle.pcap$' "$work/home-first-run/.config/tcpscope/tcpscope.conf" ||
+    fail "the GUI's first run did not open the installed sample /usr/share/tcpscope/samples/proxy-nagle.pcap"
 for png in "$work/installed-gui.png" "$work/installed-gui-first-run.png"; do
     [[ $(head -c 8 "$png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$png is not a PNG"
     (($(stat -c %s "$png") > 20000)) || fail "$png is too small to show the analysis"
