@@ -22,7 +22,11 @@ include=$out.include
     done
 } > "$include"
 
-"$help2man" --no-info --version-string="$version" --source="tcpscope $version" --name="$description" \
-    --include="$include" --output="$out" "$program"
-rm -f "$include"
+# The programs' stderr (Qt's notes on a missing XDG_RUNTIME_DIR, ...) only when help2man fails.
+if ! "$help2man" --no-info --version-string="$version" --source="tcpscope $version" --name="$description" \
+    --include="$include" --output="$out" "$program" 2>"$out.stderr"; then
+    cat "$out.stderr" >&2
+    exit 1
+fi
+rm -f "$include" "$out.stderr"
 gzip -9nf "$out"
