@@ -24,6 +24,7 @@ for package in "${packages[@]}"; do
     fi
 done
 if ((${#missing[@]} == 0)); then
+    echo "setup: the ${#packages[@]} Debian packages needed are installed"
     exit 0
 fi
 
@@ -31,8 +32,11 @@ sudo=""
 if [[ $(id -u) -ne 0 ]]; then
     sudo="sudo"
 fi
-echo "setup: installing ${missing[*]}"
+echo "setup: installing ${#missing[@]} Debian packages: ${missing[*]}"
+echo "setup: (with what they pull in, a few hundred MB on a fresh system; apt's progress follows)"
 # wireshark-common asks whether non-root users may capture; answer for it.
 echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
 $sudo apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" |
+    { grep -E '^(Need to get|After this operation|Setting up)' || true; }
+echo "setup: done"
