@@ -6,14 +6,15 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup-debian.sh"
-cmake --preset release -S "$root" >/dev/null
-cmake --build "$root/build/release" --parallel "$(nproc)" >/dev/null
+"$root/scripts/build.sh" release
 
 if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" || -n "${QT_QPA_PLATFORM:-}" ]]; then
+    echo "run: build/release/app/tcpscope $*"
     exec "$root/build/release/app/tcpscope" "$@"
 fi
 echo "run: no display found; printing the analysis with tcpscope-cli (the GUI needs X11 or Wayland)" >&2
 if (($# == 0)); then
     set -- "$root/samples/proxy-nagle.pcap" --strace "$root/samples/proxy-nagle.strace"
 fi
+echo "run: build/release/app/tcpscope-cli analyze $*" >&2
 exec "$root/build/release/app/tcpscope-cli" analyze "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tcpscope needs, skipping the ones already there.
-# Usage: scripts/setup-debian.sh [--tests]   (--tests adds what the test suite runs: tshark, Xvfb, ...)
+# Usage: scripts/setup-debian.sh [--tests]   (--tests adds what the test suite runs: tshark, Xvfb, lintian, ...)
 set -euo pipefail
 
 packages=(
@@ -8,10 +8,13 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
     libqt6opengl6-dev  # Qt6Charts's CMake package needs Qt6OpenGL; qt6-charts-dev does not pull it in
     libpcap-dev libfmt-dev catch2 zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev libabsl-dev
+    help2man  # the man pages are made from each program's --help
 )
 if [[ "${1:-}" == "--tests" ]]; then
     # tshark: the analysis flags are compared with Wireshark's frame by frame.
     packages+=(tshark tcpdump xvfb xauth poppler-utils python3)
+    # The Debian package test: cpack's dpkg-shlibdeps, the package's judges, setcap/getcap, completion.
+    packages+=(dpkg-dev lintian desktop-file-utils appstream libcap2-bin adduser bash-completion)
 fi
 
 missing=()
@@ -21,6 +24,7 @@ for package in "${packages[@]}"; do
     fi
 done
 if ((${#missing[@]} == 0)); then
+    echo "setup: the ${#packages[@]} Debian packages needed are installed"
     exit 0
 fi
 
@@ -28,8 +32,11 @@ sudo=""
 if [[ $(id -u) -ne 0 ]]; then
     sudo="sudo"
 fi
-echo "setup: installing ${missing[*]}"
+echo "setup: installing ${#missing[@]} Debian packages: ${missing[*]}"
+echo "setup: (with what they pull in, a few hundred MB on a fresh system; apt's progress follows)"
 # wireshark-common asks whether non-root users may capture; answer for it.
 echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
 $sudo apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" |
+    { grep -E '^(Need to get|After this operation|Setting up)' || true; }
+echo "setup: done"

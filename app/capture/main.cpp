@@ -22,6 +22,7 @@
 #include "live/helper_capture.hpp"
 #include "live/live_error.hpp"
 #include "live/pcap_capture.hpp"
+#include "tcpscope_version.hpp"
 
 namespace {
 
@@ -44,8 +45,8 @@ std::string permissionHint() {
                            path);
     }
     return fmt::format("to capture without root, run once: sudo setcap cap_net_raw,cap_net_admin+eip {} "
-                       "(or install it with app/capture/setup-capture-helper.sh, which also limits it to the "
-                       "tcpscope group)",
+                       "(tcpscope's Debian package does this when it installs, for the members of the tcpscope "
+                       "group)",
                        path);
 }
 
@@ -147,7 +148,7 @@ int capture(const LiveCaptureOptions& options, int statsFd) {
         ::uname(&system);
         PcapngWriter writer(STDOUT_FILENO, "standard output",
                             PcapngSectionInfo{system.machine, fmt::format("{} {}", system.sysname, system.release),
-                                              "tcpscope-capture 0.1.0", {}},
+                                              fmt::format("tcpscope-capture {}", kVersion), {}},
                             PcapngFlush::Manual);
         const CaptureDescription& description = source->description();
         writer.addInterface(PcapngInterfaceInfo{description.linkType, description.snapLength, description.device, "",
@@ -182,7 +183,7 @@ int capture(const LiveCaptureOptions& options, int statsFd) {
 int main(int argc, char** argv) {
     CLI::App app{"tcpscope-capture: captures on one interface and writes pcapng to standard output "
                  "(the capture helper of tcpscope; it needs CAP_NET_RAW and CAP_NET_ADMIN, or root)"};
-    app.set_version_flag("--version", "tcpscope 0.1.0");
+    app.set_version_flag("--version", kVersionLine);
     LiveCaptureOptions options;
     int statsFd = -1;
     app.add_option("-i,--interface", options.device, "interface to capture on (any: all of them)")->required();

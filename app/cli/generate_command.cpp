@@ -38,7 +38,7 @@ int runGenerate(GenerateOptions& options) {
 Subcommand addGenerateCommand(CLI::App& app) {
     auto options = std::make_shared<GenerateOptions>();
     CLI::App* generate = app.add_subcommand(
-        "generate", "write a deterministic synthetic capture for the benchmark (W1, W2, W3 of issue 7)");
+        "generate", "write a deterministic synthetic capture for the benchmark (workloads w1, w2, w3)");
     generate->add_option("--workload", options->workload,
                          "w1: 10 M small packets over 1 M short connections with every trouble mixed in; "
                          "w2: 3 M packets, 3 GB of full-sized segments over 2,000 long connections; "

@@ -5,13 +5,14 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "tcpscope_version.hpp"
 
 int main(int argc, char** argv) {
     using namespace tcpscope::cli;
     CLI::App app{"tcpscope-cli: find the stalls in TCP captures (Nagle and delayed ACK, port reuse, "
                  "TIME_WAIT, backlog overflow)"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "tcpscope 0.1.0");
+    app.set_version_flag("--version", tcpscope::kVersionLine);
 
     std::vector<Subcommand> subcommands = {
         addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app),

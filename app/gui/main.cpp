@@ -8,6 +8,7 @@
 
 #include "align/strace_time_zone.hpp"
 #include "capture/capture_settings.hpp"
+#include "tcpscope_version.hpp"
 #include "window/main_window.hpp"
 #include "window/palettes.hpp"
 
@@ -24,7 +25,10 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tcpscope"));
     QApplication::setOrganizationName(QStringLiteral("tcpscope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(
+        QStringLiteral("%1 (commit %2)").arg(QLatin1String(tcpscope::kVersion), QLatin1String(tcpscope::kGitCommit)));
+    // Wayland and the task bar find the window's desktop entry (name and icon) by this.
+    QGuiApplication::setDesktopFileName(QStringLiteral(TCPSCOPE_APP_ID));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Find the stalls in TCP captures"));

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "tcpscope_version.hpp"
+
 namespace tcpscope {
 
 namespace {
@@ -20,7 +22,7 @@ PcapngSectionInfo sectionInfo() {
         section.hardware = system.machine;
         section.os = fmt::format("{} {}", system.sysname, system.release);
     }
-    section.application = "tcpscope 0.1.0";
+    section.application = fmt::format("tcpscope {}", kVersion);
     return section;
 }
 

@@ -66,11 +66,9 @@ std::unique_ptr<PacketSource> openCaptureSource(const CaptureSourceOptions& opti
         throw LiveCaptureError(
             LiveErrorKind::PermissionDenied,
             fmt::format("{}: capturing needs CAP_NET_RAW and CAP_NET_ADMIN, and the capture helper {} is neither "
-                        "next to {} nor on PATH; run as root, or install it (cmake --install, or "
-                        "app/capture/setup-capture-helper.sh) and run once: "
-                        "sudo setcap cap_net_raw,cap_net_admin+eip /usr/local/bin/{}",
-                        options.capture.device, kHelperName, program.empty() ? "this program" : program,
-                        kHelperName));
+                        "next to {} nor on PATH; run as root, or install tcpscope with its capture helper (the "
+                        "Debian package, or cmake --install as root) and join the tcpscope group",
+                        options.capture.device, kHelperName, program.empty() ? "this program" : program));
     }
     return std::make_unique<HelperCapture>(helper, options.capture);
 }

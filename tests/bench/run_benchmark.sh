@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark of issue 7: tcpscope's full analysis against tshark's conversation statistics and
+# The benchmark: tcpscope's full analysis against tshark's conversation statistics and
 # against `cat` (the floor: reading the file from the page cache), side by side on the same
 # generated captures, several runs each. Prints a Markdown table ready for the README.
 #

@@ -110,7 +110,7 @@ TEST_CASE("a permission error's fix is the one command to run", "[ui][capture-di
     CHECK(permissionFix(QStringLiteral(
               "lo: You don't have permission to capture on that device (socket: Operation not permitted); to capture "
               "without root, run once: sudo setcap cap_net_raw,cap_net_admin+eip /usr/local/bin/tcpscope-capture "
-              "(or install it with app/capture/setup-capture-helper.sh)")) ==
+              "(tcpscope's Debian package does this when it installs, for the members of the tcpscope group)")) ==
           QStringLiteral("sudo setcap cap_net_raw,cap_net_admin+eip /usr/local/bin/tcpscope-capture"));
     CHECK(permissionFix(QStringLiteral("cannot run the capture helper /usr/bin/tcpscope-capture: Permission denied; it "
                                        "is meant to be run by the members of its group: sudo usermod -aG tcpscope "
