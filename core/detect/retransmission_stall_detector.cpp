@@ -47,13 +47,17 @@ void RetransmissionStallDetector::releaseInFlight(SenderState& state) {
     }
 }
 
-void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack) {
+void RetransmissionStallDetector::acknowledge(SenderState& state, uint32_t ack, int64_t tsNs) {
     if (!state.hasQueue()) {
         return;
     }
     SentQueue& queue = queues_[state.inFlight];
     auto acked = queue.begin();
     while (acked != queue.end() && seq::le(acked->end, ack)) {
+        if (acked->captured && !acked->resent && tsNs >= acked->tsNs) {
+            const int64_t delayUs = (tsNs - acked->tsNs) / 1000;
+            state.quickestAckUs = static_cast<uint32_t>(std::min<int64_t>(delayUs, state.quickestAckUs));
+        }
         ++acked;
     }
     if (acked == queue.end()) {
@@ -90,11 +94,11 @@ void RetransmissionStallDetector::remember(SenderState& state, uint32_t seq, uin
         if (seq::gt(seq, state.highestEnd)) {
             // The capture missed [highestEnd, seq): it was sent before this segment, which is
             // the latest it can have left (the earliest would overstate the stall).
-            push(Sent{state.highestEnd, seq, frame, false, tsNs});
+            push(Sent{state.highestEnd, seq, frame, false, false, tsNs});
         }
         seq = seq::lt(seq, state.highestEnd) ? state.highestEnd : seq;
     }
-    push(Sent{seq, end, frame, true, tsNs});  // which makes highestKnown() true
+    push(Sent{seq, end, frame, true, false, tsNs});  // which makes highestKnown() true
     state.highestEnd = end;
 }
 
@@ -122,10 +126,10 @@ void RetransmissionStallDetector::track(const SegmentEvent& event) {
             const auto found = retransmitted_.find(connection.id * 2 + sideIndex(otherSide(event.sender)));
             if (found != retransmitted_.end() && !found->second.candidates.empty() &&
                 seq::gt(segment.ack, found->second.candidates.front().seq)) {
-                judge(found->second, segment, event.tsNs);
+                judge(found->second, segment, event.tsNs, peer.quickestAckUs);
             }
         }
-        acknowledge(peer, segment.ack);
+        acknowledge(peer, segment.ack, event.tsNs);
     }
     if ((segment.flags & tcpflag::kRst) != 0) {
         releaseInFlight(own);
@@ -153,7 +157,7 @@ void RetransmissionStallDetector::track(const SegmentEvent& event) {
 void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end) {
     const uint32_t seq = event.segment.seq;
     // The last transmission of this data: its original, or the retransmission before this one.
-    Sent from{0, 0, 0, false, kNoTime};
+    Sent from{0, 0, 0, false, false, kNoTime};
     if (state.hasQueue()) {
         for (Sent& sent : queues_[state.inFlight]) {
             if (seq::le(sent.end, seq)) {
@@ -168,6 +172,7 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
             sent.tsNs = event.tsNs;
             sent.frame = event.frame;
             sent.captured = true;
+            sent.resent = true;
         }
     }
     remember(state, seq, end, event.frame, event.tsNs);  // any new data it carries beyond the old
@@ -231,7 +236,25 @@ bool reportsDuplicate(const TcpSegment& ack, uint32_t seq) {
 
 }  // namespace
 
-void RetransmissionStallDetector::judge(Retransmitted& history, const TcpSegment& ackSegment, int64_t ackTsNs) {
+namespace {
+
+// The round trip from the capture point to the receiver of `sender`'s data: the quickest ACK seen of
+// data sent once, or the handshake's leg if smaller (only when both legs were measurable: a capture
+// with millisecond times shows 0 for the near one).
+int64_t receiverLegNs(const ConnectionSnapshot& connection, Side sender, uint32_t quickestAckUs) {
+    const bool handshakeKnown = connection.legToNs(Side::Client) > 0 && connection.legToNs(Side::Server) > 0;
+    const int64_t handshakeNs = handshakeKnown ? connection.legToNs(otherSide(sender)) : -1;
+    const int64_t quickestNs = quickestAckUs != UINT32_MAX ? int64_t{quickestAckUs} * 1000 : -1;
+    if (handshakeNs < 0) {
+        return quickestNs;
+    }
+    return quickestNs < 0 ? handshakeNs : std::min(handshakeNs, quickestNs);
+}
+
+}  // namespace
+
+void RetransmissionStallDetector::judge(Retransmitted& history, const TcpSegment& ackSegment, int64_t ackTsNs,
+                                        uint32_t quickestAckUs) {
     std::vector<Candidate> candidates = std::move(history.candidates);
     history.candidates = {};
     for (size_t index = 0; index + 1 < candidates.size(); ++index) {
@@ -241,7 +264,7 @@ void RetransmissionStallDetector::judge(Retransmitted& history, const TcpSegment
     // The ACK can answer the resend only a round trip to the receiver after it; sooner, it answers
     // the original, which arrived. Unknown or tiny round trips (a capture at the receiver) leave
     // only the D-SACK to tell.
-    const int64_t legNs = last.connection.legToNs(otherSide(last.sender));
+    const int64_t legNs = receiverLegNs(last.connection, last.sender, quickestAckUs);
     const bool tooSoon = legNs >= kNsPerMs && ackTsNs - last.tsNs < legNs / 2;
     if (tooSoon || reportsDuplicate(ackSegment, last.seq)) {
         ++history.spurious;

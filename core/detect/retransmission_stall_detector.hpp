@@ -45,6 +45,7 @@ private:
         uint32_t end = 0;
         uint32_t frame = 0;
         bool captured = true;
+        bool resent = false;  // tsNs is a retransmission's: its ACK times nothing (Karn)
         int64_t tsNs = 0;
     };
 
@@ -57,8 +58,8 @@ private:
     static constexpr uint32_t kNoQueue = RecordPool<SentQueue>::kNone;
     static constexpr uint32_t kNothingSent = kNoQueue - 1;
 
-    // What one sending side of one connection has sent (20 B, one per side of every connection:
-    // packed to a 4-byte alignment, two sides take 40 B instead of 48).
+    // What one sending side of one connection has sent (24 B, one per side of every connection:
+    // packed to a 4-byte alignment).
     // Its transmissions in flight, in sequence order, are in queues_ only while there are some,
     // so that the queues follow the data in flight at once, not every side ever seen.
     struct __attribute__((packed, aligned(4))) SenderState {
@@ -66,10 +67,14 @@ private:
         uint32_t lastSentFrame = 0;
         uint32_t highestEnd = 0;           // the end of the highest segment sent so far
         uint32_t inFlight = kNothingSent;  // in queues_, bounded by kMaxInFlight; never an empty queue
+        // The quickest the peer's ACK followed data of this side that was sent once, seen from the
+        // capture point: no more than the round trip from it to the peer (a server slow to answer
+        // a SYN makes the handshake's larger).
+        uint32_t quickestAckUs = UINT32_MAX;
         [[nodiscard]] bool hasQueue() const { return inFlight < kNothingSent; }
         [[nodiscard]] bool highestKnown() const { return inFlight != kNothingSent; }
     };
-    static_assert(sizeof(SenderState) == 20);
+    static_assert(sizeof(SenderState) == 24);
 
     // A timeout retransmission waiting for the ACK that shows whether it was needed.
     struct Candidate {
@@ -140,13 +145,14 @@ private:
     SenderState& stateOf(uint32_t connection, Side side);
     // The side's Retransmitted record, or null if it never retransmitted.
     [[nodiscard]] const Retransmitted* retransmittedOf(uint32_t connection, Side side) const;
-    void acknowledge(SenderState& state, uint32_t ack);
+    void acknowledge(SenderState& state, uint32_t ack, int64_t tsNs);
     void remember(SenderState& state, uint32_t seq, uint32_t end, uint32_t frame, int64_t tsNs);
     void releaseInFlight(SenderState& state);
     void onRetransmission(const SegmentEvent& event, SenderState& state, uint32_t end);
     // Judges the side's candidates by the peer's ACK `ackSegment` seen at `ackTsNs`: each resent
-    // again before it was needed; the last is a stall, or spurious.
-    void judge(Retransmitted& history, const TcpSegment& ackSegment, int64_t ackTsNs);
+    // again before it was needed; the last is a stall, or spurious (by the round trip to the
+    // receiver, with the quickest ACK of the side's data seen so far).
+    void judge(Retransmitted& history, const TcpSegment& ackSegment, int64_t ackTsNs, uint32_t quickestAckUs);
     // Judges the side's candidates when no ACK will come (the connection or the input ended) from
     // the record of `connection`: needed, unless the receiver reset the connection (it had closed
     // its socket: nobody waited) or the capture never heard the receiver and the sender resent once.
