@@ -64,6 +64,21 @@ QString bundledFile(const QString& name) {
 }
 }  // namespace
 
+// QWidget deletes the children after this body, and the loader member goes right after it: a
+// signal one of them emits while it is destroyed (a combo box cleared, a load cancelled) would
+// reach a lambda that reads this half-destroyed window. Every connection from them to the window,
+// or to the capture controller as context, is cut first.
+MainWindow::~MainWindow() {
+    QObject::disconnect(&loader_, nullptr, this, nullptr);
+    const QList<QObject*> children = findChildren<QObject*>();
+    for (QObject* child : children) {
+        QObject::disconnect(child, nullptr, this, nullptr);
+        if (captureController_ != nullptr && child != captureController_) {
+            QObject::disconnect(child, nullptr, captureController_, nullptr);
+        }
+    }
+}
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     releasePool_.setMaxThreadCount(1);
     setWindowTitle(tr("tcpscope"));

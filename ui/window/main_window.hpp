@@ -40,6 +40,8 @@ class MainWindow : public QMainWindow {
 
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    /// Cuts the connections from the window's children and loader to it before they outlive it.
+    ~MainWindow() override;
 
     /// Loads the request's captures (merged in time order) with its strace logs; remembered for
     /// the next start.
