@@ -109,6 +109,18 @@ void SynUnansweredDetector::onEnd(int64_t /*lastTsNs*/) {
     retiredAttempts_ = {};
 }
 
+nlohmann::json::array_t SynUnansweredDetector::listAttempts(const std::vector<uint32_t>& members, Finding& finding) const {
+    nlohmann::json::array_t connections;
+    for (const uint32_t index : members) {
+        if (finding.frames.size() >= kMaxListed) {
+            break;
+        }
+        finding.frames.push_back(attempts_[index].firstFrame);
+        connections.push_back(attempts_[index].connection);
+    }
+    return connections;
+}
+
 void SynUnansweredDetector::findScans(std::vector<bool>& used) {
     // Source address and target host -> the attempts, in connection order.
     std::map<std::pair<IpAddress, IpAddress>, std::vector<uint32_t>> bySourceAndHost;
@@ -138,13 +150,7 @@ void SynUnansweredDetector::findScans(std::vector<bool>& used) {
         finding.connection = first.connection;
         finding.tsNs = first.firstTsNs;
         finding.durationMs = toMs(last.lastTsNs - first.firstTsNs);
-        nlohmann::json::array_t listed;
-        for (const uint32_t index : members) {
-            if (finding.frames.size() < kMaxListed) {
-                finding.frames.push_back(attempts_[index].firstFrame);
-                listed.push_back(attempts_[index].connection);
-            }
-        }
+        nlohmann::json::array_t listed = listAttempts(members, finding);
         finding.evidence = {{"source", pair.first.toString()},
                             {"target", pair.second.toString()},
                             {"ports", ports.size()},
@@ -191,13 +197,7 @@ void SynUnansweredDetector::findProbedHosts(std::vector<bool>& used) {
         finding.severity = Severity::Info;
         finding.connection = first.connection;
         finding.tsNs = first.firstTsNs;
-        nlohmann::json::array_t listed;
-        for (const uint32_t index : members) {
-            if (finding.frames.size() < kMaxListed) {
-                finding.frames.push_back(attempts_[index].firstFrame);
-                listed.push_back(attempts_[index].connection);
-            }
-        }
+        nlohmann::json::array_t listed = listAttempts(members, finding);
         finding.evidence = {{"target", host.toString()},
                             {"ports", ports.size()},
                             {"sources", sources.size()},
@@ -253,13 +253,7 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
         finding.connection = first.connection;
         finding.tsNs = firstNs;
         finding.durationMs = toMs(lastNs - firstNs);
-        nlohmann::json::array_t listed;
-        for (const uint32_t index : members) {
-            if (finding.frames.size() < kMaxListed) {
-                finding.frames.push_back(attempts_[index].firstFrame);
-                listed.push_back(attempts_[index].connection);
-            }
-        }
+        nlohmann::json::array_t listed = listAttempts(members, finding);
         const size_t unanswered = members.size() - halfOpen;
         finding.evidence = {{"server", server.toString()},
                             {"attempts", members.size()},
@@ -353,7 +347,7 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
     // not the cause of an incident by itself.
     finding.severity = byClient ? Severity::Info : Severity::Warning;
     finding.connection = first.connection;
-    nlohmann::json::array_t listed;
+    nlohmann::json::array_t listed = listAttempts(members, finding);
     for (const uint32_t index : members) {
         const Attempt& attempt = attempts_[index];
         clients.insert(attempt.client.address);
@@ -363,10 +357,6 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
         refused += attempt.resetByServer ? 1 : 0;
         longestNs = std::max(longestNs, attempt.lastTsNs - attempt.firstTsNs);
         firstNs = std::min(firstNs, attempt.firstTsNs);
-        if (finding.frames.size() < kMaxListed) {
-            finding.frames.push_back(attempt.firstFrame);
-            listed.push_back(attempt.connection);
-        }
     }
     const int64_t wallNs = unionNs(std::move(waits));
     finding.tsNs = firstNs;

@@ -47,6 +47,9 @@ private:
     };
 
     void consider(const Connection& connection);
+    // Lists the first frames of `members` (indexes in attempts_) in `finding` and returns their
+    // connections, both bounded.
+    nlohmann::json::array_t listAttempts(const std::vector<uint32_t>& members, Finding& finding) const;
     // Marks the attempts of sources that probed many ports of one host, and writes their findings.
     void findScans(std::vector<bool>& used);
     // Marks the attempts to hosts that answered none on many ports (darknets), with one finding each.
