@@ -388,12 +388,12 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
             plural(syns, "SYN", "SYNs"), refusedText, toMs(wallNs) / 1000, toMs(longestNs) / 1000);
     } else {
         finding.summary = fmt::format(
-            "{}: {} from {} got no SYN-ACK ({} sent{}); the clients waited {:.1f} s in all, up to {:.1f} s for one: "
+            "{}: {} from {} got no SYN-ACK ({} sent{}); {} waited {:.1f} s in all, up to {:.1f} s for one: "
             "a firewall drops the SYNs, the host is down or the address is wrong; check the route and firewall "
             "rules to {} and that the service listens there.",
             first.server.toString(), attempts, plural(clients.size(), "client", "clients"),
-            plural(syns, "SYN", "SYNs"), refusedText, toMs(wallNs) / 1000, toMs(longestNs) / 1000,
-            first.server.toString());
+            plural(syns, "SYN", "SYNs"), refusedText, clients.size() == 1 ? "the client" : "the clients",
+            toMs(wallNs) / 1000, toMs(longestNs) / 1000, first.server.toString());
     }
     log().add(std::move(finding));
 }
