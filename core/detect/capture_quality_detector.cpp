@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "tcp/seq_math.hpp"
@@ -14,6 +16,18 @@ constexpr size_t kListedFrames = 100;
 
 std::string plural(uint64_t count, std::string_view one, std::string_view many) {
     return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
+// The items in order, `separator` between them and `last` before the last one.
+std::string listOf(const std::vector<std::string>& items, std::string_view separator, std::string_view last) {
+    std::string text;
+    for (size_t index = 0; index < items.size(); ++index) {
+        if (index > 0) {
+            text += index + 1 == items.size() ? last : separator;
+        }
+        text += items[index];
+    }
+    return text;
 }
 
 }  // namespace
@@ -49,7 +63,8 @@ void CaptureQualityDetector::onEnd(int64_t /*lastTsNs*/) {
     const FrameCounters& counters = engine().counters();
     highestEnd_.clear();
     const bool copies = counters.duplicates >= kMinCopies;
-    if (!copies && counters.timeBackwards == 0 && unseenAcks_ == 0) {
+    const size_t clockContradicted = clocks_ != nullptr ? clocks_->contradictedCount() : 0;
+    if (!copies && counters.timeBackwards == 0 && unseenAcks_ == 0 && clockContradicted == 0) {
         return;
     }
     std::vector<std::string> problems;
@@ -90,15 +105,41 @@ void CaptureQualityDetector::onEnd(int64_t /*lastTsNs*/) {
         evidence.emplace("unseen_data_frames", unseenFrames_);
         finding.frames.insert(finding.frames.end(), unseenFrames_.begin(), unseenFrames_.end());
     }
-    std::string text;
-    for (size_t index = 0; index < problems.size(); ++index) {
-        text += (index == 0 ? "" : index + 1 == problems.size() ? "; and " : "; ") + problems[index];
+    if (clockContradicted > 0) {
+        int64_t largestNs = 0;
+        std::vector<uint32_t> frames;
+        for (const TimestampClocks::Contradiction& contradiction : clocks_->listed()) {
+            largestNs = std::max(largestNs, contradiction.disagreementNs);
+            frames.push_back(contradiction.frame);
+        }
+        problems.push_back(fmt::format(
+            "in {} the frame times disagree with both hosts' TCP timestamp clocks by up to {:.0f} ms (first at "
+            "frame {}): no steady clock ticks that way, so the times were rewritten or made up, time measured "
+            "between those packets is not real, and their retransmissions are not timed",
+            plural(clockContradicted, "connection", "connections"), static_cast<double>(largestNs) / 1e6,
+            frames.front()));
+        evidence.emplace("clock_contradicted_connections", clockContradicted);
+        evidence.emplace("largest_clock_disagreement_ms", static_cast<double>(largestNs) / 1e6);
+        evidence.emplace("clock_contradiction_frames", frames);
+        finding.frames.insert(finding.frames.end(), frames.begin(), frames.end());
     }
     finding.evidence = std::move(evidence);
-    finding.summary = fmt::format("The capture misleads the analysis in places: {}. Capture again with one "
-                                  "interface per file (not -i any on bridged interfaces) and check tcpdump's "
-                                  "\"dropped by kernel\" count.",
-                                  text);
+    // The advice for what was found: copies and time going back come from how the file was made,
+    // missing packets from the capture point, made-up times from a tool that rewrote the file.
+    std::vector<std::string> advice;
+    if (copies || counters.timeBackwards > 0) {
+        advice.emplace_back("capture again with one interface per file (not -i any on bridged interfaces)");
+    }
+    if (unseenAcks_ > 0) {
+        advice.emplace_back("check tcpdump's \"dropped by kernel\" count");
+    }
+    if (clockContradicted > 0) {
+        advice.emplace_back("analyse the file as captured, before any tool rewrote its times");
+    }
+    std::string todo = listOf(advice, ", ", " and ");
+    todo[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(todo[0])));
+    finding.summary =
+        fmt::format("The capture misleads the analysis in places: {}. {}.", listOf(problems, "; ", "; and "), todo);
     log().add(std::move(finding));
     unseenConnections_ = {};
     unseenFrames_ = {};

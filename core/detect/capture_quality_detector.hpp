@@ -6,6 +6,7 @@
 
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
+#include "detect/timestamp_clocks.hpp"
 
 namespace tcpscope {
 
@@ -15,13 +16,16 @@ namespace tcpscope {
 /// ACKs of data the capture never saw inside connections whose handshake it did see (packets
 /// dropped at the capture point or a thinned file: delays measured around them are not real):
 /// an ACK beyond the highest byte the capture ever saw from the peer, which no reordering or
-/// retransmission explains. Fewer than kMinCopies copies are left out without a word (a stray
-/// copy is no reason to doubt the rest).
-/// A capture that begins in the middle of a connection, or cuts payload at its snap length, is
-/// not a quality problem for the TCP analysis and is not reported here.
+/// retransmission explains; and frame times that both hosts' TCP timestamp clocks contradict
+/// (TimestampClocks: the times were rewritten or made up). Fewer than kMinCopies copies are left out without a word (a
+/// stray copy is no reason to doubt the rest). A capture that begins in the middle of a connection, or cuts payload at
+/// its snap length, is not a quality problem for the TCP analysis and is not reported here.
 class CaptureQualityDetector final : public Detector {
 public:
     using Detector::Detector;
+
+    /// The clock check whose contradictions to report (DetectorSet's).
+    void useClocks(const TimestampClocks* clocks) { clocks_ = clocks; }
 
     void onSegment(const SegmentEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
@@ -40,6 +44,7 @@ private:
     uint64_t unseenAcks_ = 0;
     absl::flat_hash_set<uint32_t> unseenConnections_;
     std::vector<uint32_t> unseenFrames_;
+    const TimestampClocks* clocks_ = nullptr;
 };
 
 }  // namespace tcpscope

@@ -10,6 +10,7 @@
 #include "detect/syn_backlog_detector.hpp"
 #include "detect/syn_unanswered_detector.hpp"
 #include "detect/time_wait_detector.hpp"
+#include "detect/timestamp_clocks.hpp"
 #include "detect/zero_window_stall_detector.hpp"
 
 namespace tcpscope {
@@ -27,7 +28,10 @@ struct DetectorSet::Detectors final : SegmentObserver {
           retransmissionStall(engine, options, log),
           zeroWindowStall(engine, options, log),
           synUnanswered(engine, options, log),
-          captureQuality(engine, options, log) {}
+          captureQuality(engine, options, log) {
+        retransmissionStall.useClocks(&clocks);
+        captureQuality.useClocks(&clocks);
+    }
 
     static constexpr size_t kCount = 9;
 
@@ -45,11 +49,13 @@ struct DetectorSet::Detectors final : SegmentObserver {
     }
 
     void onSegment(const SegmentEvent& event) override {
+        clocks.prefetch(event);
         forEach(*this, [&event]<typename Type>(Type& detector) {
             if constexpr (requires { detector.Type::prefetch(event); }) {
                 detector.Type::prefetch(event);
             }
         });
+        clocks.onSegment(event);  // before the detectors that read it
         forEach(*this, [&event]<typename Type>(Type& detector) { detector.Type::onSegment(event); });
     }
     void onClock(int64_t nowNs) override {
@@ -57,10 +63,14 @@ struct DetectorSet::Detectors final : SegmentObserver {
     }
     void onEnd(int64_t lastTsNs) override {
         forEach(*this, [lastTsNs]<typename Type>(Type& detector) { detector.Type::onEnd(lastTsNs); });
+        clocks.onEnd();
     }
     void onRetire(const Connection& connection) override {
         forEach(*this, [&connection]<typename Type>(Type& detector) { detector.Type::onRetire(connection); });
+        clocks.onRetire(connection.id);
     }
+
+    TimestampClocks clocks;  // the capture's clock against the hosts' (read by the detectors that time)
 
     DelayedAckDetector delayedAck;
     PortReuseDetector portReuse;
@@ -80,7 +90,9 @@ DetectorSet::DetectorSet(AnalysisEngine& engine, const DetectorOptions& options,
 
 DetectorSet::~DetectorSet() = default;
 
-size_t DetectorSet::size() const { return Detectors::kCount; }
+size_t DetectorSet::size() const {
+    return Detectors::kCount;
+}
 
 std::vector<HostPopulation> DetectorSet::populationsOf(const IpAddress& host) const {
     std::vector<HostPopulation> populations;

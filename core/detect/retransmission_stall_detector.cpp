@@ -35,7 +35,7 @@ RetransmissionStallDetector::SenderState& RetransmissionStallDetector::stateOf(u
 }
 
 const RetransmissionStallDetector::Retransmitted* RetransmissionStallDetector::retransmittedOf(uint32_t connection,
-                                                                                              Side side) const {
+                                                                                               Side side) const {
     const auto found = retransmitted_.find(connection * 2 + sideIndex(side));
     return found != retransmitted_.end() ? &found->second : nullptr;
 }
@@ -185,9 +185,8 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
     if (byTimeout && from.tsNs != kNoTime && !finOnly) {
         // Time already counted for an earlier retransmission (the burst that follows an RTO) is
         // not counted twice.
-        const int64_t startNs = history.lastRetransmissionTsNs == kNoTime
-                                    ? from.tsNs
-                                    : std::max(from.tsNs, history.lastRetransmissionTsNs);
+        const int64_t startNs =
+            history.lastRetransmissionTsNs == kNoTime ? from.tsNs : std::max(from.tsNs, history.lastRetransmissionTsNs);
         const int64_t gapNs = event.tsNs - startNs;
         if (gapNs >= static_cast<int64_t>(options().retransmissionStallMinMs * kNsPerMs)) {
             if (history.candidates.size() >= kMaxCandidates) {
@@ -257,6 +256,9 @@ void RetransmissionStallDetector::judge(Retransmitted& history, const TcpSegment
                                         uint32_t quickestAckUs) {
     std::vector<Candidate> candidates = std::move(history.candidates);
     history.candidates = {};
+    if (clocks_ != nullptr && clocks_->contradicted(candidates.front().connection.id)) {
+        return;  // the frame times are not real: nothing to time
+    }
     for (size_t index = 0; index + 1 < candidates.size(); ++index) {
         recordStall(candidates[index], history);  // resent again before any ACK: it was needed
     }
@@ -280,7 +282,7 @@ void RetransmissionStallDetector::judge(Retransmitted& history, const TcpSegment
 void RetransmissionStallDetector::judgeUnacknowledged(Retransmitted& history, const Connection& connection) {
     std::vector<Candidate> candidates = std::move(history.candidates);
     history.candidates = {};
-    if (candidates.empty()) {
+    if (candidates.empty() || (clocks_ != nullptr && clocks_->contradicted(connection.id))) {
         return;
     }
     const Side receiver = otherSide(candidates.front().sender);

@@ -1,12 +1,13 @@
 #pragma once
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <absl/container/flat_hash_map.h>
 
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 #include "detect/small_vector.hpp"
+#include "detect/timestamp_clocks.hpp"
 
 namespace tcpscope {
 
@@ -24,9 +25,15 @@ namespace tcpscope {
 /// On a live capture (onClock), data unacknowledged for longer than the threshold with no
 /// retransmission yet shows as an ongoing stall: a provisional finding until the retransmission
 /// confirms it, withdrawn if the ACK comes first.
+/// Where both hosts' TCP timestamp clocks contradict the frame times (TimestampClocks), a
+/// retransmission is not timed at all: the capture's times are not real there (capture_quality
+/// says so).
 class RetransmissionStallDetector final : public Detector, private FindingAuthor {
 public:
     using Detector::Detector;
+
+    /// The clock check to consult (DetectorSet's); without one, every frame time is trusted.
+    void useClocks(const TimestampClocks* clocks) { clocks_ = clocks; }
 
     void onSegment(const SegmentEvent& event) override;
     /// Asks for the memory onSegment(event) will read (DetectorSet calls it for every detector
@@ -93,9 +100,9 @@ private:
     // What only a side that retransmitted needs (by connection id * 2 + side).
     struct Retransmitted {
         int64_t lastRetransmissionTsNs = kNoTime;
-        uint32_t totals = kNoTotals;  // index in totals_ once this side has a finding
-        std::vector<Candidate> candidates;     // timeout retransmissions of the same wait, until judged
-        uint32_t spurious = 0;                 // retransmissions judged spurious
+        uint32_t totals = kNoTotals;        // index in totals_ once this side has a finding
+        std::vector<Candidate> candidates;  // timeout retransmissions of the same wait, until judged
+        uint32_t spurious = 0;              // retransmissions judged spurious
     };
 
     // One stall: from the last transmission to the retransmission.
@@ -181,6 +188,7 @@ private:
     absl::flat_hash_map<uint32_t, Retransmitted> retransmitted_;  // by connection id * 2 + side
     std::vector<Totals> totals_;
     absl::flat_hash_map<uint32_t, OpenStall> open_;  // by connection id * 2 + side; empty on a file
+    const TimestampClocks* clocks_ = nullptr;
 };
 
 }  // namespace tcpscope
