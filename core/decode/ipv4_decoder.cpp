@@ -31,6 +31,12 @@ DecodeStatus decodeIpv4(const FrameView& frame, uint32_t offset, IpLayer& ip) {
         // leaves the length 0. Like Wireshark, take the length on the wire instead.
         totalLength = frame.wireLength > offset ? frame.wireLength - offset : 0;
     }
+    if (totalLength > frame.wireLength - offset) {
+        // The header claims more than was on the wire (not a snapshot cut: the frame was that
+        // short). Like Wireshark ("IPv4 total length exceeds packet length"), the packet is what
+        // was there.
+        totalLength = frame.wireLength - offset;
+    }
     if (totalLength < headerBytes) {
         return DecodeStatus::Malformed;
     }

@@ -59,6 +59,10 @@ DecodeStatus decodeIpv6(const FrameView& frame, uint32_t offset, IpLayer& ip) {
         const uint32_t headersEnd = offset + kHeaderBytes;
         payloadLength = frame.wireLength > headersEnd ? frame.wireLength - headersEnd : 0;
     }
+    if (uint64_t{offset} + kHeaderBytes + payloadLength > frame.wireLength) {
+        // More than was on the wire (not a snapshot cut): as Wireshark, the packet is what was there.
+        payloadLength = frame.wireLength - offset - kHeaderBytes;
+    }
 
     // 64-bit positions: offset + 40 + 65535 cannot wrap whatever the captured length.
     uint8_t next = header[6];

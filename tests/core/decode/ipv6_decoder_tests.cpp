@@ -141,3 +141,21 @@ TEST_CASE("IPv6 headers cut by the capture are Truncated", "[decode][ipv6]") {
     }
     CHECK(decodeFrame(cutToSnaplen(frame, 98), linktype::kEthernet, originalLength).status == DecodeStatus::Tcp);
 }
+
+TEST_CASE("lengths beyond the frame on the wire are cut to it, as Wireshark does", "[decode][ipv6][ipv4]") {
+    // The header claims 200 B of TCP payload; the frame on the wire holds 100 (not a snapshot cut).
+    SECTION("IPv6") {
+        auto spec = v6Spec({}, 100);
+        spec.ipLengthOverride = 20 + 200;
+        const Decoded decoded = decodeFrame(buildFrame(spec));
+        REQUIRE(decoded.status == DecodeStatus::Tcp);
+        CHECK(decoded.segment.payloadLength == 100);
+        CHECK_FALSE(decoded.segment.sizeLimited);
+    }
+    SECTION("IPv4") {
+        const Decoded decoded = decodeFrame(buildFrame({.payloadLength = 100, .ipLengthOverride = 20 + 20 + 200}));
+        REQUIRE(decoded.status == DecodeStatus::Tcp);
+        CHECK(decoded.segment.payloadLength == 100);
+        CHECK_FALSE(decoded.segment.sizeLimited);
+    }
+}
