@@ -15,6 +15,7 @@
 
 #include "decode/packet_decoder.hpp"
 #include "engine/worker_threads.hpp"
+#include "report/finding_groups.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/report_format.hpp"
 #include "report/report_notes.hpp"
@@ -470,6 +471,30 @@ void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& find
     out.endArray();
 }
 
+// The findings by cause and endpoint pair (groupFindings), each with the indexes of its findings.
+void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) {
+    out.key("finding_groups");
+    out.beginArray();
+    for (const FindingGroup& group : groupFindings(analysis)) {
+        out.beginObject();
+        out.field("kind", group.kind);
+        out.field("severity", severityName(group.severity));
+        out.fieldOrNull("client", !group.client.empty(), group.client);
+        out.fieldOrNull("server", !group.server.empty(), group.server);
+        out.key("findings");
+        out.beginArray();
+        for (const size_t index : group.findings) {
+            out.value(static_cast<uint64_t>(index));
+        }
+        out.endArray();
+        out.field("duration_ms", roundedMs(group.durationMs));
+        out.field("shortest_ms", roundedMs(group.shortestMs));
+        out.field("longest_ms", roundedMs(group.longestMs));
+        out.endObject();
+    }
+    out.endArray();
+}
+
 // schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
 // analyze report; the caller closes the object.
 void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
@@ -523,6 +548,7 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
     writeFindings(writer, analysis, senders);
     writer.endArray();
     writeEndpointStalls(writer, analysis.findings, senders);
+    writeFindingGroups(writer, analysis);
     writeNotesJson(writer, analysis);
     writer.endObject();
 }

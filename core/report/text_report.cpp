@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 
 #include "decode/packet_decoder.hpp"
+#include "report/finding_groups.hpp"
 #include "report/report_format.hpp"
 #include "report/time_lost.hpp"
 
@@ -145,20 +146,30 @@ void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::o
 void writeAnalysisText(std::ostream& out, const CaptureAnalysis& analysis) {
     writeCaptureText(out, analysis);
     fmt::print(out, "\n");
-    std::vector<const Finding*> findings;
-    for (const Finding& finding : analysis.findings) {
-        findings.push_back(&finding);
-    }
-    std::stable_sort(findings.begin(), findings.end(),
-                     [](const Finding* a, const Finding* b) { return a->durationMs > b->durationMs; });
-    fmt::print(out, "Findings ({}), by time lost\n", findings.size());
-    if (findings.empty()) {
+    // One line per cause and endpoint pair: a group of one finding reads as the finding itself.
+    const std::vector<FindingGroup> groups = groupFindings(analysis);
+    fmt::print(out, "Findings ({}{}), most severe first, then by time lost\n", analysis.findings.size(),
+               groups.size() < analysis.findings.size()
+                   ? fmt::format(", in {} {} by cause and endpoint pair", groups.size(),
+                                 groups.size() == 1 ? "group" : "groups")
+                   : std::string());
+    if (groups.empty()) {
         fmt::print(out, "  none\n");
     }
-    for (const Finding* finding : findings) {
-        const std::string flow = finding->connection != kNoConnection ? fmt::format("#{}", finding->connection) : "-";
-        fmt::print(out, "  {:<7} {:<20} {:>5} {:>10.1f} ms  {}\n", severityName(finding->severity), finding->kind, flow,
-                   finding->durationMs, finding->summary);
+    for (const FindingGroup& group : groups) {
+        const Finding& longest = analysis.findings[group.findings.front()];
+        if (group.findings.size() == 1) {
+            const std::string flow = longest.connection != kNoConnection ? fmt::format("#{}", longest.connection) : "-";
+            fmt::print(out, "  {:<7} {:<20} {:>9} {:>10.1f} ms  {}\n", severityName(longest.severity), longest.kind,
+                       flow, longest.durationMs, longest.summary);
+            continue;
+        }
+        fmt::print(out,
+                   "  {:<7} {:<20} {:>9} {:>10.1f} ms  {} -> {}: {} connections, {:.1f}-{:.1f} ms each; the "
+                   "longest, #{}: {}\n",
+                   severityName(group.severity), group.kind, fmt::format("{} flows", group.findings.size()),
+                   group.durationMs, group.client, group.server, group.findings.size(), group.shortestMs,
+                   group.longestMs, longest.connection, longest.summary);
     }
     fmt::print(out, "\n");
     writeFlowsText(out, analysis);

@@ -1,0 +1,28 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "analysis/capture_analysis.hpp"
+
+namespace tcpscope {
+
+/// The findings of one cause between one client host and one server endpoint (or listener): a
+/// brute force of 700 connections, or a job server's hundred stalled connections to one backend,
+/// reads as one line. A finding that concerns no single connection (capture_quality, syn_flood,
+/// a listener's syn_backlog_overflow...) is a group of its own.
+struct FindingGroup {
+    std::string kind;
+    Severity severity = Severity::Info;  // the most severe of its findings
+    std::string client;                  // the client host ("" for a finding of no connection)
+    std::string server;                  // the server endpoint ("" as above)
+    std::vector<size_t> findings;        // indexes in CaptureAnalysis::findings, most time lost first
+    double durationMs = 0;               // the findings' time lost added up (connection time, not wall clock)
+    double shortestMs = 0;               // of one finding
+    double longestMs = 0;
+};
+
+/// The groups of `analysis.findings`, most severe first, then by time lost (as the findings are
+/// listed), then in the order of their first finding.
+std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis);
+
+}  // namespace tcpscope
