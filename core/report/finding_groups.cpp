@@ -14,8 +14,11 @@ std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
     absl::flat_hash_map<std::tuple<std::string, IpAddress, Endpoint>, size_t> groupOf;
     for (size_t index = 0; index < analysis.findings.size(); ++index) {
         const Finding& finding = analysis.findings[index];
+        // A finding whose flow the engine does not hold (a report of findings alone) stands alone.
+        const bool known = finding.connection != kNoConnection && finding.connection < connections.size() &&
+                           connections.holds(finding.connection);
         size_t slot = groups.size();
-        if (finding.connection != kNoConnection) {
+        if (known) {
             const Connection& connection = connections[finding.connection];
             slot = groupOf.try_emplace({finding.kind, connection.client.address, connection.server}, groups.size())
                        .first->second;
@@ -25,7 +28,7 @@ std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
             group.kind = finding.kind;
             group.severity = finding.severity;
             group.shortestMs = finding.durationMs;
-            if (finding.connection != kNoConnection) {
+            if (known) {
                 const Connection& connection = connections[finding.connection];
                 group.client = connection.client.address.toString();
                 group.server = connection.server.toString();
