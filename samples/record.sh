@@ -556,17 +556,32 @@ scenario_rtt-nagle-proxy() {
     stop_capture
 }
 
-# rtt-bulk-cwnd: 400 KiB downloaded over a 60 ms round trip, captured at the receiver.
+# rtt-bulk-cwnd: 200 KiB downloaded over a 60 ms round trip by a sender whose congestion window
+# is locked at 3 segments, captured at the receiver. Once the receiver has left quick-ACK mode it
+# ACKs every second segment at once and holds the third, odd one for its delayed-ACK timer, while
+# the sender, its window full, waits.
 scenario_rtt-bulk-cwnd() {
-    local bytes=409600 server
+    local bytes=204800 cwnd=3 server
     make_path client server 30
     server=$(address_of client server)
+    log "ip route replace 127.1.1.0/24 dev to-client ... cwnd lock $cwnd (in the server's namespace)"
+    in_role server ip route replace 127.1.1.0/24 dev to-client proto kernel scope link src "$server" cwnd lock "$cwnd"
     # cubic on the server's socket: a namespace gets the machine's default congestion control
     # (bbr here, which paces) and may set as its default only one of tcp_allowed_congestion_control
-    log "python3 scenarios/bulk.py server $server 8000 cubic"
-    in_role server "$PYTHON" "$SCENARIOS/bulk.py" server "$server" 8000 cubic &
+    log "python3 scenarios/bulk.py server $server 8000 cubic 2"
+    in_role server "$PYTHON" "$SCENARIOS/bulk.py" server "$server" 8000 cubic 2 &
     local server_pid=$!
     wait_listen server 8000
+    # A connection takes a locked cwnd from its TCP metrics entry for the peer, which the route's
+    # metrics fill only when a first connection to that peer closes: one small download, before
+    # the capture, makes the entry.
+    log "python3 scenarios/bulk.py client $server 8000 1448 (before the capture: the server's TCP metrics entry)"
+    in_role client "$PYTHON" "$SCENARIOS/bulk.py" client "$server" 8000 1448 >/dev/null &
+    wait_job $!
+    sleep 0.2
+    log "server's ip tcp_metrics: $(in_role server ip tcp_metrics show "$(address_of server client)")"
+    in_role server ip tcp_metrics show "$(address_of server client)" | grep -q "cwnd $cwnd " ||
+        die "the server's TCP metrics entry has no cwnd $cwnd"
     capture_at client rtt-bulk-cwnd to-server
     log "python3 scenarios/bulk.py client $server 8000 $bytes"
     in_role client "$PYTHON" "$SCENARIOS/bulk.py" client "$server" 8000 "$bytes" &

@@ -485,7 +485,7 @@ def check_rtt_bulk_cwnd(name: str) -> None:
     print(f"  segments per round (a silence > {ms(rtt / 3)} ends one): {[len(r) for r in rounds]}, "
           f"rounds start {', '.join(f'{(r[0].time - rounds[0][0].time) * 1000:.0f}' for r in rounds)} ms "
           f"after the first")
-    expect([len(r) for r in rounds[:4]] == [10, 20, 40, 80], "slow start: rounds of 10, 20, 40, 80 segments")
+    expect(max(len(r) for r in rounds) == 3, "at most 3 segments a round: the congestion window locked at 3")
     expect(sum(s.length == full for s in data) == len(data) - 1 and full == 1448, "full-sized segments")
     # how much each ACK acknowledges, in full segments
     per_ack, acked = {}, None
@@ -510,6 +510,29 @@ def check_rtt_bulk_cwnd(name: str) -> None:
     delayed = [b.time - a.time for a, b in zip(segments, segments[1:])
                if a.src[1] == server_port and a.length and b.pure_ack and b.dst[1] == server_port]
     print(f"  time from a data segment to an ACK that follows it directly: {spread(delayed)}")
+    # delayed ACKs: a pure ACK that acknowledges a full segment last, HOLD_THRESHOLD_S or more after it
+    # arrived, with no data in between (the sender, its window full, sent nothing meanwhile)
+    held, last_data = [], None
+    for segment in segments:
+        if segment.src[1] == server_port and segment.length:
+            last_data = segment
+        elif (segment.pure_ack and segment.dst[1] == server_port and last_data and last_data.length == full
+              and segment.ack_number == last_data.seq + full and segment.time - last_data.time >= HOLD_THRESHOLD_S):
+            held.append((last_data, segment))
+    print(f"  ACKs held {ms(HOLD_THRESHOLD_S)} or more after the full segment they acknowledge, no data between: "
+          f"{len(held)}, {spread([ack.time - data.time for data, ack in held])}; first "
+          f"{held[0][1].time - segments[0].time:.3f} s after the SYN" if held else "  no delayed ACKs")
+    for data, ack in held[:3]:
+        print(f"    frame {data.number} (data, {data.length} bytes) at {data.time - segments[0].time:.6f} s, "
+              f"frame {ack.number} (its ACK) {ms(ack.time - data.time)} later")
+    expect(len(held) >= 20, "delayed ACKs of full segments (24 recorded)")
+    quick = [r for r in rounds if r[0].time < held[0][0].time] if held else rounds
+    late = [r for r in rounds if r[0].time >= held[0][1].time] if held else []
+    for label, part in (("before the first delayed ACK", quick), ("from the first delayed ACK on", late)):
+        if len(part) > 1:
+            span = part[-1][0].time - part[0][0].time
+            count = sum(len(r) for r in part[:-1])
+            print(f"  {label}: {count} segments in {ms(span)} ({count / span * rtt:.2f} segments a round trip)")
 
 
 def read_windows(path: str, server_port: int) -> list[tuple[Segment, int]]:

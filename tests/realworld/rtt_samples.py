@@ -4,8 +4,9 @@
 usage: rtt_samples.py --cli PATH/tcpscope-cli --samples DIR
 
 Each recording has a known cause (or none): request/response over 40-80 ms round trips is not
-Nagle, a cwnd-limited bulk transfer is not Nagle, idle clients of a TCP_DEFER_ACCEPT listener are
-no backlog overflow, SYNs a firewall drops are unanswered attempts, a file holding its packets
+Nagle, a cwnd-limited bulk transfer is not Nagle though the receiver's delayed ACKs hold its full
+segments (and the recording must show those holds), idle clients of a TCP_DEFER_ACCEPT listener
+are no backlog overflow, SYNs a firewall drops are unanswered attempts, a file holding its packets
 twice says so and finds what the clean capture finds, and the proxy's Nagle stalls are found at
 every capture point. Prints one line per check; exits 1 if any fails.
 """
@@ -25,6 +26,27 @@ def analyse(cli, path):
 
 def scored(report, kind=None):
     return [f for f in report["findings"] if f["severity"] in ("warning", "error") and (kind is None or f["kind"] == kind)]
+
+
+def held_full_segments(cli, path, hold_s=0.030):
+    """The receiver's pure ACKs that come hold_s or more after the full-sized data segment they
+    acknowledge last, with no data in between: delayed ACKs, as (ACK frame, data frame, hold in ms)."""
+    run = subprocess.run([cli, "packets", path, "--format", "json"], capture_output=True, text=True, timeout=120)
+    if not run.stdout.strip():
+        raise RuntimeError(f"{path}: tcpscope-cli packets exited {run.returncode}: {run.stderr.strip()[:300]}")
+    packets = json.loads(run.stdout)["packets"]
+    sender = next(p["dst"] for p in packets if p["flags"] == "S")  # the server sends the data
+    full = max(p["len"] for p in packets if p["src"] == sender)
+    held, last_data, acked = [], None, 0
+    for p in packets:
+        if p["src"] == sender and p["len"]:
+            last_data = p
+        elif p["src"] != sender and not p["len"] and p["flags"] == "." and p["ack"] > acked:
+            acked = p["ack"]
+            if (last_data and last_data["len"] == full and p["ack"] == last_data["seq"] + full
+                    and p["ts"] - last_data["ts"] >= hold_s):
+                held.append((p["frame"], last_data["frame"], round(1000 * (p["ts"] - last_data["ts"]), 1)))
+    return held
 
 
 def stalls(report):
@@ -52,6 +74,10 @@ def main():
     for name in ("rtt-http-keepalive.pcap", "rtt-tls-like.pcap", "rtt-bulk-cwnd.pcap"):
         found = scored(report(name))
         check(name, not found, "nothing to report" if not found else f"false findings: {[f['kind'] for f in found]}")
+    # samples/README.md: 24 ACKs held 41 to 56 ms after a full segment, the sender's window (3) full.
+    held = held_full_segments(args.cli, os.path.join(args.samples, "rtt-bulk-cwnd.pcap"))
+    check("rtt-bulk-cwnd.pcap", len(held) >= 20, f"{len(held)} delayed ACKs of a full segment (recorded: 24), held "
+          f"{min((h[2] for h in held), default=0)} to {max((h[2] for h in held), default=0)} ms")
     for name in ("rtt-defer-accept-client.pcap", "rtt-defer-accept-server.pcap"):
         found = scored(report(name), "syn_backlog_overflow")
         check(name, not found, "idle clients of a deferring listener are no backlog overflow")
