@@ -16,6 +16,13 @@ int64_t lifeOf(const Record& connection) {
     return std::max<int64_t>(connection.lastTsNs - connection.firstTsNs, 1);
 }
 
+/// Whether `connection` never became one: no handshake completed and no data either way (an
+/// unanswered or refused SYN, a scanner's probe).
+inline bool onlyAnAttempt(const Connection& connection) {
+    return connection.handshakeAckTsNs == kNoTime && connection.from(Side::Client).payloadBytes == 0 &&
+           connection.from(Side::Server).payloadBytes == 0;
+}
+
 /// Base of every detector: sees each analysed segment (it is a SegmentObserver: DetectorSet calls
 /// it directly, a test may register one alone with the engine), may read the engine's results, and
 /// writes findings into the log as soon as it is sure of them, so it runs the same on a file and on

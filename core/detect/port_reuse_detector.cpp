@@ -104,8 +104,7 @@ void PortReuseDetector::startReuse(const SegmentEvent& event) {
     // reads the store's size.
     const Connection& earlier = engine().connections()[connection.reusedFrom];
     const ConnectionState& earlierState = stateOf(earlier.id);
-    if (earlier.handshakeAckTsNs == kNoTime && earlier.from(Side::Client).payloadBytes == 0 &&
-        earlier.from(Side::Server).payloadBytes == 0) {
+    if (onlyAnAttempt(earlier)) {
         return;  // the earlier one was only an attempt (a probe, an unanswered SYN): no connection held the tuple
     }
 

@@ -64,9 +64,7 @@ int64_t unionNs(std::vector<std::pair<int64_t, int64_t>> intervals) {
 }  // namespace
 
 void SynUnansweredDetector::consider(const Connection& connection) {
-    const DirectionSummary& client = connection.from(Side::Client);
-    if (connection.midstream || !client.sawSyn || connection.handshakeAckTsNs != kNoTime ||
-        connection.from(Side::Server).payloadBytes > 0 || client.payloadBytes > 0) {
+    if (connection.midstream || !connection.from(Side::Client).sawSyn || !onlyAnAttempt(connection)) {
         return;  // not begun here, or it became a connection
     }
     Attempt attempt;
@@ -109,16 +107,22 @@ void SynUnansweredDetector::onEnd(int64_t /*lastTsNs*/) {
     retiredAttempts_ = {};
 }
 
-nlohmann::json::array_t SynUnansweredDetector::listAttempts(const std::vector<uint32_t>& members, Finding& finding) const {
-    nlohmann::json::array_t connections;
+Finding SynUnansweredDetector::findingAbout(const std::vector<uint32_t>& members, std::string kind, Severity severity,
+                                            nlohmann::json::array_t& listed) const {
+    const Attempt& first = attempts_[members.front()];
+    Finding finding;
+    finding.kind = std::move(kind);
+    finding.severity = severity;
+    finding.connection = first.connection;
+    finding.tsNs = first.firstTsNs;
     for (const uint32_t index : members) {
         if (finding.frames.size() >= kMaxListed) {
             break;
         }
         finding.frames.push_back(attempts_[index].firstFrame);
-        connections.push_back(attempts_[index].connection);
+        listed.push_back(attempts_[index].connection);
     }
-    return connections;
+    return finding;
 }
 
 void SynUnansweredDetector::findScans(std::vector<bool>& used) {
@@ -144,13 +148,9 @@ void SynUnansweredDetector::findScans(std::vector<bool>& used) {
         }
         const Attempt& first = attempts_[members.front()];
         const Attempt& last = attempts_[members.back()];
-        Finding finding;
-        finding.kind = "port_scan";
-        finding.severity = Severity::Info;
-        finding.connection = first.connection;
-        finding.tsNs = first.firstTsNs;
+        nlohmann::json::array_t listed;
+        Finding finding = findingAbout(members, "port_scan", Severity::Info, listed);
         finding.durationMs = toMs(last.lastTsNs - first.firstTsNs);
-        nlohmann::json::array_t listed = listAttempts(members, finding);
         finding.evidence = {{"source", pair.first.toString()},
                             {"target", pair.second.toString()},
                             {"ports", ports.size()},
@@ -191,13 +191,8 @@ void SynUnansweredDetector::findProbedHosts(std::vector<bool>& used) {
         for (const uint32_t index : members) {
             used[index] = true;
         }
-        const Attempt& first = attempts_[members.front()];
-        Finding finding;
-        finding.kind = "port_scan";
-        finding.severity = Severity::Info;
-        finding.connection = first.connection;
-        finding.tsNs = first.firstTsNs;
-        nlohmann::json::array_t listed = listAttempts(members, finding);
+        nlohmann::json::array_t listed;
+        Finding finding = findingAbout(members, "port_scan", Severity::Info, listed);
         finding.evidence = {{"target", host.toString()},
                             {"ports", ports.size()},
                             {"sources", sources.size()},
@@ -246,14 +241,10 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
         for (const uint32_t index : members) {
             used[index] = true;
         }
-        const Attempt& first = attempts_[members.front()];
-        Finding finding;
-        finding.kind = "syn_flood";
-        finding.severity = Severity::Warning;
-        finding.connection = first.connection;
+        nlohmann::json::array_t listed;
+        Finding finding = findingAbout(members, "syn_flood", Severity::Warning, listed);
         finding.tsNs = firstNs;
         finding.durationMs = toMs(lastNs - firstNs);
-        nlohmann::json::array_t listed = listAttempts(members, finding);
         const size_t unanswered = members.size() - halfOpen;
         finding.evidence = {{"server", server.toString()},
                             {"attempts", members.size()},
@@ -341,13 +332,10 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
     size_t refused = 0;
     int64_t longestNs = 0;
     int64_t firstNs = INT64_MAX;
-    Finding finding;
-    finding.kind = "syn_unanswered";
     // One client trying many servers in vain is what peer-to-peer clients and crawlers do: context,
     // not the cause of an incident by itself.
-    finding.severity = byClient ? Severity::Info : Severity::Warning;
-    finding.connection = first.connection;
-    nlohmann::json::array_t listed = listAttempts(members, finding);
+    nlohmann::json::array_t listed;
+    Finding finding = findingAbout(members, "syn_unanswered", byClient ? Severity::Info : Severity::Warning, listed);
     for (const uint32_t index : members) {
         const Attempt& attempt = attempts_[index];
         clients.insert(attempt.client.address);

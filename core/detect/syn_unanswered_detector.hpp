@@ -2,6 +2,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "detect/detector.hpp"
@@ -47,9 +48,10 @@ private:
     };
 
     void consider(const Connection& connection);
-    // Lists the first frames of `members` (indexes in attempts_) in `finding` and returns their
-    // connections, both bounded.
-    nlohmann::json::array_t listAttempts(const std::vector<uint32_t>& members, Finding& finding) const;
+    // A finding of `kind` about `members` (indexes in attempts_): the connection and time of the
+    // first, their first frames in its frames and their connections in `listed` (both bounded).
+    Finding findingAbout(const std::vector<uint32_t>& members, std::string kind, Severity severity,
+                         nlohmann::json::array_t& listed) const;
     // Marks the attempts of sources that probed many ports of one host, and writes their findings.
     void findScans(std::vector<bool>& used);
     // Marks the attempts to hosts that answered none on many ports (darknets), with one finding each.

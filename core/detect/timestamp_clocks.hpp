@@ -36,7 +36,11 @@ public:
     };
 
     void onSegment(const SegmentEvent& event);
-    void prefetch(const SegmentEvent& event) const { steps_.prefetch(event.connection.id); }
+    void prefetch(const SegmentEvent& event) const {
+        if (event.segment.options.hasTimestamp) {  // onSegment reads nothing for the others
+            steps_.prefetch(event.connection.id);
+        }
+    }
     void onRetire(uint32_t connection) { steps_.release(connection); }
     void onEnd() { steps_.clear(); }
 
