@@ -385,9 +385,12 @@ TEST_CASE("tcpscope's analysis flags agree with tshark 4.0 on every sample captu
         FAIL_CHECK(summary.str());
     }
 
+    // The known differences are about samples/: in another folder their files are not there.
+    const bool samples = folder == fs::path(TCPSCOPE_SOURCE_DIR) / "samples";
     std::size_t entry = 0;
     for (const KnownDifference& known : kKnownDifferences) {
-        if (!usedKnownDifferences.contains(++entry)) {
+        const bool used = usedKnownDifferences.contains(++entry);
+        if (samples && !used) {
             WARN("known difference no longer seen, remove it: " << known.capture << " frame " << known.frame << " "
                                                                  << known.flag);
         }
