@@ -32,14 +32,33 @@ std::string listOf(const std::vector<std::string>& items, std::string_view separ
 
 }  // namespace
 
+void CaptureQualityDetector::checkHandshake(const SegmentEvent& event, Sent& server, const Sent& client) {
+    const TcpSegment& segment = event.segment;
+    if (server.missing || (segment.flags & tcpflag::kAck) == 0 || (segment.flags & tcpflag::kRst) != 0) {
+        return;
+    }
+    // Without its SYN-ACK the server cannot have acknowledged the SYN; a challenge ACK (the SYN
+    // fell into an old connection's TIME_WAIT) acknowledges the old connection's sequence, not it.
+    const bool synAckMissing = !server.syn && client.syn && client.any && seq::ge(segment.ack, client.synAck) &&
+                               seq::le(segment.ack, client.highestEnd);
+    // After its SYN-ACK, an ACK beyond the SYN is of client data the capture never saw.
+    const bool clientMissing = server.syn && !client.heard && seq::gt(segment.ack, server.synAck);
+    if (!synAckMissing && !clientMissing) {
+        return;
+    }
+    server.missing = true;
+    ++(synAckMissing ? missingSynAcks_ : missingClientSides_);
+    if (missingFrames_.size() < kListedFrames) {
+        missingFrames_.push_back(event.frame);
+    }
+}
+
 void CaptureQualityDetector::onSegment(const SegmentEvent& event) {
     const TcpSegment& segment = event.segment;
-    if (!event.connection.handshakeAcked) {
-        return;  // a connection whose start the capture missed may ACK anything it sent before
-    }
     Sent* const sides = highestEnd_.allOf(event.connection.id);
     Sent& own = sides[sideIndex(event.sender)];
     const Sent& peer = sides[sideIndex(otherSide(event.sender))];
+    own.heard = true;
     const uint32_t length = segment.payloadLength + ((segment.flags & (tcpflag::kSyn | tcpflag::kFin)) != 0 ? 1 : 0);
     if (length > 0) {
         const uint32_t end = segment.seq + length;
@@ -48,7 +67,19 @@ void CaptureQualityDetector::onSegment(const SegmentEvent& event) {
             own.any = true;
         }
     }
-    if ((segment.flags & tcpflag::kAck) == 0 || (segment.flags & tcpflag::kRst) != 0 || !peer.any ||
+    if ((segment.flags & tcpflag::kSyn) != 0) {
+        own.syn = true;
+        // The client's SYN: what its answer acknowledges. The SYN-ACK: what it acknowledged.
+        own.synAck = (segment.flags & tcpflag::kAck) == 0 ? segment.seq + 1 : segment.ack;
+    } else if (event.sender == Side::Server) {
+        checkHandshake(event, own, peer);
+    }
+    if (!event.connection.handshakeAcked) {
+        return;  // a connection whose start the capture missed may ACK anything it sent before
+    }
+    // Only a side whose own SYN (or SYN-ACK) is in the file acknowledges this connection's data: a
+    // challenge ACK to a SYN that fell into TIME_WAIT acknowledges the old connection's.
+    if ((segment.flags & tcpflag::kAck) == 0 || (segment.flags & tcpflag::kRst) != 0 || !own.syn || !peer.any ||
         !seq::gt(segment.ack, peer.highestEnd)) {
         return;
     }
@@ -64,7 +95,8 @@ void CaptureQualityDetector::onEnd(int64_t /*lastTsNs*/) {
     highestEnd_.clear();
     const bool copies = counters.duplicates >= kMinCopies;
     const size_t clockContradicted = clocks_ != nullptr ? clocks_->contradictedCount() : 0;
-    if (!copies && counters.timeBackwards == 0 && unseenAcks_ == 0 && clockContradicted == 0) {
+    const uint64_t missingStarts = missingSynAcks_ + missingClientSides_;
+    if (!copies && counters.timeBackwards == 0 && unseenAcks_ == 0 && clockContradicted == 0 && missingStarts == 0) {
         return;
     }
     std::vector<std::string> problems;
@@ -105,6 +137,25 @@ void CaptureQualityDetector::onEnd(int64_t /*lastTsNs*/) {
         evidence.emplace("unseen_data_frames", unseenFrames_);
         finding.frames.insert(finding.frames.end(), unseenFrames_.begin(), unseenFrames_.end());
     }
+    if (missingStarts > 0) {
+        std::vector<std::string> parts;
+        if (missingSynAcks_ > 0) {
+            parts.push_back(fmt::format("{} the client's SYN but not the server's SYN-ACK, though the server then "
+                                        "acknowledges the SYN",
+                                        plural(missingSynAcks_, "connection has", "connections have")));
+        }
+        if (missingClientSides_ > 0) {
+            parts.push_back(fmt::format("{} the server's packets only: it acknowledges client data of which no "
+                                        "packet is in the file (one direction not captured)",
+                                        plural(missingClientSides_, "connection has", "connections have")));
+        }
+        problems.push_back(fmt::format("{}, so the round trips and delays of {} cannot be measured",
+                                       listOf(parts, "; ", "; and "), missingStarts == 1 ? "it" : "them"));
+        evidence.emplace("missing_syn_acks", missingSynAcks_);
+        evidence.emplace("missing_client_sides", missingClientSides_);
+        evidence.emplace("missing_handshake_frames", missingFrames_);
+        finding.frames.insert(finding.frames.end(), missingFrames_.begin(), missingFrames_.end());
+    }
     if (clockContradicted > 0) {
         int64_t largestNs = 0;
         std::vector<uint32_t> frames;
@@ -130,8 +181,11 @@ void CaptureQualityDetector::onEnd(int64_t /*lastTsNs*/) {
     if (copies || counters.timeBackwards > 0) {
         advice.emplace_back("capture again with one interface per file (not -i any on bridged interfaces)");
     }
-    if (unseenAcks_ > 0) {
+    if (unseenAcks_ > 0 || missingStarts > 0) {
         advice.emplace_back("check tcpdump's \"dropped by kernel\" count");
+    }
+    if (missingClientSides_ > 0) {
+        advice.emplace_back("capture where both directions pass (routes can differ each way)");
     }
     if (clockContradicted > 0) {
         advice.emplace_back("analyse the file as captured, before any tool rewrote its times");

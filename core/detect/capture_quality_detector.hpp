@@ -34,16 +34,29 @@ public:
     static constexpr uint64_t kMinCopies = 3;
 
 private:
-    // The highest sequence end a side sent that the capture saw.
+    // What the capture saw a side send (12 B).
     struct Sent {
-        uint32_t highestEnd = 0;
+        uint32_t highestEnd = 0;  // the highest sequence end (`any`)
+        uint32_t synAck = 0;      // the acknowledgement its SYN should get: the SYN's seq + 1 (`syn`)
         bool any = false;
+        bool heard = false;       // any packet of this side
+        bool syn = false;         // its SYN (client) or SYN-ACK (server)
+        bool missing = false;     // a handshake packet or direction missing was counted for it
     };
+    static_assert(sizeof(Sent) == 12);
+
+    // The server's segment `event` shows that the capture missed the server's SYN-ACK (it ACKs the
+    // client's SYN, whose SYN-ACK is not in the file) or every client packet (it ACKs client data
+    // after its SYN-ACK, and no client packet is in the file): counts it once per connection.
+    void checkHandshake(const SegmentEvent& event, Sent& server, const Sent& client);
 
     ConnectionStates<Sent, 2> highestEnd_;
     uint64_t unseenAcks_ = 0;
     absl::flat_hash_set<uint32_t> unseenConnections_;
     std::vector<uint32_t> unseenFrames_;
+    uint64_t missingSynAcks_ = 0;      // connections whose SYN-ACK the capture missed
+    uint64_t missingClientSides_ = 0;  // connections whose client packets the capture missed, all of them
+    std::vector<uint32_t> missingFrames_;
     const TimestampClocks* clocks_ = nullptr;
 };
 

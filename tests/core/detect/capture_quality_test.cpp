@@ -81,3 +81,42 @@ TEST_CASE("a clean capture has no capture_quality finding", "[detect][quality]")
     s.finish();
     CHECK(s.findings("capture_quality").empty());
 }
+
+TEST_CASE("a handshake whose SYN-ACK is not in the file, though the server answers the SYN",
+          "[detect][quality][handshake]") {
+    QualitySession s;
+    s.push(Session::fromClient(0, 0, tcpflag::kSyn), 0);
+    s.push(Session::fromClient(1, 1, kAck), 0.3);            // the ACK of a SYN-ACK the file misses
+    s.push(Session::fromClient(1, 1, kAckPsh, 82), 0.4);
+    s.push(Session::fromServer(1, 83, kAckPsh, 100), 2.6);   // acknowledges the client's data
+    s.finish();
+    const Finding finding = s.onlyFinding("capture_quality");
+    CHECK(finding.evidence["missing_syn_acks"] == 1);
+    CHECK(finding.evidence["missing_client_sides"] == 0);
+    CHECK(finding.evidence["missing_handshake_frames"] == std::vector<uint32_t>{4});
+    CHECK(finding.summary.find("not the server's SYN-ACK") != std::string::npos);
+}
+
+TEST_CASE("only the server's side of a connection is in the file", "[detect][quality][handshake]") {
+    QualitySession s;
+    s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 0);  // answers client ISN 0
+    s.push(Session::fromServer(1, 121, kAckPsh, 300), 40);      // acknowledges 120 B never captured
+    s.push(Session::fromServer(301, 121, kAckPsh, 300), 41);
+    s.finish();
+    const Finding finding = s.onlyFinding("capture_quality");
+    CHECK(finding.evidence["missing_client_sides"] == 1);
+    CHECK(finding.evidence["missing_handshake_frames"] == std::vector<uint32_t>{2});
+    CHECK(finding.summary.find("one direction not captured") != std::string::npos);
+}
+
+TEST_CASE("a challenge ACK to a SYN, or a refusal, is no missing SYN-ACK", "[detect][quality][handshake]") {
+    QualitySession s;
+    s.push(Session::fromClient(5000, 0, tcpflag::kSyn), 0);
+    s.push(Session::fromServer(777, 123456, kAck), 0.1);  // the old connection's sequence (TIME_WAIT)
+    s.push(Session::fromClient(123456, 0, tcpflag::kRst), 0.2);
+    s.push(Session::fromClient(9000, 0, tcpflag::kSyn), 1000);
+    s.push(Session::fromServer(0, 9001, tcpflag::kRst | kAck), 1000.1);  // refused
+    s.finish();
+    CHECK(s.findings("capture_quality").empty());
+
+}
