@@ -58,10 +58,21 @@ struct TcpSegment {
     TcpOptions options;
 };
 
+/// What an ICMP "fragmentation needed" (IPv4 type 3 code 4) or ICMPv6 "packet too big" (type 2)
+/// message says: a router could not forward a TCP segment's packet, too large for its next hop
+/// (path-MTU discovery, RFC 1191 and 8201). The segment it quotes goes in a TcpSegment.
+struct PacketTooBig {
+    IpAddress reporter;           ///< the router (or host) that sent the message
+    uint32_t nextHopMtu = 0;      ///< the largest packet the next hop takes; 0 if the router did not say
+    uint32_t quotedPacketBytes = 0; ///< IP length of the packet that did not fit, as its quoted header gives it
+};
+
 /// What the decoder made of a frame.
 enum class DecodeStatus : uint8_t {
     Tcp,              ///< a TCP segment; the TcpSegment is filled in
     NotTcp,           ///< IP but another transport (UDP, ICMP, ...), or not IP at all (ARP, ...)
+    PacketTooBig,     ///< an ICMP or ICMPv6 "too big" message about a TCP segment: the TcpSegment holds what
+                      ///< it quotes of the segment (endpoints, sequence number), PacketTooBig the rest
     Fragment,         ///< an IPv4 or IPv6 fragment of a TCP packet (first or not): counted, not parsed as TCP
     UnsupportedLink,  ///< a link type the decoder does not know
     Malformed,        ///< headers inconsistent (bad lengths, bad version)

@@ -13,6 +13,7 @@ struct IpLayer {
     uint8_t version = 4;                   ///< 4 or 6
     uint8_t ttl = 0;                       ///< TTL or hop limit
     uint16_t ipId = 0;                     ///< IPv4 identification, 0 for IPv6
+    uint8_t protocol = 0;                  ///< the transport located: 6 TCP, 1 ICMP, 58 ICMPv6; 0 none
 };
 
 }  // namespace tcpscope

@@ -7,6 +7,7 @@ namespace {
 
 constexpr uint32_t kMinHeaderBytes = 20;
 constexpr uint8_t kProtocolTcp = 6;
+constexpr uint8_t kProtocolIcmp = 1;
 constexpr uint16_t kMoreFragments = 0x2000;
 constexpr uint16_t kFragmentOffsetMask = 0x1FFF;
 
@@ -43,13 +44,15 @@ DecodeStatus decodeIpv4(const FrameView& frame, uint32_t offset, IpLayer& ip) {
     if (capturedLength - offset < headerBytes) {
         return DecodeStatus::Truncated;
     }
-    if (header[9] != kProtocolTcp) {
+    const uint8_t protocol = header[9];
+    if (protocol != kProtocolTcp && protocol != kProtocolIcmp) {
         return DecodeStatus::NotTcp;
     }
     const uint16_t flagsAndOffset = loadBigEndian16(header + 6);
     if ((flagsAndOffset & (kMoreFragments | kFragmentOffsetMask)) != 0) {
-        return DecodeStatus::Fragment;
+        return protocol == kProtocolTcp ? DecodeStatus::Fragment : DecodeStatus::NotTcp;
     }
+    ip.protocol = protocol;
     ip.source = header + 12;
     ip.destination = header + 16;
     ip.transportOffset = offset + headerBytes;
@@ -57,7 +60,8 @@ DecodeStatus decodeIpv4(const FrameView& frame, uint32_t offset, IpLayer& ip) {
     ip.version = 4;
     ip.ttl = header[8];
     ip.ipId = loadBigEndian16(header + 4);
-    return DecodeStatus::Tcp;
+    // ICMP is located (its messages may quote a TCP segment) but is not TCP.
+    return protocol == kProtocolTcp ? DecodeStatus::Tcp : DecodeStatus::NotTcp;
 }
 
 }  // namespace tcpscope

@@ -19,6 +19,7 @@ constexpr uint8_t kAuthentication = 51;
 constexpr uint8_t kNoNextHeader = 59;
 constexpr uint8_t kDestinationOptions = 60;
 constexpr uint8_t kMobility = 135;
+constexpr uint8_t kIcmpv6 = 58;
 /// True for headers behind which a TCP header may still come.
 constexpr bool mayLeadToTcp(uint8_t next) {
     switch (next) {
@@ -72,6 +73,8 @@ DecodeStatus decodeIpv6(const FrameView& frame, uint32_t offset, IpLayer& ip) {
         uint64_t extensionBytes = 0;
         switch (next) {
         case nextheader::kTcp:
+        case nextheader::kIcmpv6:
+            // ICMPv6 is not TCP, but located: its "packet too big" messages quote TCP segments.
             ip.source = header + 8;
             ip.destination = header + 24;
             ip.transportOffset = static_cast<uint32_t>(cursor);  // cursor <= capturedLength here
@@ -79,7 +82,8 @@ DecodeStatus decodeIpv6(const FrameView& frame, uint32_t offset, IpLayer& ip) {
             ip.version = 6;
             ip.ttl = header[7];
             ip.ipId = 0;
-            return DecodeStatus::Tcp;
+            ip.protocol = next;
+            return next == nextheader::kTcp ? DecodeStatus::Tcp : DecodeStatus::NotTcp;
         case nextheader::kHopByHop:
         case nextheader::kRouting:
         case nextheader::kDestinationOptions:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "decode/frame_view.hpp"
+#include "decode/icmp_decoder.hpp"
 #include "decode/ip_layer.hpp"
 #include "decode/ipv4_decoder.hpp"
 #include "decode/ipv6_decoder.hpp"
@@ -11,7 +12,7 @@
 
 namespace tcpscope {
 
-DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment) {
+DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment, PacketTooBig* tooBig) {
     const uint32_t capturedLength = packet.data != nullptr ? packet.capturedLength : 0;
     // Some writers store the captured length as the original one; the frame can never be shorter.
     const FrameView frame{packet.data, capturedLength, std::max(packet.originalLength, capturedLength)};
@@ -31,6 +32,9 @@ DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment) {
     IpLayer ip;
     const DecodeStatus ipStatus = link.ipVersion == 4 ? decodeIpv4(frame, link.networkOffset, ip)
                                                       : decodeIpv6(frame, link.networkOffset, ip);
+    if (ipStatus == DecodeStatus::NotTcp && tooBig != nullptr && ip.protocol != 0) {
+        return decodeIcmpTooBig(frame, ip, segment, *tooBig);
+    }
     if (ipStatus != DecodeStatus::Tcp) {
         return ipStatus;
     }
@@ -43,6 +47,8 @@ std::string_view decodeStatusName(DecodeStatus status) {
         return "tcp";
     case DecodeStatus::NotTcp:
         return "not-tcp";
+    case DecodeStatus::PacketTooBig:
+        return "packet-too-big";
     case DecodeStatus::Fragment:
         return "fragment";
     case DecodeStatus::UnsupportedLink:

@@ -8,11 +8,13 @@
 namespace tcpscope {
 
 /// Decodes the link, IP and TCP headers of a frame. Fills `segment` only when the result is Tcp.
+/// Given `tooBig`, an ICMP or ICMPv6 "too big" message about a TCP segment is PacketTooBig (the
+/// quoted segment in `segment`, the rest in `*tooBig`); without, it is NotTcp like any other ICMP.
 /// Never reads past `packet.capturedLength`.
-DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment);
+DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment, PacketTooBig* tooBig = nullptr);
 
-/// Short lower-case name of a status for counters and messages: "tcp", "not-tcp", "fragment",
-/// "unsupported-link", "malformed", "truncated".
+/// Short lower-case name of a status for counters and messages: "tcp", "not-tcp", "packet-too-big",
+/// "fragment", "unsupported-link", "malformed", "truncated".
 std::string_view decodeStatusName(DecodeStatus status);
 
 /// True if decodePacket understands this link type.

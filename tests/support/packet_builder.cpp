@@ -16,6 +16,8 @@ constexpr uint8_t kIpv6Routing = 43;
 constexpr uint8_t kIpv6Fragment = 44;
 constexpr uint8_t kIpv6Auth = 51;
 constexpr uint8_t kIpv6DestOptions = 60;
+constexpr uint8_t kIcmpProtocol = 1;
+constexpr uint8_t kIcmpv6Protocol = 58;
 constexpr size_t kIpv4HeaderBytes = 20;
 constexpr size_t kIpv6HeaderBytes = 40;
 constexpr size_t kTcpHeaderBytes = 20;
@@ -400,6 +402,55 @@ std::vector<uint8_t> wrapInLink(const std::vector<uint8_t>& ipPacket, uint32_t l
         frame.resize(60, 0);
     }
     return frame;
+}
+
+std::vector<uint8_t> buildPacketTooBig(const SegmentSpec& refused, const std::string& router, uint32_t nextHopMtu,
+                                       uint32_t quotedBytes) {
+    std::vector<uint8_t> quoted = buildIpPacket(refused);
+    quoted.resize(std::min<size_t>(quoted.size(), quotedBytes));
+    const ParsedAddress source = parseAddress(router);
+    const ParsedAddress destination = parseAddress(refused.source);
+    std::vector<uint8_t> icmp;
+    uint32_t sum = 0;
+    if (source.isV6) {
+        appendBytes(icmp, {2, 0, 0, 0});  // packet too big, code 0, checksum below
+        putU32(icmp, nextHopMtu);
+    } else {
+        appendBytes(icmp, {3, 4, 0, 0, 0, 0});  // fragmentation needed, checksum below, unused
+        putU16(icmp, static_cast<uint16_t>(nextHopMtu));
+    }
+    icmp.insert(icmp.end(), quoted.begin(), quoted.end());
+    if (source.isV6) {
+        // ICMPv6's checksum covers the pseudo header too.
+        sum = sumWords(source.bytes.data(), source.size());
+        sum = sumWords(destination.bytes.data(), destination.size(), sum);
+        sum += kIcmpv6Protocol + static_cast<uint32_t>(icmp.size());
+    }
+    setU16(icmp, 2, foldChecksum(sumWords(icmp.data(), icmp.size(), sum)));
+
+    std::vector<uint8_t> packet;
+    if (source.isV6) {
+        putU32(packet, 0x60000000);
+        putU16(packet, static_cast<uint16_t>(icmp.size()));
+        packet.push_back(kIcmpv6Protocol);
+        packet.push_back(64);
+        packet.insert(packet.end(), source.bytes.begin(), source.bytes.end());
+        packet.insert(packet.end(), destination.bytes.begin(), destination.bytes.end());
+    } else {
+        packet.push_back(0x45);
+        packet.push_back(0xC0);  // DSCP CS6, as Linux sends ICMP errors
+        putU16(packet, static_cast<uint16_t>(kIpv4HeaderBytes + icmp.size()));
+        putU16(packet, 0);  // identification
+        putU16(packet, 0);  // no flags: an ICMP error may be fragmented
+        packet.push_back(64);
+        packet.push_back(kIcmpProtocol);
+        putU16(packet, 0);
+        packet.insert(packet.end(), source.bytes.begin(), source.bytes.begin() + 4);
+        packet.insert(packet.end(), destination.bytes.begin(), destination.bytes.begin() + 4);
+        setIpv4Checksum(packet);
+    }
+    packet.insert(packet.end(), icmp.begin(), icmp.end());
+    return packet;
 }
 
 std::vector<uint8_t> buildFrame(const SegmentSpec& spec, uint32_t linkType, const LinkOptions& link) {

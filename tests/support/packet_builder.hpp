@@ -88,6 +88,13 @@ std::vector<uint8_t> wrapInLink(const std::vector<uint8_t>& ipPacket, uint32_t l
 std::vector<uint8_t> buildFrame(const SegmentSpec& spec, uint32_t linkType = linktype::kEthernet,
                                 const LinkOptions& link = {});
 
+/// An ICMP "fragmentation needed" (type 3 code 4; ICMPv6 "packet too big", type 2, for IPv6) from
+/// `router` to the sender of `refused`, saying its next hop takes `nextHopMtu` bytes and quoting the
+/// first `quotedBytes` of the refused segment's IP packet (RFC 792 promises the IP header and 8
+/// bytes; Linux quotes what fits in 576 bytes). IP header included, no link layer.
+std::vector<uint8_t> buildPacketTooBig(const SegmentSpec& refused, const std::string& router, uint32_t nextHopMtu,
+                                       uint32_t quotedBytes = 548);
+
 /// An Ethernet frame carrying something other than IP (`etherType` 0x0806 = ARP, ...).
 std::vector<uint8_t> buildNonIpEthernetFrame(uint16_t etherType, const std::vector<uint8_t>& payload);
 
