@@ -58,6 +58,7 @@ struct DetectorSet::Detectors final : SegmentObserver {
         clocks.onSegment(event);  // before the detectors that read it
         forEach(*this, [&event]<typename Type>(Type& detector) { detector.Type::onSegment(event); });
     }
+    void onPacketTooBig(const PacketTooBigEvent& event) override { retransmissionStall.onPacketTooBig(event); }
     void onClock(int64_t nowNs) override {
         forEach(*this, [nowNs]<typename Type>(Type& detector) { detector.Type::onClock(nowNs); });
     }

@@ -145,7 +145,11 @@ void RetransmissionStallDetector::track(const SegmentEvent& event) {
         return;
     }
     const uint32_t end = segment.seq + length;
-    if (has(event.analysis, AnalysisFlag::Retransmission)) {
+    // Data resent sooner than a round trip after it was first sent is flagged out of order (as
+    // Wireshark does); after a "too big" message it is a resend all the same.
+    const bool resentAfterTooBig = has(event.analysis, AnalysisFlag::OutOfOrder) &&
+                                   pathMtu_.heardAbout(segment.source, segment.destination);
+    if (has(event.analysis, AnalysisFlag::Retransmission) || resentAfterTooBig) {
         onRetransmission(event, own, end);
     } else if (!has(event.analysis, AnalysisFlag::OutOfOrder)) {
         remember(own, segment.seq, end, event.frame, event.tsNs);
@@ -175,13 +179,21 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
             sent.resent = true;
         }
     }
+    const uint32_t highestBefore = state.highestKnown() ? state.highestEnd : end;
     remember(state, seq, end, event.frame, event.tsNs);  // any new data it carries beyond the old
     Retransmitted& history = retransmitted_[event.connection.id * 2 + sideIndex(event.sender)];
-    const bool byTimeout = !has(event.analysis, AnalysisFlag::FastRetransmission);
+    const bool byTimeout = has(event.analysis, AnalysisFlag::Retransmission) &&
+                           !has(event.analysis, AnalysisFlag::FastRetransmission);
     // Data already acknowledged (from.tsNs unknown: no longer in flight) is a spurious
     // retransmission: nobody waited for it. A FIN alone resent means all data before it was
     // acknowledged (a resend starts at the first unacknowledged byte): nobody waits for data.
     const bool finOnly = event.segment.payloadLength == 0;
+    // A router refused the data as too big meanwhile: path-MTU discovery, not a loss.
+    if (from.tsNs != kNoTime && !finOnly &&
+        pathMtu_.claim(event, PathMtuResends::Resend{from.frame, from.tsNs, from.captured, highestBefore})) {
+        history.lastRetransmissionTsNs = event.tsNs;
+        return;
+    }
     if (byTimeout && from.tsNs != kNoTime && !finOnly) {
         // Time already counted for an earlier retransmission (the burst that follows an RTO) is
         // not counted twice.

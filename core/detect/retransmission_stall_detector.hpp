@@ -6,6 +6,7 @@
 
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
+#include "detect/path_mtu_resends.hpp"
 #include "detect/small_vector.hpp"
 #include "detect/timestamp_clocks.hpp"
 
@@ -25,6 +26,9 @@ namespace tcpscope {
 /// On a live capture (onClock), data unacknowledged for longer than the threshold with no
 /// retransmission yet shows as an ongoing stall: a provisional finding until the retransmission
 /// confirms it, withdrawn if the ACK comes first.
+/// Data resent after a router said its packet was too big (ICMP fragmentation needed, ICMPv6
+/// packet too big) while it was in flight is path-MTU discovery, not a loss: PathMtuResends makes
+/// those resends a `path_mtu` finding instead.
 /// Where both hosts' TCP timestamp clocks contradict the frame times (TimestampClocks), a
 /// retransmission is not timed at all: the capture's times are not real there (capture_quality
 /// says so).
@@ -36,6 +40,7 @@ public:
     void useClocks(const TimestampClocks* clocks) { clocks_ = clocks; }
 
     void onSegment(const SegmentEvent& event) override;
+    void onPacketTooBig(const PacketTooBigEvent& event) override { pathMtu_.add(event); }
     /// Asks for the memory onSegment(event) will read (DetectorSet calls it for every detector
     /// before any of them runs, so that their cache misses overlap instead of following each other).
     void prefetch(const SegmentEvent& event) const;
@@ -189,6 +194,7 @@ private:
     std::vector<Totals> totals_;
     absl::flat_hash_map<uint32_t, OpenStall> open_;  // by connection id * 2 + side; empty on a file
     const TimestampClocks* clocks_ = nullptr;
+    PathMtuResends pathMtu_{options(), log()};
 };
 
 }  // namespace tcpscope

@@ -63,6 +63,7 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fi
     switch (status) {
         case DecodeStatus::Tcp: break;
         case DecodeStatus::NotTcp: ++counters_.notTcp; return false;
+        case DecodeStatus::PacketTooBig: ++counters_.notTcp; ++counters_.packetTooBig; return false;
         case DecodeStatus::Fragment: ++counters_.fragments; return false;
         case DecodeStatus::UnsupportedLink: ++counters_.unsupportedLink; return false;
         case DecodeStatus::Malformed: ++counters_.malformed; return false;
@@ -135,12 +136,27 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
         return;
     }
     TcpSegment segment;
-    const DecodeStatus status = decodePacket(packet, segment);
+    PacketTooBig tooBig;
+    const DecodeStatus status = decodePacket(packet, segment, &tooBig);
     TupleRef tuple;
     if (status == DecodeStatus::Tcp && options_.trackConnections) {
         tuple = tuples_.number(segment.source, segment.destination);
     }
     analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame);
+    if (status == DecodeStatus::PacketTooBig) {
+        tellPacketTooBig(segment, tooBig, frame, packet.tsNs);
+    }
+}
+
+void AnalysisEngine::tellPacketTooBig(const TcpSegment& quoted, const PacketTooBig& message, uint32_t frame,
+                                      int64_t tsNs) {
+    if (!options_.trackConnections) {
+        return;
+    }
+    const PacketTooBigEvent event{quoted, message, frame, tsNs};
+    for (SegmentObserver* observer : observers_) {
+        observer->onPacketTooBig(event);
+    }
 }
 
 void AnalysisEngine::decode(const RawPacket& packet, uint32_t fileIndex, PreparedFrame& frame) const {
@@ -149,7 +165,7 @@ void AnalysisEngine::decode(const RawPacket& packet, uint32_t fileIndex, Prepare
     frame.linkType = packet.linkType;
     frame.fileIndex = fileIndex;
     frame.comment.assign(packet.comment);
-    frame.status = decodePacket(packet, frame.segment);
+    frame.status = decodePacket(packet, frame.segment, &frame.tooBig);
 }
 
 namespace {
@@ -179,6 +195,9 @@ void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
     const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.fileIndex, prepared.comment);
     analyse(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs, prepared.recordOffset,
             prepared.fileIndex, frame);
+    if (prepared.status == DecodeStatus::PacketTooBig) {
+        tellPacketTooBig(prepared.segment, prepared.tooBig, frame, prepared.tsNs);
+    }
 }
 
 void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<TrackedFrame> tracked) {
@@ -203,9 +222,9 @@ void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<Tracked
         TrackedSegment segment;
         result.isTcp = trackSegment(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs,
                                     prepared.recordOffset, prepared.fileIndex, frame, segment);
+        result.frame = frame;  // a "too big" message's too, for notify()
         if (result.isTcp) {
             result.connection.take(*segment.connection);
-            result.frame = frame;
             result.analysis = segment.analysis;
             result.sender = segment.sender;
         }
@@ -214,6 +233,9 @@ void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<Tracked
 
 void AnalysisEngine::notify(const PreparedFrame& prepared, const TrackedFrame& tracked) {
     if (!tracked.isTcp) {
+        if (prepared.status == DecodeStatus::PacketTooBig) {
+            tellPacketTooBig(prepared.segment, prepared.tooBig, tracked.frame, prepared.tsNs);
+        }
         return;
     }
     const SegmentEvent event{prepared.segment, tracked.connection, tracked.sender,

@@ -52,7 +52,8 @@ struct FrameCounters {
     uint64_t filteredOut = 0;      ///< rejected by the filter expression
     uint64_t tcp = 0;              ///< TCP segments analysed
     uint64_t sizeLimited = 0;      ///< TCP segments cut by the snapshot length (still analysed)
-    uint64_t notTcp = 0;
+    uint64_t notTcp = 0;           ///< frames that are not TCP segments (ICMP "too big" messages among them)
+    uint64_t packetTooBig = 0;     ///< ICMP and ICMPv6 "too big" messages about TCP segments (path MTU)
     uint64_t fragments = 0;        ///< non-first IP fragments, not parsed as TCP
     uint64_t malformed = 0;
     uint64_t truncated = 0;
@@ -73,7 +74,8 @@ struct PreparedFrame {
     uint32_t linkType = 0;
     uint32_t fileIndex = 0;
     DecodeStatus status = DecodeStatus::NotTcp;
-    TcpSegment segment;   ///< valid when status is Tcp
+    TcpSegment segment;   ///< valid when status is Tcp (PacketTooBig: the segment the message quotes)
+    PacketTooBig tooBig;  ///< valid when status is PacketTooBig
     TupleRef tuple;       ///< the segment's tuple, numbered when status is Tcp
     std::string comment;  ///< pcapng packet comment, usually empty
 };
@@ -96,7 +98,7 @@ struct TrackedFrame {
     uint32_t frame = 0;
     AnalysisFlags analysis = 0;
     Side sender = Side::Client;
-    bool isTcp = false;  ///< false: a frame that was only counted, nothing to observe
+    bool isTcp = false;  ///< false: a frame that was only counted (or a "too big" message, see its status)
 };
 
 /// The incremental analysis: frames are pushed one at a time, in capture order, and every
@@ -197,6 +199,8 @@ private:
     // The analysis of a decoded frame.
     void analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
                  uint64_t recordOffset, uint32_t fileIndex, uint32_t frame);
+    // Hands a "too big" message (quoting `quoted`) to the observers.
+    void tellPacketTooBig(const TcpSegment& quoted, const PacketTooBig& message, uint32_t frame, int64_t tsNs);
     // Retires the live connections past their age at capture time `nowNs`.
     void retireAged(int64_t nowNs);
 

@@ -18,6 +18,16 @@ struct SegmentEvent {
     AnalysisFlags analysis;
 };
 
+/// An ICMP "fragmentation needed" or ICMPv6 "packet too big" message about a TCP segment, as the
+/// engine hands it to observers: no connection is looked up for it (the message names a direction,
+/// and the capture may hold nothing else of that connection).
+struct PacketTooBigEvent {
+    const TcpSegment& quoted;  ///< what the message quotes of the segment: endpoints, sequence number
+    const PacketTooBig& message;
+    uint32_t frame;
+    int64_t tsNs;
+};
+
 /// Receives every analysed segment in capture order. Detectors implement this so that they run
 /// the same way on a file and on a live capture.
 ///
@@ -37,6 +47,8 @@ public:
     virtual ~SegmentObserver() = default;
     /// Called once per TCP segment, in capture order.
     virtual void onSegment(const SegmentEvent& event) = 0;
+    /// Called for every "too big" message about a TCP segment, in capture order among the segments.
+    virtual void onPacketTooBig(const PacketTooBigEvent& event) { (void)event; }
     /// Called on a live capture a few times a second with the capture clock's time (never less than
     /// the last segment's, never going back), so that a stall still going on shows without waiting
     /// for the packet that ends it. Not called while a file is read: onEnd ends every open stall.

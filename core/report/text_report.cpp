@@ -64,6 +64,11 @@ void writeCaptureText(std::ostream& out, const CaptureAnalysis& analysis) {
         fmt::print(out, "  not analysed: {} other protocols, {} IP fragments, {} malformed, {} truncated, {} unsupported link type\n",
                    counters.notTcp, counters.fragments, counters.malformed, counters.truncated, counters.unsupportedLink);
     }
+    if (counters.packetTooBig > 0) {
+        fmt::print(out, "  {} of the other protocols' packets are ICMP \"too big\" messages about TCP segments (read for "
+                        "path MTU)\n",
+                   counters.packetTooBig);
+    }
     if (counters.duplicates > 0) {
         fmt::print(out, "  {} TCP packets held twice by the capture, left out of the analysis\n", counters.duplicates);
     }

@@ -24,6 +24,12 @@ public:
         return engine.packets().size() == 0 ? AnalysisFlags{0} : engine.packets().analysis(engine.packets().size() - 1);
     }
 
+    /// Pushes an IP packet built in code (an ICMP message, say) at `atMs` milliseconds after the start.
+    void pushIp(const std::vector<uint8_t>& ipPacket, double atMs) {
+        const std::vector<uint8_t> frame = wrapInLink(ipPacket, linkType_);
+        engine.push(asRaw(frame, kStartNs + static_cast<int64_t>(atMs * kMs), linkType_), 0);
+    }
+
     /// A segment from the client (10.0.0.1:40000) to the server (10.0.0.2:80).
     static SegmentSpec fromClient(uint32_t seq, uint32_t ack, uint16_t flags, uint32_t length = 0) {
         SegmentSpec spec;
