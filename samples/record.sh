@@ -26,7 +26,7 @@ ALL_SCENARIOS=(proxy-nagle proxy-nodelay proxy-nagle-ttt proxy-nagle-ff churn-ex
     proxy-nagle-noy proxy-nagle-late)
 # over delay lines between namespaces (real round-trip times), into samples/rtt/
 RTT_SCENARIOS=(rtt-http-keepalive rtt-tls-like rtt-nagle-proxy rtt-bulk-cwnd rtt-defer-accept
-    rtt-syn-dropped rtt-duplicated)
+    rtt-syn-dropped rtt-duplicated rtt-path-mtu)
 ALL_SCENARIOS+=("${RTT_SCENARIOS[@]}")
 
 CURRENT=record
@@ -141,11 +141,11 @@ capture_in() {
         ((${#interfaces[@]} == 1)) || die "tcpdump takes one interface (any for all)"
         command=(tcpdump -i "${interfaces[0]}" -s "$SNAPLEN")
         [[ $format == pcap-nano ]] && command+=(--time-stamp-precision=nano)
-        command+=(--immediate-mode -U -n -Z root -w "$file" tcp)
+        command+=(--immediate-mode -U -n -Z root -w "$file" "${CAPTURE_FILTER:-tcp}")
         ;;
     pcapng)
         # before the first -i, -s and -f hold for every interface; after one, for that one alone
-        command=(dumpcap -s "$SNAPLEN" -f tcp)
+        command=(dumpcap -s "$SNAPLEN" -f "${CAPTURE_FILTER:-tcp}")
         local interface
         for interface in "${interfaces[@]}"; do
             command+=(-i "$interface")
@@ -653,6 +653,41 @@ scenario_rtt-duplicated() {
     capture_at client rtt-duplicated-client to-server
     log "python3 scenarios/http11_client.py $server 8080 $requests"
     in_role client "$PYTHON" "$SCENARIOS/http11_client.py" "$server" 8080 "$requests" | tail -n 2 &
+    wait_job $!
+    wait "$server_pid"
+    stop_capture
+}
+
+# rtt-path-mtu: a 64 KiB download through a router whose link toward the
+# client takes packets of 1200 bytes, while both ends have 1500: the server's
+# full-sized segments are refused, the router answers each with an ICMP
+# "fragmentation needed" (next hop MTU 1200), and the server sends the data
+# again in smaller segments (path-MTU discovery). 10 ms each way on both
+# paths; captured at the server (segments, messages, resends: path_mtu) and at
+# the client (the data only comes later).
+scenario_rtt-path-mtu() {
+    local bytes=65536 server
+    local CAPTURE_FILTER='tcp or icmp' # read by capture_in: the messages are ICMP
+    make_path client router 10
+    make_path router server 10
+    server=$(address_of router server)
+    in_role router sysctl -qw net.ipv4.ip_forward=1
+    local client
+    client=$(address_of router client)
+    # with a source address: a 127.0.0.0/8 address has host scope, which the kernel does not pick
+    # for a route through a gateway
+    log "ip route add (client) $server via $(address_of client router) src $client; (server) $client via $(address_of server router) src $server"
+    in_role client ip route add "$server/32" via "$(address_of client router)" src "$client"
+    in_role server ip route add "$client/32" via "$(address_of server router)" src "$server"
+    log "ip link set to-client mtu 1200 (in the router's namespace)"
+    in_role router ip link set to-client mtu 1200
+    in_role server "$PYTHON" "$SCENARIOS/bulk.py" server "$server" 8000 cubic 1 &
+    local server_pid=$!
+    wait_listen server 8000
+    capture_at server rtt-path-mtu-server to-router
+    capture_at client rtt-path-mtu-client to-router
+    log "python3 scenarios/bulk.py client $server 8000 $bytes"
+    in_role client "$PYTHON" "$SCENARIOS/bulk.py" client "$server" 8000 "$bytes" &
     wait_job $!
     wait "$server_pid"
     stop_capture

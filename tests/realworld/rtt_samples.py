@@ -7,8 +7,8 @@ Each recording has a known cause (or none): request/response over 40-80 ms round
 Nagle, a cwnd-limited bulk transfer is not Nagle though the receiver's delayed ACKs hold its full
 segments (and the recording must show those holds), idle clients of a TCP_DEFER_ACCEPT listener
 are no backlog overflow, SYNs a firewall drops are unanswered attempts, a file holding its packets
-twice says so and finds what the clean capture finds, and the proxy's Nagle stalls are found at
-every capture point. Prints one line per check; exits 1 if any fails.
+twice says so and finds what the clean capture finds, the proxy's Nagle stalls are found at
+every capture point, and resends after a router's ICMP "fragmentation needed" are path MTU, not loss. Prints one line per check; exits 1 if any fails.
 """
 import argparse
 import json
@@ -101,6 +101,18 @@ def main():
         wanted = 38 if point == "proxy" else 19
         check(name, found >= wanted - 2 and found <= wanted and len(scored(report(name))) ==
               len(scored(report(name), "delayed_ack_stall")), f"{found} Nagle stalls (recorded: {wanted})")
+    server = report("rtt-path-mtu-server.pcap")
+    pmtu = [f for f in server["findings"] if f["kind"] == "path_mtu"]
+    evidence = pmtu[0]["evidence"] if len(pmtu) == 1 else {}
+    # samples/README.md: 10 messages (mtu 1200), the data resent at once in 15 smaller segments.
+    check("rtt-path-mtu-server.pcap", len(pmtu) == 1 and pmtu[0]["severity"] == "info" and not scored(server)
+          and evidence.get("next_hop_mtu") == 1200 and evidence.get("messages") == 10
+          and evidence.get("resends") == 15,
+          f"path_mtu {[(f['severity'], f['evidence'].get('resends')) for f in pmtu]} (recorded: info, 15 resends "
+          f"after 10 messages of mtu 1200), no warning: {not scored(server)}")
+    client = report("rtt-path-mtu-client.pcap")
+    check("rtt-path-mtu-client.pcap", not client["findings"],
+          f"{len(client['findings'])} findings (the client sees no message and no resend)")
     failed = checks.count(False)
     print(f"{len(checks) - failed} passed, {failed} failed")
     return 1 if failed else 0
