@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
     libqt6opengl6-dev  # Qt6Charts's CMake package needs Qt6OpenGL; qt6-charts-dev does not pull it in
     libpcap-dev libfmt-dev catch2 zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev libabsl-dev
+    libssl-dev  # records: the Community ID's SHA-1 (libcrypto)
     help2man  # the man pages are made from each program's --help
 )
 if [[ "${1:-}" == "--tests" ]]; then
