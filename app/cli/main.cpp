@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
         addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app),
         addMermaidCommand(app), addGenerateCommand(app), addNotesCommand(app),
         addCaptureCommand(app), addInterfacesCommand(app), addExportCommand(app),
+        addFleetCommand(app),
     };
 #ifdef TCPSCOPE_CLI_EXPORTS
     subcommands.push_back(addDiagramCommand(app));

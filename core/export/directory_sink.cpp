@@ -10,6 +10,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "export/sink_spec.hpp"
+
 namespace tcpscope {
 
 namespace {
@@ -66,7 +68,11 @@ struct DirectorySink::HourFile {
 };
 
 DirectorySink::DirectorySink(std::filesystem::path root, std::string host, int compressionLevel)
-    : hostDir_(std::move(root) / ("host=" + host)), compressionLevel_(compressionLevel) {}
+    : hostDir_(std::move(root) / ("host=" + host)), compressionLevel_(compressionLevel) {
+    if (!isValidHostName(host)) {  // it names a folder: no '/', no '..'
+        throw std::invalid_argument(fmt::format("'{}' is not a host name (letters, digits, '.', '-', '_')", host));
+    }
+}
 
 DirectorySink::~DirectorySink() {
     try {

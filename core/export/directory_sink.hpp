@@ -12,7 +12,8 @@ namespace tcpscope {
 /// Writes records as NDJSON into zstd files, one per host and UTC hour of the record's time:
 /// ROOT/host=HOST/YYYY-MM-DD/HH.ndjson.zst (docs/records.md). A file that exists gets a new zstd
 /// frame appended, so earlier exports stay readable as one stream. Throws std::runtime_error with
-/// the path and the reason when a file cannot be written.
+/// the path and the reason when a file cannot be written, std::invalid_argument for a host name that
+/// isValidHostName() refuses.
 class DirectorySink : public RecordSink {
 public:
     DirectorySink(std::filesystem::path root, std::string host, int compressionLevel = 3);

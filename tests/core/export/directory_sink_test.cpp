@@ -72,3 +72,10 @@ TEST_CASE("a folder that cannot be written is a one-line error", "[export][direc
         CHECK(std::string(error.what()).find('\n') == std::string::npos);
     }
 }
+
+TEST_CASE("a host name that would leave the folder is refused", "[export][directory]") {
+    TempDir dir("dirsink");
+    CHECK_THROWS_AS(DirectorySink(dir.path, "../elsewhere"), std::invalid_argument);
+    CHECK_THROWS_AS(DirectorySink(dir.path, "a/b"), std::invalid_argument);
+    CHECK_FALSE(fs::exists(dir.path.parent_path() / "elsewhere"));
+}
