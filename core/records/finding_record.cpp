@@ -3,7 +3,7 @@
 #include <initializer_list>
 
 #include "records/community_id.hpp"
-#include "records/record_header.hpp"
+#include "records/record_line.hpp"
 
 namespace tcpscope {
 
@@ -26,16 +26,16 @@ std::string evidenceText(const nlohmann::json& evidence, std::initializer_list<c
 }  // namespace
 
 std::string findingRecord(const RecordSource& source, const Finding& finding, const Connection* flow) {
-    RecordJson record = recordHeader(source, RecordType::Finding, finding.tsNs,
-                                     flow != nullptr ? communityIdV1(flow->client, flow->server) : std::string());
-    record["finding_id"] = finding.id;
-    record["kind"] = finding.kind;
-    record["severity"] = severityName(finding.severity);
-    record["flow_id"] = flow != nullptr ? int64_t{flow->id} : int64_t{-1};
-    record["duration_ms"] = finding.durationMs;
+    RecordLine record(source, RecordType::Finding, finding.tsNs,
+                      flow != nullptr ? communityIdV1(flow->client, flow->server) : std::string());
+    record.field("finding_id", finding.id);
+    record.field("kind", finding.kind);
+    record.field("severity", severityName(finding.severity));
+    record.field("flow_id", flow != nullptr ? int64_t{flow->id} : int64_t{-1});
+    record.field("duration_ms", finding.durationMs);
     if (flow != nullptr) {
-        record["client"] = flow->client.toString();
-        record["server"] = flow->server.toString();
+        record.field("client", flow->client.toString());
+        record.field("server", flow->server.toString());
     } else {
         // A host-level finding names its parties in its evidence; time_wait_churn names the one
         // host that holds TIME_WAIT, a server when its role says so.
@@ -46,13 +46,13 @@ std::string findingRecord(const RecordSource& source, const Finding& finding, co
         if (!host.empty()) {
             (hostIsServer ? server : client) = host;
         }
-        record["client"] = std::move(client);
-        record["server"] = std::move(server);
+        record.field("client", client);
+        record.field("server", server);
     }
-    record["summary"] = finding.summary;
-    record["frames"] = finding.frames;
-    record["evidence"] = finding.evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return recordLine(record);
+    record.field("summary", finding.summary);
+    record.field("frames", std::span<const uint32_t>(finding.frames));
+    record.field("evidence", finding.evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return std::move(record).take();
 }
 
 }  // namespace tcpscope

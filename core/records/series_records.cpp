@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "records/record_header.hpp"
+#include "records/record_line.hpp"
 
 namespace tcpscope {
 
@@ -46,15 +46,15 @@ PopulationKey keyOf(const HostPopulation& population) {
 
 void writeSeries(const RecordSource& source, const PopulationKey& key, const SeriesSlot& slot, uint32_t capacity,
                  RecordSink& sink) {
-    RecordJson record = recordHeader(source, RecordType::Series, slot.startNs, std::string());
-    record["series"] = key.series;
-    record["interval_s"] = slot.intervalSeconds;
-    record["value"] = slot.highest;
-    record["subject"] = key.subject;
-    record["server"] = key.server;
-    record["role"] = key.role;
-    record["capacity"] = capacity;
-    sink.write(RecordType::Series, slot.startNs, recordLine(record));
+    RecordLine record(source, RecordType::Series, slot.startNs, std::string_view());
+    record.field("series", key.series);
+    record.field("interval_s", slot.intervalSeconds);
+    record.field("value", slot.highest);
+    record.field("subject", key.subject);
+    record.field("server", key.server);
+    record.field("role", key.role);
+    record.field("capacity", capacity);
+    sink.write(RecordType::Series, slot.startNs, std::move(record).take());
 }
 
 // New connections (a first SYN in the capture) per listener and UTC second.
