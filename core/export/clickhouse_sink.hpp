@@ -19,7 +19,7 @@ namespace tcpscope {
 struct ClickHouseSinkOptions {
     std::filesystem::path spoolDir;           ///< where batches wait (see defaultSpoolDir)
     uint64_t spoolLimitBytes = 256ull << 20;  ///< beyond it new batches are dropped, and said
-    uint64_t batchRows = 5000;                ///< rows per INSERT (one table, one UTC day)
+    uint64_t batchRows = 20000;               ///< rows per INSERT (one table, one UTC day)
     double timeoutSeconds = 30;               ///< per request
     double retrySeconds = 60;                 ///< finish() keeps trying this long
 };
