@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
     libqt6opengl6-dev  # Qt6Charts's CMake package needs Qt6OpenGL; qt6-charts-dev does not pull it in
     libpcap-dev libfmt-dev catch2 zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev libabsl-dev
+    libcurl4-openssl-dev libssl-dev  # export: ClickHouse over HTTP (libcurl), the Community ID's SHA-1 (libcrypto)
     help2man  # the man pages are made from each program's --help
 )
 if [[ "${1:-}" == "--tests" ]]; then
@@ -15,6 +16,8 @@ if [[ "${1:-}" == "--tests" ]]; then
     packages+=(tshark tcpdump xvfb xauth poppler-utils python3)
     # The Debian package test: cpack's dpkg-shlibdeps, the package's judges, setcap/getcap, completion.
     packages+=(dpkg-dev lintian desktop-file-utils appstream libcap2-bin adduser bash-completion)
+    # The export tests start their own ClickHouse on loopback (a folder and ports of their own).
+    packages+=(clickhouse-server)
 fi
 
 missing=()
@@ -39,4 +42,10 @@ echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo de
 $sudo apt-get update -qq
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" |
     { grep -E '^(Need to get|After this operation|Setting up)' || true; }
+# The tests never use the system's ClickHouse service: one the package just started is stopped.
+if [[ " ${missing[*]} " == *" clickhouse-server "* ]] && command -v systemctl >/dev/null &&
+    systemctl is-active --quiet clickhouse-server 2>/dev/null; then
+    echo "setup: stopping and disabling the clickhouse-server service the package started (the tests run their own)"
+    $sudo systemctl disable --now clickhouse-server >/dev/null 2>&1 || true
+fi
 echo "setup: done"

@@ -18,6 +18,7 @@ namespace tcpscope::cli {
 constexpr int kExitAnalysed = 0;
 constexpr int kExitUsage = 2;
 constexpr int kExitUnreadable = 3;
+constexpr int kExitNotDelivered = 4;  ///< export: records wait in the spool, or were dropped
 
 /// A subcommand: its options are registered on the app; run() is called when it was chosen.
 struct Subcommand {

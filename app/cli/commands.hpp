@@ -14,6 +14,8 @@ Subcommand addGenerateCommand(CLI::App& app);  // generate_command.cpp
 Subcommand addCaptureCommand(CLI::App& app);     // capture_command.cpp
 Subcommand addInterfacesCommand(CLI::App& app);  // capture_command.cpp
 Subcommand addNotesCommand(CLI::App& app);     // notes_command.cpp
+Subcommand addExportCommand(CLI::App& app);    // export_command.cpp
+Subcommand addFleetCommand(CLI::App& app);     // fleet_command.cpp
 #ifdef TCPSCOPE_CLI_EXPORTS
 Subcommand addDiagramCommand(CLI::App& app);  // diagram_command.cpp (with the GUI build only)
 Subcommand addReportCommand(CLI::App& app);   // report_command.cpp (with the GUI build only)

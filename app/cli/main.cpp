@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
     std::vector<Subcommand> subcommands = {
         addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app),
         addMermaidCommand(app), addGenerateCommand(app), addNotesCommand(app),
-        addCaptureCommand(app), addInterfacesCommand(app),
+        addCaptureCommand(app), addInterfacesCommand(app), addExportCommand(app),
+        addFleetCommand(app),
     };
 #ifdef TCPSCOPE_CLI_EXPORTS
     subcommands.push_back(addDiagramCommand(app));

@@ -1,0 +1,58 @@
+#include "records/finding_record.hpp"
+
+#include <initializer_list>
+
+#include "records/community_id.hpp"
+#include "records/record_line.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+// The first of `keys` whose value in the evidence is a string, or "".
+std::string evidenceText(const nlohmann::json& evidence, std::initializer_list<const char*> keys) {
+    if (!evidence.is_object()) {
+        return {};
+    }
+    for (const char* key : keys) {
+        const auto found = evidence.find(key);
+        if (found != evidence.end() && found->is_string()) {
+            return found->get<std::string>();
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string findingRecord(const RecordSource& source, const Finding& finding, const Connection* flow) {
+    RecordLine record(source, RecordType::Finding, finding.tsNs,
+                      flow != nullptr ? communityIdV1(flow->client, flow->server) : std::string());
+    record.field("finding_id", finding.id);
+    record.field("kind", finding.kind);
+    record.field("severity", severityName(finding.severity));
+    record.field("flow_id", flow != nullptr ? int64_t{flow->id} : int64_t{-1});
+    record.field("duration_ms", finding.durationMs);
+    if (flow != nullptr) {
+        record.field("client", flow->client.toString());
+        record.field("server", flow->server.toString());
+    } else {
+        // A host-level finding names its parties in its evidence; time_wait_churn names the one
+        // host that holds TIME_WAIT, a server when its role says so.
+        const bool hostIsServer = evidenceText(finding.evidence, {"role"}) == "server";
+        const std::string host = evidenceText(finding.evidence, {"host"});
+        std::string client = evidenceText(finding.evidence, {"client", "sender", "source"});
+        std::string server = evidenceText(finding.evidence, {"server", "listener", "receiver", "target"});
+        if (!host.empty()) {
+            (hostIsServer ? server : client) = host;
+        }
+        record.field("client", client);
+        record.field("server", server);
+    }
+    record.field("summary", finding.summary);
+    record.field("frames", std::span<const uint32_t>(finding.frames));
+    record.field("evidence", finding.evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return std::move(record).take();
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,29 @@
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace tcpscope {
+
+/// The three kinds of `tcpscope-record/1` records (docs/records.md).
+enum class RecordType : uint8_t { Flow, Finding, Series };
+inline constexpr size_t kRecordTypeCount = 3;
+
+/// "flow", "finding" or "series": the `record` field.
+constexpr std::string_view recordTypeName(RecordType type) {
+    switch (type) {
+        case RecordType::Flow: return "flow";
+        case RecordType::Finding: return "finding";
+        case RecordType::Series: return "series";
+    }
+    return "flow";
+}
+
+/// Where records go: a directory of zstd files, ClickHouse, a test's memory.
+class RecordSink {
+public:
+    virtual ~RecordSink() = default;
+    /// One record: its JSON object on one line (no newline), and its time (`ts_ns`, UTC ns).
+    virtual void write(RecordType type, int64_t tsNs, std::string_view line) = 0;
+};
+
+}  // namespace tcpscope

@@ -1,0 +1,121 @@
+#include "records/series_records.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "records/record_line.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+constexpr int64_t kSecondNs = 1'000'000'000;
+
+int64_t floorDiv(int64_t value, int64_t divisor) {
+    const int64_t quotient = value / divisor;
+    return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient;
+}
+
+// Puts `highest` into every slot that [fromNs, toNs) overlaps.
+void raiseSlots(std::map<int64_t, int64_t>& slots, int64_t slotNs, int64_t fromNs, int64_t toNs, int64_t highest) {
+    if (highest <= 0) {
+        return;
+    }
+    const int64_t last = floorDiv(std::max(fromNs, toNs - 1), slotNs);
+    for (int64_t slot = floorDiv(fromNs, slotNs); slot <= last; ++slot) {
+        int64_t& value = slots[slot];
+        value = std::max(value, highest);
+    }
+}
+
+struct PopulationKey {
+    const char* series;
+    std::string subject;
+    std::string server;
+    std::string role;
+};
+
+PopulationKey keyOf(const HostPopulation& population) {
+    if (population.kind == HostPopulation::Kind::TimeWait) {
+        return {"time_wait", population.host.toString(), std::string(), std::string(sideName(population.role))};
+    }
+    return {"ports_in_use", population.host.toString(), population.server.toString(), std::string()};
+}
+
+void writeSeries(const RecordSource& source, const PopulationKey& key, const SeriesSlot& slot, uint32_t capacity,
+                 RecordSink& sink) {
+    RecordLine record(source, RecordType::Series, slot.startNs, std::string_view());
+    record.field("series", key.series);
+    record.field("interval_s", slot.intervalSeconds);
+    record.field("value", slot.highest);
+    record.field("subject", key.subject);
+    record.field("server", key.server);
+    record.field("role", key.role);
+    record.field("capacity", capacity);
+    sink.write(RecordType::Series, slot.startNs, std::move(record).take());
+}
+
+// New connections (a first SYN in the capture) per listener and UTC second.
+std::map<std::pair<Endpoint, int64_t>, int64_t> connectionsPerListenerSecond(const ConnectionStore& connections) {
+    std::map<std::pair<Endpoint, int64_t>, int64_t> counts;
+    for (size_t i = 0; i < connections.size(); ++i) {
+        const Connection& connection = connections[i];
+        if (!connection.midstream && connection.from(Side::Client).sawSyn) {
+            ++counts[{connection.server, floorDiv(connection.firstTsNs, kSecondNs)}];
+        }
+    }
+    return counts;
+}
+
+}  // namespace
+
+std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs) {
+    const std::vector<int64_t> buckets = series.bucketMaxima();
+    if (buckets.empty()) {
+        return {};
+    }
+    const int64_t bucketNs = series.bucketNs();
+    const auto intervalSeconds = static_cast<uint32_t>(std::max<int64_t>(1, (bucketNs + kSecondNs - 1) / kSecondNs));
+    const int64_t slotNs = int64_t{intervalSeconds} * kSecondNs;
+    std::map<int64_t, int64_t> slots;  // slot number -> highest
+    for (size_t i = 0; i < buckets.size(); ++i) {
+        const int64_t fromNs = series.startTsNs() + static_cast<int64_t>(i) * bucketNs;
+        raiseSlots(slots, slotNs, fromNs, fromNs + bucketNs, buckets[i]);
+    }
+    // After the last change the count holds until the end of the capture.
+    const int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
+    if (endTsNs > heldFromNs) {
+        raiseSlots(slots, slotNs, heldFromNs, endTsNs, series.value());
+    }
+    std::vector<SeriesSlot> out;
+    out.reserve(slots.size());
+    for (const auto& [slot, highest] : slots) {
+        out.push_back({slot * slotNs, intervalSeconds, highest});
+    }
+    return out;
+}
+
+uint64_t writeSeriesRecords(const RecordSource& source, const CaptureAnalysis& analysis, RecordSink& sink) {
+    uint64_t written = 0;
+    const int64_t endTsNs = analysis.engine->lastTsNs();
+    for (const HostPopulation& population : analysis.populations) {
+        const PopulationKey key = keyOf(population);
+        const auto capacity = static_cast<uint32_t>(population.portRangeHigh >= population.portRangeLow
+                                                        ? population.portRangeHigh - population.portRangeLow + 1
+                                                        : 0);
+        for (const SeriesSlot& slot : populationSlots(population.series, endTsNs)) {
+            writeSeries(source, key, slot, capacity, sink);
+            ++written;
+        }
+    }
+    for (const auto& [listenerSecond, count] : connectionsPerListenerSecond(analysis.engine->connections())) {
+        const PopulationKey key{"connection_rate", std::string(), listenerSecond.first.toString(), std::string()};
+        writeSeries(source, key, SeriesSlot{listenerSecond.second * kSecondNs, 1, count}, 0, sink);
+        ++written;
+    }
+    return written;
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,27 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "analysis/capture_analysis.hpp"
+#include "records/record_sink.hpp"
+#include "records/record_source.hpp"
+
+namespace tcpscope {
+
+/// The highest count of a series in one stretch of UTC time.
+struct SeriesSlot {
+    int64_t startNs = 0;  ///< a multiple of intervalSeconds seconds since the epoch
+    uint32_t intervalSeconds = 1;
+    int64_t highest = 0;
+};
+
+/// A population series (TIME_WAIT, ports in use) per UTC second, or per coarser aligned stretch when
+/// the series was kept coarser than a second; the count is held until `endTsNs`. Stretches whose
+/// highest count is 0 are left out.
+std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs);
+
+/// Writes the `series` records of an analysis (docs/records.md): the TIME_WAIT and ports-in-use
+/// series its detectors kept, and new connections per second per listener. Returns how many.
+uint64_t writeSeriesRecords(const RecordSource& source, const CaptureAnalysis& analysis, RecordSink& sink);
+
+}  // namespace tcpscope
