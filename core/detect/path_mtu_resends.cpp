@@ -15,7 +15,7 @@ constexpr int64_t kNsPerMs = 1'000'000;
 // Bounds on what a capture full of messages (a flood, forged ones) can make us keep.
 constexpr size_t kMaxDirections = 65'536;
 constexpr size_t kMaxEntriesPerDirection = 16;  // messages and episodes: the newest
-constexpr size_t kMaxListedResends = 100;       // evidence keeps the first ones; counts keep all
+constexpr size_t kMaxListedEpisodes = 100;      // evidence keeps the first ones; counts keep all
 
 double toMs(int64_t ns) {
     return static_cast<double>(ns) / kNsPerMs;
@@ -114,28 +114,31 @@ bool PathMtuResends::claim(const SegmentEvent& event, const Resend& resend) {
         message->explained = true;
         const uint32_t toSeq = seq::gt(resend.highestEnd, seq) ? resend.highestEnd : seq + 1;
         const uint32_t totalsIndex = totalsOf(event.connection, event.sender, resend.sentNs);
-        keepNewest(direction.episodes, Episode{seq, toSeq, totalsIndex, resend.sentFrame, message->frame, resend.sentNs,
-                                               message->tsNs, resend.sentCaptured});
-        episode = &direction.episodes.back();
         Totals& totals = totals_[totalsIndex];
         if (totals.messages == 0) {
             totals.reporter = message->reporter;
         }
         countMessage(totals, *message);
-        ++totals.episodes;
         const int64_t waitNs = event.tsNs - resend.sentNs;
+        const int64_t reactionNs = event.tsNs - message->tsNs;
         totals.lostNs += waitNs;
         totals.longestNs = std::max(totals.longestNs, waitNs);
-        totals.slowestReactionNs = std::max(totals.slowestReactionNs, event.tsNs - message->tsNs);
+        totals.slowestReactionNs = std::max(totals.slowestReactionNs, reactionNs);
+        uint32_t listed = kNotListed;
+        if (totals.listed.size() < kMaxListedEpisodes) {
+            listed = static_cast<uint32_t>(totals.listed.size());
+            const uint32_t baseSeq = event.connection.sequence[sideIndex(event.sender)].baseSeq;
+            totals.listed.push_back(Listed{resend.sentFrame, message->frame, event.frame, resend.sentNs, waitNs,
+                                           reactionNs, seq - baseSeq, toSeq - seq, 0, resend.sentCaptured});
+        }
+        ++totals.episodes;
+        keepNewest(direction.episodes, Episode{seq, toSeq, totalsIndex, listed});
+        episode = &direction.episodes.back();
     }
     Totals& totals = totals_[episode->totals];
     ++totals.resends;
-    if (totals.listed.size() < kMaxListedResends) {
-        const uint32_t baseSeq = event.connection.sequence[sideIndex(event.sender)].baseSeq;
-        totals.listed.push_back(Listed{episode->refusedFrame, episode->messageFrame, event.frame,
-                                       episode->refusedSentNs, event.tsNs - episode->refusedSentNs,
-                                       event.tsNs - episode->messageTsNs, seq - baseSeq, event.segment.payloadLength,
-                                       episode->refusedCaptured});
+    if (episode->listed != kNotListed) {
+        ++totals.listed[episode->listed].resends;
     }
     log_.changed(totals.findingId);
     return true;
@@ -169,6 +172,7 @@ void PathMtuResends::describe(uint32_t record, Finding& finding) const {
         instance.emplace("after_message_ms", toMs(listed.reactionNs));
         instance.emplace("relative_seq", listed.relativeSeq);
         instance.emplace("bytes", listed.bytes);
+        instance.emplace("resends", listed.resends);
         instances.push_back(std::move(instance));
     }
     const std::string sender = totals.senderEndpoint.toString();
@@ -189,7 +193,7 @@ void PathMtuResends::describe(uint32_t record, Finding& finding) const {
     evidence.emplace("longest_ms", toMs(totals.longestNs));
     evidence.emplace("slowest_resend_after_message_ms", toMs(totals.slowestReactionNs));
     evidence.emplace("instances", std::move(instances));
-    evidence.emplace("instances_truncated", totals.resends > totals.listed.size());
+    evidence.emplace("instances_truncated", totals.episodes > totals.listed.size());
     finding.evidence = std::move(evidence);
 
     const std::string limit = mtuKnown ? fmt::format("its next hop takes {} B", totals.smallestMtu)

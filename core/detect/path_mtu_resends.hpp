@@ -59,30 +59,29 @@ private:
         bool explained = false;  // it started an episode, or was about data of one
         IpAddress reporter;
     };
+    static constexpr uint32_t kNotListed = UINT32_MAX;
     struct Episode {
         uint32_t fromSeq = 0;  // [fromSeq, toSeq): the data in flight when it started
         uint32_t toSeq = 0;
-        uint32_t totals = 0;  // index in totals_
-        uint32_t refusedFrame = 0;
-        uint32_t messageFrame = 0;
-        int64_t refusedSentNs = 0;
-        int64_t messageTsNs = 0;
-        bool refusedCaptured = true;
+        uint32_t totals = 0;           // index in totals_
+        uint32_t listed = kNotListed;  // index in its Totals::listed
     };
     // What is known of one direction (source, destination) that messages were about.
     struct Direction {
         std::vector<Message> messages;  // the newest, oldest first
         std::vector<Episode> episodes;  // the newest, oldest first
     };
+    // One episode as the evidence lists it.
     struct Listed {
-        uint32_t refusedFrame = 0;
+        uint32_t refusedFrame = 0;  // the refused data's last transmission before the message
         uint32_t messageFrame = 0;
-        uint32_t resentFrame = 0;
+        uint32_t resentFrame = 0;  // the first resend
         int64_t refusedSentNs = 0;
-        int64_t waitNs = 0;      // refused data sent -> this resend
-        int64_t reactionNs = 0;  // message -> this resend
+        int64_t waitNs = 0;      // refused data sent -> first resend
+        int64_t reactionNs = 0;  // message -> first resend
         uint32_t relativeSeq = 0;
-        uint32_t bytes = 0;
+        uint32_t bytes = 0;  // the data in flight it resends
+        uint32_t resends = 0;
         bool refusedCaptured = true;
     };
     // The finding of one sending side of one connection, and what it adds up.
@@ -101,7 +100,7 @@ private:
         int64_t longestNs = 0;
         int64_t slowestReactionNs = 0;  // the longest from a message to the first resend after it
         int64_t firstTsNs = 0;
-        std::vector<Listed> listed;  // the first resends
+        std::vector<Listed> listed;  // the first episodes
     };
 
     // The index in totals_ of the finding of `sender` of `connection`, made if new (starting at `startNs`).

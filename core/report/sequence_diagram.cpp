@@ -219,6 +219,18 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                                                "(a spurious retransmission)"
                                              : "the segment or its ACK was lost, and the sender waited for its "
                                                "retransmission timer";
+            } else if (finding.kind == "path_mtu") {
+                const double gapMs = numberOr(instance, "gap_ms", spanMs);
+                const auto bytes = static_cast<uint64_t>(numberOr(instance, "bytes", 0));
+                const auto mtu = static_cast<uint64_t>(numberOr(finding.evidence, "next_hop_mtu", 0));
+                stall.text = fmt::format("{} bytes refused as too big, resent smaller after {:.1f} ms", bytes, gapMs);
+                stall.endText = fmt::format("resent smaller after {:.1f} ms", gapMs);
+                stall.explanation =
+                    mtu != 0 ? fmt::format("a router's next hop takes packets of {} bytes at most (ICMP \"fragmentation "
+                                           "needed\"): path-MTU discovery, not a loss",
+                                           mtu)
+                             : std::string("a router refused the packets as too big (ICMP \"fragmentation needed\"): "
+                                           "path-MTU discovery, not a loss");
             } else if (finding.kind == "zero_window_stall") {
                 const double closedMs = numberOr(instance, "closed_ms", spanMs);
                 stall.causeArrow = stall.endArrow;

@@ -46,7 +46,7 @@ TEST_CASE("a segment resent at once after a too-big message is path-MTU discover
     CHECK(finding.connection == 0);
     CHECK(finding.tsNs == Session::kStartNs + 12 * Session::kMs);
     CHECK(finding.durationMs == Approx(20.2));
-    CHECK(finding.frames == std::vector<uint32_t>{6, 7, 8, 6, 7, 9});
+    CHECK(finding.frames == std::vector<uint32_t>{6, 7, 8});
     CHECK(finding.evidence["sender"] == "10.0.0.2:80");
     CHECK(finding.evidence["reported_by"] == kRouter);
     CHECK(finding.evidence["next_hop_mtu"] == 1200);
@@ -55,9 +55,12 @@ TEST_CASE("a segment resent at once after a too-big message is path-MTU discover
     CHECK(finding.evidence["episodes"] == 1);
     CHECK(finding.evidence["resends"] == 2);
     CHECK(finding.evidence["slowest_resend_after_message_ms"].get<double>() == Approx(0.2));
-    CHECK(finding.evidence["instances"][0]["relative_seq"] == 1);
-    CHECK(finding.evidence["instances"][1]["relative_seq"] == 1149);
-    CHECK(finding.evidence["instances"][1]["gap_ms"].get<double>() == Approx(20.3));
+    const auto& episode = finding.evidence["instances"][0];
+    CHECK(finding.evidence["instances"].size() == 1);
+    CHECK(episode["relative_seq"] == 1);
+    CHECK(episode["bytes"] == 1448);
+    CHECK(episode["resends"] == 2);
+    CHECK(episode["gap_ms"].get<double>() == Approx(20.2));
     CHECK_THAT(finding.summary, Catch::Contains("10.9.9.1 refused packets of 1488 B as too big (its next hop takes "
                                                 "1200 B)"));
     CHECK_THAT(finding.summary, Catch::Contains("path-MTU discovery worked"));
@@ -153,5 +156,7 @@ TEST_CASE("a router's further messages about data already being resent belong to
     CHECK(finding.evidence["messages"] == 2);
     CHECK(finding.evidence["episodes"] == 1);
     CHECK(finding.evidence["resends"] == 3);
+    CHECK(finding.evidence["instances"][0]["resends"] == 3);
+    CHECK(finding.evidence["instances"][0]["bytes"] == 2896);
     CHECK(finding.durationMs == Approx(20.1));
 }
