@@ -359,7 +359,10 @@ void SynBacklogDetector::countEvidence(const Record& connection, Handshake& stat
         finding.kind = "syn_backlog_overflow";
         finding.severity = Severity::Warning;
         finding.tsNs = state.firstSynTsNs;
-        finding.evidence = {{"listener", listener.endpoint.toString()}, {"connections", nlohmann::json::array()}};
+        // The type spelled out: in a template, clang before 17 does not destroy the argument of
+        // `evidence = {...}` (llvm-project#51037), and the object the evidence held leaked.
+        finding.evidence =
+            nlohmann::json{{"listener", listener.endpoint.toString()}, {"connections", nlohmann::json::array()}};
         listener.findingId = log().add(std::move(finding));
         listener.hasFinding = true;
     }
