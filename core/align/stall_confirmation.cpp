@@ -172,9 +172,9 @@ void addFailedConnects(Finding& finding, const StraceAlignment& alignment) {
 void confirmFindingsWithSyscalls(std::vector<Finding>& findings, const StraceAlignment& alignment,
                                  const AnalysisEngine& engine) {
     for (Finding& finding : findings) {
-        if (finding.kind == "delayed_ack_stall" && finding.connection < alignment.connectionSockets.size()) {
+        if (finding.kind == FindingKind::DelayedAckStall && finding.connection < alignment.connectionSockets.size()) {
             confirmDelayedAck(finding, alignment, engine);
-        } else if (finding.kind == "port_exhaustion") {
+        } else if (finding.kind == FindingKind::PortExhaustion) {
             addFailedConnects(finding, alignment);
         }
     }

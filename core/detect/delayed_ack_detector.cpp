@@ -192,7 +192,7 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
         totalsOf_.try_emplace(sideKey(connection.id, held.sender), static_cast<uint32_t>(totals_.size()));
     if (isNew) {
         Finding finding;
-        finding.kind = "delayed_ack_stall";
+        finding.kind = FindingKind::DelayedAckStall;
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = pending.smallTsNs;

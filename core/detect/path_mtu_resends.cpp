@@ -75,7 +75,7 @@ uint32_t PathMtuResends::totalsOf(const ConnectionSnapshot& connection, Side sen
         totals.receiverEndpoint = connection.endpoint(otherSide(sender));
         totals.firstTsNs = startNs;
         Finding finding;
-        finding.kind = "path_mtu";
+        finding.kind = FindingKind::PathMtu;
         finding.severity = Severity::Info;
         finding.connection = connection.id;
         finding.tsNs = startNs;

@@ -334,7 +334,7 @@ void PortExhaustionDetector::refresh(PoolFinding& made, Severity severity, int64
                                      int64_t nowNs) {
     if (!made.made) {
         Finding finding;
-        finding.kind = "port_exhaustion";
+        finding.kind = FindingKind::PortExhaustion;
         finding.severity = severity;
         finding.connection = kNoConnection;
         finding.tsNs = startTsNs;

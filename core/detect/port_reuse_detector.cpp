@@ -285,7 +285,7 @@ uint32_t PortReuseDetector::indexOf(const Reuse& reuse) const {
 
 void PortReuseDetector::recordCollision(Reuse& reuse) {
     Finding finding;
-    finding.kind = "port_reuse";
+    finding.kind = FindingKind::PortReuse;
     finding.severity = Severity::Error;
     finding.connection = reuse.connection;
     finding.tsNs = reuse.synTsNs;
@@ -409,7 +409,7 @@ void PortReuseDetector::addToGroup(Reuse& reuse) {
     if (isNew) {
         groups_.emplace_back().key = key;
         Finding finding;
-        finding.kind = "port_reuse";
+        finding.kind = FindingKind::PortReuse;
         finding.severity = reuse.outcome == Outcome::AfterGone ? Severity::Info : Severity::Warning;
         finding.connection = reuse.connection;
         finding.tsNs = reuse.synTsNs;

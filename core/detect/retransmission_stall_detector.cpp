@@ -313,7 +313,7 @@ void RetransmissionStallDetector::recordStall(const Candidate& candidate, Retran
     const int64_t gapNs = candidate.gapNs;
     if (history.totals == kNoTotals) {
         Finding finding;
-        finding.kind = "retransmission_stall";
+        finding.kind = FindingKind::RetransmissionStall;
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = candidate.tsNs - gapNs;
@@ -463,7 +463,7 @@ void RetransmissionStallDetector::showOngoing(const Connection& connection, Side
             open->second.findingId = totals_[totalsIndex].findingId;
         } else {
             Finding finding;
-            finding.kind = "retransmission_stall";
+            finding.kind = FindingKind::RetransmissionStall;
             finding.severity = Severity::Warning;
             finding.connection = connection.id;
             finding.tsNs = sinceNs;

@@ -356,7 +356,7 @@ void SynBacklogDetector::countEvidence(const Record& connection, Handshake& stat
     Listener& listener = listeners_[state.listener];
     if (!listener.hasFinding) {
         Finding finding;
-        finding.kind = "syn_backlog_overflow";
+        finding.kind = FindingKind::SynBacklogOverflow;
         finding.severity = Severity::Warning;
         finding.tsNs = state.firstSynTsNs;
         // The type spelled out: in a template, clang before 17 does not destroy the argument of

@@ -117,7 +117,7 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
 
 Finding ZeroWindowStallDetector::newFinding(Totals& totals, const ReceiverState& state) {
     Finding finding;
-    finding.kind = "zero_window_stall";
+    finding.kind = FindingKind::ZeroWindowStall;
     finding.severity = Severity::Warning;
     finding.connection = totals.connection;
     finding.tsNs = state.closedTsNs;

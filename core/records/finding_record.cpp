@@ -29,7 +29,7 @@ std::string findingRecord(const RecordSource& source, const Finding& finding, co
     RecordLine record(source, RecordType::Finding, finding.tsNs,
                       flow != nullptr ? communityIdV1(flow->client, flow->server) : std::string());
     record.field("finding_id", finding.id);
-    record.field("kind", finding.kind);
+    record.field("kind", findingKindName(finding.kind));
     record.field("severity", severityName(finding.severity));
     record.field("flow_id", flow != nullptr ? int64_t{flow->id} : int64_t{-1});
     record.field("duration_ms", finding.durationMs);

@@ -135,10 +135,11 @@ public:
         }
         for (; next_ < order_.size() && findings_[order_[next_]].connection == connection; ++next_) {
             const Finding& finding = findings_[order_[next_]];
-            auto slot = std::lower_bound(lost_.begin(), lost_.end(), std::string_view(finding.kind),
-                                         [](const auto& entry, std::string_view kind) { return entry.first < kind; });
-            if (slot == lost_.end() || slot->first != finding.kind) {
-                slot = lost_.insert(slot, {finding.kind, 0.0});
+            const std::string_view kind = findingKindName(finding.kind);
+            auto slot = std::lower_bound(lost_.begin(), lost_.end(), kind,
+                                         [](const auto& entry, std::string_view name) { return entry.first < name; });
+            if (slot == lost_.end() || slot->first != kind) {
+                slot = lost_.insert(slot, {kind, 0.0});
             }
             slot->second += finding.durationMs;
         }
@@ -218,7 +219,7 @@ void writeFlow(JsonStreamWriter& out, const Connection& connection,
 
 void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     out.beginObject();
-    out.field("kind", finding.kind);
+    out.field("kind", findingKindName(finding.kind));
     out.field("severity", severityName(finding.severity));
     out.fieldOrNull("flow", finding.connection != kNoConnection, finding.connection);
     out.field("ts", epochSeconds(finding.tsNs));
@@ -409,7 +410,9 @@ SenderStalls senderStallsOf(const Finding& finding) {
             finding.evidence.value("stalls", uint64_t{0})};
 }
 
-bool isDelayedAckStall(const Finding& finding) { return finding.kind == "delayed_ack_stall"; }
+bool isDelayedAckStall(const Finding& finding) {
+    return finding.kind == FindingKind::DelayedAckStall;
+}
 
 // The findings, each completed as it is written (CaptureAnalysis::completeFinding); what the
 // delayed-ACK ones say of their sender is kept in `senders` (by finding index) for the summary
@@ -477,7 +480,7 @@ void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) 
     out.beginArray();
     for (const FindingGroup& group : groupFindings(analysis)) {
         out.beginObject();
-        out.field("kind", group.kind);
+        out.field("kind", findingKindName(group.kind));
         out.field("severity", severityName(group.severity));
         out.fieldOrNull("client", !group.client.empty(), group.client);
         out.fieldOrNull("server", !group.server.empty(), group.server);

@@ -194,7 +194,7 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
             stall.startTsNs = arrows_[stall.startArrow].tsNs;
             stall.endTsNs = arrows_[stall.endArrow].tsNs;
             const double spanMs = static_cast<double>(stall.endTsNs - stall.startTsNs) / 1e6;
-            if (finding.kind == "delayed_ack_stall" && frames->size() == 3) {
+            if (finding.kind == FindingKind::DelayedAckStall && frames->size() == 3) {
                 stall.causeArrow = arrowOfFrame((*frames)[1].get<uint32_t>());
                 const double holdMs = numberOr(instance, "hold_ms", spanMs);
                 const double ackDelayMs = numberOr(instance, "ack_delay_ms", holdMs);
@@ -209,7 +209,7 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                 stall.causeText = fmt::format("delayed ACK ({:.1f} ms)", ackDelayMs);
                 stall.endText = fmt::format("held {:.1f} ms", holdMs);
                 stall.proof = straceProof(instance);
-            } else if (finding.kind == "retransmission_stall") {
+            } else if (finding.kind == FindingKind::RetransmissionStall) {
                 const double gapMs = numberOr(instance, "gap_ms", spanMs);
                 const auto bytes = static_cast<uint64_t>(numberOr(instance, "bytes", 0));
                 const bool spurious = instance.value("spurious", false);
@@ -219,7 +219,7 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                                                "(a spurious retransmission)"
                                              : "the segment or its ACK was lost, and the sender waited for its "
                                                "retransmission timer";
-            } else if (finding.kind == "path_mtu") {
+            } else if (finding.kind == FindingKind::PathMtu) {
                 const double gapMs = numberOr(instance, "gap_ms", spanMs);
                 const auto bytes = static_cast<uint64_t>(numberOr(instance, "bytes", 0));
                 const auto mtu = static_cast<uint64_t>(numberOr(finding.evidence, "next_hop_mtu", 0));
@@ -231,7 +231,7 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                                            mtu)
                              : std::string("a router refused the packets as too big (ICMP \"fragmentation needed\"): "
                                            "path-MTU discovery, not a loss");
-            } else if (finding.kind == "zero_window_stall") {
+            } else if (finding.kind == FindingKind::ZeroWindowStall) {
                 const double closedMs = numberOr(instance, "closed_ms", spanMs);
                 stall.causeArrow = stall.endArrow;
                 stall.text = fmt::format("sender blocked for {:.1f} ms by a zero window", closedMs);
@@ -240,7 +240,7 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                     "sender could not send until it opened again";
                 stall.causeText = "the window opens";
             } else {
-                stall.text = fmt::format("{} for {:.1f} ms", finding.kind, spanMs);
+                stall.text = fmt::format("{} for {:.1f} ms", findingKindName(finding.kind), spanMs);
             }
             stalls_.push_back(std::move(stall));
         }

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "tcp/connection.hpp"
 #include "views/timeline_model.hpp"
 
@@ -33,7 +33,7 @@ inline tcpscope::Finding nagleFinding(uint32_t id, uint32_t connection, int64_t 
                                       const std::vector<std::pair<double, double>>& offsetAndHoldMs) {
     tcpscope::Finding finding;
     finding.id = id;
-    finding.kind = "delayed_ack_stall";
+    finding.kind = tcpscope::FindingKind::DelayedAckStall;
     finding.severity = tcpscope::Severity::Warning;
     finding.connection = connection;
     finding.tsNs = tsNs;

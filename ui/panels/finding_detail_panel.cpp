@@ -119,7 +119,7 @@ QString objectTable(const std::string& name, const nlohmann::json& items) {
 QString straceVerdict(const Finding& finding, bool straceLoaded) {
     const auto strace = finding.evidence.find("strace");
     if (strace == finding.evidence.end()) {
-        if (finding.kind != "delayed_ack_stall") {
+        if (finding.kind != FindingKind::DelayedAckStall) {
             return {};
         }
         return straceLoaded ? QObject::tr(
@@ -129,7 +129,7 @@ QString straceVerdict(const Finding& finding, bool straceLoaded) {
                                   "<p><b>System calls:</b> not traced. Attach the sender's strace log "
                                   "(File &gt; Attach strace log) to confirm or refute each stall.</p>");
     }
-    if (finding.kind != "delayed_ack_stall") {
+    if (finding.kind != FindingKind::DelayedAckStall) {
         QString html = QObject::tr("<p><b>System calls:</b></p><ul>");
         for (const auto& [key, value] : strace->items()) {
             html += QStringLiteral("<li>%1: %2</li>").arg(escaped(key), scalarText(key, value));
@@ -207,7 +207,8 @@ QString stallTable(const nlohmann::json& instances) {
 QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
     QString html =
         QStringLiteral("<h3>%1 <small>(%2%3)</small></h3>")
-            .arg(escaped(finding.kind), QString::fromUtf8(severityName(finding.severity).data()),
+            .arg(escaped(std::string(findingKindName(finding.kind))),
+                 QString::fromUtf8(severityName(finding.severity).data()),
                  finding.connection == kNoConnection ? QString() : QObject::tr(", flow #%1").arg(finding.connection));
     html += QStringLiteral("<p>%1</p>").arg(escaped(finding.summary));
     html += straceVerdict(finding, straceLoaded);
@@ -233,7 +234,8 @@ QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
         if (key == "strace" || !value.is_array() || value.empty() || !value.front().is_object()) {
             continue;
         }
-        html += finding.kind == "delayed_ack_stall" && key == "instances" ? stallTable(value) : objectTable(key, value);
+        html += finding.kind == FindingKind::DelayedAckStall && key == "instances" ? stallTable(value)
+                                                                                   : objectTable(key, value);
     }
     return html;
 }

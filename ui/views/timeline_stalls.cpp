@@ -63,27 +63,20 @@ bool entrySpan(const Finding& finding, const nlohmann::json& entry, const Connec
 }
 }  // namespace
 
-StallCause stallCauseOf(std::string_view kind) {
-    if (kind == "delayed_ack_stall") {
-        return StallCause::NagleDelayedAck;
-    }
-    if (kind == "retransmission_stall") {
-        return StallCause::RetransmissionTimeout;
-    }
-    if (kind == "zero_window_stall") {
-        return StallCause::ZeroWindow;
-    }
-    if (kind == "port_reuse") {
-        return StallCause::PortReuse;
-    }
-    if (kind == "syn_backlog_overflow") {
-        return StallCause::SynBacklog;
-    }
-    if (kind == "port_exhaustion") {
-        return StallCause::PortExhaustion;
-    }
-    if (kind == "time_wait_churn") {
-        return StallCause::TimeWait;
+StallCause stallCauseOf(FindingKind kind) {
+    switch (kind) {
+        case FindingKind::DelayedAckStall: return StallCause::NagleDelayedAck;
+        case FindingKind::RetransmissionStall: return StallCause::RetransmissionTimeout;
+        case FindingKind::ZeroWindowStall: return StallCause::ZeroWindow;
+        case FindingKind::PortReuse: return StallCause::PortReuse;
+        case FindingKind::SynBacklogOverflow: return StallCause::SynBacklog;
+        case FindingKind::PortExhaustion: return StallCause::PortExhaustion;
+        case FindingKind::TimeWaitChurn: return StallCause::TimeWait;
+        case FindingKind::SynUnanswered:
+        case FindingKind::SynFlood:
+        case FindingKind::PortScan:
+        case FindingKind::CaptureQuality:
+        case FindingKind::PathMtu: break;
     }
     return StallCause::Other;
 }

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope::ui {
@@ -22,8 +22,8 @@ enum class StallCause : uint8_t {
 };
 inline constexpr int kStallCauseCount = 8;
 
-/// The cause of a finding of `kind` ("delayed_ack_stall" -> NagleDelayedAck).
-StallCause stallCauseOf(std::string_view kind);
+/// The cause of a finding of `kind` (DelayedAckStall -> NagleDelayedAck).
+StallCause stallCauseOf(FindingKind kind);
 /// The words a span is labelled with: "Nagle + delayed ACK", "Retransmission timeout", ...
 std::string_view stallCauseLabel(StallCause cause);
 

@@ -24,7 +24,7 @@ Aligned align(const std::string& captureFile, const std::vector<std::string>& lo
 int confirmedStalls(const CaptureAnalysis& capture) {
     int confirmed = 0;
     for (const Finding& finding : capture.findings) {
-        if (finding.kind == "delayed_ack_stall") {
+        if (finding.kind == FindingKind::DelayedAckStall) {
             confirmed += finding.evidence["strace"]["confirmed"].get<int>();
             CHECK(finding.evidence["strace"]["refuted"].get<int>() == 0);
         }
@@ -35,7 +35,7 @@ int confirmedStalls(const CaptureAnalysis& capture) {
 int stalls(const CaptureAnalysis& capture) {
     int count = 0;
     for (const Finding& finding : capture.findings) {
-        if (finding.kind == "delayed_ack_stall") {
+        if (finding.kind == FindingKind::DelayedAckStall) {
             count += finding.evidence["stalls"].get<int>();
         }
     }

@@ -54,7 +54,7 @@ int confirmedWhileTraced(const Aligned& result) {
     const PacketIndex& packets = result.capture.engine->packets();
     int confirmed = 0;
     for (const Finding& finding : result.capture.findings) {
-        if (finding.kind != "delayed_ack_stall") {
+        if (finding.kind != FindingKind::DelayedAckStall) {
             continue;
         }
         for (const auto& instance : finding.evidence["instances"]) {

@@ -36,7 +36,7 @@ TEST_CASE("every Nagle stall of the proxy is confirmed by its write calls", "[al
     CHECK(total >= 70);
     CHECK(confirmedStalls(result.capture) == total);
     for (const Finding& finding : result.capture.findings) {
-        if (finding.kind != "delayed_ack_stall") {
+        if (finding.kind != FindingKind::DelayedAckStall) {
             continue;
         }
         CHECK(finding.evidence["strace"]["nodelay_set"] == false);
@@ -109,7 +109,7 @@ TEST_CASE("the churn client's failed connects are added to the port exhaustion f
     const Aligned result = align("churn-exhaustion.pcap", {sample("churn-exhaustion.strace")});
     bool found = false;
     for (const Finding& finding : result.capture.findings) {
-        if (finding.kind == "port_exhaustion") {
+        if (finding.kind == FindingKind::PortExhaustion) {
             found = true;
             REQUIRE(finding.evidence.contains("strace"));
             CHECK(finding.evidence["strace"]["eaddrnotavail_connects"].get<int>() > 100);

@@ -1,4 +1,4 @@
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 
 namespace tcpscope {
 

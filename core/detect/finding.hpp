@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detect/finding_kind.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {
@@ -18,7 +19,8 @@ std::string_view severityName(Severity severity);
 /// One diagnosed problem, as it appears in the report's `findings` array.
 struct Finding {
     uint32_t id = 0;                  ///< position in the FindingLog, stable while the finding grows
-    std::string kind;                 ///< e.g. "delayed_ack_stall", "port_reuse"
+    /// What it is about (its JSON name: findingKindName); every detector sets its own.
+    FindingKind kind = FindingKind::DelayedAckStall;
     Severity severity = Severity::Info;
     /// Live capture only (every finding of a finished analysis has all three false):
     bool ongoing = false;      ///< a stall of it is still going on; durationMs counts it up to the capture clock
