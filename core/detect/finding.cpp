@@ -11,4 +11,13 @@ std::string_view severityName(Severity severity) {
     return "info";
 }
 
+std::string_view straceVerdictName(StraceVerdictKind verdict) {
+    switch (verdict) {
+        case StraceVerdictKind::Confirmed: return "confirmed";
+        case StraceVerdictKind::Refuted: return "refuted";
+        case StraceVerdictKind::NoTrace: return "no_trace";
+    }
+    return "no_trace";
+}
+
 }  // namespace tcpscope

@@ -15,6 +15,7 @@
 
 #include "decode/packet_decoder.hpp"
 #include "engine/worker_threads.hpp"
+#include "report/finding_evidence.hpp"
 #include "report/finding_groups.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/report_format.hpp"
@@ -231,7 +232,11 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     }
     out.endArray();
     out.field("summary", finding.summary);
-    out.field("evidence", finding.evidence);
+    if (hasStraceEvidence(finding)) {
+        out.field("evidence", findingEvidenceJson(finding));
+    } else {
+        out.field("evidence", finding.evidence);
+    }
     out.endObject();
 }
 
@@ -398,16 +403,19 @@ void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const St
     });
 }
 
-// What the delayed_ack_by_sender section reads of one delayed-ACK finding's evidence.
+// What the delayed_ack_by_sender section reads of one delayed-ACK finding: the endpoint that sent
+// the held segments, and how many stalls it had.
 struct SenderStalls {
     std::string sender;
     uint64_t stalls = 0;
 };
 
-SenderStalls senderStallsOf(const Finding& finding) {
-    const auto sender = finding.evidence.find("sender");
-    return {sender != finding.evidence.end() ? sender->get<std::string>() : std::string(),
-            finding.evidence.value("stalls", uint64_t{0})};
+SenderStalls senderStallsOf(const Finding& finding, const ConnectionStore& connections) {
+    std::string sender;
+    if (finding.waitingSide && finding.connection < connections.size()) {
+        sender = connections[finding.connection].endpoint(*finding.waitingSide).toString();
+    }
+    return {std::move(sender), finding.totalSpans};
 }
 
 bool isDelayedAckStall(const Finding& finding) {
@@ -426,7 +434,7 @@ void writeFindings(JsonStreamWriter& out, const CaptureAnalysis& analysis, std::
                           const Finding& finding = analysis.completeFinding(i, described);
                           writeFinding(writer, finding);
                           if (isDelayedAckStall(finding)) {
-                              senders[i] = senderStallsOf(finding);
+                              senders[i] = senderStallsOf(finding, analysis.engine->connections());
                           }
                       }
                   });

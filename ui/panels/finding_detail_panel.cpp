@@ -3,6 +3,8 @@
 #include <QUrl>
 #include <algorithm>
 
+#include "report/finding_evidence.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
@@ -115,10 +117,11 @@ QString objectTable(const std::string& name, const nlohmann::json& items) {
     return html;
 }
 
-// What the system call trace says about a delayed-ACK stall finding.
-QString straceVerdict(const Finding& finding, bool straceLoaded) {
-    const auto strace = finding.evidence.find("strace");
-    if (strace == finding.evidence.end()) {
+// What the system call trace says about a delayed-ACK stall finding; `evidence` is the finding's
+// with the trace's verdicts (findingEvidenceJson).
+QString straceVerdict(const Finding& finding, const nlohmann::json& evidence, bool straceLoaded) {
+    const auto strace = evidence.find("strace");
+    if (strace == evidence.end()) {
         if (finding.kind != FindingKind::DelayedAckStall) {
             return {};
         }
@@ -211,11 +214,12 @@ QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
                  QString::fromUtf8(severityName(finding.severity).data()),
                  finding.connection == kNoConnection ? QString() : QObject::tr(", flow #%1").arg(finding.connection));
     html += QStringLiteral("<p>%1</p>").arg(escaped(finding.summary));
-    html += straceVerdict(finding, straceLoaded);
+    const nlohmann::json evidence = findingEvidenceJson(finding);
+    html += straceVerdict(finding, evidence, straceLoaded);
 
     // Scalars and nested objects ("frames.syn") as one table; long series are left to the charts.
     nlohmann::json general = nlohmann::json::object();
-    for (const auto& [key, value] : finding.evidence.items()) {
+    for (const auto& [key, value] : evidence.items()) {
         if (key != "strace" &&
             (value.is_object() || (isScalarLike(value) && !(value.is_array() && value.size() > 16)))) {
             general[key] = value;
@@ -230,7 +234,7 @@ QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
     if (!scalars.isEmpty()) {
         html += QStringLiteral("<table cellpadding=\"2\">%1</table>").arg(scalars.join(QString()));
     }
-    for (const auto& [key, value] : finding.evidence.items()) {
+    for (const auto& [key, value] : evidence.items()) {
         if (key == "strace" || !value.is_array() || value.empty() || !value.front().is_object()) {
             continue;
         }

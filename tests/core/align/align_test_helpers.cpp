@@ -25,8 +25,10 @@ int confirmedStalls(const CaptureAnalysis& capture) {
     int confirmed = 0;
     for (const Finding& finding : capture.findings) {
         if (finding.kind == FindingKind::DelayedAckStall) {
-            confirmed += finding.evidence["strace"]["confirmed"].get<int>();
-            CHECK(finding.evidence["strace"]["refuted"].get<int>() == 0);
+            for (const StraceVerdict& verdict : finding.straceVerdicts) {
+                confirmed += verdict.verdict == StraceVerdictKind::Confirmed ? 1 : 0;
+                CHECK(verdict.verdict != StraceVerdictKind::Refuted);
+            }
         }
     }
     return confirmed;
@@ -36,7 +38,7 @@ int stalls(const CaptureAnalysis& capture) {
     int count = 0;
     for (const Finding& finding : capture.findings) {
         if (finding.kind == FindingKind::DelayedAckStall) {
-            count += finding.evidence["stalls"].get<int>();
+            count += static_cast<int>(finding.totalSpans);
         }
     }
     return count;

@@ -64,6 +64,17 @@ TEST_CASE("a segment resent at once after a too-big message is path-MTU discover
     CHECK_THAT(finding.summary, Catch::Contains("10.9.9.1 refused packets of 1488 B as too big (its next hop takes "
                                                 "1200 B)"));
     CHECK_THAT(finding.summary, Catch::Contains("path-MTU discovery worked"));
+    // The timeline's and the sequence diagram's span: the episode, from the refused data's
+    // transmission to its first smaller resend, by the server; the router's MTU beside it.
+    REQUIRE(finding.spans.size() == 1);
+    CHECK(finding.totalSpans == 1);
+    CHECK(finding.waitingSide == Side::Server);
+    CHECK(finding.spans[0].side == Side::Server);
+    CHECK(std::vector<uint32_t>(finding.spans[0].frames.begin(), finding.spans[0].frames.end()) ==
+          std::vector<uint32_t>{6, 7, 8});
+    CHECK(static_cast<double>(finding.spans[0].endNs - finding.spans[0].startNs) / 1e6 == Approx(20.2));
+    CHECK(finding.spans[0].bytes == 1448);
+    CHECK(finding.nextHopMtu == 1200u);
 }
 
 TEST_CASE("a sender that waits for its timer after the message gets a path_mtu warning, not a loss", "[detect][pmtu]") {
