@@ -70,12 +70,16 @@ nlohmann::json findingEvidenceJson(const Finding& finding) {
         addStallVerdicts(finding, evidence);
     }
     if (const auto& failed = finding.failedConnects) {
-        evidence["strace"] = {{"eaddrnotavail_connects", failed->count},
-                              {"first_ts", static_cast<double>(failed->firstTsNs) / 1e9},
-                              {"last_ts", static_cast<double>(failed->lastTsNs) / 1e9},
-                              {"span_ms", roundedMs(failed->lastTsNs - failed->firstTsNs)}};
+        evidence["strace"] = failedConnectsJson(*failed);
     }
     return evidence;
+}
+
+nlohmann::json failedConnectsJson(const FailedConnects& failed) {
+    return {{"eaddrnotavail_connects", failed.count},
+            {"first_ts", static_cast<double>(failed.firstTsNs) / 1e9},
+            {"last_ts", static_cast<double>(failed.lastTsNs) / 1e9},
+            {"span_ms", roundedMs(failed.lastTsNs - failed.firstTsNs)}};
 }
 
 }  // namespace tcpscope

@@ -12,5 +12,7 @@ bool hasStraceEvidence(const Finding& finding);
 /// it, the verdicts written in: per stall "verdict" and "strace" (the held write, the calls around
 /// it), and for the finding "strace" (the verdicts counted, or the failed connect() calls).
 nlohmann::json findingEvidenceJson(const Finding& finding);
+/// The failed connect() calls of a port_exhaustion finding as its evidence's "strace" part.
+nlohmann::json failedConnectsJson(const FailedConnects& failed);
 
 }  // namespace tcpscope
