@@ -208,6 +208,7 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
     Totals& totals = totals_[slot->second];
     ++totals.stalls;
     totals.heldNs += holdNs;
+    totals.waits.add(connection.id, pending.smallTsNs, held.tsNs);
     totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
         totals.listed.push_back(Stall{pending.smallFrame, pending.ackFrame, held.frame, pending.smallLength,
@@ -245,6 +246,8 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.stalls;
+    finding.impact = totals.waits.impact();
+    finding.waitRanges = totals.waits.merged();
     finding.waitingSide = totals.sender;
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());

@@ -123,6 +123,7 @@ bool PathMtuResends::claim(const SegmentEvent& event, const Resend& resend) {
         const int64_t waitNs = event.tsNs - resend.sentNs;
         const int64_t reactionNs = event.tsNs - message->tsNs;
         totals.lostNs += waitNs;
+        totals.waits.add(event.connection.id, resend.sentNs, event.tsNs);
         totals.longestNs = std::max(totals.longestNs, waitNs);
         totals.slowestReactionNs = std::max(totals.slowestReactionNs, reactionNs);
         uint32_t listed = kNotListed;
@@ -165,6 +166,8 @@ void PathMtuResends::describe(uint32_t record, Finding& finding) const {
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.episodes;
+    finding.impact = totals.waits.impact();
+    finding.waitRanges = totals.waits.merged();
     finding.waitingSide = totals.sender;
     finding.nextHopMtu.reset();
     if (totals.smallestMtu != UINT32_MAX) {  // a router said what its next hop takes

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "detect/finding_impact.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -314,6 +315,10 @@ int64_t PortReuseDetector::delayNsOf(const Reuse& reuse) {
 void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) const {
     const bool established = reuse.establishedFrame != 0;
     finding.durationMs = toMs(delayNsOf(reuse));
+    WaitTally waits;  // the new connection's handshake, held up by the collision
+    waits.add(reuse.connection, reuse.synTsNs, reuse.synTsNs + delayNsOf(reuse));
+    finding.impact = waits.impact();
+    finding.waitRanges = waits.merged();
     finding.frames.clear();
     for (const uint32_t frame :
          {reuse.synFrame, reuse.challengeAckFrame, reuse.receiverRstFrame, reuse.senderRstFrame}) {

@@ -339,6 +339,7 @@ void RetransmissionStallDetector::recordStall(const Candidate& candidate, Retran
     ++totals.stalls;
     totals.lostNs += gapNs;
     totals.longestNs = std::max(totals.longestNs, gapNs);
+    totals.waits.add(connection.id, candidate.tsNs - gapNs, candidate.tsNs);
     totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
         const uint32_t baseSeq = connection.sequence[sideIndex(candidate.sender)].baseSeq;
@@ -372,6 +373,9 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.stalls;
+    const std::optional<TimeRange> ongoing = ongoingWait(totals.ongoingSinceNs, totals.ongoingNs);
+    finding.impact = totals.waits.impact(ongoing);
+    finding.waitRanges = totals.waits.merged(ongoing);
     finding.waitingSide = totals.sender;
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());

@@ -149,6 +149,7 @@ void ZeroWindowStallDetector::endPeriod(const ConnectionSnapshot& connection, Si
     ++totals.stalls;
     totals.closedNs += closedNs;
     totals.longestNs = std::max(totals.longestNs, closedNs);
+    totals.waits.add(connection.id, state.closedTsNs, endTsNs);
     totals.probes += state.probes;
     totals.ongoing = false;
     totals.ongoingNs = 0;
@@ -176,6 +177,7 @@ void ZeroWindowStallDetector::showOngoing(const ConnectionSnapshot& connection, 
     totals.ongoing = true;
     totals.ongoingNs = std::max(closedNs, clockNs - state.closedTsNs);
     totals.ongoingFrame = state.closedFrame;
+    totals.ongoingSinceNs = state.closedTsNs;
     totals.ongoingProbes = state.probes;
     totals.lifeNs = lifeOf(connection);
     changed(totals);
@@ -212,6 +214,9 @@ void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.stalls;
+    const std::optional<TimeRange> ongoing = ongoingWait(totals.ongoingSinceNs, totals.ongoingNs);
+    finding.impact = totals.waits.impact(ongoing);
+    finding.waitRanges = totals.waits.merged(ongoing);
     finding.waitingSide = otherSide(totals.receiver);
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "detect/wording.hpp"
+#include "report/finding_groups.hpp"
 #include "report/mermaid_sequence.hpp"
 #include "report/report_format.hpp"
 #include "report/time_lost.hpp"
@@ -37,6 +39,32 @@ std::string msText(double ms) {
     return fmt::format("{:.1f} ms", ms);
 }
 
+// How long anything waited, as wall-clock time out of the capture's, and the connection-time only
+// labelled as such: 300 connections waiting 0.5 s at once cost 150 s of connection-time in 0.5 s.
+std::string impactSentence(const CaptureAnalysis& analysis) {
+    if (analysis.findings.empty()) {
+        return "No findings: nothing in this capture cost time that tcpscope can explain.";
+    }
+    std::vector<size_t> all(analysis.findings.size());
+    double connectionMs = 0;
+    uint64_t requests = 0;
+    for (size_t index = 0; index < all.size(); ++index) {
+        all[index] = index;
+        connectionMs += analysis.findings[index].impact.connectionMs;
+        requests += analysis.findings[index].impact.delayedRequests;
+    }
+    const std::string findings = plural(analysis.findings.size(), "finding", "findings");
+    if (requests == 0) {
+        return fmt::format("{}; none of them held up a connection.", findings);
+    }
+    const AnalysisEngine& engine = *analysis.engine;
+    const double captureMs = static_cast<double>(engine.lastTsNs() - engine.firstTsNs()) / 1e6;
+    return fmt::format("{}. Something waited during {} of the capture's {}: {} held up ({} of "
+                       "connection-time added up over connections).",
+                       findings, msText(wallMsOf(analysis, all)), msText(captureMs),
+                       plural(requests, "request or handshake", "requests or handshakes"), msText(connectionMs));
+}
+
 std::vector<Block> captureBlocks(const CaptureAnalysis& analysis, const IncidentReportInput& input) {
     std::vector<Block> blocks;
     blocks.push_back({Block::Kind::Heading, 1, fmt::format("Incident report: {}", input.captureName), {}, {}, {}});
@@ -61,15 +89,7 @@ std::vector<Block> captureBlocks(const CaptureAnalysis& analysis, const Incident
                                              [](const TracedSocket& s) { return s.connection != kNoConnection; }));
     }
     blocks.push_back({Block::Kind::Paragraph, 0, capture, {}, {}, {}});
-    double lost = 0;
-    for (const Finding& finding : analysis.findings) {
-        lost += finding.durationMs;
-    }
-    blocks.push_back({Block::Kind::Paragraph, 0,
-                      analysis.findings.empty()
-                          ? std::string("No findings: nothing in this capture cost time that tcpscope can explain.")
-                          : fmt::format("{} findings, {} lost in total.", analysis.findings.size(), msText(lost)),
-                      {}, {}, {}});
+    blocks.push_back({Block::Kind::Paragraph, 0, impactSentence(analysis), {}, {}, {}});
     return blocks;
 }
 

@@ -218,6 +218,20 @@ void writeFlow(JsonStreamWriter& out, const Connection& connection,
     out.endObject();
 }
 
+// What the finding cost: wall-clock first, then whom and how long each, then connection-time.
+void writeImpact(JsonStreamWriter& out, const FindingImpact& impact) {
+    out.key("impact");
+    out.beginObject();
+    out.field("wall_ms", impact.wallMs);
+    out.field("connections", impact.connections);
+    out.field("delayed_requests", impact.delayedRequests);
+    out.field("p50_ms", impact.p50Ms);
+    out.field("p99_ms", impact.p99Ms);
+    out.field("max_ms", impact.maxMs);
+    out.field("connection_ms", impact.connectionMs);
+    out.endObject();
+}
+
 void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     out.beginObject();
     out.field("kind", findingKindName(finding.kind));
@@ -225,6 +239,7 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     out.fieldOrNull("flow", finding.connection != kNoConnection, finding.connection);
     out.field("ts", epochSeconds(finding.tsNs));
     out.field("duration_ms", finding.durationMs);
+    writeImpact(out, finding.impact);
     out.key("frames");
     out.beginArray();
     for (const uint32_t frame : finding.frames) {
@@ -499,6 +514,9 @@ void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) 
         }
         out.endArray();
         out.field("duration_ms", roundedMs(group.durationMs));
+        out.field("wall_ms", group.wallMs);
+        out.field("connections", group.connections);
+        out.field("delayed_requests", group.delayedRequests);
         out.field("shortest_ms", roundedMs(group.shortestMs));
         out.field("longest_ms", roundedMs(group.longestMs));
         out.endObject();

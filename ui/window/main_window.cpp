@@ -218,7 +218,7 @@ void MainWindow::buildLayout() {
 
     auto* findings = new QSplitter(Qt::Vertical);
     findings->setObjectName(QStringLiteral("findingsSplitter"));
-    findings->addWidget(titled(tr("&Findings, by time lost"), findingsView_));
+    findings->addWidget(titled(tr("&Findings, by wall-clock time lost"), findingsView_));
     findings->addWidget(titled(tr("Finding details"), findingDetail_));
     findings->setSizes({260, 240});
     auto* top = new QSplitter(Qt::Horizontal);
@@ -417,11 +417,12 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     }
     const FrameCounters& counters = results->counters();
     const StraceAlignment* alignment = results->alignment();
-    summaryLabel_->setText(tr("%1 packets, %2 TCP, %3 connections, %4 findings%5%6")
+    const size_t findings = results->findings().size();
+    summaryLabel_->setText(tr("%1 packets, %2 TCP, %3 connections, %4%5%6")
                                .arg(counters.frames)
                                .arg(counters.tcp)
                                .arg(results->connections().size())
-                               .arg(results->findings().size())
+                               .arg(findings == 1 ? tr("1 finding") : tr("%1 findings").arg(findings))
                                .arg(alignment != nullptr ? tracedSocketsText(*alignment) : QString())
                                .arg(complete ? QString() : tr(" so far")));
     if (complete) {
