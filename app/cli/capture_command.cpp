@@ -181,7 +181,7 @@ private:
             const std::string flow =
                 finding.connection != kNoConnection ? fmt::format("#{}", finding.connection) : "-";
             std::cout << fmt::format("[{:+.3f} s] {} {} {}: {}\n", static_cast<double>(finding.tsNs - startNs_) / 1e9,
-                                     severityName(finding.severity), finding.kind, flow, text);
+                                     severityName(finding.severity), findingKindName(finding.kind), flow, text);
         }
         std::cout.flush();
     }

@@ -46,7 +46,7 @@ struct AnalysisInputOptions {
     bool readsPackets = true;
     /// The command reads no finding's summary, frames or evidence, or writes each finding once, in
     /// order, through CaptureAnalysis::completeFinding: they are described as they are written
-    /// (AnalysisOptions::describeWhenWritten). Not with strace logs, whose checks read the evidence.
+    /// (AnalysisOptions::describeWhenWritten). Not with strace logs, whose checks read the spans.
     bool describesWhenWritten = false;
     /// How far the analysis goes: "full", or "decode" / "track" for the benchmark's breakdown of
     /// where the time goes (analyze's hidden option --bench-stage).

@@ -56,17 +56,14 @@ std::string nextBlockingCall(const StraceLog& log, uint32_t record) {
     return {};
 }
 
-nlohmann::json callJson(const StraceAlignment& alignment, uint32_t logIndex, uint32_t record) {
+TracedCall tracedCall(const StraceAlignment& alignment, uint32_t logIndex, uint32_t record) {
     const StraceLog& log = alignment.logs[logIndex].log;
     const SyscallRecord& call = log.records[record];
-    return {{"call", std::string(log.nameOf(call))},
-            {"bytes", call.bytes},
-            {"ts", static_cast<double>(alignment.captureTsNs(logIndex, call)) / 1e9},
-            {"line", call.lineNumber}};
+    return {std::string(log.nameOf(call)), call.bytes, alignment.captureTsNs(logIndex, call), call.lineNumber};
 }
 
 void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const AnalysisEngine& engine) {
-    const Side sender = finding.evidence.value("sender_side", "client") == "server" ? Side::Server : Side::Client;
+    const Side sender = finding.waitingSide.value_or(Side::Client);
     uint32_t socket = UINT32_MAX;
     for (uint32_t candidate : alignment.connectionSockets[finding.connection]) {
         if (alignment.sockets[candidate].side == sender) {
@@ -80,11 +77,14 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
     std::string pattern;
     const absl::flat_hash_map<uint32_t, uint32_t> writes =
         socket == UINT32_MAX ? absl::flat_hash_map<uint32_t, uint32_t>{} : writesByFrame(alignment, socket);
-    for (auto& instance : finding.evidence["instances"]) {
-        const auto frames = instance["frames"].get<std::vector<uint32_t>>();
+    finding.straceVerdicts.assign(finding.spans.size(), StraceVerdict{});
+    for (size_t index = 0; index < finding.spans.size(); ++index) {
+        const FindingSpan& span = finding.spans[index];
+        StraceVerdict& verdict = finding.straceVerdicts[index];
+        const SpanFrames& frames = span.frames;
         const auto heldWrite = frames.size() == 3 ? writes.find(frames[2]) : writes.end();
         if (heldWrite == writes.end()) {
-            instance["verdict"] = "no_trace";
+            verdict.verdict = StraceVerdictKind::NoTrace;
             ++untraced;
             continue;
         }
@@ -95,35 +95,27 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
         const int64_t kernelHoldNs = leftNs - alignment.captureTsNs(traced.log, held);
         const bool nodelaySet = traced.nodelaySet && traced.nodelayTsNs <= held.tsNs;
         nodelay |= nodelaySet;
-        nlohmann::json trace = {{"pid", held.pid},
-                                {"fd", traced.fd},
-                                {"held_write", callJson(alignment, traced.log, heldWrite->second)},
-                                {"kernel_hold_ms", toMs(kernelHoldNs)},
-                                {"nodelay_set", nodelaySet}};
-        const std::string next = nextBlockingCall(log, heldWrite->second);
-        trace["next_call"] = next;
+        verdict.pid = held.pid;
+        verdict.fd = traced.fd;
+        verdict.heldWrite = tracedCall(alignment, traced.log, heldWrite->second);
+        verdict.kernelHoldMs = toMs(kernelHoldNs);
+        verdict.nodelaySet = nodelaySet;
+        verdict.nextCall = nextBlockingCall(log, heldWrite->second);
         const auto firstWrite = writes.find(frames[0]);
         const std::string_view firstName =
             firstWrite != writes.end() ? log.nameOf(log.records[firstWrite->second]) : log.nameOf(held);
-        const std::string shape =
-            fmt::format("{}, {}, {}", firstName, log.nameOf(held), next.empty() ? std::string("?") : next);
-        trace["pattern"] = shape;
+        verdict.pattern = fmt::format("{}, {}, {}", firstName, log.nameOf(held),
+                                      verdict.nextCall.empty() ? std::string("?") : verdict.nextCall);
         if (firstWrite != writes.end()) {
-            trace["first_write"] = callJson(alignment, traced.log, firstWrite->second);
+            verdict.firstWrite = tracedCall(alignment, traced.log, firstWrite->second);
         }
-        pattern = shape;
+        pattern = verdict.pattern;
         // Held by the kernel for most of the stall: Nagle. Written just before leaving: the application was late.
-        const double holdMs = instance.value("hold_ms", 0.0);
+        const double holdMs = static_cast<double>(span.endNs - span.startNs) / 1e6;
         const bool wasHeld = kernelHoldNs >= kRefuteBelowNs && toMs(kernelHoldNs) >= holdMs * 0.5;
-        instance["verdict"] = wasHeld ? "confirmed" : "refuted";
-        instance["strace"] = std::move(trace);
+        verdict.verdict = wasHeld ? StraceVerdictKind::Confirmed : StraceVerdictKind::Refuted;
         (wasHeld ? confirmed : refuted)++;
     }
-    finding.evidence["strace"] = {{"confirmed", confirmed},
-                                  {"refuted", refuted},
-                                  {"without_trace", untraced},
-                                  {"nodelay_set", nodelay},
-                                  {"pattern", pattern}};
     if (confirmed > 0) {
         finding.summary += fmt::format(
             " The system call trace confirms {} of them: the application wrote the bytes ({}) and the kernel "
@@ -138,7 +130,7 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
 }
 
 void addFailedConnects(Finding& finding, const StraceAlignment& alignment) {
-    const std::string server = finding.evidence.value("server", "");
+    const std::string server = finding.server ? finding.server->toString() : std::string();
     int64_t first = INT64_MAX;
     int64_t last = INT64_MIN;
     uint64_t count = 0;
@@ -159,10 +151,7 @@ void addFailedConnects(Finding& finding, const StraceAlignment& alignment) {
     if (count == 0) {
         return;
     }
-    finding.evidence["strace"] = {{"eaddrnotavail_connects", count},
-                                  {"first_ts", static_cast<double>(first) / 1e9},
-                                  {"last_ts", static_cast<double>(last) / 1e9},
-                                  {"span_ms", toMs(last - first)}};
+    finding.failedConnects = FailedConnects{count, first, last};
     finding.summary += fmt::format(" The trace shows {} connect() calls failing with EADDRNOTAVAIL over {:.1f} s.",
                                    count, static_cast<double>(last - first) / 1e9);
 }
@@ -172,9 +161,9 @@ void addFailedConnects(Finding& finding, const StraceAlignment& alignment) {
 void confirmFindingsWithSyscalls(std::vector<Finding>& findings, const StraceAlignment& alignment,
                                  const AnalysisEngine& engine) {
     for (Finding& finding : findings) {
-        if (finding.kind == "delayed_ack_stall" && finding.connection < alignment.connectionSockets.size()) {
+        if (finding.kind == FindingKind::DelayedAckStall && finding.connection < alignment.connectionSockets.size()) {
             confirmDelayedAck(finding, alignment, engine);
-        } else if (finding.kind == "port_exhaustion") {
+        } else if (finding.kind == FindingKind::PortExhaustion) {
             addFailedConnects(finding, alignment);
         }
     }

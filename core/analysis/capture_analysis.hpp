@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
+#include "detect/finding.hpp"
 #include "detect/finding_log.hpp"
 #include "detect/host_population.hpp"
 #include "engine/analysis_engine.hpp"
 #include "engine/capture_loader.hpp"
-#include "engine/finding.hpp"
 
 namespace tcpscope {
 
@@ -17,7 +17,7 @@ namespace tcpscope {
 struct AnalysisOptions {
     EngineOptions engine;
     DetectorOptions detectors;
-    /// Leave each finding's summary, frames and evidence to be written as a report writes it
+    /// Leave each finding's summary, frames, spans and evidence to be written as a report writes it
     /// (CaptureAnalysis::authors), so that they are never all in memory at once: for a caller that
     /// only writes the findings out once, in order (tcpscope-cli's JSON). Off: every finding complete.
     bool describeWhenWritten = false;
@@ -40,7 +40,7 @@ public:
 
     [[nodiscard]] FindingLog& log() { return log_; }
     /// `finding`, one of CaptureAnalysis::findings, complete: itself if it is, otherwise a copy
-    /// in `described` with its summary, frames and evidence written. Safe on two threads at once.
+    /// in `described` with its summary, frames, spans and evidence written. Safe on two threads at once.
     const Finding& complete(const Finding& finding, Finding& described) const;
 
 private:

@@ -34,8 +34,9 @@ std::string describeNoteTarget(const NoteTarget& target) {
         Overloaded{[](const PacketNoteTarget& packet) { return fmt::format("frame {}", packet.frame); },
                    [](const SyscallNoteTarget& call) { return fmt::format("{}:{}", call.logFile, call.line); },
                    [](const FindingNoteTarget& finding) {
-                       return finding.connection.empty() ? finding.kind
-                                                         : fmt::format("{} {}", finding.kind, finding.connection);
+                       const std::string_view kind = findingKindName(finding.kind);
+                       return finding.connection.empty() ? std::string(kind)
+                                                         : fmt::format("{} {}", kind, finding.connection);
                    },
                    [](const SpanNoteTarget& span) {
                        return fmt::format("span {:.1f} ms", static_cast<double>(span.endNs - span.startNs) / 1e6);

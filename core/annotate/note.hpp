@@ -4,6 +4,8 @@
 #include <string_view>
 #include <variant>
 
+#include "detect/finding_kind.hpp"
+
 namespace tcpscope {
 
 /// A note pinned to one packet: its frame number as shown (1-based over all opened files, as in
@@ -25,7 +27,7 @@ struct SyscallNoteTarget {
 /// the kind, the connection's endpoints ("client -> server", empty for a host-wide finding) and
 /// when it started.
 struct FindingNoteTarget {
-    std::string kind;
+    FindingKind kind = FindingKind::DelayedAckStall;
     std::string connection;
     int64_t tsNs = 0;
 };

@@ -1,5 +1,6 @@
 #include "annotate/note_json.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -47,8 +48,12 @@ NoteTarget targetFromJson(const nlohmann::json& target) {
                                  field<int64_t>(target, "ts_ns")};
     }
     if (type == "finding") {
-        return FindingNoteTarget{field<std::string>(target, "kind"), field<std::string>(target, "connection"),
-                                 field<int64_t>(target, "ts_ns")};
+        const auto kindName = field<std::string>(target, "kind");
+        const std::optional<FindingKind> kind = parseFindingKind(kindName);
+        if (!kind) {
+            throw std::invalid_argument("unknown finding kind '" + kindName + "'");
+        }
+        return FindingNoteTarget{*kind, field<std::string>(target, "connection"), field<int64_t>(target, "ts_ns")};
     }
     if (type == "span") {
         SpanNoteTarget span{field<int64_t>(target, "start_ns"), field<int64_t>(target, "end_ns")};
@@ -76,7 +81,7 @@ Json noteToJson(const Note& note, NoteTimeForm form) {
                               putTime(target, "ts", call.tsNs, form);
                           },
                           [&](const FindingNoteTarget& finding) {
-                              target["kind"] = finding.kind;
+                              target["kind"] = std::string(findingKindName(finding.kind));
                               target["connection"] = finding.connection;
                               putTime(target, "ts", finding.tsNs, form);
                           },

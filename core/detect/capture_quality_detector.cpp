@@ -102,7 +102,7 @@ void CaptureQualityDetector::onEnd(int64_t /*lastTsNs*/) {
     std::vector<std::string> problems;
     nlohmann::json::object_t evidence;
     Finding finding;
-    finding.kind = "capture_quality";
+    finding.kind = FindingKind::CaptureQuality;
     finding.severity = Severity::Warning;
     finding.tsNs = engine().firstTsNs();
     if (copies) {

@@ -192,7 +192,7 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
         totalsOf_.try_emplace(sideKey(connection.id, held.sender), static_cast<uint32_t>(totals_.size()));
     if (isNew) {
         Finding finding;
-        finding.kind = "delayed_ack_stall";
+        finding.kind = FindingKind::DelayedAckStall;
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = pending.smallTsNs;
@@ -242,10 +242,23 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     measure(record, finding);
     finding.frames.clear();
     finding.frames.reserve(3 * totals.listed.size());
+    finding.spans.clear();
+    finding.spans.reserve(totals.listed.size());
+    finding.totalSpans = totals.stalls;
+    finding.waitingSide = totals.sender;
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());
     for (const Stall& stall : totals.listed) {
         finding.frames.insert(finding.frames.end(), {stall.smallFrame, stall.ackFrame, stall.heldFrame});
+        FindingSpan& span = finding.spans.emplace_back();
+        span.startNs = stall.smallTsNs;
+        span.endNs = stall.heldTsNs;
+        span.connection = finding.connection;
+        span.side = totals.sender;
+        span.frames = {stall.smallFrame, stall.ackFrame, stall.heldFrame};
+        span.releaseTsNs = stall.ackTsNs;
+        span.bytes = stall.heldBytes;
+        span.earlierBytes = stall.previousBytes;
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
         instance.emplace("frames", frameList({stall.smallFrame, stall.ackFrame, stall.heldFrame}));

@@ -3,8 +3,8 @@
 #include <functional>
 #include <vector>
 
+#include "detect/finding.hpp"
 #include "detect/host_population.hpp"
-#include "engine/finding.hpp"
 
 namespace tcpscope {
 
@@ -13,7 +13,7 @@ namespace tcpscope {
 /// change (a finding may grow with every packet of a flow).
 class FindingAuthor {
 public:
-    /// Writes the parts of `finding` this author keeps (summary, evidence, ...) from its record
+    /// Writes the parts of `finding` this author keeps (summary, spans, evidence...) from its record
     /// `record`, the number given to FindingLog::add. The log may describe two findings at once on
     /// two threads (of this author or another): describe only reads the author's state.
     virtual void describe(uint32_t record, Finding& finding) const = 0;
@@ -76,12 +76,12 @@ public:
     std::vector<Finding> release();
     /// As release() for an analysis that made no provisional finding (a file's), but each finding
     /// with an author is only measured (FindingAuthor::measure: duration and severity); its summary,
-    /// frames and evidence are written later, one finding at a time, by describeReleased(). All of
+    /// frames, spans and evidence are written later, one finding at a time, by describeReleased(). All of
     /// them at once take several times the memory of the authors' records (W1: 260 MiB).
     std::vector<Finding> releaseMeasured();
     /// Whether `finding`, from releaseMeasured(), is still to be described.
     [[nodiscard]] bool describesLater(const Finding& finding) const { return authors_[finding.id].author != nullptr; }
-    /// Writes the summary, frames and evidence of `finding` (a copy of one from releaseMeasured()),
+    /// Writes the summary, frames, spans and evidence of `finding` (a copy of one from releaseMeasured()),
     /// as release() would have; like describe(), on any thread. The authors must still live.
     void describeReleased(Finding& finding) const;
     void setListener(Listener listener) { listener_ = std::move(listener); }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "detect/evidence_json.hpp"
 #include "tcp/seq_math.hpp"
@@ -75,7 +76,7 @@ uint32_t PathMtuResends::totalsOf(const ConnectionSnapshot& connection, Side sen
         totals.receiverEndpoint = connection.endpoint(otherSide(sender));
         totals.firstTsNs = startNs;
         Finding finding;
-        finding.kind = "path_mtu";
+        finding.kind = FindingKind::PathMtu;
         finding.severity = Severity::Info;
         finding.connection = connection.id;
         finding.tsNs = startNs;
@@ -161,9 +162,25 @@ void PathMtuResends::describe(uint32_t record, Finding& finding) const {
     const Totals& totals = totals_[record];
     measure(totals, finding);
     finding.frames.clear();
+    finding.spans.clear();
+    finding.spans.reserve(totals.listed.size());
+    finding.totalSpans = totals.episodes;
+    finding.waitingSide = totals.sender;
+    finding.nextHopMtu.reset();
+    if (totals.smallestMtu != UINT32_MAX) {  // a router said what its next hop takes
+        finding.nextHopMtu = totals.smallestMtu;
+    }
     nlohmann::json::array_t instances;
     for (const Listed& listed : totals.listed) {
         finding.frames.insert(finding.frames.end(), {listed.refusedFrame, listed.messageFrame, listed.resentFrame});
+        // One per episode, from the refused data's transmission to its first smaller resend: the time
+        // the sender's data waited.
+        finding.spans.push_back({.startNs = listed.refusedSentNs,
+                                 .endNs = listed.refusedSentNs + listed.waitNs,
+                                 .connection = finding.connection,
+                                 .side = totals.sender,
+                                 .frames = {listed.refusedFrame, listed.messageFrame, listed.resentFrame},
+                                 .bytes = listed.bytes});
         nlohmann::json::object_t instance;
         instance.emplace("frames", frameList({listed.refusedFrame, listed.messageFrame, listed.resentFrame}));
         instance.emplace("original_captured", listed.refusedCaptured);

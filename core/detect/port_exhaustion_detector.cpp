@@ -334,7 +334,7 @@ void PortExhaustionDetector::refresh(PoolFinding& made, Severity severity, int64
                                      int64_t nowNs) {
     if (!made.made) {
         Finding finding;
-        finding.kind = "port_exhaustion";
+        finding.kind = FindingKind::PortExhaustion;
         finding.severity = severity;
         finding.connection = kNoConnection;
         finding.tsNs = startTsNs;
@@ -378,10 +378,15 @@ void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) c
     const Strain& strain = *pool.strain;
     measureError(pool, finding);
     finding.frames.clear();
+    finding.spans.clear();
+    finding.totalSpans = static_cast<uint32_t>(strain.pauses.size());
+    finding.server = pool.key.server;
     nlohmann::json pauses = nlohmann::json::array();
     for (const Pause& pause : strain.pauses) {
         finding.frames.push_back(pause.lastSynFrame);
         finding.frames.push_back(pause.nextSynFrame);
+        finding.spans.push_back(
+            {.startNs = pause.startTsNs, .endNs = pause.endTsNs, .frames = {pause.lastSynFrame, pause.nextSynFrame}});
         pauses.push_back({{"start_s", rounded(seconds(pause.startTsNs - finding.tsNs), 0.001)},
                           {"pause_ms", rounded(static_cast<double>(pause.endTsNs - pause.startTsNs) / 1e6, 0.001)},
                           {"last_syn_frame", pause.lastSynFrame},
@@ -416,6 +421,7 @@ void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) c
 
 void PortExhaustionDetector::describeWarning(const Pool& pool, Finding& finding) const {
     const Strain& strain = *pool.strain;
+    finding.server = pool.key.server;
     finding.evidence = poolEvidence(pool, strain.warning.seriesEndNs);
     const double capacity = rangePorts() / options().timeWaitSeconds;
     const double secondsToExhaust = static_cast<double>(rangePorts()) / std::max(strain.peakRate, 1e-9);

@@ -285,7 +285,7 @@ uint32_t PortReuseDetector::indexOf(const Reuse& reuse) const {
 
 void PortReuseDetector::recordCollision(Reuse& reuse) {
     Finding finding;
-    finding.kind = "port_reuse";
+    finding.kind = FindingKind::PortReuse;
     finding.severity = Severity::Error;
     finding.connection = reuse.connection;
     finding.tsNs = reuse.synTsNs;
@@ -409,7 +409,7 @@ void PortReuseDetector::addToGroup(Reuse& reuse) {
     if (isNew) {
         groups_.emplace_back().key = key;
         Finding finding;
-        finding.kind = "port_reuse";
+        finding.kind = FindingKind::PortReuse;
         finding.severity = reuse.outcome == Outcome::AfterGone ? Severity::Info : Severity::Warning;
         finding.connection = reuse.connection;
         finding.tsNs = reuse.synTsNs;
@@ -436,8 +436,18 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding) cons
     nlohmann::json::array_t instances;
     instances.reserve(group.listed.size());
     finding.frames.clear();
+    finding.spans.clear();
+    finding.totalSpans = group.reuses - 1;  // all but the reuse of the finding's own connection
     for (const uint32_t index : group.listed) {
         const Reuse& reuse = reuses_[index];
+        // Each later reuse is an instant, its SYN (one frame: the sequence diagram draws none); the
+        // finding's own connection is the finding itself, at its time.
+        if (reuse.connection != finding.connection) {
+            finding.spans.push_back({.startNs = reuse.synTsNs,
+                                     .endNs = reuse.synTsNs,
+                                     .connection = reuse.connection,
+                                     .frames = {reuse.synFrame}});
+        }
         nlohmann::json& instance = instances.emplace_back(describe(reuse));
         instance.get_ref<nlohmann::json::object_t&>().emplace("reason",
                                                               kReasonNames.at(static_cast<size_t>(reuse.reason)));

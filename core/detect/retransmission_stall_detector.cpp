@@ -313,7 +313,7 @@ void RetransmissionStallDetector::recordStall(const Candidate& candidate, Retran
     const int64_t gapNs = candidate.gapNs;
     if (history.totals == kNoTotals) {
         Finding finding;
-        finding.kind = "retransmission_stall";
+        finding.kind = FindingKind::RetransmissionStall;
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = candidate.tsNs - gapNs;
@@ -369,10 +369,22 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(totals.lifeNs));
     finding.frames.clear();
     finding.frames.reserve(2 * totals.listed.size());
+    finding.spans.clear();
+    finding.spans.reserve(totals.listed.size());
+    finding.totalSpans = totals.stalls;
+    finding.waitingSide = totals.sender;
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());
     for (const Stall& stall : totals.listed) {
         finding.frames.insert(finding.frames.end(), {stall.fromFrame, stall.frame});
+        FindingSpan& span = finding.spans.emplace_back();
+        span.startNs = stall.startTsNs;
+        span.endNs = stall.startTsNs + stall.gapNs;
+        span.connection = totals.connection;
+        span.side = totals.sender;
+        span.frames = {stall.fromFrame, stall.frame};
+        span.bytes = stall.bytes;
+        span.spurious = stall.spurious;
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
         instance.emplace("frames", frameList({stall.fromFrame, stall.frame}));
@@ -463,7 +475,7 @@ void RetransmissionStallDetector::showOngoing(const Connection& connection, Side
             open->second.findingId = totals_[totalsIndex].findingId;
         } else {
             Finding finding;
-            finding.kind = "retransmission_stall";
+            finding.kind = FindingKind::RetransmissionStall;
             finding.severity = Severity::Warning;
             finding.connection = connection.id;
             finding.tsNs = sinceNs;

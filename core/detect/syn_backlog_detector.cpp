@@ -356,7 +356,7 @@ void SynBacklogDetector::countEvidence(const Record& connection, Handshake& stat
     Listener& listener = listeners_[state.listener];
     if (!listener.hasFinding) {
         Finding finding;
-        finding.kind = "syn_backlog_overflow";
+        finding.kind = FindingKind::SynBacklogOverflow;
         finding.severity = Severity::Warning;
         finding.tsNs = state.firstSynTsNs;
         // The type spelled out: in a template, clang before 17 does not destroy the argument of
@@ -381,7 +381,13 @@ void SynBacklogDetector::countEvidence(const Record& connection, Handshake& stat
             finding.evidence["connections"].push_back({{"connection", connection.id},
                                                        {"client", connection.client.toString()},
                                                        {"first_syn_frame", state.firstSynFrame}});
+            // The client waited from its connection's first packet for as long as the retries took.
+            finding.spans.push_back({.startNs = connection.firstTsNs,
+                                     .endNs = connection.firstTsNs,
+                                     .connection = connection.id,
+                                     .frames = {state.firstSynFrame}});
         }
+        finding.totalSpans = listener.affected;
     }
     if (finding.frames.size() < kMaxListedFrames) {
         finding.frames.push_back(frame);
@@ -421,6 +427,8 @@ void SynBacklogDetector::updateDelay(Handshake& state, bool final) {
     entry["syn_retransmissions"] = state.synTimeouts;
     entry["synack_retransmissions"] = state.synAckTimeouts;
     entry["delay_ms"] = toMs(delayNs);
+    FindingSpan& span = log().edit(listener.findingId).spans[state.listedIndex];
+    span.endNs = span.startNs + delayNs;
     entry["outcome"] = outcome;
 }
 

@@ -107,11 +107,11 @@ void SynUnansweredDetector::onEnd(int64_t /*lastTsNs*/) {
     retiredAttempts_ = {};
 }
 
-Finding SynUnansweredDetector::findingAbout(const std::vector<uint32_t>& members, std::string kind, Severity severity,
+Finding SynUnansweredDetector::findingAbout(const std::vector<uint32_t>& members, FindingKind kind, Severity severity,
                                             nlohmann::json::array_t& listed) const {
     const Attempt& first = attempts_[members.front()];
     Finding finding;
-    finding.kind = std::move(kind);
+    finding.kind = kind;
     finding.severity = severity;
     finding.connection = first.connection;
     finding.tsNs = first.firstTsNs;
@@ -149,7 +149,7 @@ void SynUnansweredDetector::findScans(std::vector<bool>& used) {
         const Attempt& first = attempts_[members.front()];
         const Attempt& last = attempts_[members.back()];
         nlohmann::json::array_t listed;
-        Finding finding = findingAbout(members, "port_scan", Severity::Info, listed);
+        Finding finding = findingAbout(members, FindingKind::PortScan, Severity::Info, listed);
         finding.durationMs = toMs(last.lastTsNs - first.firstTsNs);
         finding.evidence = {{"source", pair.first.toString()},
                             {"target", pair.second.toString()},
@@ -192,7 +192,7 @@ void SynUnansweredDetector::findProbedHosts(std::vector<bool>& used) {
             used[index] = true;
         }
         nlohmann::json::array_t listed;
-        Finding finding = findingAbout(members, "port_scan", Severity::Info, listed);
+        Finding finding = findingAbout(members, FindingKind::PortScan, Severity::Info, listed);
         finding.evidence = {{"target", host.toString()},
                             {"ports", ports.size()},
                             {"sources", sources.size()},
@@ -242,7 +242,7 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
             used[index] = true;
         }
         nlohmann::json::array_t listed;
-        Finding finding = findingAbout(members, "syn_flood", Severity::Warning, listed);
+        Finding finding = findingAbout(members, FindingKind::SynFlood, Severity::Warning, listed);
         finding.tsNs = firstNs;
         finding.durationMs = toMs(lastNs - firstNs);
         const size_t unanswered = members.size() - halfOpen;
@@ -335,7 +335,8 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
     // One client trying many servers in vain is what peer-to-peer clients and crawlers do: context,
     // not the cause of an incident by itself.
     nlohmann::json::array_t listed;
-    Finding finding = findingAbout(members, "syn_unanswered", byClient ? Severity::Info : Severity::Warning, listed);
+    Finding finding =
+        findingAbout(members, FindingKind::SynUnanswered, byClient ? Severity::Info : Severity::Warning, listed);
     for (const uint32_t index : members) {
         const Attempt& attempt = attempts_[index];
         clients.insert(attempt.client.address);

@@ -50,7 +50,7 @@ private:
     void consider(const Connection& connection);
     // A finding of `kind` about `members` (indexes in attempts_): the connection and time of the
     // first, their first frames in its frames and their connections in `listed` (both bounded).
-    Finding findingAbout(const std::vector<uint32_t>& members, std::string kind, Severity severity,
+    Finding findingAbout(const std::vector<uint32_t>& members, FindingKind kind, Severity severity,
                          nlohmann::json::array_t& listed) const;
     // Marks the attempts of sources that probed many ports of one host, and writes their findings.
     void findScans(std::vector<bool>& used);

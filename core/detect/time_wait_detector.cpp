@@ -205,7 +205,7 @@ void TimeWaitDetector::refresh(uint32_t hostIndex, int64_t nowNs) {
     CloseTally& tally = *host.tally;
     if (!tally.hasFinding) {
         Finding finding;
-        finding.kind = "time_wait_churn";
+        finding.kind = FindingKind::TimeWaitChurn;
         finding.connection = kNoConnection;
         finding.tsNs = tally.firstCloseTsNs;
         tally.findingId = log().add(std::move(finding), this, hostIndex);

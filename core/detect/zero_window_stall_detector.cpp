@@ -117,7 +117,7 @@ ZeroWindowStallDetector::Totals& ZeroWindowStallDetector::ensureFinding(const Co
 
 Finding ZeroWindowStallDetector::newFinding(Totals& totals, const ReceiverState& state) {
     Finding finding;
-    finding.kind = "zero_window_stall";
+    finding.kind = FindingKind::ZeroWindowStall;
     finding.severity = Severity::Warning;
     finding.connection = totals.connection;
     finding.tsNs = state.closedTsNs;
@@ -209,6 +209,10 @@ void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
     const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
     const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(totals.lifeNs));
     finding.frames.clear();
+    finding.spans.clear();
+    finding.spans.reserve(totals.listed.size());
+    finding.totalSpans = totals.stalls;
+    finding.waitingSide = otherSide(totals.receiver);
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());
     for (const Period& period : totals.listed) {
@@ -221,6 +225,14 @@ void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
             finding.frames.push_back(period.endFrame);
         }
         nlohmann::json::array_t frames(finding.frames.begin() + first, finding.frames.end());
+        FindingSpan& span = finding.spans.emplace_back();
+        span.startNs = period.closedTsNs;
+        span.endNs = period.closedTsNs + period.closedNs;
+        span.connection = totals.connection;
+        span.side = otherSide(totals.receiver);
+        for (auto frame = finding.frames.begin() + first; frame != finding.frames.end(); ++frame) {
+            span.frames.push_back(*frame);
+        }
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
         instance.emplace("frames", std::move(frames));

@@ -86,7 +86,7 @@ nlohmann::ordered_json liveFindingEventJson(const Finding& finding, std::string_
     nlohmann::ordered_json event;
     event["event"] = eventName;
     event["id"] = finding.id;
-    event["kind"] = finding.kind;
+    event["kind"] = std::string(findingKindName(finding.kind));
     event["severity"] = severityName(finding.severity);
     event["flow"] = finding.connection != kNoConnection ? nlohmann::ordered_json(finding.connection)
                                                         : nlohmann::ordered_json();

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "live/capture_interface.hpp"
 #include "live/live_session.hpp"
 

@@ -4,6 +4,7 @@
 
 #include "records/community_id.hpp"
 #include "records/record_line.hpp"
+#include "report/finding_evidence.hpp"
 
 namespace tcpscope {
 
@@ -29,7 +30,7 @@ std::string findingRecord(const RecordSource& source, const Finding& finding, co
     RecordLine record(source, RecordType::Finding, finding.tsNs,
                       flow != nullptr ? communityIdV1(flow->client, flow->server) : std::string());
     record.field("finding_id", finding.id);
-    record.field("kind", finding.kind);
+    record.field("kind", findingKindName(finding.kind));
     record.field("severity", severityName(finding.severity));
     record.field("flow_id", flow != nullptr ? int64_t{flow->id} : int64_t{-1});
     record.field("duration_ms", finding.durationMs);
@@ -51,7 +52,8 @@ std::string findingRecord(const RecordSource& source, const Finding& finding, co
     }
     record.field("summary", finding.summary);
     record.field("frames", std::span<const uint32_t>(finding.frames));
-    record.field("evidence", finding.evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    const nlohmann::json evidence = hasStraceEvidence(finding) ? findingEvidenceJson(finding) : finding.evidence;
+    record.field("evidence", evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return std::move(record).take();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "records/record_source.hpp"
 #include "tcp/connection.hpp"
 

@@ -11,7 +11,7 @@ std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
     const auto& connections = analysis.engine->connections();
     std::vector<FindingGroup> groups;
     // (kind, client host, server endpoint) -> index in groups
-    absl::flat_hash_map<std::tuple<std::string, IpAddress, Endpoint>, size_t> groupOf;
+    absl::flat_hash_map<std::tuple<FindingKind, IpAddress, Endpoint>, size_t> groupOf;
     for (size_t index = 0; index < analysis.findings.size(); ++index) {
         const Finding& finding = analysis.findings[index];
         // A finding whose flow the engine does not hold (a report of findings alone) stands alone.

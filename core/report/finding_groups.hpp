@@ -11,7 +11,7 @@ namespace tcpscope {
 /// reads as one line. A finding that concerns no single connection (capture_quality, syn_flood,
 /// a listener's syn_backlog_overflow...) is a group of its own.
 struct FindingGroup {
-    std::string kind;
+    FindingKind kind = FindingKind::DelayedAckStall;
     Severity severity = Severity::Info;  // the most severe of its findings
     std::string client;                  // the client host ("" for a finding of no connection)
     std::string server;                  // the server endpoint ("" as above)

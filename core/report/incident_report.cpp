@@ -84,7 +84,7 @@ Block findingsTable(const CaptureAnalysis& analysis) {
                 {}};
     for (const Finding* finding : sorted) {
         table.rows.push_back({std::to_string(finding->id), std::string(severityName(finding->severity)),
-                              finding->kind,
+                              std::string(findingKindName(finding->kind)),
                               finding->connection == kNoConnection ? "-" : fmt::format("#{}", finding->connection),
                               utcTimestamp(finding->tsNs), msText(finding->durationMs), finding->summary});
     }

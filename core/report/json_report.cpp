@@ -15,6 +15,7 @@
 
 #include "decode/packet_decoder.hpp"
 #include "engine/worker_threads.hpp"
+#include "report/finding_evidence.hpp"
 #include "report/finding_groups.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/report_format.hpp"
@@ -135,10 +136,11 @@ public:
         }
         for (; next_ < order_.size() && findings_[order_[next_]].connection == connection; ++next_) {
             const Finding& finding = findings_[order_[next_]];
-            auto slot = std::lower_bound(lost_.begin(), lost_.end(), std::string_view(finding.kind),
-                                         [](const auto& entry, std::string_view kind) { return entry.first < kind; });
-            if (slot == lost_.end() || slot->first != finding.kind) {
-                slot = lost_.insert(slot, {finding.kind, 0.0});
+            const std::string_view kind = findingKindName(finding.kind);
+            auto slot = std::lower_bound(lost_.begin(), lost_.end(), kind,
+                                         [](const auto& entry, std::string_view name) { return entry.first < name; });
+            if (slot == lost_.end() || slot->first != kind) {
+                slot = lost_.insert(slot, {kind, 0.0});
             }
             slot->second += finding.durationMs;
         }
@@ -218,7 +220,7 @@ void writeFlow(JsonStreamWriter& out, const Connection& connection,
 
 void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     out.beginObject();
-    out.field("kind", finding.kind);
+    out.field("kind", findingKindName(finding.kind));
     out.field("severity", severityName(finding.severity));
     out.fieldOrNull("flow", finding.connection != kNoConnection, finding.connection);
     out.field("ts", epochSeconds(finding.tsNs));
@@ -230,7 +232,11 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     }
     out.endArray();
     out.field("summary", finding.summary);
-    out.field("evidence", finding.evidence);
+    if (hasStraceEvidence(finding)) {
+        out.field("evidence", findingEvidenceJson(finding));
+    } else {
+        out.field("evidence", finding.evidence);
+    }
     out.endObject();
 }
 
@@ -397,19 +403,24 @@ void writeFlows(JsonStreamWriter& out, const CaptureAnalysis& analysis, const St
     });
 }
 
-// What the delayed_ack_by_sender section reads of one delayed-ACK finding's evidence.
+// What the delayed_ack_by_sender section reads of one delayed-ACK finding: the endpoint that sent
+// the held segments, and how many stalls it had.
 struct SenderStalls {
     std::string sender;
     uint64_t stalls = 0;
 };
 
-SenderStalls senderStallsOf(const Finding& finding) {
-    const auto sender = finding.evidence.find("sender");
-    return {sender != finding.evidence.end() ? sender->get<std::string>() : std::string(),
-            finding.evidence.value("stalls", uint64_t{0})};
+SenderStalls senderStallsOf(const Finding& finding, const ConnectionStore& connections) {
+    std::string sender;
+    if (finding.waitingSide && finding.connection < connections.size()) {
+        sender = connections[finding.connection].endpoint(*finding.waitingSide).toString();
+    }
+    return {std::move(sender), finding.totalSpans};
 }
 
-bool isDelayedAckStall(const Finding& finding) { return finding.kind == "delayed_ack_stall"; }
+bool isDelayedAckStall(const Finding& finding) {
+    return finding.kind == FindingKind::DelayedAckStall;
+}
 
 // The findings, each completed as it is written (CaptureAnalysis::completeFinding); what the
 // delayed-ACK ones say of their sender is kept in `senders` (by finding index) for the summary
@@ -423,7 +434,7 @@ void writeFindings(JsonStreamWriter& out, const CaptureAnalysis& analysis, std::
                           const Finding& finding = analysis.completeFinding(i, described);
                           writeFinding(writer, finding);
                           if (isDelayedAckStall(finding)) {
-                              senders[i] = senderStallsOf(finding);
+                              senders[i] = senderStallsOf(finding, analysis.engine->connections());
                           }
                       }
                   });
@@ -477,7 +488,7 @@ void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) 
     out.beginArray();
     for (const FindingGroup& group : groupFindings(analysis)) {
         out.beginObject();
-        out.field("kind", group.kind);
+        out.field("kind", findingKindName(group.kind));
         out.field("severity", severityName(group.severity));
         out.fieldOrNull("client", !group.client.empty(), group.client);
         out.fieldOrNull("server", !group.server.empty(), group.server);

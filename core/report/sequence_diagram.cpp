@@ -23,11 +23,6 @@ const Connection& connectionAt(const CaptureAnalysis& analysis, uint32_t id) {
     return connections[id];
 }
 
-double numberOr(const nlohmann::json& object, const char* key, double fallback) {
-    const auto found = object.find(key);
-    return found != object.end() && found->is_number() ? found->get<double>() : fallback;
-}
-
 std::string analysisNames(AnalysisFlags flags) {
     std::string names;
     for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
@@ -45,36 +40,27 @@ std::string analysisNames(AnalysisFlags flags) {
     return names;
 }
 
+double msBetween(int64_t startNs, int64_t endNs) {
+    return static_cast<double>(endNs - startNs) / 1e6;
+}
+
 // One line on what the system call trace proves about a Nagle stall, or "" without a trace.
-std::string straceProof(const nlohmann::json& instance) {
-    const auto verdict = instance.find("verdict");
-    const auto trace = instance.find("strace");
-    if (verdict == instance.end() || !verdict->is_string() || trace == instance.end() || !trace->is_object()) {
+std::string straceProof(const StraceVerdict& verdict) {
+    if (verdict.verdict == StraceVerdictKind::NoTrace) {
         return {};
     }
-    const auto callOf = [&trace](const char* key) -> std::string {
-        const auto call = trace->find(key);
-        if (call == trace->end() || !call->is_object()) {
-            return {};
-        }
-        return fmt::format("{}({})", call->value("call", std::string("write")),
-                           static_cast<int64_t>(numberOr(*call, "bytes", 0)));
-    };
-    const std::string firstWrite = callOf("first_write");
-    const std::string heldWrite = callOf("held_write");
-    std::string calls = firstWrite.empty() ? heldWrite : firstWrite + ", " + heldWrite;
-    if (const std::string next = trace->value("next_call", std::string()); !next.empty()) {
-        calls += ", " + next;
+    const auto callText = [](const TracedCall& call) { return fmt::format("{}({})", call.name, call.bytes); };
+    const std::string heldWrite = callText(verdict.heldWrite);
+    std::string calls = verdict.firstWrite ? callText(*verdict.firstWrite) + ", " + heldWrite : heldWrite;
+    if (!verdict.nextCall.empty()) {
+        calls += ", " + verdict.nextCall;
     }
-    const std::string nodelay = trace->value("nodelay_set", false) ? "TCP_NODELAY was set" : "TCP_NODELAY never set";
-    if (*verdict == "confirmed") {
-        return fmt::format("strace confirms: {}; the kernel held the bytes {:.1f} ms; {}", calls,
-                           numberOr(*trace, "kernel_hold_ms", 0), nodelay);
+    const std::string nodelay = verdict.nodelaySet ? "TCP_NODELAY was set" : "TCP_NODELAY never set";
+    if (verdict.verdict == StraceVerdictKind::Confirmed) {
+        return fmt::format("strace confirms: {}; the kernel held the bytes {:.1f} ms; {}", calls, verdict.kernelHoldMs,
+                           nodelay);
     }
-    if (*verdict == "refuted") {
-        return fmt::format("strace refutes it: the application wrote the bytes late ({}); {}", calls, nodelay);
-    }
-    return {};
+    return fmt::format("strace refutes it: the application wrote the bytes late ({}); {}", calls, nodelay);
 }
 
 }  // namespace
@@ -163,76 +149,65 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
             continue;
         }
         const auto legIndex = static_cast<uint8_t>(leg - connections_.begin());
-        const nlohmann::json& evidence = finding.evidence;
-        Side sender = Side::Client;
-        if (evidence.contains("sender_side")) {
-            sender = evidence["sender_side"] == "server" ? Side::Server : Side::Client;
-        } else if (evidence.contains("receiver_side")) {
-            sender = evidence["receiver_side"] == "server" ? Side::Client : Side::Server;
-        }
-        const auto senderLifeline = static_cast<uint8_t>(legIndex + (sender == Side::Server ? 1 : 0));
-        const auto peerLifeline = static_cast<uint8_t>(legIndex + (sender == Side::Server ? 0 : 1));
-        const auto instances = evidence.find("instances");
-        if (instances == evidence.end() || !instances->is_array()) {
-            continue;
-        }
-        for (const nlohmann::json& instance : *instances) {
-            const auto frames = instance.find("frames");
-            if (frames == instance.end() || !frames->is_array() || frames->size() < 2) {
+        for (size_t index = 0; index < finding.spans.size(); ++index) {
+            const FindingSpan& span = finding.spans[index];
+            // A bracket needs the arrow that began the wait and the one that ended it.
+            if (span.frames.size() < 2) {
                 continue;
             }
             SequenceStall stall;
             stall.kind = finding.kind;
             stall.findingId = finding.id;
-            stall.lifeline = senderLifeline;
-            stall.peer = peerLifeline;
-            stall.startArrow = arrowOfFrame(frames->front().get<uint32_t>());
-            stall.endArrow = arrowOfFrame(frames->back().get<uint32_t>());
+            stall.lifeline = static_cast<uint8_t>(legIndex + (span.side == Side::Server ? 1 : 0));
+            stall.peer = static_cast<uint8_t>(legIndex + (span.side == Side::Server ? 0 : 1));
+            stall.startArrow = arrowOfFrame(span.frames.front());
+            stall.endArrow = arrowOfFrame(span.frames.back());
             if (stall.startArrow == kNoArrow || stall.endArrow == kNoArrow) {
                 continue;
             }
             stall.startTsNs = arrows_[stall.startArrow].tsNs;
             stall.endTsNs = arrows_[stall.endArrow].tsNs;
             const double spanMs = static_cast<double>(stall.endTsNs - stall.startTsNs) / 1e6;
-            if (finding.kind == "delayed_ack_stall" && frames->size() == 3) {
-                stall.causeArrow = arrowOfFrame((*frames)[1].get<uint32_t>());
-                const double holdMs = numberOr(instance, "hold_ms", spanMs);
-                const double ackDelayMs = numberOr(instance, "ack_delay_ms", holdMs);
-                const auto heldBytes = static_cast<uint64_t>(numberOr(instance, "held_bytes", 0));
-                const auto previousBytes = static_cast<uint64_t>(numberOr(instance, "previous_bytes", 0));
+            if (finding.kind == FindingKind::DelayedAckStall && span.frames.size() == 3) {
+                stall.causeArrow = arrowOfFrame(span.frames[1]);
+                const double holdMs = msBetween(span.startNs, span.endNs);
+                const double ackDelayMs = msBetween(span.startNs, span.releaseTsNs);
                 stall.text =
-                    fmt::format("{} bytes held by Nagle for {:.1f} ms until the delayed ACK", heldBytes, holdMs);
+                    fmt::format("{} bytes held by Nagle for {:.1f} ms until the delayed ACK", span.bytes, holdMs);
                 stall.explanation = fmt::format(
                     "Why: Nagle's algorithm holds a small segment while earlier data is unacknowledged, and the "
                     "receiver delayed its ACK of the {} bytes before. Fix: TCP_NODELAY on the sender.",
-                    previousBytes);
+                    span.earlierBytes);
                 stall.causeText = fmt::format("delayed ACK ({:.1f} ms)", ackDelayMs);
                 stall.endText = fmt::format("held {:.1f} ms", holdMs);
-                stall.proof = straceProof(instance);
-            } else if (finding.kind == "retransmission_stall") {
-                const double gapMs = numberOr(instance, "gap_ms", spanMs);
-                const auto bytes = static_cast<uint64_t>(numberOr(instance, "bytes", 0));
-                const bool spurious = instance.value("spurious", false);
-                stall.text = fmt::format("{} bytes resent after {:.1f} ms without an ACK", bytes, gapMs);
+                if (index < finding.straceVerdicts.size()) {
+                    stall.proof = straceProof(finding.straceVerdicts[index]);
+                }
+            } else if (finding.kind == FindingKind::RetransmissionStall) {
+                const double gapMs = msBetween(span.startNs, span.endNs);
+                stall.text = fmt::format("{} bytes resent after {:.1f} ms without an ACK", span.bytes, gapMs);
                 stall.endText = fmt::format("resent after {:.1f} ms", gapMs);
-                stall.explanation = spurious ? "the retransmission timer fired although the data had arrived "
-                                               "(a spurious retransmission)"
-                                             : "the segment or its ACK was lost, and the sender waited for its "
-                                               "retransmission timer";
-            } else if (finding.kind == "path_mtu") {
-                const double gapMs = numberOr(instance, "gap_ms", spanMs);
-                const auto bytes = static_cast<uint64_t>(numberOr(instance, "bytes", 0));
-                const auto mtu = static_cast<uint64_t>(numberOr(finding.evidence, "next_hop_mtu", 0));
-                stall.text = fmt::format("{} bytes refused as too big, resent smaller after {:.1f} ms", bytes, gapMs);
+                stall.explanation = span.spurious ? "the retransmission timer fired although the data had arrived "
+                                                    "(a spurious retransmission)"
+                                                  : "the segment or its ACK was lost, and the sender waited for its "
+                                                    "retransmission timer";
+            } else if (finding.kind == FindingKind::PathMtu) {
+                // One span per episode: from the refused data's transmission to its first smaller resend.
+                const double gapMs = msBetween(span.startNs, span.endNs);
+                stall.text =
+                    fmt::format("{} bytes refused as too big, resent smaller after {:.1f} ms", span.bytes, gapMs);
                 stall.endText = fmt::format("resent smaller after {:.1f} ms", gapMs);
                 stall.explanation =
-                    mtu != 0 ? fmt::format("a router's next hop takes packets of {} bytes at most (ICMP \"fragmentation "
-                                           "needed\"): path-MTU discovery, not a loss",
-                                           mtu)
-                             : std::string("a router refused the packets as too big (ICMP \"fragmentation needed\"): "
-                                           "path-MTU discovery, not a loss");
-            } else if (finding.kind == "zero_window_stall") {
-                const double closedMs = numberOr(instance, "closed_ms", spanMs);
+                    finding.nextHopMtu
+                        ? fmt::format(
+                              "a router's next hop takes packets of {} bytes at most (ICMP \"fragmentation "
+                              "needed\"): path-MTU discovery, not a loss",
+                              *finding.nextHopMtu)
+                        : std::string(
+                              "a router refused the packets as too big (ICMP \"fragmentation needed\"): "
+                              "path-MTU discovery, not a loss");
+            } else if (finding.kind == FindingKind::ZeroWindowStall) {
+                const double closedMs = msBetween(span.startNs, span.endNs);
                 stall.causeArrow = stall.endArrow;
                 stall.text = fmt::format("sender blocked for {:.1f} ms by a zero window", closedMs);
                 stall.explanation =
@@ -240,7 +215,7 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                     "sender could not send until it opened again";
                 stall.causeText = "the window opens";
             } else {
-                stall.text = fmt::format("{} for {:.1f} ms", finding.kind, spanMs);
+                stall.text = fmt::format("{} for {:.1f} ms", findingKindName(finding.kind), spanMs);
             }
             stalls_.push_back(std::move(stall));
         }

@@ -28,7 +28,7 @@ inline constexpr size_t kNoArrow = SIZE_MAX;
 
 /// A stall drawn as a bracket beside the lifeline of the side that waited, with its cause.
 struct SequenceStall {
-    std::string kind;  ///< the finding's kind, e.g. "delayed_ack_stall"
+    FindingKind kind = FindingKind::DelayedAckStall;  ///< the finding's kind
     uint32_t findingId = 0;
     uint8_t lifeline = 0;          ///< the sender that waited
     uint8_t peer = 0;              ///< the other end of its connection

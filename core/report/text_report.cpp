@@ -165,16 +165,16 @@ void writeAnalysisText(std::ostream& out, const CaptureAnalysis& analysis) {
         const Finding& longest = analysis.findings[group.findings.front()];
         if (group.findings.size() == 1) {
             const std::string flow = longest.connection != kNoConnection ? fmt::format("#{}", longest.connection) : "-";
-            fmt::print(out, "  {:<7} {:<20} {:>9} {:>10.1f} ms  {}\n", severityName(longest.severity), longest.kind,
-                       flow, longest.durationMs, longest.summary);
+            fmt::print(out, "  {:<7} {:<20} {:>9} {:>10.1f} ms  {}\n", severityName(longest.severity),
+                       findingKindName(longest.kind), flow, longest.durationMs, longest.summary);
             continue;
         }
         fmt::print(out,
                    "  {:<7} {:<20} {:>9} {:>10.1f} ms  {} -> {}: {} connections, {:.1f}-{:.1f} ms each; the "
                    "longest, #{}: {}\n",
-                   severityName(group.severity), group.kind, fmt::format("{} flows", group.findings.size()),
-                   group.durationMs, group.client, group.server, group.findings.size(), group.shortestMs,
-                   group.longestMs, longest.connection, longest.summary);
+                   severityName(group.severity), findingKindName(group.kind),
+                   fmt::format("{} flows", group.findings.size()), group.durationMs, group.client, group.server,
+                   group.findings.size(), group.shortestMs, group.longestMs, longest.connection, longest.summary);
     }
     fmt::print(out, "\n");
     writeFlowsText(out, analysis);

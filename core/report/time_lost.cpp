@@ -6,7 +6,7 @@ std::vector<TimeLostByKind> timeLostByFlow(const CaptureAnalysis& analysis) {
     std::vector<TimeLostByKind> lost(analysis.engine->connections().size());
     for (const Finding& finding : analysis.findings) {
         if (finding.connection < lost.size()) {
-            lost[finding.connection][finding.kind] += finding.durationMs;
+            lost[finding.connection][std::string(findingKindName(finding.kind))] += finding.durationMs;
         }
     }
     return lost;

@@ -38,8 +38,8 @@ int findingsOfKind(const QAbstractItemModel& model, const QString& kind) {
 int64_t nowNs() { return QDateTime::currentMSecsSinceEpoch() * 1'000'000; }
 
 // The findings as they compare between the live analysis and the file: kind, flow and frames.
-std::vector<std::tuple<std::string, uint32_t, std::vector<uint32_t>>> comparable(const std::vector<Finding>& findings) {
-    std::vector<std::tuple<std::string, uint32_t, std::vector<uint32_t>>> rows;
+std::vector<std::tuple<FindingKind, uint32_t, std::vector<uint32_t>>> comparable(const std::vector<Finding>& findings) {
+    std::vector<std::tuple<FindingKind, uint32_t, std::vector<uint32_t>>> rows;
     for (const Finding& finding : findings) {
         rows.emplace_back(finding.kind, finding.connection, finding.frames);
     }
@@ -104,7 +104,7 @@ TEST_CASE("a live capture on lo shows the delayed-ACK stall while it runs, then 
     int64_t shownAfterMs = -1;
     QObject::connect(&capture, &LiveCaptureController::resultsUpdated, [&](const ResultsPtr& results) {
         for (const Finding& finding : results->findings()) {
-            if (finding.kind == "delayed_ack_stall" && shownAfterMs < 0) {
+            if (finding.kind == FindingKind::DelayedAckStall && shownAfterMs < 0) {
                 shownAfterMs = (nowNs() - finding.tsNs) / 1'000'000;
             }
         }

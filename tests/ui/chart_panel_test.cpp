@@ -323,7 +323,7 @@ TEST_CASE("the main window's Charts tab follows the selected connection") {
     // write of the proxy's client side (41402 -> 3306): the charts show that direction.
     const auto& findings = window.results()->findings();
     const auto nagle = std::find_if(findings.begin(), findings.end(), [](const Finding& finding) {
-        return finding.connection == 1 && finding.kind == "delayed_ack_stall";
+        return finding.connection == 1 && finding.kind == FindingKind::DelayedAckStall;
     });
     REQUIRE(nagle != findings.end());
     window.selectFinding(nagle->id);

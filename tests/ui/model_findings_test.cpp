@@ -68,7 +68,7 @@ TEST_CASE("finding details show what the strace log says about each Nagle stall"
     const ResultsPtr traced = analysed("proxy-nagle.pcap", {"proxy-nagle.strace"});
     REQUIRE(traced->alignment() != nullptr);
     for (const Finding& finding : traced->findings()) {
-        REQUIRE(finding.kind == "delayed_ack_stall");
+        REQUIRE(finding.kind == FindingKind::DelayedAckStall);
         QTextDocument document;
         document.setHtml(findingDetailHtml(finding, true));
         const QString text = document.toPlainText();

@@ -59,7 +59,7 @@ std::map<std::string, int> expectedKinds(const QString& capture) {
     if (!file.good()) {
         WARN("no expected report for " << capture.toStdString() << ": compared with the core's analysis");
         for (const Finding& finding : analyzeCaptures({capture.toStdString()}, {}).findings) {
-            ++kinds[finding.kind];
+            ++kinds[std::string(findingKindName(finding.kind))];
         }
         return kinds;
     }
@@ -76,7 +76,7 @@ std::map<std::string, int> shownKinds(const QAbstractItemModel& model) {
     for (int group = 0; group < model.rowCount(); ++group) {
         const QModelIndex parent = model.index(group, 0);
         for (int row = 0; row < model.rowCount(parent); ++row) {
-            ++kinds[findings.findingAt(model.index(row, 0, parent))->kind];
+            ++kinds[std::string(findingKindName(findings.findingAt(model.index(row, 0, parent))->kind))];
         }
     }
     return kinds;
@@ -148,7 +148,7 @@ TEST_CASE("every sample opens in the GUI with its findings in the panel, the tim
             CHECK(shownKinds(*findingsView->model()) == expectedKinds(sample.capture));
 
             for (const Finding& finding : window.results()->findings()) {
-                INFO(finding.kind << " #" << finding.id);
+                INFO(findingKindName(finding.kind) << " #" << finding.id);
                 window.selectFinding(finding.id);
                 QApplication::processEvents();
                 REQUIRE(window.currentFinding() == &finding);
@@ -170,7 +170,7 @@ TEST_CASE("every sample opens in the GUI with its findings in the panel, the tim
                 CHECK(std::any_of(arrows.begin(), arrows.end(), [&finding](const SequenceArrow& arrow) {
                     return arrow.frame == finding.frames.front();
                 }));
-                if (finding.kind == "delayed_ack_stall") {
+                if (finding.kind == FindingKind::DelayedAckStall) {
                     const QStringList brackets = bracketTexts(*sequence);
                     CHECK(brackets.size() >= static_cast<int>(finding.evidence["instances"].size()));
                     CHECK(brackets.filter(QStringLiteral("held by Nagle")).size() == brackets.size());

@@ -124,22 +124,22 @@ TEST_CASE("findings without instances span their time and duration, capture-wide
           "[timeline][model]") {
     Finding reuse;
     reuse.id = 1;
-    reuse.kind = "port_reuse";
+    reuse.kind = FindingKind::PortReuse;
     reuse.connection = 2;
     reuse.tsNs = kT0 + 10 * kMs;
     reuse.durationMs = 5;
     Finding exhaustion;
     exhaustion.id = 2;
-    exhaustion.kind = "port_exhaustion";
+    exhaustion.kind = FindingKind::PortExhaustion;
     exhaustion.tsNs = kT0 + 100 * kMs;
     exhaustion.durationMs = 1500;
-    exhaustion.evidence = {
-        {"pauses", {{{"start_s", 0.0}, {"pause_ms", 200.0}}, {{"start_s", 0.5}, {"pause_ms", 300.0}}}}};
+    exhaustion.spans = {{.startNs = exhaustion.tsNs, .endNs = exhaustion.tsNs + 200 * kMs},
+                        {.startNs = exhaustion.tsNs + 500 * kMs, .endNs = exhaustion.tsNs + 800 * kMs}};
     Finding backlog;
     backlog.id = 3;
-    backlog.kind = "syn_backlog_overflow";
+    backlog.kind = FindingKind::SynBacklogOverflow;
     backlog.tsNs = kT0;
-    backlog.evidence = {{"connections", {{{"connection", 1}, {"delay_ms", 1000.0}}}}};
+    backlog.spans = {{.startNs = kT0, .endNs = kT0 + 1000 * kMs, .connection = 1}};
 
     TimelineModel model = threeConnections({reuse, exhaustion, backlog});
     const auto& onTwo = model.connections()[2].content.stalls;

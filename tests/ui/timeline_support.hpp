@@ -2,10 +2,11 @@
 // Synthetic timeline content for the timeline tests and benchmark: connections, findings and
 // packets built in code.
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "tcp/connection.hpp"
 #include "views/timeline_model.hpp"
 
@@ -28,12 +29,13 @@ inline tcpscope::Connection connection(uint32_t id, tcpscope::Endpoint client, t
     return made;
 }
 
-/// A delayed_ack_stall finding as the detector writes it: one instance per (offset, hold).
+/// A delayed_ack_stall finding as the detector writes it: one span (and evidence instance) per
+/// (offset, hold).
 inline tcpscope::Finding nagleFinding(uint32_t id, uint32_t connection, int64_t tsNs,
                                       const std::vector<std::pair<double, double>>& offsetAndHoldMs) {
     tcpscope::Finding finding;
     finding.id = id;
-    finding.kind = "delayed_ack_stall";
+    finding.kind = tcpscope::FindingKind::DelayedAckStall;
     finding.severity = tcpscope::Severity::Warning;
     finding.connection = connection;
     finding.tsNs = tsNs;
@@ -42,6 +44,11 @@ inline tcpscope::Finding nagleFinding(uint32_t id, uint32_t connection, int64_t 
         finding.durationMs += holdMs;
         finding.evidence["instances"].push_back(
             {{"frames", {1, 2, 3}}, {"ts_offset_ms", offsetMs}, {"hold_ms", holdMs}});
+        tcpscope::FindingSpan& span = finding.spans.emplace_back();
+        span.startNs = tsNs + std::llround(offsetMs * 1e6);
+        span.endNs = span.startNs + std::llround(holdMs * 1e6);
+        span.connection = connection;
+        span.frames = {1, 2, 3};
     }
     return finding;
 }

@@ -16,7 +16,7 @@ ConnectionFindings ConnectionFindings::of(const ConnectionStore& connections,
     for (const Finding& finding : findings) {
         if (finding.connection < connections.size()) {
             result.timeLostMs[finding.connection] += finding.durationMs;
-            kindsOf.emplace_back(finding.connection, finding.kind);
+            kindsOf.emplace_back(finding.connection, findingKindName(finding.kind));
         }
     }
     std::sort(kindsOf.begin(), kindsOf.end());

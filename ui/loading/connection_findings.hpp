@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope::ui {

@@ -36,9 +36,10 @@ void FindingsModel::setResults(ResultsPtr results) {
     if (results_) {
         std::map<std::string, KindGroup> byKind;
         for (const Finding& finding : results_->findings()) {
-            KindGroup& group = byKind[finding.kind];
+            const std::string_view kind = findingKindName(finding.kind);
+            KindGroup& group = byKind[std::string(kind)];
             if (group.findings.empty()) {
-                group.kind = QString::fromStdString(finding.kind);
+                group.kind = QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()));
             }
             group.timeLostMs += finding.durationMs;
             group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info

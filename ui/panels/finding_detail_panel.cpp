@@ -3,6 +3,8 @@
 #include <QUrl>
 #include <algorithm>
 
+#include "report/finding_evidence.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
@@ -115,11 +117,11 @@ QString objectTable(const std::string& name, const nlohmann::json& items) {
     return html;
 }
 
-// What the system call trace says about a delayed-ACK stall finding.
+// What the system call trace says about a finding: the verdicts on a delayed-ACK stall finding's
+// stalls (Finding::straceVerdicts), a port exhaustion's failed connect() calls.
 QString straceVerdict(const Finding& finding, bool straceLoaded) {
-    const auto strace = finding.evidence.find("strace");
-    if (strace == finding.evidence.end()) {
-        if (finding.kind != "delayed_ack_stall") {
+    if (finding.straceVerdicts.empty() && !finding.failedConnects) {
+        if (finding.kind != FindingKind::DelayedAckStall) {
             return {};
         }
         return straceLoaded ? QObject::tr(
@@ -129,16 +131,31 @@ QString straceVerdict(const Finding& finding, bool straceLoaded) {
                                   "<p><b>System calls:</b> not traced. Attach the sender's strace log "
                                   "(File &gt; Attach strace log) to confirm or refute each stall.</p>");
     }
-    if (finding.kind != "delayed_ack_stall") {
+    if (finding.kind != FindingKind::DelayedAckStall) {
         QString html = QObject::tr("<p><b>System calls:</b></p><ul>");
-        for (const auto& [key, value] : strace->items()) {
-            html += QStringLiteral("<li>%1: %2</li>").arg(escaped(key), scalarText(key, value));
+        if (finding.failedConnects) {
+            // Kept in a variable: items() of a temporary would outlive it in the loop.
+            const nlohmann::json failed = failedConnectsJson(*finding.failedConnects);
+            for (const auto& [key, value] : failed.items()) {
+                html += QStringLiteral("<li>%1: %2</li>").arg(escaped(key), scalarText(key, value));
+            }
         }
         return html + QStringLiteral("</ul>");
     }
-    const int confirmed = strace->value("confirmed", 0);
-    const int refuted = strace->value("refuted", 0);
-    const int untraced = strace->value("without_trace", 0);
+    int confirmed = 0;
+    int refuted = 0;
+    int untraced = 0;
+    bool nodelaySet = false;
+    std::string pattern;  // of the last traced stall
+    for (const StraceVerdict& stall : finding.straceVerdicts) {
+        if (stall.verdict == StraceVerdictKind::NoTrace) {
+            ++untraced;
+            continue;
+        }
+        (stall.verdict == StraceVerdictKind::Confirmed ? confirmed : refuted)++;
+        nodelaySet |= stall.nodelaySet;
+        pattern = stall.pattern;
+    }
     const int total = confirmed + refuted + untraced;
     QString verdict;
     if (confirmed > 0) {
@@ -154,42 +171,44 @@ QString straceVerdict(const Finding& finding, bool straceLoaded) {
         verdict = QObject::tr("<b>Not traced</b>: none of the %1 stalls' writes is in the log").arg(total);
     }
     QString html = QStringLiteral("<p><b>System calls:</b> %1.</p><ul>").arg(verdict);
-    if (const std::string pattern = strace->value("pattern", ""); !pattern.empty()) {
+    if (!pattern.empty()) {
         html += QObject::tr(
                     "<li>Calls around each held write: <b>%1</b> (the second write waits in the kernel "
                     "while the process already waits for the reply)</li>")
                     .arg(escaped(pattern));
     }
-    html += strace->value("nodelay_set", false)
-                ? QObject::tr("<li>TCP_NODELAY <b>was set</b> on the socket</li>")
-                : QObject::tr("<li>TCP_NODELAY was <b>never set</b> on the socket</li>");
+    html += nodelaySet ? QObject::tr("<li>TCP_NODELAY <b>was set</b> on the socket</li>")
+                       : QObject::tr("<li>TCP_NODELAY was <b>never set</b> on the socket</li>");
     if (refuted > 0 && confirmed > 0) {
         html += QObject::tr("<li>%1 stalls refuted: those bytes were written just before they left</li>").arg(refuted);
     }
     return html + QStringLiteral("</ul>");
 }
 
-// One row per stall of a delayed-ACK finding, with the trace's write beside the packets.
-QString stallTable(const nlohmann::json& instances) {
+// One row per stall of a delayed-ACK finding (its evidence's instances), with the trace's verdict
+// and write beside the packets (Finding::straceVerdicts, one per listed stall).
+QString stallTable(const Finding& finding, const nlohmann::json& instances) {
     QList<QStringList> rows;
     for (size_t row = 0; row < std::min(instances.size(), kMaxRows); ++row) {
         const auto& instance = instances[row];
-        const auto& trace = instance.value("strace", nlohmann::json::object());
+        const StraceVerdict* stall = row < finding.straceVerdicts.size() ? &finding.straceVerdicts[row] : nullptr;
+        const bool traced = stall != nullptr && stall->verdict != StraceVerdictKind::NoTrace;
         QString write;
-        if (const auto held = trace.find("held_write"); held != trace.end()) {
+        if (traced) {
             write = QStringLiteral("%1(%2) line %3")
-                        .arg(escaped(held->value("call", "")))
-                        .arg(held->value("bytes", 0))
-                        .arg(held->value("line", 0));
+                        .arg(escaped(stall->heldWrite.name))
+                        .arg(stall->heldWrite.bytes)
+                        .arg(stall->heldWrite.line);
         }
-        rows << QStringList{scalarText("frames", instance.value("frames", nlohmann::json::array())),
-                            scalarText("hold_ms", instance.value("hold_ms", nlohmann::json())),
-                            scalarText("ack_delay_ms", instance.value("ack_delay_ms", nlohmann::json())),
-                            scalarText("held_bytes", instance.value("held_bytes", nlohmann::json())),
-                            escaped(instance.value("verdict", "")),
-                            write,
-                            scalarText("kernel_hold_ms", trace.value("kernel_hold_ms", nlohmann::json())),
-                            escaped(trace.value("pattern", ""))};
+        rows << QStringList{
+            scalarText("frames", instance.value("frames", nlohmann::json::array())),
+            scalarText("hold_ms", instance.value("hold_ms", nlohmann::json())),
+            scalarText("ack_delay_ms", instance.value("ack_delay_ms", nlohmann::json())),
+            scalarText("held_bytes", instance.value("held_bytes", nlohmann::json())),
+            stall != nullptr ? escaped(std::string(straceVerdictName(stall->verdict))) : QString(),
+            write,
+            scalarText("kernel_hold_ms", traced ? nlohmann::json(stall->kernelHoldMs) : nlohmann::json()),
+            traced ? escaped(stall->pattern) : QString()};
     }
     QString html = QObject::tr("<h4>Stalls (%1)</h4>").arg(instances.size());
     html += table({QObject::tr("frames (small, delayed ACK, held)"), QObject::tr("held ms"),
@@ -207,16 +226,18 @@ QString stallTable(const nlohmann::json& instances) {
 QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
     QString html =
         QStringLiteral("<h3>%1 <small>(%2%3)</small></h3>")
-            .arg(escaped(finding.kind), QString::fromUtf8(severityName(finding.severity).data()),
+            .arg(escaped(std::string(findingKindName(finding.kind))),
+                 QString::fromUtf8(severityName(finding.severity).data()),
                  finding.connection == kNoConnection ? QString() : QObject::tr(", flow #%1").arg(finding.connection));
     html += QStringLiteral("<p>%1</p>").arg(escaped(finding.summary));
+    // Kind-specific evidence is shown as the detector wrote it; the trace's verdicts are typed.
+    const nlohmann::json& evidence = finding.evidence;
     html += straceVerdict(finding, straceLoaded);
 
     // Scalars and nested objects ("frames.syn") as one table; long series are left to the charts.
     nlohmann::json general = nlohmann::json::object();
-    for (const auto& [key, value] : finding.evidence.items()) {
-        if (key != "strace" &&
-            (value.is_object() || (isScalarLike(value) && !(value.is_array() && value.size() > 16)))) {
+    for (const auto& [key, value] : evidence.items()) {
+        if (value.is_object() || (isScalarLike(value) && !(value.is_array() && value.size() > 16))) {
             general[key] = value;
         }
     }
@@ -229,11 +250,12 @@ QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
     if (!scalars.isEmpty()) {
         html += QStringLiteral("<table cellpadding=\"2\">%1</table>").arg(scalars.join(QString()));
     }
-    for (const auto& [key, value] : finding.evidence.items()) {
-        if (key == "strace" || !value.is_array() || value.empty() || !value.front().is_object()) {
+    for (const auto& [key, value] : evidence.items()) {
+        if (!value.is_array() || value.empty() || !value.front().is_object()) {
             continue;
         }
-        html += finding.kind == "delayed_ack_stall" && key == "instances" ? stallTable(value) : objectTable(key, value);
+        html += finding.kind == FindingKind::DelayedAckStall && key == "instances" ? stallTable(finding, value)
+                                                                                   : objectTable(key, value);
     }
     return html;
 }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "tcp/analysis_flags.hpp"
 #include "tcp/connection.hpp"
 #include "views/event_kind.hpp"

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope::ui {
@@ -22,13 +22,13 @@ enum class StallCause : uint8_t {
 };
 inline constexpr int kStallCauseCount = 8;
 
-/// The cause of a finding of `kind` ("delayed_ack_stall" -> NagleDelayedAck).
-StallCause stallCauseOf(std::string_view kind);
+/// The cause of a finding of `kind` (DelayedAckStall -> NagleDelayedAck).
+StallCause stallCauseOf(FindingKind kind);
 /// The words a span is labelled with: "Nagle + delayed ACK", "Retransmission timeout", ...
 std::string_view stallCauseLabel(StallCause cause);
 
-/// One stretch of lost time drawn on a lane: a single stall of a finding (one evidence instance)
-/// or, for findings that list none, the finding's own time and duration.
+/// One stretch of lost time drawn on a lane: a single span of a finding (Finding::spans) or, for
+/// findings that have none, the finding's own time and duration.
 struct StallSpan {
     static constexpr uint32_t kWholeFinding = UINT32_MAX;
 
@@ -36,14 +36,13 @@ struct StallSpan {
     int64_t endNs = 0;                    ///< == startNs for an instant (drawn a few pixels wide)
     uint32_t finding = 0;                 ///< Finding::id
     uint32_t connection = kNoConnection;  ///< lane; kNoConnection for capture-wide findings
-    uint32_t instance = kWholeFinding;    ///< position in the finding's evidence list
+    uint32_t instance = kWholeFinding;    ///< position in the finding's spans
     StallCause cause = StallCause::Other;
 };
 
-/// Every span of `findings`, in finding order. Instances come from the evidence lists the
-/// detectors write: "instances" (ts_offset_ms with hold_ms, gap_ms or closed_ms), "pauses"
-/// (start_s, pause_ms) and "connections" (a connection whose handshake was delayed by delay_ms).
-/// `connections` places instances that name a connection but no time.
+/// Every span of `findings`, in finding order: the spans each finding lists (a stall, a pause, a
+/// delayed handshake, on the lane of its connection), or the finding's own time. A span naming a
+/// connection not in `connections` goes on its finding's lane.
 std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const ConnectionStore& connections);
 
 }  // namespace tcpscope::ui

@@ -449,15 +449,8 @@ std::optional<size_t> TimelineView::firstPacketOfStall(uint32_t findingId, uint3
             continue;
         }
         uint32_t frame = finding.frames.empty() ? 0 : finding.frames.front();
-        const auto instances = finding.evidence.find("instances");
-        if (instance != StallSpan::kWholeFinding && instances != finding.evidence.end() && instances->is_array() &&
-            instance < instances->size()) {
-            const nlohmann::json& entry = (*instances)[instance];
-            const auto frames = entry.find("frames");
-            if (frames != entry.end() && frames->is_array() && !frames->empty() &&
-                frames->front().is_number_unsigned()) {
-                frame = frames->front().get<uint32_t>();
-            }
+        if (instance < finding.spans.size() && !finding.spans[instance].frames.empty()) {
+            frame = finding.spans[instance].frames.front();
         }
         return frame != 0 ? packetOfFrame(frame) : std::nullopt;
     }

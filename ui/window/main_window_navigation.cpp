@@ -10,18 +10,13 @@ namespace tcpscope::ui {
 
 namespace {
 
-// The first frame of each stall of a finding (the small segment of a delayed-ACK stall), or its
-// evidence frames when it has no instances.
+// The first frame of each span of a finding (the small segment of a delayed-ACK stall), or its
+// evidence frames when no span has one.
 std::vector<uint32_t> stallFrames(const Finding& finding) {
     std::vector<uint32_t> frames;
-    const auto instances = finding.evidence.find("instances");
-    if (instances != finding.evidence.end() && instances->is_array()) {
-        for (const auto& instance : *instances) {
-            const auto found = instance.find("frames");
-            if (found != instance.end() && found->is_array() && !found->empty() &&
-                found->front().is_number_unsigned()) {
-                frames.push_back(found->front().get<uint32_t>());
-            }
+    for (const FindingSpan& span : finding.spans) {
+        if (!span.frames.empty()) {
+            frames.push_back(span.frames.front());
         }
     }
     return frames.empty() ? finding.frames : frames;
@@ -107,7 +102,8 @@ uint32_t MainWindow::showStall(int step) {
     statusBar()->showMessage(tr("Stall %1 of %2 of %3 (frame %4)")
                                  .arg(stallCursor_ + 1)
                                  .arg(count)
-                                 .arg(QString::fromStdString(finding->kind))
+                                 .arg(QString::fromUtf8(findingKindName(finding->kind).data(),
+                                                        static_cast<qsizetype>(findingKindName(finding->kind).size())))
                                  .arg(frame),
                              5000);
     return frame;

@@ -24,9 +24,11 @@ Aligned align(const std::string& captureFile, const std::vector<std::string>& lo
 int confirmedStalls(const CaptureAnalysis& capture) {
     int confirmed = 0;
     for (const Finding& finding : capture.findings) {
-        if (finding.kind == "delayed_ack_stall") {
-            confirmed += finding.evidence["strace"]["confirmed"].get<int>();
-            CHECK(finding.evidence["strace"]["refuted"].get<int>() == 0);
+        if (finding.kind == FindingKind::DelayedAckStall) {
+            for (const StraceVerdict& verdict : finding.straceVerdicts) {
+                confirmed += verdict.verdict == StraceVerdictKind::Confirmed ? 1 : 0;
+                CHECK(verdict.verdict != StraceVerdictKind::Refuted);
+            }
         }
     }
     return confirmed;
@@ -35,8 +37,8 @@ int confirmedStalls(const CaptureAnalysis& capture) {
 int stalls(const CaptureAnalysis& capture) {
     int count = 0;
     for (const Finding& finding : capture.findings) {
-        if (finding.kind == "delayed_ack_stall") {
-            count += finding.evidence["stalls"].get<int>();
+        if (finding.kind == FindingKind::DelayedAckStall) {
+            count += static_cast<int>(finding.totalSpans);
         }
     }
     return count;

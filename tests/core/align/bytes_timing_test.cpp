@@ -54,15 +54,17 @@ int confirmedWhileTraced(const Aligned& result) {
     const PacketIndex& packets = result.capture.engine->packets();
     int confirmed = 0;
     for (const Finding& finding : result.capture.findings) {
-        if (finding.kind != "delayed_ack_stall") {
+        if (finding.kind != FindingKind::DelayedAckStall) {
             continue;
         }
-        for (const auto& instance : finding.evidence["instances"]) {
-            const auto held = instance["frames"][2].get<uint32_t>();
+        REQUIRE(finding.straceVerdicts.size() == finding.spans.size());
+        for (size_t index = 0; index < finding.spans.size(); ++index) {
+            const uint32_t held = finding.spans[index].frames[2];
             if (packets.tsNs(packets.positionOfFrame(held)) > tracedFromNs + 100'000'000) {
                 INFO("held frame " << held);
-                CHECK(instance["verdict"] == "confirmed");
-                confirmed += instance["verdict"] == "confirmed" ? 1 : 0;
+                const bool isConfirmed = finding.straceVerdicts[index].verdict == StraceVerdictKind::Confirmed;
+                CHECK(isConfirmed);
+                confirmed += isConfirmed ? 1 : 0;
             }
         }
     }

@@ -8,6 +8,7 @@
 
 #include "align/flow_time_breakdown.hpp"
 #include "align_test_helpers.hpp"
+#include "report/finding_evidence.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::testing;
@@ -36,14 +37,22 @@ TEST_CASE("every Nagle stall of the proxy is confirmed by its write calls", "[al
     CHECK(total >= 70);
     CHECK(confirmedStalls(result.capture) == total);
     for (const Finding& finding : result.capture.findings) {
-        if (finding.kind != "delayed_ack_stall") {
+        if (finding.kind != FindingKind::DelayedAckStall) {
             continue;
         }
-        CHECK(finding.evidence["strace"]["nodelay_set"] == false);
-        CHECK(finding.evidence["strace"]["pattern"] == "sendto, sendto, epoll_wait");
-        const auto& first = finding.evidence["instances"][0]["strace"];
-        CHECK(first["held_write"]["bytes"] == 35);
-        CHECK(first["kernel_hold_ms"].get<double>() > 30);
+        REQUIRE(finding.straceVerdicts.size() == finding.spans.size());
+        for (const StraceVerdict& verdict : finding.straceVerdicts) {
+            CHECK_FALSE(verdict.nodelaySet);
+            CHECK(verdict.pattern == "sendto, sendto, epoll_wait");
+        }
+        const StraceVerdict& first = finding.straceVerdicts.front();
+        CHECK(first.heldWrite.bytes == 35);
+        CHECK(first.kernelHoldMs > 30);
+        // The report says the same in the evidence.
+        const nlohmann::json evidence = findingEvidenceJson(finding);
+        CHECK(evidence["strace"]["nodelay_set"] == false);
+        CHECK(evidence["strace"]["pattern"] == "sendto, sendto, epoll_wait");
+        CHECK(evidence["instances"][0]["strace"]["held_write"]["bytes"] == 35);
     }
 }
 
@@ -109,11 +118,14 @@ TEST_CASE("the churn client's failed connects are added to the port exhaustion f
     const Aligned result = align("churn-exhaustion.pcap", {sample("churn-exhaustion.strace")});
     bool found = false;
     for (const Finding& finding : result.capture.findings) {
-        if (finding.kind == "port_exhaustion") {
+        if (finding.kind == FindingKind::PortExhaustion) {
             found = true;
-            REQUIRE(finding.evidence.contains("strace"));
-            CHECK(finding.evidence["strace"]["eaddrnotavail_connects"].get<int>() > 100);
-            CHECK(finding.evidence["strace"]["span_ms"].get<double>() > 30'000);
+            REQUIRE(finding.failedConnects);
+            CHECK(finding.failedConnects->count > 100);
+            CHECK(finding.failedConnects->lastTsNs - finding.failedConnects->firstTsNs > 30'000'000'000);
+            const nlohmann::json evidence = findingEvidenceJson(finding);
+            CHECK(evidence["strace"]["eaddrnotavail_connects"].get<int>() > 100);
+            CHECK(evidence["strace"]["span_ms"].get<double>() > 30'000);
             CHECK(finding.summary.find("EADDRNOTAVAIL") != std::string::npos);
         }
     }

@@ -71,7 +71,7 @@ TEST_CASE("a finding is identified by kind, endpoints and start, not by its posi
     connections[1].server = Endpoint{IpAddress::fromV4(loopback), 3307};
     Finding finding;
     finding.id = 0;
-    finding.kind = "delayed_ack_stall";
+    finding.kind = FindingKind::DelayedAckStall;
     finding.connection = 1;
     finding.tsNs = 123456789;
     const FindingNoteTarget target = findingNoteTarget(finding, connections);

@@ -45,8 +45,9 @@ TEST_CASE("the sidecar keeps every kind of note exactly") {
     NoteSet notes;
     notes.add(PacketNoteTarget{17, "capture.pcap", 1'700'000'000'123'456'789}, "the held write", 1'700'000'100'000'000'001);
     notes.add(SyscallNoteTarget{"proxy.strace", 240, 1'700'000'000'200'000'000}, "sendto waits here", 2);
-    notes.add(FindingNoteTarget{"delayed_ack_stall", "127.0.0.1:58562 -> 127.0.0.1:3307", 1'700'000'000'000'000'007},
-              "Nagle: set TCP_NODELAY \"now\"\nsecond line, \xC3\xA9", 3);
+    notes.add(
+        FindingNoteTarget{FindingKind::DelayedAckStall, "127.0.0.1:58562 -> 127.0.0.1:3307", 1'700'000'000'000'000'007},
+        "Nagle: set TCP_NODELAY \"now\"\nsecond line, \xC3\xA9", 3);
     notes.add(SpanNoteTarget{1'700'000'000'000'000'000, 1'700'000'000'040'100'000}, "40 ms of nothing", 4);
     notes.setCaptureComments({PacketNoteTarget{3, "capture.pcap", 0}}, {"a capture comment is not saved"});
 

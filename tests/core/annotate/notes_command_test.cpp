@@ -45,7 +45,7 @@ TEST_CASE("tcpscope-cli notes adds, lists and copies notes without touching the 
     CHECK(std::get<PacketNoteTarget>(sidecar->notes[0].target).frame == 12);
     const auto& span = std::get<SpanNoteTarget>(sidecar->notes[1].target);
     CHECK(span.endNs - span.startNs == 50'000'000);
-    CHECK(std::get<FindingNoteTarget>(sidecar->notes[2].target).kind == "delayed_ack_stall");
+    CHECK(std::get<FindingNoteTarget>(sidecar->notes[2].target).kind == FindingKind::DelayedAckStall);
 
     const auto listed = notes({capture, "--format", "json"});
     REQUIRE(listed.ok());

@@ -6,7 +6,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "core/bench/generated_capture.hpp"
-#include "engine/finding.hpp"
+#include "detect/finding.hpp"
 
 using tcpscope::bench::Workload;
 using tcpscope::test::GeneratedCapture;
@@ -34,14 +34,16 @@ TEST_CASE("generator: the analysis sees every packet and connection written", "[
 TEST_CASE("generator: W1 gives every detector work", "[bench]") {
     const GeneratedCapture capture(smallWorkload(Workload::W1, 150'000));
     const tcpscope::CaptureAnalysis analysis = tcpscope::analyzeCaptures({capture.path()}, {});
-    std::set<std::string> kinds;
+    std::set<tcpscope::FindingKind> kinds;
     for (const tcpscope::Finding& finding : analysis.findings) {
         kinds.insert(finding.kind);
     }
     // port_exhaustion's error needs a 60 s pause, longer than a small W1; its warning is here.
-    for (const char* kind : {"delayed_ack_stall", "port_reuse", "time_wait_churn", "port_exhaustion",
-                             "syn_backlog_overflow", "retransmission_stall", "zero_window_stall"}) {
-        CAPTURE(kind);
+    using tcpscope::FindingKind;
+    for (const FindingKind kind :
+         {FindingKind::DelayedAckStall, FindingKind::PortReuse, FindingKind::TimeWaitChurn, FindingKind::PortExhaustion,
+          FindingKind::SynBacklogOverflow, FindingKind::RetransmissionStall, FindingKind::ZeroWindowStall}) {
+        CAPTURE(tcpscope::findingKindName(kind));
         CHECK(kinds.count(kind) == 1);
     }
 }

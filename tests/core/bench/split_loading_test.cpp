@@ -27,9 +27,9 @@ struct Seen {
 };
 
 std::string describe(const Finding& finding) {
-    return finding.kind + " " + std::to_string(finding.id) + " " + std::to_string(finding.tsNs) + " " +
-           std::to_string(finding.durationMs) + " " + nlohmann::json(finding.frames).dump() + " " + finding.summary +
-           " " + finding.evidence.dump();
+    return std::string(findingKindName(finding.kind)) + " " + std::to_string(finding.id) + " " +
+           std::to_string(finding.tsNs) + " " + std::to_string(finding.durationMs) + " " +
+           nlohmann::json(finding.frames).dump() + " " + finding.summary + " " + finding.evidence.dump();
 }
 
 Seen seenAt(const AnalysisEngine& engine, const FindingLog& log) {

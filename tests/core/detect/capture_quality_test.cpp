@@ -35,7 +35,7 @@ TEST_CASE("every frame captured twice (two interfaces): the copies are left out 
     s.finish();
     CHECK(s.engine.counters().duplicates == 3);
     CHECK(s.engine.counters().tcp == 3);
-    const Finding finding = s.onlyFinding("capture_quality");
+    const Finding finding = s.onlyFinding(FindingKind::CaptureQuality);
     CHECK(finding.severity == Severity::Warning);
     CHECK(finding.evidence["duplicate_packets"] == 3);
     CHECK(finding.evidence["duplicate_frames"] == std::vector<uint32_t>{2, 4, 6});
@@ -60,7 +60,7 @@ TEST_CASE("a file holding its trace twice: no retransmission timeouts from the c
     s.finish();
     CHECK(s.engine.counters().duplicates == 5);
     CHECK(s.engine.counters().timeBackwards == 1);
-    CHECK(s.findings("retransmission_stall").empty());
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
 }
 
 TEST_CASE("time going backwards is reported with the largest step", "[detect][quality]") {
@@ -68,7 +68,7 @@ TEST_CASE("time going backwards is reported with the largest step", "[detect][qu
     s.push(withId(Session::fromClient(1, 1, kAckPsh, 10), 1), 1000);
     s.push(withId(Session::fromServer(1, 11, kAck), 2), 400);
     s.finish();
-    const Finding finding = s.onlyFinding("capture_quality");
+    const Finding finding = s.onlyFinding(FindingKind::CaptureQuality);
     CHECK(finding.evidence["time_backwards"] == 1);
     CHECK(finding.evidence["largest_backward_ms"].get<double>() == Approx(600));
 }
@@ -79,7 +79,7 @@ TEST_CASE("a clean capture has no capture_quality finding", "[detect][quality]")
     s.push(Session::fromClient(1, 1, kAckPsh, 10), 10);
     s.push(Session::fromServer(1, 11, kAck), 11);
     s.finish();
-    CHECK(s.findings("capture_quality").empty());
+    CHECK(s.findings(FindingKind::CaptureQuality).empty());
 }
 
 TEST_CASE("a handshake whose SYN-ACK is not in the file, though the server answers the SYN",
@@ -90,7 +90,7 @@ TEST_CASE("a handshake whose SYN-ACK is not in the file, though the server answe
     s.push(Session::fromClient(1, 1, kAckPsh, 82), 0.4);
     s.push(Session::fromServer(1, 83, kAckPsh, 100), 2.6);   // acknowledges the client's data
     s.finish();
-    const Finding finding = s.onlyFinding("capture_quality");
+    const Finding finding = s.onlyFinding(FindingKind::CaptureQuality);
     CHECK(finding.evidence["missing_syn_acks"] == 1);
     CHECK(finding.evidence["missing_client_sides"] == 0);
     CHECK(finding.evidence["missing_handshake_frames"] == std::vector<uint32_t>{4});
@@ -103,7 +103,7 @@ TEST_CASE("only the server's side of a connection is in the file", "[detect][qua
     s.push(Session::fromServer(1, 121, kAckPsh, 300), 40);      // acknowledges 120 B never captured
     s.push(Session::fromServer(301, 121, kAckPsh, 300), 41);
     s.finish();
-    const Finding finding = s.onlyFinding("capture_quality");
+    const Finding finding = s.onlyFinding(FindingKind::CaptureQuality);
     CHECK(finding.evidence["missing_client_sides"] == 1);
     CHECK(finding.evidence["missing_handshake_frames"] == std::vector<uint32_t>{2});
     CHECK(finding.summary.find("one direction not captured") != std::string::npos);
@@ -117,6 +117,6 @@ TEST_CASE("a challenge ACK to a SYN, or a refusal, is no missing SYN-ACK", "[det
     s.push(Session::fromClient(9000, 0, tcpflag::kSyn), 1000);
     s.push(Session::fromServer(0, 9001, tcpflag::kRst | kAck), 1000.1);  // refused
     s.finish();
-    CHECK(s.findings("capture_quality").empty());
+    CHECK(s.findings(FindingKind::CaptureQuality).empty());
 
 }

@@ -39,7 +39,7 @@ TEST_CASE("the real stall over a 40 ms path, captured at the client and at the s
         s.push(Session::fromClient(1001, 5001, kAckPsh, 128), 100);
         s.push(Session::fromServer(5001, 1129, kAck), 180);           // 40 ms late beyond the round trip
         s.push(Session::fromClient(1129, 5001, kAckPsh, 35), 180.02);  // leaves as the ACK arrives
-        const Finding stall = s.onlyFinding("delayed_ack_stall");
+        const Finding stall = s.onlyFinding(FindingKind::DelayedAckStall);
         CHECK(stall.evidence["instances"][0]["ack_late_ms"].get<double>() == Approx(40).margin(0.1));
         CHECK(stall.evidence["instances"][0]["round_trip_ms"].get<double>() == Approx(40).margin(0.1));
         CHECK(stall.evidence["capture_point"] == "near the sender");
@@ -51,7 +51,7 @@ TEST_CASE("the real stall over a 40 ms path, captured at the client and at the s
         s.push(Session::fromClient(1001, 5001, kAckPsh, 128), 100);
         s.push(Session::fromServer(5001, 1129, kAck), 140);
         s.push(Session::fromClient(1129, 5001, kAckPsh, 35), 180.5);
-        const Finding stall = s.onlyFinding("delayed_ack_stall");
+        const Finding stall = s.onlyFinding(FindingKind::DelayedAckStall);
         CHECK(stall.evidence["capture_point"] == "near the receiver");
     }
 }
@@ -62,7 +62,7 @@ TEST_CASE("an ACK one round trip after the data, seen from the sender, is not de
     s.push(Session::fromClient(1001, 5001, kAckPsh, 128), 100);
     s.push(Session::fromServer(5001, 1129, kAck), 146);  // an immediate ACK, one round trip later
     s.push(Session::fromClient(1129, 5001, kAckPsh, 35), 146.02);
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
 }
 
 TEST_CASE("request/response: the next small segment answers the peer's data, whatever the ACK did",
@@ -74,7 +74,7 @@ TEST_CASE("request/response: the next small segment answers the peer's data, wha
     s.push(Session::fromServer(5001, 1013, kAck), 210);
     s.push(Session::fromServer(5001, 1013, kAckPsh, 30), 210.1);
     s.push(Session::fromClient(1013, 5031, kAckPsh, 14), 210.3);
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
 }
 
 TEST_CASE("a 'delayed ACK' of seconds, or of data the capture never saw, is a capture that missed packets",
@@ -89,7 +89,7 @@ TEST_CASE("a 'delayed ACK' of seconds, or of data the capture never saw, is a ca
     s.push(Session::fromClient(1164, 5001, kAckPsh, 100), 8000);
     s.push(Session::fromServer(5001, 1264 + 1'000'000, kAck), 8200);
     s.push(Session::fromClient(1264 + 1'000'000, 5001, kAckPsh, 35), 8200.05);
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
 }
 
 TEST_CASE("segments as large as the largest the sender sends are full-sized (a path MTU below the MSS)",
@@ -104,7 +104,7 @@ TEST_CASE("segments as large as the largest the sender sends are full-sized (a p
     }
     s.push(Session::fromServer(5001, seq, kAck), 60);  // the receiver's delayed ACK
     s.push(Session::fromClient(seq, 5001, kAck, 1288), 60.05);
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
 }
 
 TEST_CASE("without a handshake, the quickest ACK seen stands for the round trip", "[detect][nagle][rtt]") {
@@ -118,7 +118,7 @@ TEST_CASE("without a handshake, the quickest ACK seen stands for the round trip"
     s.push(Session::fromClient(1301, 5101, kAckPsh, 100), 100);
     s.push(Session::fromServer(5101, 1401, kAck), 170);  // 40 ms late beyond the 30 ms
     s.push(Session::fromClient(1401, 5101, kAckPsh, 35), 170.05);
-    const Finding stall = s.onlyFinding("delayed_ack_stall");
+    const Finding stall = s.onlyFinding(FindingKind::DelayedAckStall);
     CHECK(stall.evidence["instances"][0]["round_trip_ms"].get<double>() == Approx(30).margin(0.1));
     CHECK(stall.evidence["capture_point"] == "unknown");
 }

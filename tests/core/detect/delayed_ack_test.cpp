@@ -66,7 +66,7 @@ TEST_CASE("a stall at the very first exchange is reported at once", "[detect][na
     uint32_t clientSeq = 1001;
     uint32_t serverSeq = 5001;
     nagleRequest(s, clientSeq, serverSeq, 1);
-    const auto findings = s.findings("delayed_ack_stall");
+    const auto findings = s.findings(FindingKind::DelayedAckStall);
     REQUIRE(findings.size() == 1);  // no minimum number of stalls before speaking
     const Finding& stall = findings[0];
     CHECK(stall.severity == Severity::Warning);
@@ -90,7 +90,7 @@ TEST_CASE("stalls grow one finding per connection and side, with totals and shar
         at = nagleRequest(s, clientSeq, serverSeq, at);
     }
     s.finish();
-    const auto findings = s.findings("delayed_ack_stall");
+    const auto findings = s.findings(FindingKind::DelayedAckStall);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].evidence["stalls"] == 10);
     CHECK(findings[0].durationMs == Approx(400.5).margin(0.1));
@@ -106,7 +106,7 @@ TEST_CASE("sequence numbers wrapping around 2^32 do not hide a stall", "[detect]
     for (int i = 0; i < 3; ++i) {  // the first request crosses the wrap
         at = nagleRequest(s, clientSeq, serverSeq, at);
     }
-    const auto findings = s.findings("delayed_ack_stall");
+    const auto findings = s.findings(FindingKind::DelayedAckStall);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].evidence["stalls"] == 3);
 }
@@ -118,7 +118,7 @@ TEST_CASE("full-sized segments are never a Nagle stall", "[detect][nagle]") {
     uint32_t serverSeq = 5001;
     // A full segment, a late ACK, then another full segment: Nagle does not hold full segments.
     nagleRequest(s, clientSeq, serverSeq, 1, 1460, 1460);
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
 }
 
 TEST_CASE("a prompt ACK, a piggybacked ACK or a late next write are not stalls", "[detect][nagle]") {
@@ -141,7 +141,7 @@ TEST_CASE("a prompt ACK, a piggybacked ACK or a late next write are not stalls",
     clientSeq += 128;
     s.push(Session::fromServer(serverSeq, clientSeq, kAck), at + 40);
     s.push(Session::fromClient(clientSeq, serverSeq, kAckPsh, 35), at + 70);
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
 }
 
 TEST_CASE("the delayed-ACK floor is a threshold the user sets", "[detect][nagle]") {
@@ -152,9 +152,9 @@ TEST_CASE("the delayed-ACK floor is a threshold the user sets", "[detect][nagle]
     uint32_t clientSeq = 1001;
     uint32_t serverSeq = 5001;
     nagleRequest(s, clientSeq, serverSeq, 1);  // 40 ms: below the floor
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
     nagleRequest(s, clientSeq, serverSeq, 100, 128, 35, 200);  // Windows-like 200 ms
-    CHECK(s.findings("delayed_ack_stall").size() == 1);
+    CHECK(s.findings(FindingKind::DelayedAckStall).size() == 1);
 }
 
 TEST_CASE("IPv6 connections get the same diagnosis", "[detect][nagle]") {
@@ -163,7 +163,7 @@ TEST_CASE("IPv6 connections get the same diagnosis", "[detect][nagle]") {
     uint32_t clientSeq = 1001;
     uint32_t serverSeq = 5001;
     nagleRequest(s, clientSeq, serverSeq, 1, 128, 35, 40, true);
-    const auto findings = s.findings("delayed_ack_stall");
+    const auto findings = s.findings(FindingKind::DelayedAckStall);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].evidence["sender"] == "[2001:db8::1]:40000");
 }
@@ -191,7 +191,7 @@ TEST_CASE("a side's FIN gives back its small segment waiting or late-ACKed, the 
     CHECK(s.detector.pendingHeld() == 0);
     s.push(Session::fromClient(clientSeq, serverSeq, kAck), 85);
     s.finish();
-    CHECK(s.findings("delayed_ack_stall").empty());
+    CHECK(s.findings(FindingKind::DelayedAckStall).empty());
 }
 
 TEST_CASE("a small segment with the FIN is still held back by the late ACK of the one before", "[detect][nagle]") {
@@ -204,7 +204,7 @@ TEST_CASE("a small segment with the FIN is still held back by the late ACK of th
     s.push(Session::fromServer(serverSeq, clientSeq, kAck), 41);
     s.push(Session::fromClient(clientSeq, serverSeq, tcpflag::kFin | kAckPsh, 35), 41.05);  // the last write and close
     clientSeq += 36;
-    CHECK(s.findings("delayed_ack_stall").size() == 1);
+    CHECK(s.findings(FindingKind::DelayedAckStall).size() == 1);
     CHECK(s.detector.pendingHeld() == 0);
     s.finish();
 }

@@ -11,6 +11,7 @@
 
 using tcpscope::Finding;
 using tcpscope::FindingAuthor;
+using tcpscope::FindingKind;
 using tcpscope::FindingLog;
 
 namespace {
@@ -35,7 +36,7 @@ public:
     }
 };
 
-Finding findingOfKind(const std::string& kind) {
+Finding findingOfKind(FindingKind kind) {
     Finding finding;
     finding.kind = kind;
     return finding;
@@ -47,9 +48,9 @@ TEST_CASE("finding log describes authored findings when they are read", "[detect
     FindingLog log;
     CountingAuthor author;
     author.stalls = {0, 0};
-    const uint32_t first = log.add(findingOfKind("delayed_ack_stall"), &author, 0);
-    const uint32_t second = log.add(findingOfKind("delayed_ack_stall"), &author, 1);
-    log.add(findingOfKind("plain"));  // a finding without author stays as it was given
+    const uint32_t first = log.add(findingOfKind(FindingKind::DelayedAckStall), &author, 0);
+    const uint32_t second = log.add(findingOfKind(FindingKind::DelayedAckStall), &author, 1);
+    log.add(findingOfKind(FindingKind::SynBacklogOverflow));  // without author: stays as it was given
     for (int stall = 0; stall < 100; ++stall) {
         ++author.stalls[0];
         log.changed(first);
@@ -77,7 +78,7 @@ TEST_CASE("finding log listener sees a finding described at its first change", "
     author.stalls = {0};
     std::vector<std::string> heard;
     log.setListener([&](const Finding& finding, bool isNew) { heard.push_back((isNew ? "new " : "") + finding.summary); });
-    const uint32_t id = log.add(findingOfKind("retransmission_stall"), &author, 0);
+    const uint32_t id = log.add(findingOfKind(FindingKind::RetransmissionStall), &author, 0);
     for (int stall = 1; stall <= 5; ++stall) {
         author.stalls[0] = stall;
         log.changed(id);
@@ -108,7 +109,7 @@ TEST_CASE("finding log describes many stale findings once each, split over two t
     author.stalls.assign(kFindings, 0);
     log.setListener([](const Finding& /*finding*/, bool /*isNew*/) {});
     for (uint32_t record = 0; record < kFindings; ++record) {
-        const uint32_t id = log.add(findingOfKind("retransmission_stall"), &author, record);
+        const uint32_t id = log.add(findingOfKind(FindingKind::RetransmissionStall), &author, record);
         for (uint32_t change = 0; change <= record % 5; ++change) {
             ++author.stalls[record];
             log.changed(id);
@@ -133,11 +134,11 @@ TEST_CASE("finding log released measured leaves each finding to be described onc
     FindingLog log;
     CountingAuthor author;
     author.stalls = {3, 5};
-    const uint32_t first = log.add(findingOfKind("delayed_ack_stall"), &author, 0);
-    Finding plain = findingOfKind("plain");
+    const uint32_t first = log.add(findingOfKind(FindingKind::DelayedAckStall), &author, 0);
+    Finding plain = findingOfKind(FindingKind::SynBacklogOverflow);
     plain.summary = "as given";
     log.add(plain);
-    const uint32_t second = log.add(findingOfKind("delayed_ack_stall"), &author, 1);
+    const uint32_t second = log.add(findingOfKind(FindingKind::DelayedAckStall), &author, 1);
     log.changed(second);
 
     const std::vector<Finding> measured = log.releaseMeasured();
@@ -161,6 +162,6 @@ TEST_CASE("finding log released measured leaves each finding to be described onc
 
 TEST_CASE("finding log released measured is for analyses without provisional findings", "[detect][finding_log]") {
     FindingLog log;
-    log.addProvisional(findingOfKind("retransmission_stall"));
+    log.addProvisional(findingOfKind(FindingKind::RetransmissionStall));
     CHECK_THROWS_AS(log.releaseMeasured(), std::logic_error);
 }

@@ -40,8 +40,8 @@ TEST_CASE("a segment resent at once after a too-big message is path-MTU discover
     StallSession s;
     refusedDownload(s, 12, 32, 32.2);
 
-    CHECK(s.findings("retransmission_stall").empty());
-    const Finding finding = s.onlyFinding("path_mtu");
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
+    const Finding finding = s.onlyFinding(FindingKind::PathMtu);
     CHECK(finding.severity == Severity::Info);
     CHECK(finding.connection == 0);
     CHECK(finding.tsNs == Session::kStartNs + 12 * Session::kMs);
@@ -64,14 +64,25 @@ TEST_CASE("a segment resent at once after a too-big message is path-MTU discover
     CHECK_THAT(finding.summary, Catch::Contains("10.9.9.1 refused packets of 1488 B as too big (its next hop takes "
                                                 "1200 B)"));
     CHECK_THAT(finding.summary, Catch::Contains("path-MTU discovery worked"));
+    // The timeline's and the sequence diagram's span: the episode, from the refused data's
+    // transmission to its first smaller resend, by the server; the router's MTU beside it.
+    REQUIRE(finding.spans.size() == 1);
+    CHECK(finding.totalSpans == 1);
+    CHECK(finding.waitingSide == Side::Server);
+    CHECK(finding.spans[0].side == Side::Server);
+    CHECK(std::vector<uint32_t>(finding.spans[0].frames.begin(), finding.spans[0].frames.end()) ==
+          std::vector<uint32_t>{6, 7, 8});
+    CHECK(static_cast<double>(finding.spans[0].endNs - finding.spans[0].startNs) / 1e6 == Approx(20.2));
+    CHECK(finding.spans[0].bytes == 1448);
+    CHECK(finding.nextHopMtu == 1200u);
 }
 
 TEST_CASE("a sender that waits for its timer after the message gets a path_mtu warning, not a loss", "[detect][pmtu]") {
     StallSession s;
     refusedDownload(s, 12, 32, 1012);
 
-    CHECK(s.findings("retransmission_stall").empty());
-    const Finding finding = s.onlyFinding("path_mtu");
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
+    const Finding finding = s.onlyFinding(FindingKind::PathMtu);
     CHECK(finding.severity == Severity::Warning);
     CHECK(finding.durationMs == Approx(1000));
     CHECK(finding.evidence["slowest_resend_after_message_ms"].get<double>() == Approx(980));
@@ -93,8 +104,8 @@ TEST_CASE("a too-big message about another connection, or before the data was se
         s.push(Session::fromServer(1, 101, kAckPsh, 1448), 1012);
         s.push(Session::fromClient(101, 1449, kAck), 1052);
         s.finish();
-        CHECK(s.findings("path_mtu").empty());
-        CHECK(s.onlyFinding("retransmission_stall").durationMs == Approx(1000));
+        CHECK(s.findings(FindingKind::PathMtu).empty());
+        CHECK(s.onlyFinding(FindingKind::RetransmissionStall).durationMs == Approx(1000));
     }
     SECTION("a message older than the data") {
         StallSession s;
@@ -107,8 +118,8 @@ TEST_CASE("a too-big message about another connection, or before the data was se
         s.push(Session::fromServer(1, 101, kAckPsh, 1148), 1012);
         s.push(Session::fromClient(101, 1149, kAck), 1052);
         s.finish();
-        CHECK(s.findings("path_mtu").empty());
-        CHECK(s.onlyFinding("retransmission_stall").durationMs == Approx(1000));
+        CHECK(s.findings(FindingKind::PathMtu).empty());
+        CHECK(s.onlyFinding(FindingKind::RetransmissionStall).durationMs == Approx(1000));
     }
 }
 
@@ -127,8 +138,8 @@ TEST_CASE("resends sooner than a round trip after the original (flagged out of o
     s.push(Session::fromClient(101, 1149, kAck), 141);
     s.finish();
 
-    CHECK(s.findings("retransmission_stall").empty());
-    const Finding finding = s.onlyFinding("path_mtu");
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
+    const Finding finding = s.onlyFinding(FindingKind::PathMtu);
     CHECK(finding.severity == Severity::Info);
     CHECK(finding.durationMs == Approx(20.1));
     CHECK(finding.frames == std::vector<uint32_t>{6, 7, 8});
@@ -151,8 +162,8 @@ TEST_CASE("a router's further messages about data already being resent belong to
     s.push(Session::fromClient(101, 2897, kAck), 72);
     s.finish();
 
-    CHECK(s.findings("retransmission_stall").empty());
-    const Finding finding = s.onlyFinding("path_mtu");
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
+    const Finding finding = s.onlyFinding(FindingKind::PathMtu);
     CHECK(finding.evidence["messages"] == 2);
     CHECK(finding.evidence["episodes"] == 1);
     CHECK(finding.evidence["resends"] == 3);

@@ -43,7 +43,7 @@ TEST_CASE("port_exhaustion: a client that runs out of ports pauses until TIME_WA
     }
     session.finish();
 
-    const auto findings = session.findings("port_exhaustion");
+    const auto findings = session.findings(FindingKind::PortExhaustion);
     REQUIRE(findings.size() == 1);
     const Finding& finding = findings[0];
     CHECK(finding.severity == Severity::Error);
@@ -76,7 +76,7 @@ TEST_CASE("port_exhaustion: a pause that is not caused by the ports is not repor
         }
         client.connect(40000, 10'000);  // only 10 s later
         session.finish();
-        CHECK(session.findings("port_exhaustion").empty());
+        CHECK(session.findings(FindingKind::PortExhaustion).empty());
     }
     SECTION("the connection after the pause takes a fresh port") {
         ExhaustionSession session;
@@ -86,7 +86,7 @@ TEST_CASE("port_exhaustion: a pause that is not caused by the ports is not repor
         }
         client.connect(50000, 60'500);
         session.finish();
-        CHECK(session.findings("port_exhaustion").empty());
+        CHECK(session.findings(FindingKind::PortExhaustion).empty());
     }
     SECTION("the server closed first, so the client held no ports") {
         ExhaustionSession session;
@@ -96,7 +96,7 @@ TEST_CASE("port_exhaustion: a pause that is not caused by the ports is not repor
         }
         client.connect(40000, 60'500, Side::Server);
         session.finish();
-        CHECK(session.findings("port_exhaustion").empty());
+        CHECK(session.findings(FindingKind::PortExhaustion).empty());
     }
     SECTION("too few ports were in use") {
         ExhaustionSession session;
@@ -106,7 +106,7 @@ TEST_CASE("port_exhaustion: a pause that is not caused by the ports is not repor
         }
         client.connect(40000, 60'500);
         session.finish();
-        CHECK(session.findings("port_exhaustion").empty());
+        CHECK(session.findings(FindingKind::PortExhaustion).empty());
     }
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("port_exhaustion: a rate that would use up the range within TIME_WAIT 
     }
     session.finish();
 
-    const auto findings = session.findings("port_exhaustion");
+    const auto findings = session.findings(FindingKind::PortExhaustion);
     REQUIRE(findings.size() == 1);
     const Finding& finding = findings[0];
     CHECK(finding.severity == Severity::Warning);
@@ -138,7 +138,7 @@ TEST_CASE("port_exhaustion: a rate the range sustains is not reported", "[port_e
         client.connect(static_cast<uint16_t>(33000 + index), index * 5.0);
     }
     session.finish();
-    CHECK(session.findings("port_exhaustion").empty());
+    CHECK(session.findings(FindingKind::PortExhaustion).empty());
 }
 
 TEST_CASE("port_exhaustion: a given port range sets the capacity", "[port_exhaustion]") {
@@ -153,7 +153,7 @@ TEST_CASE("port_exhaustion: a given port range sets the capacity", "[port_exhaus
     }
     session.finish();
 
-    const auto findings = session.findings("port_exhaustion");
+    const auto findings = session.findings(FindingKind::PortExhaustion);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Warning);
     CHECK(findings[0].evidence["port_range"] == "40000-40999");
@@ -238,6 +238,6 @@ TEST_CASE("port_exhaustion: a client's first connection counts in the ports-in-u
         }
         session.finish();
         CHECK(portPopulations(session).empty());
-        CHECK(session.findings("port_exhaustion").empty());
+        CHECK(session.findings(FindingKind::PortExhaustion).empty());
     }
 }

@@ -39,7 +39,7 @@ TEST_CASE("port_reuse: a tuple reused after a RST-closed connection is info, not
     second.handshake(5);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     const Finding& finding = findings[0];
     CHECK(finding.severity == Severity::Info);
@@ -69,7 +69,7 @@ TEST_CASE("port_reuse: a SYN accepted into the server's live TIME_WAIT is a warn
     second.handshake(5.7);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     const Finding& finding = findings[0];
     CHECK(finding.severity == Severity::Warning);
@@ -105,7 +105,7 @@ TEST_CASE("port_reuse: a collision with the server's TIME_WAIT is an error costi
     second.clientData(1010.2, 100);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     const Finding& finding = findings[0];
     CHECK(finding.severity == Severity::Error);
@@ -135,15 +135,15 @@ TEST_CASE("port_reuse: the collision finding is made at the challenge ACK and gr
     second.syn(3);
     second.serverBareAck(3.01, first.serverNext(), first.clientNext());
     // A live view sees the error before the connection is established.
-    REQUIRE(session.findings("port_reuse").size() == 1);
-    CHECK(session.findings("port_reuse")[0].severity == Severity::Error);
-    CHECK(session.findings("port_reuse")[0].evidence["established"] == false);
+    REQUIRE(session.findings(FindingKind::PortReuse).size() == 1);
+    CHECK(session.findings(FindingKind::PortReuse)[0].severity == Severity::Error);
+    CHECK(session.findings(FindingKind::PortReuse)[0].evidence["established"] == false);
 
     second.clientRst(3.02, first.clientNext());
     second.syn(1003);
     second.synAck(1003.05);
     second.handshakeAck(1003.1);
-    const Finding finding = session.findings("port_reuse")[0];
+    const Finding finding = session.findings(FindingKind::PortReuse)[0];
     CHECK(finding.evidence["established"] == true);
     CHECK(finding.durationMs == Approx(1000.1).margin(0.01));
 }
@@ -158,7 +158,7 @@ TEST_CASE("port_reuse: a SYN into a live TIME_WAIT that is never answered is a c
     second.syn(3002);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Error);
     CHECK(findings[0].evidence["established"] == false);
@@ -179,7 +179,7 @@ TEST_CASE("port_reuse: a SYN on a tuple whose connection never closed is a warni
     second.handshake(30'000);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Warning);
     CHECK(findings[0].evidence["outcome"] == "never_closed");
@@ -201,7 +201,7 @@ TEST_CASE("port_reuse: a SYN on a never-closed tuple answered by a challenge ACK
     second.handshakeAck(1100.02);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Error);
     CHECK(findings[0].evidence["earlier_end"] == "open");
@@ -226,7 +226,7 @@ TEST_CASE("port_reuse: IPv6 tuples are judged the same way", "[port_reuse]") {
     otherAgain.handshake(2002);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 2);
     CHECK(findings[0].severity == Severity::Error);
     CHECK(findings[0].evidence["client"] == "[2001:db8::1]:40404");
@@ -250,7 +250,7 @@ TEST_CASE("port_reuse: reuses after TIME_WAIT expired, or of the client's own TI
     third.handshake(62'002);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Info);
     CHECK(findings[0].evidence["reuses"] == 2);
@@ -271,7 +271,7 @@ TEST_CASE("port_reuse: a lost SYN on a tuple nobody holds any more is not a coll
     second.handshakeAck(1010.2);
     session.finish();
 
-    const auto findings = session.findings("port_reuse");
+    const auto findings = session.findings(FindingKind::PortReuse);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Info);
     CHECK(findings[0].evidence["instances"][0]["syn_retransmissions"] == 1);
@@ -284,5 +284,5 @@ TEST_CASE("port_reuse: connections on distinct tuples give no finding", "[port_r
         tcp.exchange(index * 2.0, Side::Server);
     }
     session.finish();
-    CHECK(session.findings("port_reuse").empty());
+    CHECK(session.findings(FindingKind::PortReuse).empty());
 }

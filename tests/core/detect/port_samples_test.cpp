@@ -18,10 +18,11 @@ namespace {
 
 // The findings of the detectors these tests are about.
 std::vector<Finding> analyzeSample(const std::string& name) {
-    return test::sampleFindings(name, {"port_reuse", "time_wait_churn", "port_exhaustion"});
+    return test::sampleFindings(name,
+                                {FindingKind::PortReuse, FindingKind::TimeWaitChurn, FindingKind::PortExhaustion});
 }
 
-std::vector<Finding> select(const std::vector<Finding>& findings, const std::string& kind, Severity severity) {
+std::vector<Finding> select(const std::vector<Finding>& findings, FindingKind kind, Severity severity) {
     std::vector<Finding> selected;
     std::copy_if(findings.begin(), findings.end(), std::back_inserter(selected),
                  [&](const Finding& finding) { return finding.kind == kind && finding.severity == severity; });
@@ -38,7 +39,7 @@ size_t problems(const std::vector<Finding>& findings) {
 TEST_CASE("port samples: every reconnect from the fixed source port collides, costing its delay",
           "[port_reuse][samples]") {
     const auto findings = analyzeSample("port-reuse-collision.pcap");
-    const auto collisions = select(findings, "port_reuse", Severity::Error);
+    const auto collisions = select(findings, FindingKind::PortReuse, Severity::Error);
     CHECK(collisions.size() == 5);
     CHECK(findings.size() == 5);
     for (const Finding& collision : collisions) {
@@ -58,8 +59,8 @@ TEST_CASE("port samples: every reconnect from the fixed source port collides, co
 TEST_CASE("port samples: HTTP/1.0 reuse into an accepting TIME_WAIT gives warnings, not errors",
           "[port_reuse][time_wait_churn][samples]") {
     const auto findings = analyzeSample("http-tw-reuse.pcap");
-    CHECK(select(findings, "port_reuse", Severity::Error).empty());
-    const auto reuses = select(findings, "port_reuse", Severity::Warning);
+    CHECK(select(findings, FindingKind::PortReuse, Severity::Error).empty());
+    const auto reuses = select(findings, FindingKind::PortReuse, Severity::Warning);
     REQUIRE(reuses.size() == 1);
     CHECK(reuses[0].evidence["outcome"] == "into_time_wait");
     CHECK(reuses[0].evidence["reuses"] == 275);
@@ -67,7 +68,7 @@ TEST_CASE("port samples: HTTP/1.0 reuse into an accepting TIME_WAIT gives warnin
     CHECK(reuses[0].evidence["timestamp_newer"] == 264);
     CHECK(reuses[0].durationMs == 0);
 
-    const auto churn = select(findings, "time_wait_churn", Severity::Info);
+    const auto churn = select(findings, FindingKind::TimeWaitChurn, Severity::Info);
     REQUIRE(churn.size() == 1);
     CHECK(churn[0].evidence["role"] == "server");
     CHECK(churn[0].evidence["active_closes"] == 300);
@@ -78,7 +79,7 @@ TEST_CASE("port samples: HTTP/1.0 reuse into an accepting TIME_WAIT gives warnin
 TEST_CASE("port samples: the churn exhausts 100 ports and pauses until TIME_WAIT expires",
           "[port_exhaustion][time_wait_churn][samples]") {
     const auto findings = analyzeSample("churn-exhaustion.pcap");
-    const auto exhaustion = select(findings, "port_exhaustion", Severity::Error);
+    const auto exhaustion = select(findings, FindingKind::PortExhaustion, Severity::Error);
     REQUIRE(exhaustion.size() == 1);
     CHECK(exhaustion[0].durationMs > 55'000);
     CHECK(exhaustion[0].durationMs < 65'000);
@@ -86,14 +87,14 @@ TEST_CASE("port samples: the churn exhausts 100 ports and pauses until TIME_WAIT
     CHECK(exhaustion[0].evidence["pauses"][0]["ports_in_use"] == 100);
     CHECK(exhaustion[0].evidence["connections"] == 150);
 
-    const auto churn = select(findings, "time_wait_churn", Severity::Info);
+    const auto churn = select(findings, FindingKind::TimeWaitChurn, Severity::Info);
     REQUIRE(churn.size() == 1);
     CHECK(churn[0].evidence["role"] == "client");
     CHECK(churn[0].evidence["active_closes"] == 150);
     CHECK(churn[0].evidence["peak_population"] == 100);
 
     // The 50 connections after the pause reuse ports whose TIME_WAIT had expired: harmless.
-    const auto reuses = select(findings, "port_reuse", Severity::Info);
+    const auto reuses = select(findings, FindingKind::PortReuse, Severity::Info);
     REQUIRE(reuses.size() == 1);
     CHECK(reuses[0].evidence["reuses"] == 50);
     CHECK(problems(findings) == 1);
@@ -112,7 +113,7 @@ TEST_CASE("port samples: no port or TIME_WAIT problem on the other captures", "[
     // nginx closes first on every request-carrying connection: info about the server's TIME_WAIT.
     const auto close = analyzeSample("http-close.pcap");
     REQUIRE(close.size() == 1);
-    CHECK(close[0].kind == "time_wait_churn");
+    CHECK(close[0].kind == FindingKind::TimeWaitChurn);
     CHECK(close[0].evidence["role"] == "server");
     CHECK(close[0].evidence["active_closes"] == 300);
 }

@@ -14,7 +14,7 @@
 namespace tcpscope::test {
 
 /// Analyses samples/NAME and keeps the findings of the given kinds, in the analysis's order.
-inline std::vector<Finding> sampleFindings(const std::string& name, std::initializer_list<std::string_view> kinds) {
+inline std::vector<Finding> sampleFindings(const std::string& name, std::initializer_list<FindingKind> kinds) {
     const std::filesystem::path path = std::filesystem::path(TCPSCOPE_SOURCE_DIR) / "samples" / name;
     REQUIRE(std::filesystem::exists(path));
     CaptureAnalysis analysis = analyzeCaptures({path.string()}, {});

@@ -59,7 +59,7 @@ void closedWindowConversation(WindowSession& s, bool clock) {
         s.engine.advanceClock(at(261));
         REQUIRE(s.log.all().size() == 1);
         const Finding& shown = s.log.all().front();
-        CHECK(shown.kind == "zero_window_stall");
+        CHECK(shown.kind == FindingKind::ZeroWindowStall);
         CHECK(shown.ongoing);
         CHECK(shown.provisional);
         CHECK(shown.durationMs == Approx(250));
@@ -157,7 +157,7 @@ TEST_CASE("retransmission: unacknowledged data shows as an ongoing stall until t
             s.engine.advanceClock(at(300));
             REQUIRE(s.log.all().size() == 1);
             const Finding& shown = s.log.all().front();
-            CHECK(shown.kind == "retransmission_stall");
+            CHECK(shown.kind == FindingKind::RetransmissionStall);
             CHECK(shown.ongoing);
             CHECK(shown.provisional);
             CHECK(shown.durationMs == Approx(280));
@@ -272,38 +272,39 @@ TEST_CASE("finding log: provisional findings are released in the order packets c
     FindingLog log;
     std::vector<std::string> heard;
     log.setListener([&heard](const Finding& finding, bool isNew) {
-        heard.push_back(
-            fmt::format("{}{}{}", finding.kind, isNew ? " new" : "", finding.withdrawn ? " withdrawn" : ""));
+        heard.push_back(fmt::format("{}{}{}", findingKindName(finding.kind), isNew ? " new" : "",
+                                    finding.withdrawn ? " withdrawn" : ""));
     });
     Finding first;
-    first.kind = "first";
+    first.kind = FindingKind::PortReuse;
     CHECK(log.add(first) == 0);
     Finding waiting;
-    waiting.kind = "waiting";
+    waiting.kind = FindingKind::ZeroWindowStall;
     const uint32_t provisional = log.addProvisional(waiting);
     CHECK(log.isProvisional(provisional));
     CHECK(log.all()[provisional].ongoing);
     Finding second;
-    second.kind = "second";
+    second.kind = FindingKind::TimeWaitChurn;
     log.add(second);
     Finding never;
-    never.kind = "never";
+    never.kind = FindingKind::RetransmissionStall;
     log.addProvisional(never);
     Finding confirmed;
-    confirmed.kind = "confirmed";
+    confirmed.kind = FindingKind::DelayedAckStall;
     log.confirm(provisional, confirmed);
     log.changed(provisional);  // the detector's part, once it has completed the finding
-    CHECK(log.all()[provisional].kind == "confirmed");
+    CHECK(log.all()[provisional].kind == FindingKind::DelayedAckStall);
     CHECK_FALSE(log.isProvisional(provisional));
 
     const std::vector<Finding> released = log.release();
     REQUIRE(released.size() == 3);
-    CHECK(released[0].kind == "first");
-    CHECK(released[1].kind == "second");
-    CHECK(released[2].kind == "confirmed");  // where add() would have put it: at its confirmation
+    CHECK(released[0].kind == FindingKind::PortReuse);
+    CHECK(released[1].kind == FindingKind::TimeWaitChurn);
+    CHECK(released[2].kind == FindingKind::DelayedAckStall);  // where add() would have put it: at its confirmation
     for (uint32_t id = 0; id < released.size(); ++id) {
         CHECK(released[id].id == id);
     }
-    CHECK(heard == std::vector<std::string>{"first new", "waiting new", "second new", "never new", "confirmed",
-                                            "never withdrawn"});
+    CHECK(heard == std::vector<std::string>{"port_reuse new", "zero_window_stall new", "time_wait_churn new",
+                                            "retransmission_stall new", "delayed_ack_stall",
+                                            "retransmission_stall withdrawn"});
 }

@@ -18,7 +18,7 @@ constexpr uint16_t kFinAck = tcpflag::kFin | tcpflag::kAck;
 using StallSession = tcpscope::test::DetectorSession<RetransmissionStallDetector>;
 
 Finding onlyFinding(const StallSession& session) {
-    return session.onlyFinding("retransmission_stall");
+    return session.onlyFinding(FindingKind::RetransmissionStall);
 }
 
 }  // namespace
@@ -102,7 +102,7 @@ TEST_CASE("a fast retransmission is not a timeout, however old the lost segment"
     CHECK(has(s.push(Session::fromClient(1, 1, kAckPsh, 100), 303), AnalysisFlag::FastRetransmission));
     s.push(Session::fromServer(1, 401, kAck), 304);
     s.finish();
-    CHECK(s.findings("retransmission_stall").empty());
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
 }
 
 TEST_CASE("a FIN resent alone after all data was acknowledged is no stall: nobody waits for data", "[detect][rto]") {
@@ -114,7 +114,7 @@ TEST_CASE("a FIN resent alone after all data was acknowledged is no stall: nobod
     CHECK(has(s.push(Session::fromClient(101, 1, kFinAck), 230), AnalysisFlag::Retransmission));
     s.push(Session::fromServer(1, 102, kFinAck), 231);
     s.finish();
-    CHECK(s.findings("retransmission_stall").empty());
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
 }
 
 TEST_CASE("data resent with its FIN is a stall", "[detect][rto]") {
@@ -141,7 +141,7 @@ TEST_CASE("a spurious retransmission is counted apart, never as time lost", "[de
         s.push(Session::fromClient(1, 1, kAckPsh, 100), 400);  // the RTO fired: the ACK was late
         s.push(Session::fromServer(1, 101, kAck), 401);         // 1 ms later: the original's ACK
         s.finish();
-        CHECK(s.findings("retransmission_stall").empty());
+        CHECK(s.findings(FindingKind::RetransmissionStall).empty());
     }
     SECTION("a D-SACK says the receiver had it") {
         StallSession s;
@@ -153,7 +153,7 @@ TEST_CASE("a spurious retransmission is counted apart, never as time lost", "[de
         dsack.options.sack[0] = SackBlock{1, 101};  // below the cumulative ACK: received twice
         s.push(dsack, 320);
         s.finish();
-        CHECK(s.findings("retransmission_stall").empty());
+        CHECK(s.findings(FindingKind::RetransmissionStall).empty());
     }
     SECTION("the same resend answered a round trip later was needed") {
         StallSession s;
@@ -196,7 +196,7 @@ TEST_CASE("a gap shorter than the stall minimum is not a stall", "[detect][rto]"
     s.push(Session::fromClient(1, 1, kAckPsh, 100), 220);
     s.push(Session::fromServer(1, 101, kAck), 221);
     s.finish();
-    CHECK(s.findings("retransmission_stall").empty());
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
 }
 
 TEST_CASE("SYN retransmissions are left to the handshake detectors", "[detect][rto]") {
@@ -207,7 +207,7 @@ TEST_CASE("SYN retransmissions are left to the handshake detectors", "[detect][r
     s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 2001);
     s.push(Session::fromClient(1, 1, kAck), 2002);
     s.finish();
-    CHECK(s.findings("retransmission_stall").empty());
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
 }
 
 TEST_CASE("a retransmission across the sequence wraparound", "[detect][rto]") {
@@ -246,7 +246,7 @@ TEST_CASE("each direction of an IPv6 connection has its own finding", "[detect][
     s.push(v6(Session::fromClient(101, 51, kAck)), 552);
     s.finish();
 
-    const auto found = s.findings("retransmission_stall");
+    const auto found = s.findings(FindingKind::RetransmissionStall);
     REQUIRE(found.size() == 2);
     CHECK(found[0].evidence["sender"] == "[2001:db8::1]:40000");
     CHECK(found[0].durationMs == Approx(240));

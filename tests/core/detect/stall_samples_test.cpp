@@ -17,7 +17,8 @@ namespace {
 
 // The findings of the detectors these tests are about.
 std::vector<Finding> analyzeSample(const std::string& name) {
-    return test::sampleFindings(name, {"syn_backlog_overflow", "retransmission_stall", "zero_window_stall"});
+    return test::sampleFindings(
+        name, {FindingKind::SynBacklogOverflow, FindingKind::RetransmissionStall, FindingKind::ZeroWindowStall});
 }
 
 }  // namespace
@@ -26,7 +27,7 @@ TEST_CASE("stall samples: listen(fd, 1) with a burst of 20 connects overflows th
     const auto findings = analyzeSample("backlog-overflow.pcap");
     REQUIRE(findings.size() == 1);
     const Finding& overflow = findings.front();
-    CHECK(overflow.kind == "syn_backlog_overflow");
+    CHECK(overflow.kind == FindingKind::SynBacklogOverflow);
     CHECK(overflow.severity == Severity::Error);
     CHECK(overflow.evidence["listener"] == "127.0.0.1:9200");
     // Two connections get in per round of retransmissions: 18 of 20 wait, with 90 SYNs resent.

@@ -30,7 +30,7 @@ public:
     void finish() { engine.finish(); }
 
     /// The findings of `kind`, in the order they were made.
-    [[nodiscard]] std::vector<Finding> findings(std::string_view kind) const {
+    [[nodiscard]] std::vector<Finding> findings(FindingKind kind) const {
         std::vector<Finding> found;
         for (const Finding& finding : log.all()) {
             if (finding.kind == kind) {
@@ -41,7 +41,7 @@ public:
     }
 
     /// The one finding of `kind` (the test fails if there are none or several).
-    [[nodiscard]] Finding onlyFinding(std::string_view kind) const {
+    [[nodiscard]] Finding onlyFinding(FindingKind kind) const {
         const std::vector<Finding> found = findings(kind);
         REQUIRE(found.size() == 1);
         return found.front();

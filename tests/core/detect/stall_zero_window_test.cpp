@@ -22,7 +22,7 @@ SegmentSpec withWindow(SegmentSpec spec, uint16_t window) {
 }
 
 Finding onlyFinding(const WindowSession& session) {
-    return session.onlyFinding("zero_window_stall");
+    return session.onlyFinding(FindingKind::ZeroWindowStall);
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ TEST_CASE("a closed window with zero-window probes until the window update", "[d
     s.push(withWindow(Session::fromServer(1, 101, kAck), 0), 212);
     s.push(Session::fromClient(101, 1, kAck, 1), 611);
     // Live: the period is shown while it lasts.
-    REQUIRE(s.findings("zero_window_stall").size() == 1);
+    REQUIRE(s.findings(FindingKind::ZeroWindowStall).size() == 1);
     CHECK(onlyFinding(s).evidence.contains("ongoing"));
     s.push(withWindow(Session::fromServer(1, 101, kAck), 0), 612);
     s.push(Session::fromServer(1, 101, kAck), 900);  // window 65535 again
@@ -85,7 +85,7 @@ TEST_CASE("a window closed for less than the minimum is not a stall", "[detect][
     s.push(withWindow(Session::fromServer(1, 101, kAck), 0), 11);
     s.push(Session::fromServer(1, 101, kAck), 16);
     s.finish();
-    CHECK(s.findings("zero_window_stall").empty());
+    CHECK(s.findings(FindingKind::ZeroWindowStall).empty());
 
     DetectorOptions options;
     options.zeroWindowStallMinMs = 1;
@@ -95,7 +95,7 @@ TEST_CASE("a window closed for less than the minimum is not a stall", "[detect][
     strict.push(withWindow(Session::fromServer(1, 101, kAck), 0), 11);
     strict.push(Session::fromServer(1, 101, kAck), 16);
     strict.finish();
-    CHECK(strict.findings("zero_window_stall").size() == 1);
+    CHECK(strict.findings(FindingKind::ZeroWindowStall).size() == 1);
 }
 
 TEST_CASE("several periods add up, each with its own instance", "[detect][zerowindow]") {

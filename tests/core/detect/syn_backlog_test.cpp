@@ -68,7 +68,7 @@ struct Clients {
 };
 
 Finding onlyFinding(const BacklogSession& session) {
-    return session.onlyFinding("syn_backlog_overflow");
+    return session.onlyFinding(FindingKind::SynBacklogOverflow);
 }
 
 // A live capture's finding ends as the file's does.
@@ -183,7 +183,7 @@ TEST_CASE("SYNs that nothing ever answers (a firewall, a host that is down) are 
         clients.syn(i, 3000);
     }
     s.finish();
-    CHECK(s.findings("syn_backlog_overflow").empty());
+    CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }
 
 TEST_CASE("SYNs repeated sooner than the retransmission minimum do not count", "[detect][backlog]") {
@@ -197,7 +197,7 @@ TEST_CASE("SYNs repeated sooner than the retransmission minimum do not count", "
         clients.answer(i, 51);
     }
     s.finish();
-    CHECK(s.findings("syn_backlog_overflow").empty());
+    CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }
 
 TEST_CASE("the retransmission minimum is an option", "[detect][backlog]") {
@@ -211,7 +211,7 @@ TEST_CASE("the retransmission minimum is an option", "[detect][backlog]") {
     clients.syn(1, 1000);
     clients.answer(1, 1000.1);
     s.finish();
-    CHECK(s.findings("syn_backlog_overflow").empty());
+    CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }
 
 TEST_CASE("a SYN-ACK resent because the listener dropped the client's final ACK", "[detect][backlog]") {
@@ -299,7 +299,7 @@ TEST_CASE("a SYN retransmitted after a TIME_WAIT's challenge ACK is port reuse, 
     s.finish();
 
     CHECK(s.engine.connections().size() == 4);
-    CHECK(s.findings("syn_backlog_overflow").empty());
+    CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }
 
 TEST_CASE("a SYN answered by a bare ACK or a RST on a fresh tuple does not count either", "[detect][backlog]") {
@@ -317,7 +317,7 @@ TEST_CASE("a SYN answered by a bare ACK or a RST on a fresh tuple does not count
     clients.syn(2, 1000);
     clients.answer(2, 1000.1);
     s.finish();
-    CHECK(s.findings("syn_backlog_overflow").empty());
+    CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }
 
 TEST_CASE("an IPv6 listener overflows the same way", "[detect][backlog]") {
@@ -348,7 +348,7 @@ TEST_CASE("the finding appears as soon as the first delayed handshake is answere
     }
     clients.answer(0, 0.1);
     clients.syn(1, 1000);
-    REQUIRE(s.findings("syn_backlog_overflow").size() == 1);  // live: before the end of the input
+    REQUIRE(s.findings(FindingKind::SynBacklogOverflow).size() == 1);  // live: before the end of the input
     clients.answer(1, 1000.1);
     clients.syn(2, 1000);
     clients.answer(2, 1000.1);
@@ -548,7 +548,7 @@ TEST_CASE("live: a listener's queue walks past connections retired and freed beh
     clients.syn(kClients + 1, 140'000);  // the front is abandoned: the queue is walked past the freed ones
     CHECK(s.detector.stateBytes() == held);
     s.finish();
-    CHECK(s.findings("syn_backlog_overflow").empty());
+    CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }
 
 TEST_CASE("a handshake is let go once nothing can change it; a counted one is kept to the end", "[detect][backlog]") {
@@ -612,7 +612,7 @@ TEST_CASE("a SYN scan keeps no listener for endpoints that never answered; they 
     scanner.answer(0, 1100.3);
     s.finish();
 
-    const auto findings = s.findings("syn_backlog_overflow");
+    const auto findings = s.findings(FindingKind::SynBacklogOverflow);
     REQUIRE(findings.size() == 2);
     const bool refusedFirst = findings[0].evidence["listener"] == "10.0.0.2:1000";
     const Finding& refusedFinding = findings[refusedFirst ? 0 : 1];
@@ -650,5 +650,5 @@ TEST_CASE("a SYN-ACK resent to idle clients that sent no data (TCP_DEFER_ACCEPT)
         clients.finalAck(i, start + 7040);
     }
     s.finish();
-    CHECK(s.findings("syn_backlog_overflow").empty());
+    CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }

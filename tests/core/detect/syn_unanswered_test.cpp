@@ -35,7 +35,7 @@ TEST_CASE("SYNs a firewall drops: one finding per server, with the clients' wait
     unansweredAttempt(s, "10.0.0.1", 40002, "10.0.0.9", 21, 500);
     unansweredAttempt(s, "10.0.0.2", 40003, "10.0.0.9", 21, 10000);
     s.finish();
-    const Finding finding = s.onlyFinding("syn_unanswered");
+    const Finding finding = s.onlyFinding(FindingKind::SynUnanswered);
     CHECK(finding.severity == Severity::Warning);
     CHECK(finding.evidence["server"] == "10.0.0.9:21");
     CHECK(finding.evidence["attempts"] == 3);
@@ -57,8 +57,8 @@ TEST_CASE("a SYN sent once, or answered, or refused at once, is no unanswered at
     s.push(segmentBetween("10.0.0.9", 82, "10.0.0.1", 40003, 7000, 1001, tcpflag::kSyn | tcpflag::kAck, 0), 1021);
     s.push(segmentBetween("10.0.0.1", 40003, "10.0.0.9", 82, 1001, 7001, tcpflag::kAck, 0), 1022);
     s.finish();
-    CHECK(s.findings("syn_unanswered").empty());
-    CHECK(s.findings("syn_flood").empty());
+    CHECK(s.findings(FindingKind::SynUnanswered).empty());
+    CHECK(s.findings(FindingKind::SynFlood).empty());
 }
 
 TEST_CASE("a client whose attempts to many servers went unanswered gets one info finding", "[detect][syn]") {
@@ -68,7 +68,7 @@ TEST_CASE("a client whose attempts to many servers went unanswered gets one info
                           6346, peer * 100.0);
     }
     s.finish();
-    const Finding finding = s.onlyFinding("syn_unanswered");
+    const Finding finding = s.onlyFinding(FindingKind::SynUnanswered);
     CHECK(finding.severity == Severity::Info);  // how peer-to-peer clients work, not an incident's cause
     CHECK(finding.evidence["client"] == "10.0.0.1");
     CHECK(finding.evidence["servers"] == 8);
@@ -82,10 +82,10 @@ TEST_CASE("a spoofed SYN flood is one finding, not one per SYN", "[detect][syn]"
                i * 0.1);
     }
     s.finish();
-    const Finding finding = s.onlyFinding("syn_flood");
+    const Finding finding = s.onlyFinding(FindingKind::SynFlood);
     CHECK(finding.evidence["attempts"] == 200);
     CHECK(finding.evidence["unanswered"] == 200);
-    CHECK(s.findings("syn_unanswered").empty());
+    CHECK(s.findings(FindingKind::SynUnanswered).empty());
 }
 
 TEST_CASE("one source probing many ports is a port scan (info), not unanswered attempts", "[detect][syn]") {
@@ -95,9 +95,9 @@ TEST_CASE("one source probing many ports is a port scan (info), not unanswered a
                           port * 1.0);
     }
     s.finish();
-    const Finding scan = s.onlyFinding("port_scan");
+    const Finding scan = s.onlyFinding(FindingKind::PortScan);
     CHECK(scan.severity == Severity::Info);
     CHECK(scan.evidence["ports"] == 30);
-    CHECK(s.findings("syn_unanswered").empty());
-    CHECK(s.findings("syn_flood").empty());
+    CHECK(s.findings(FindingKind::SynUnanswered).empty());
+    CHECK(s.findings(FindingKind::SynFlood).empty());
 }

@@ -32,7 +32,7 @@ TEST_CASE("time_wait_churn: a client that closes first accumulates TIME_WAIT", "
     connections(session, 0, 30, 0, 10, Side::Client);
     session.finish();
 
-    const auto findings = session.findings("time_wait_churn");
+    const auto findings = session.findings(FindingKind::TimeWaitChurn);
     REQUIRE(findings.size() == 1);
     const Finding& finding = findings[0];
     CHECK(finding.severity == Severity::Info);
@@ -63,7 +63,7 @@ TEST_CASE("time_wait_churn: a server that closes first is named as the holder", 
     connections(session, 0, 25, 0, 1, Side::Server);
     session.finish();
 
-    const auto findings = session.findings("time_wait_churn");
+    const auto findings = session.findings(FindingKind::TimeWaitChurn);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].evidence["host"] == "10.0.0.2");
     CHECK(findings[0].evidence["role"] == "server");
@@ -75,7 +75,7 @@ TEST_CASE("time_wait_churn: fewer closes than the minimum give no finding", "[ti
     ChurnSession session;
     connections(session, 0, 19, 0, 10, Side::Client);
     session.finish();
-    CHECK(session.findings("time_wait_churn").empty());
+    CHECK(session.findings(FindingKind::TimeWaitChurn).empty());
 }
 
 TEST_CASE("time_wait_churn: entries expire after the TIME_WAIT length", "[time_wait_churn]") {
@@ -84,7 +84,7 @@ TEST_CASE("time_wait_churn: entries expire after the TIME_WAIT length", "[time_w
     connections(session, 25, 10, 70'000, 100, Side::Client);  // 70 s later: the first 25 have expired
     session.finish();
 
-    const auto findings = session.findings("time_wait_churn");
+    const auto findings = session.findings(FindingKind::TimeWaitChurn);
     REQUIRE(findings.size() == 1);
     const auto& evidence = findings[0].evidence;
     CHECK(evidence["active_closes"] == 35);
@@ -111,7 +111,7 @@ TEST_CASE("time_wait_churn: a new SYN on the tuple ends its TIME_WAIT entry", "[
     }
     session.finish();
 
-    const auto findings = session.findings("time_wait_churn");
+    const auto findings = session.findings(FindingKind::TimeWaitChurn);
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].evidence["active_closes"] == 30);
     CHECK(findings[0].evidence["peak_population"] == 5);
@@ -125,7 +125,7 @@ TEST_CASE("time_wait_churn: aborted connections leave no TIME_WAIT", "[time_wait
         tcp.serverRst(index + 0.5);
     }
     session.finish();
-    CHECK(session.findings("time_wait_churn").empty());
+    CHECK(session.findings(FindingKind::TimeWaitChurn).empty());
 }
 
 TEST_CASE("time_wait_churn: a population above the set share of the port range is a warning", "[time_wait_churn]") {
@@ -137,10 +137,10 @@ TEST_CASE("time_wait_churn: a population above the set share of the port range i
     connections(session, 0, 20, 0, 1, Side::Client);
     // Live: the finding is info until the population passes 10 of the 100 ports... which it
     // already has at the 20th close, the first moment a finding is made.
-    REQUIRE(session.findings("time_wait_churn").size() == 1);
-    CHECK(session.findings("time_wait_churn")[0].severity == Severity::Warning);
+    REQUIRE(session.findings(FindingKind::TimeWaitChurn).size() == 1);
+    CHECK(session.findings(FindingKind::TimeWaitChurn)[0].severity == Severity::Warning);
     session.finish();
-    const Finding finding = session.findings("time_wait_churn")[0];
+    const Finding finding = session.findings(FindingKind::TimeWaitChurn)[0];
     CHECK(finding.severity == Severity::Warning);
     CHECK(finding.evidence["peak_share_of_port_range"].get<double>() == Approx(0.2));
     CHECK_THAT(finding.summary, Catch::Contains("20.0% of the 100-port range 40000-40099"));
@@ -160,7 +160,7 @@ TEST_CASE("time_wait_churn: the closes before the minimum count in the finding w
     }
     session.finish();
 
-    const Finding finding = session.onlyFinding("time_wait_churn");
+    const Finding finding = session.onlyFinding(FindingKind::TimeWaitChurn);
     const auto& evidence = finding.evidence;
     CHECK(finding.tsNs == ChurnSession::kStartNs + 600'000);  // the first close (the server's FIN, 0.6 ms in)
     CHECK(evidence["active_closes"] == 25);
@@ -202,7 +202,7 @@ TEST_CASE("time_wait_churn: hosts whose early closes interleave each count only 
     close("10.0.0.4", 42039, 9002, 3960);
     session.finish();
 
-    const auto findings = session.findings("time_wait_churn");
+    const auto findings = session.findings(FindingKind::TimeWaitChurn);
     REQUIRE(findings.size() == 3);
     const struct {
         const char* host;

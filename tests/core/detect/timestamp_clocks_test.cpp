@@ -36,11 +36,11 @@ struct Exchange {
 
 struct Analysed {
     std::vector<Finding> findings;
-    size_t count(std::string_view kind) const {
+    size_t count(FindingKind kind) const {
         return static_cast<size_t>(std::count_if(findings.begin(), findings.end(),
                                                  [kind](const Finding& finding) { return finding.kind == kind; }));
     }
-    const Finding& only(std::string_view kind) const {
+    const Finding& only(FindingKind kind) const {
         REQUIRE(count(kind) == 1);
         return *std::find_if(findings.begin(), findings.end(),
                              [kind](const Finding& finding) { return finding.kind == kind; });
@@ -70,8 +70,8 @@ TEST_CASE("both hosts' clocks contradict the frame times: not timed, and said", 
     // As in a test trace whose times were made up: 50 ticks of each clock in 0.2 ms, then 51 in 1 s.
     const Analysed result =
         analyse(Exchange{10.0, 10.0, 10.2, 10.2, 10.3, 1010.3, 1011.3, {1000, 1050, 1050, 1101}, {5000, 5050, 5101}});
-    CHECK(result.count("retransmission_stall") == 0);
-    const Finding& quality = result.only("capture_quality");
+    CHECK(result.count(FindingKind::RetransmissionStall) == 0);
+    const Finding& quality = result.only(FindingKind::CaptureQuality);
     CHECK(quality.evidence["clock_contradicted_connections"] == 1);
     // The best single rate (101 ticks in 1001.3 ms) leaves about 495 ms of one interval unexplained.
     CHECK(quality.evidence["largest_clock_disagreement_ms"].get<double>() == Approx(495).margin(5));
@@ -83,8 +83,8 @@ TEST_CASE("clocks that tick with the frame times: the timeout is timed as always
     // 1 ms ticks on both hosts, a 200 ms retransmission timeout.
     const Analysed result =
         analyse(Exchange{10.0, 11.0, 60.0, 61.0, 61.0, 261.0, 262.0, {1000, 1050, 1051, 1251}, {5001, 5051, 5252}});
-    CHECK(result.count("capture_quality") == 0);
-    const Finding& stall = result.only("retransmission_stall");
+    CHECK(result.count(FindingKind::CaptureQuality) == 0);
+    const Finding& stall = result.only(FindingKind::RetransmissionStall);
     CHECK(stall.evidence["lost_ms"].get<double>() == Approx(200).margin(0.01));
 }
 
@@ -92,14 +92,14 @@ TEST_CASE("one host's clock jumping (an injector's packets) is no contradiction"
     // The server's clock jumps as above, the client's ticks with the frame times (1 ms).
     const Analysed result =
         analyse(Exchange{10.0, 10.0, 10.2, 10.2, 10.3, 1010.3, 1011.3, {1000, 1050, 1050, 1101}, {5000, 5000, 6001}});
-    CHECK(result.count("capture_quality") == 0);
-    CHECK(result.count("retransmission_stall") == 1);
+    CHECK(result.count(FindingKind::CaptureQuality) == 0);
+    CHECK(result.count(FindingKind::RetransmissionStall) == 1);
 }
 
 TEST_CASE("the disagreement needs at least kMinTicks in each interval", "[detect][quality][clock]") {
     // The same made-up times, but clocks that ticked too few times to tell their rate.
     const Analysed result =
         analyse(Exchange{10.0, 10.0, 10.2, 10.2, 10.3, 1010.3, 1011.3, {1000, 1005, 1005, 1010}, {5000, 5005, 5010}});
-    CHECK(result.count("capture_quality") == 0);
-    CHECK(result.count("retransmission_stall") == 1);
+    CHECK(result.count(FindingKind::CaptureQuality) == 0);
+    CHECK(result.count(FindingKind::RetransmissionStall) == 1);
 }

@@ -44,7 +44,7 @@ int64_t wallClockNs() {
 struct Heard {
     int64_t wallNs;
     uint32_t id;
-    std::string kind;
+    FindingKind kind;
     int64_t tsNs;
     double durationMs;
     bool ongoing;
@@ -93,7 +93,7 @@ TEST_CASE("live capture on lo: a receive window held closed shows as an ongoing 
         // Halfway through the hold, no packet has ended the period: it is shown, and ongoing.
         const std::lock_guard lock(mutex);
         const auto shown = std::find_if(heard.begin(), heard.end(),
-                                        [](const Heard& event) { return event.kind == "zero_window_stall"; });
+                                        [](const Heard& event) { return event.kind == FindingKind::ZeroWindowStall; });
         REQUIRE(shown != heard.end());
         CHECK(shown->ongoing);
         // Visible within one second of the moment it became a stall (closed for the threshold).
@@ -111,7 +111,7 @@ TEST_CASE("live capture on lo: a receive window held closed shows as an ongoing 
 
     std::vector<Heard> window;
     for (const Heard& event : heard) {
-        if (event.kind == "zero_window_stall") {
+        if (event.kind == FindingKind::ZeroWindowStall) {
             window.push_back(event);
         }
     }

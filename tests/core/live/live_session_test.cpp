@@ -35,7 +35,7 @@ int64_t wallClockNs() {
 /// What the finding listener saw, on the analysis thread.
 struct SeenFindings {
     std::mutex mutex;
-    std::vector<std::string> kinds;
+    std::vector<FindingKind> kinds;
     double firstStallLatencyMs = -1;  // from the packet that completed the first stall to the listener
 };
 
@@ -81,7 +81,7 @@ TEST_CASE("live capture on lo: delayed-ACK stalls reported while capturing, the 
         }
         const std::lock_guard lock(seen.mutex);
         seen.kinds.push_back(finding.kind);
-        if (finding.kind == "delayed_ack_stall" && seen.firstStallLatencyMs < 0) {
+        if (finding.kind == FindingKind::DelayedAckStall && seen.firstStallLatencyMs < 0) {
             // The held segment (which completes the stall) left hold_ms after the small one.
             const auto heldTsNs = finding.tsNs + static_cast<int64_t>(finding.durationMs * 1e6);
             seen.firstStallLatencyMs = static_cast<double>(wallClockNs() - heldTsNs) / 1e6;
@@ -98,7 +98,7 @@ TEST_CASE("live capture on lo: delayed-ACK stalls reported while capturing, the 
     std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the last packets reach the analysis
     {
         const std::lock_guard lock(seen.mutex);
-        CHECK(std::count(seen.kinds.begin(), seen.kinds.end(), "delayed_ack_stall") >= 1);
+        CHECK(std::count(seen.kinds.begin(), seen.kinds.end(), FindingKind::DelayedAckStall) >= 1);
         CHECK(seen.firstStallLatencyMs >= 0);
         CHECK(seen.firstStallLatencyMs < 1000);  // the issue's promise: visible within one second
     }

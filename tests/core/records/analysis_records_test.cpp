@@ -91,7 +91,7 @@ TEST_CASE("every sample gives one flow record per connection and one finding rec
         double findingTimeLostMs = 0;
         for (size_t i = 0; i < findings.size(); ++i) {
             const Finding& finding = exported.analysis.findings[i];
-            CHECK(findings[i]["kind"] == finding.kind);
+            CHECK(findings[i]["kind"] == std::string(findingKindName(finding.kind)));
             CHECK(findings[i]["flow_id"].get<int64_t>() ==
                   (finding.connection == kNoConnection ? -1 : int64_t{finding.connection}));
             CHECK(json::parse(findings[i]["evidence"].get<std::string>()).is_object());
@@ -117,9 +117,9 @@ TEST_CASE("series records hold the peaks the detectors judged on", "[records][se
         peak = std::max(peak, record["value"].get<int64_t>());
     }
     for (const Finding& finding : exported.analysis.findings) {
-        if (finding.kind == "port_exhaustion") {
+        if (finding.kind == FindingKind::PortExhaustion) {
             CHECK(peakBySeries["ports_in_use"] == finding.evidence["peak_ports_in_use"].get<int64_t>());
-        } else if (finding.kind == "time_wait_churn") {
+        } else if (finding.kind == FindingKind::TimeWaitChurn) {
             CHECK(peakBySeries["time_wait"] == finding.evidence["peak_population"].get<int64_t>());
         }
     }

@@ -53,7 +53,7 @@ TEST_CASE("stalls between one client host and one server endpoint make one group
 
     const std::vector<FindingGroup> groups = groupFindings(analysis);
     REQUIRE(groups.size() == 2);
-    CHECK(groups[0].kind == "delayed_ack_stall");
+    CHECK(groups[0].kind == FindingKind::DelayedAckStall);
     CHECK(groups[0].client == "10.0.0.1");
     CHECK(groups[0].server == "10.0.0.2:3306");
     CHECK(groups[0].findings.size() == 3);

@@ -152,3 +152,36 @@ TEST_CASE("the proxy sample: client, proxy and server with every Nagle stall not
     CHECK(lines.at(first + 1).rfind("    Note over P: 35 bytes held by Nagle for 46.", 0) == 0);
     CHECK(lineIndexOf(lines, "C->>P: [S] seq=0 len=0") < lineIndexOf(lines, "P->>S: [S] seq=0 len=0"));
 }
+
+TEST_CASE("the path-MTU sample: one box per episode, labelled from the finding's spans", "[mermaid][sample]") {
+    const CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/rtt/rtt-path-mtu-server.pcap"}, {});
+    const Finding* pathMtu = nullptr;
+    for (const Finding& finding : analysis.findings) {
+        if (finding.kind == FindingKind::PathMtu) {
+            pathMtu = &finding;
+        }
+    }
+    REQUIRE(pathMtu != nullptr);
+    REQUIRE(pathMtu->nextHopMtu == 1200u);
+    // The typed spans say what the report's evidence lists: one per episode, the bytes it resends.
+    const nlohmann::json& instances = pathMtu->evidence["instances"];
+    REQUIRE(!pathMtu->spans.empty());
+    REQUIRE(pathMtu->spans.size() == instances.size());
+    CHECK(pathMtu->totalSpans == pathMtu->evidence["episodes"].get<uint32_t>());
+    for (size_t index = 0; index < pathMtu->spans.size(); ++index) {
+        CHECK(pathMtu->spans[index].bytes == instances[index]["bytes"].get<uint32_t>());
+    }
+
+    const SequenceDiagram diagram = SequenceDiagram::ofConnection(analysis, pathMtu->connection);
+    size_t boxes = 0;
+    for (const SequenceStall& stall : diagram.stalls()) {
+        if (stall.kind != FindingKind::PathMtu) {
+            continue;
+        }
+        const FindingSpan& span = pathMtu->spans.at(boxes++);
+        CHECK(stall.text == fmt::format("{} bytes refused as too big, resent smaller after {:.1f} ms", span.bytes,
+                                        static_cast<double>(span.endNs - span.startNs) / 1e6));
+        CHECK(stall.explanation.find("packets of 1200 bytes at most") != std::string::npos);
+    }
+    CHECK(boxes == pathMtu->spans.size());
+}

@@ -1,0 +1,54 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "decode/ip_address.hpp"
+#include "detect/finding_kind.hpp"
+#include "detect/finding_span.hpp"
+#include "tcp/connection.hpp"
+
+namespace tcpscope {
+
+/// How bad a finding is: error (it broke something), warning (it works but costs or is fragile), info.
+enum class Severity : uint8_t { Error, Warning, Info };
+/// "error", "warning" or "info".
+std::string_view severityName(Severity severity);
+
+/// One diagnosed problem, as it appears in the report's `findings` array.
+struct Finding {
+    uint32_t id = 0;  ///< position in the FindingLog, stable while the finding grows
+    /// What it is about (its JSON name: findingKindName); every detector sets its own.
+    FindingKind kind = FindingKind::DelayedAckStall;
+    Severity severity = Severity::Info;
+    /// Live capture only (every finding of a finished analysis has all three false):
+    bool ongoing = false;      ///< a stall of it is still going on; durationMs counts it up to the capture clock
+    bool provisional = false;  ///< only the passing of time shows it so far; a packet confirms it or it is withdrawn
+    bool withdrawn = false;    ///< was provisional, and the packets showed it was none: no longer a finding
+    uint32_t connection = kNoConnection;  ///< the flow it concerns, or kNoConnection
+    int64_t tsNs = 0;                     ///< when it started
+    double durationMs = 0;                ///< time it cost
+    std::vector<uint32_t> frames;         ///< frame numbers of the evidence, in order
+    std::string summary;                  ///< one sentence: what happened, what it cost, what fixes it
+    /// The stretches of time it covers, in time order: its stalls (the first ones listed, as in the
+    /// evidence), pauses, delayed handshakes. Written with the evidence (FindingAuthor::describe).
+    std::vector<FindingSpan> spans;
+    uint32_t totalSpans = 0;          ///< how many there were in all (`spans` may list only the first)
+    std::optional<Side> waitingSide;  ///< stall findings: the side whose data waited (the sender)
+    std::optional<Endpoint> server;   ///< port_exhaustion: the server its connections went to
+    /// path_mtu: the smallest packet size a router said its next hop takes; nullopt if none said.
+    std::optional<uint32_t> nextHopMtu;
+    /// Set by strace confirmation: for a delayed_ack_stall, one verdict per span (empty without a
+    /// trace of its sender); for a port_exhaustion, the failed connect() calls.
+    std::vector<StraceVerdict> straceVerdicts;
+    std::optional<FailedConnects> failedConnects;
+    /// Kind-specific fields, for the reports and the details panel only: every other reader takes
+    /// the typed members above.
+    nlohmann::json evidence = nlohmann::json::object();
+};
+
+}  // namespace tcpscope
