@@ -45,7 +45,7 @@ PortPoolFinding findingOf(const nlohmann::json& row, PortPoolFinding::Kind kind)
     finding.severity = row.at("severity").get<std::string>();
     if (kind == PortPoolFinding::Kind::PortsAcrossServers) {
         finding.hosts = {row.at("host").get<std::string>()};
-        finding.clientAddresses = row.at("client_addresses").get<std::vector<std::string>>();
+        finding.clientAddresses = {row.at("address").get<std::string>()};
         finding.servers = row.at("servers").get<std::vector<std::string>>();
     } else {
         finding.hosts = row.at("hosts").get<std::vector<std::string>>();
@@ -74,30 +74,40 @@ std::string_view portPoolKindName(PortPoolFinding::Kind kind) {
 }
 
 std::string portsAcrossServersSql(const std::string& database, const FleetQueryOptions& options) {
-    // Only seconds in which no single server's pool reaches the share: that one the host's own
-    // port_exhaustion finding reports.
+    // Per client address, not per host: a host's records also hold the pools of remote clients
+    // (when it is their server), and those are theirs. Only seconds in which no single server's
+    // pool reaches the share: that one the host's own port_exhaustion finding reports.
     return fmt::format(
         R"({summary}
 FROM (
-    SELECT host, second, sum(pool_ports) AS total_ports, max(pool_ports) AS largest_ports,
-           max(pool_capacity) AS second_capacity,
-           groupUniqArray(server) AS second_servers, groupUniqArray(subject) AS second_clients
+    SELECT host, subject, second, sum(pool_ports) AS total_ports, max(pool_ports) AS largest_ports,
+           max(pool_capacity) AS second_capacity, groupUniqArray(server) AS second_servers
     FROM (
 {poolSeconds}
-    GROUP BY host, second
+    GROUP BY host, subject, second
     HAVING length(second_servers) >= 2 AND total_ports * 100 >= second_capacity * {percent}
        AND largest_ports * 100 < second_capacity * {percent})
-GROUP BY host, window_start
-ORDER BY peak_ports / capacity DESC, host, window_start)",
-        fmt::arg("summary", summarySql("host",
-                                       "arraySort(groupUniqArrayArray(second_servers)) AS servers,\n       "
-                                       "arraySort(groupUniqArrayArray(second_clients)) AS client_addresses",
-                                       options)),
+GROUP BY host, subject, window_start
+ORDER BY peak_ports / capacity DESC, host, address, window_start)",
+        fmt::arg("summary", summarySql("host, subject AS address",
+                                       "arraySort(groupUniqArrayArray(second_servers)) AS servers", options)),
         fmt::arg("poolSeconds", poolSecondsSql(database, options, "")), fmt::arg("percent", options.nearFullPercent));
 }
 
 std::string natPortsTowardServerSql(const std::string& database, const FleetQueryOptions& options) {
-    // The same loopback address on two hosts is two addresses, not one NAT's.
+    // The same loopback address on two hosts is two addresses, not one NAT's. A connection two
+    // hosts saw (the same Community ID within 10 s: a NAT gives a 4-tuple to one host at a time)
+    // was seen from both ends, and would count twice: that address and server are left out.
+    const std::string seenTwice = fmt::format(R"(
+              AND subject NOT LIKE '127.%' AND subject != '::1'
+              AND (subject, server) NOT IN (
+                  SELECT client_ip, concat(if(position(server_ip, ':') > 0, concat('[', server_ip, ']'), server_ip),
+                                           ':', toString(server_port))
+                  FROM {database}.flows
+                  WHERE ts_ns >= {since}
+                  GROUP BY community_id, client_ip, server_ip, server_port, intDiv(ts_ns, 10000000000)
+                  HAVING uniqExact(host) >= 2))",
+                                              fmt::arg("database", database), fmt::arg("since", options.sinceNs));
     const std::string capacity =
         options.natPorts > 0 ? fmt::format("toInt64({})", options.natPorts) : std::string("max(pool_capacity)");
     return fmt::format(
@@ -113,9 +123,7 @@ GROUP BY subject, server, window_start
 ORDER BY peak_ports / capacity DESC, address, server, window_start)",
         fmt::arg("summary", summarySql("subject AS address, server",
                                        "arraySort(groupUniqArrayArray(second_hosts)) AS hosts", options)),
-        fmt::arg("capacity", capacity),
-        fmt::arg("poolSeconds", poolSecondsSql(database, options,
-                                               "\n              AND subject NOT LIKE '127.%' AND subject != '::1'")),
+        fmt::arg("capacity", capacity), fmt::arg("poolSeconds", poolSecondsSql(database, options, seenTwice)),
         fmt::arg("minHosts", options.minHosts), fmt::arg("percent", options.nearFullPercent));
 }
 

@@ -14,17 +14,18 @@ namespace tcpscope {
 /// pools shows alone.
 struct PortPoolFinding {
     enum class Kind : uint8_t {
-        /// One host's pools towards several servers, against its one ephemeral port range, in seconds
-        /// when no single pool reaches the share alone.
+        /// One client address's pools towards several servers in one host's records, against its one
+        /// ephemeral port range, in seconds when no single pool reaches the share alone.
         PortsAcrossServers,
         /// Several hosts' pools from the same client address (a NAT's, as their captures saw it)
-        /// towards one server endpoint, against what one address has towards one endpoint.
+        /// towards one server endpoint, against what one address has towards one endpoint; not
+        /// loopback, and not an address and server whose connections two hosts saw both.
         NatPortsTowardServer,
     };
     Kind kind = Kind::PortsAcrossServers;
     std::string severity;                      ///< "error" at or past the capacity, else "warning"
     std::vector<std::string> hosts;            ///< the one host, or the hosts behind the address; name order
-    std::vector<std::string> clientAddresses;  ///< the host's client addresses, or the one shared address
+    std::vector<std::string> clientAddresses;  ///< the one client address
     std::vector<std::string> servers;          ///< the server endpoints, or the one endpoint
     int64_t peakPorts = 0;                     ///< ports open or in TIME_WAIT, added up, in the peak second
     int64_t capacity = 0;                      ///< ports the pools share
