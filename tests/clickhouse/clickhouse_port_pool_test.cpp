@@ -68,7 +68,7 @@ TEST_CASE("fleet: one host's ports towards two servers fill its port range, neit
     // The same client towards a second server port, starting 20 s later: 41 s of the two overlap.
     const std::string secondServer = (files.path / "churn-9001-20s.pcap").string();
     tcpscope::test::writeRewrittenCapture(sample, secondServer,
-                                          CaptureRewrite{kLoopback, kLoopback, 9000, 9001, 20 * kSecondNs});
+                                          CaptureRewrite{kLoopback, kLoopback, 9000, 9001, 0, 20 * kSecondNs});
 
     // A 200-port range: 100 ports towards one server is half of it.
     exportAs("job-1", {sample}, "40000-40199", server.url("pools_one_server"), spool);
@@ -112,21 +112,22 @@ TEST_CASE("fleet: hosts behind one client address fill its ports towards one ser
     TempDir spool("ch-spool-nat");
     std::filesystem::create_directories(files.path);
     const std::string sample = samplePath("churn-exhaustion.pcap");
-    // Three hosts whose captures see the NAT's address, starting 0, 10 and 20 s apart: 300 ports at
-    // once for 41 s, in a 250-port range.
+    // Three hosts whose captures see the NAT's address, each with ports of its own (40000-40099,
+    // 40100-40199, 40200-40299), starting 0, 10 and 20 s apart: 300 ports at once for 41 s.
     std::vector<std::string> hostCaptures;
     for (int host = 0; host < 3; ++host) {
         hostCaptures.push_back((files.path / ("nat-host-" + std::to_string(host) + ".pcap")).string());
-        tcpscope::test::writeRewrittenCapture(
-            sample, hostCaptures.back(), CaptureRewrite{kNatAddress, kRemoteServer, 9000, 9000, host * 10 * kSecondNs});
+        tcpscope::test::writeRewrittenCapture(sample, hostCaptures.back(),
+                                              CaptureRewrite{kNatAddress, kRemoteServer, 9000, 9000,
+                                                             static_cast<uint16_t>(host * 100), host * 10 * kSecondNs});
     }
+    const std::string range = "40000-40299";  // 300 ports, the NAT's too
 
-    exportAs("nat-1", {hostCaptures[0]}, "40000-40249", server.url("nat_one_host"), spool);
+    exportAs("nat-1", {hostCaptures[0]}, range, server.url("nat_one_host"), spool);
     CHECK(ofKind(fleetOf(server.url("nat_one_host")), "nat_ports_toward_server").empty());
 
     for (int host = 0; host < 3; ++host) {
-        exportAs("nat-" + std::to_string(host + 1), {hostCaptures[host]}, "40000-40249", server.url("nat_three_hosts"),
-                 spool);
+        exportAs("nat-" + std::to_string(host + 1), {hostCaptures[host]}, range, server.url("nat_three_hosts"), spool);
     }
     const json fleet = fleetOf(server.url("nat_three_hosts"), {"--window-s", "86400"});
     const std::vector<json> found = ofKind(fleet, "nat_ports_toward_server");
@@ -136,15 +137,17 @@ TEST_CASE("fleet: hosts behind one client address fill its ports towards one ser
     CHECK(finding["client_addresses"] == json::array({"198.51.100.7"}));
     CHECK(finding["servers"] == json::array({"203.0.113.10:9000"}));
     CHECK(finding["peak_ports"] == 300);
-    CHECK(finding["capacity"] == 250);
+    CHECK(finding["capacity"] == 300);
     CHECK(finding["peak_largest_pool_ports"] == 100);
     CHECK(finding["severity"] == "error");
-    // 200 ports or more (80 % of 250) while at least two hosts held 100: from 10 s to 71 s.
-    CHECK(finding["seconds_near_full"] == 61);
+    // 240 ports or more (80 % of 300): the 41 s all three overlap, and the second the first host's
+    // ports were half free again (250).
+    CHECK(finding["seconds_near_full"] == 42);
+    CHECK(finding["peak_ts_ns"] == finding["first_ts_ns"]);
     // Not a fleet finding of the ports_across_servers kind: each host has one server.
     CHECK(ofKind(fleet, "ports_across_servers").empty());
 
-    // Judged against a NAT's own range (a Linux NAT maps to 1024-65535), 300 ports are nothing.
+    // Judged against a Linux NAT's whole range (1024-65535), 300 ports are nothing.
     CHECK(ofKind(fleetOf(server.url("nat_three_hosts"), {"--nat-ports", "64512"}), "nat_ports_toward_server").empty());
     CHECK(ofKind(fleetOf(server.url("nat_three_hosts"), {"--min-hosts", "4"}), "nat_ports_toward_server").empty());
 
@@ -156,11 +159,18 @@ TEST_CASE("fleet: hosts behind one client address fill its ports towards one ser
 
     // The same loopback address on three hosts is three hosts' own, not a NAT's.
     for (const char* host : {"job-1", "job-2", "job-3"}) {
-        exportAs(host, {sample}, "40000-40249", server.url("nat_loopback"), spool);
+        exportAs(host, {sample}, range, server.url("nat_loopback"), spool);
     }
     const json loopback = fleetOf(server.url("nat_loopback"), {"--window-s", "86400"});
     CHECK(ofKind(loopback, "nat_ports_toward_server").empty());
     CHECK(ofKind(loopback, "port_exhaustion").size() == 1);
+
+    // One host's connections seen from both ends (the client and the server export the same
+    // connections): 100 ports, not 200, so not 100 % of 200.
+    for (const char* host : {"client-a", "server-s"}) {
+        exportAs(host, {hostCaptures[0]}, range, server.url("nat_both_ends"), spool);
+    }
+    CHECK(ofKind(fleetOf(server.url("nat_both_ends"), {"--nat-ports", "200"}), "nat_ports_toward_server").empty());
 }
 
 TEST_CASE("fleet: docs/records.md holds the port pool queries as they are sent", "[clickhouse]") {

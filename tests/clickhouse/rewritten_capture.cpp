@@ -78,6 +78,8 @@ void writeRewrittenCapture(const std::string& from, const std::filesystem::path&
         }
         replaceAddress(ip + 12, towardsServer ? rewrite.clientAddress : rewrite.serverAddress, ipChecksum, tcpChecksum);
         replaceAddress(ip + 16, towardsServer ? rewrite.serverAddress : rewrite.clientAddress, ipChecksum, tcpChecksum);
+        uint8_t* clientPort = tcp + (towardsServer ? 0 : 2);
+        replaceWord(clientPort, static_cast<uint16_t>(load16(clientPort) + rewrite.clientPortOffset), {tcpChecksum});
         replaceWord(tcp + (towardsServer ? 2 : 0), rewrite.newServerPort, {tcpChecksum});
         writer.writeRecord(packet.tsNs + rewrite.shiftNs, frame, packet.originalLength);
     }

@@ -1,5 +1,5 @@
 #pragma once
-// A sample capture moved to other addresses, another server port and a later time, into a new
+// A sample capture moved to other addresses, other ports and a later time, into a new
 // file: the same real traffic as if another host had recorded it (the samples stay untouched).
 #include <array>
 #include <cstdint>
@@ -13,6 +13,7 @@ struct CaptureRewrite {
     std::array<uint8_t, 4> serverAddress{};
     uint16_t serverPort = 0;     ///< the server's port in the sample
     uint16_t newServerPort = 0;  ///< its port in the copy
+    uint16_t clientPortOffset = 0;  ///< added to every client port
     int64_t shiftNs = 0;         ///< added to every packet's time
 };
 
