@@ -43,13 +43,12 @@ PortPoolFinding findingOf(const nlohmann::json& row, PortPoolFinding::Kind kind)
     PortPoolFinding finding;
     finding.kind = kind;
     finding.severity = row.at("severity").get<std::string>();
+    finding.clientAddresses = {row.at("address").get<std::string>()};
     if (kind == PortPoolFinding::Kind::PortsAcrossServers) {
         finding.hosts = {row.at("host").get<std::string>()};
-        finding.clientAddresses = {row.at("address").get<std::string>()};
         finding.servers = row.at("servers").get<std::vector<std::string>>();
     } else {
         finding.hosts = row.at("hosts").get<std::vector<std::string>>();
-        finding.clientAddresses = {row.at("address").get<std::string>()};
         finding.servers = {row.at("server").get<std::string>()};
     }
     finding.peakPorts = rowInteger(row, "peak_ports");
