@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "export/sink_spec.hpp"
-#include "fleet/fleet_findings.hpp"
+#include "fleet/fleet_queries.hpp"
 #include "fleet/fleet_report.hpp"
 #include "fleet/since_time.hpp"
 
@@ -41,17 +41,17 @@ int runFleet(FleetOptions& options) {
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
         return kExitUsage;
     }
-    std::vector<FleetFinding> findings;
+    FleetResults results;
     try {
-        findings = querySameFindingOnManyHosts(target, options.query);
+        results = runFleetQueries(target, options.query);
     } catch (const std::exception& error) {
         fmt::print(stderr, "tcpscope-cli: fleet: {}\n", error.what());
         return kExitUnreadable;
     }
     if (options.format == "json") {
-        std::cout << fleetJson(findings, options.query).dump() << '\n';
+        std::cout << fleetJson(results, options.query).dump() << '\n';
     } else {
-        writeFleetText(std::cout, findings, options.query);
+        writeFleetText(std::cout, results, options.query);
     }
     return kExitAnalysed;
 }
@@ -69,6 +69,14 @@ Subcommand addFleetCommand(CLI::App& app) {
         ->check(CLI::Range(2, 100000));
     command->add_option("--window-s", options->query.windowSeconds, "findings count together within windows this long")
         ->check(CLI::Range(1, 86400 * 30));
+    command
+        ->add_option("--near-full-pct", options->query.nearFullPercent,
+                     "port pools added up count from this share of their port range")
+        ->check(CLI::Range(1, 100));
+    command
+        ->add_option("--nat-ports", options->query.natPorts,
+                     "ports a NAT address has towards one endpoint (default: the records' port range)")
+        ->check(CLI::Range(1, 65535));
     command->add_option("--timeout-s", options->query.timeoutSeconds, "give up on the query after this long")
         ->check(CLI::Range(0.1, 3600.0));
     command->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));

@@ -2,11 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-#include <sstream>
-#include <stdexcept>
-
-#include "export/http_client.hpp"
+#include "fleet/clickhouse_rows.hpp"
 
 namespace tcpscope {
 
@@ -27,38 +23,19 @@ std::string sameFindingOnManyHostsSql(const std::string& database, const FleetQu
 
 std::vector<FleetFinding> querySameFindingOnManyHosts(const ClickHouseTarget& target,
                                                       const FleetQueryOptions& options) {
-    HttpClient http;
-    const HttpResult result =
-        http.post(target.httpBase(), sameFindingOnManyHostsSql(target.database, options) + " FORMAT JSONEachRow",
-                  options.timeoutSeconds);
-    if (!result.ok()) {
-        const std::string reason =
-            result.outcome == HttpResult::Outcome::Answered
-                ? fmt::format("HTTP {}: {}", result.status, result.body.substr(0, result.body.find('\n')))
-                : result.error;
-        throw std::runtime_error(fmt::format("{}: {}", target.text(), reason));
-    }
     std::vector<FleetFinding> findings;
-    std::istringstream lines(result.body);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.empty()) {
-            continue;
-        }
-        const nlohmann::json row = nlohmann::json::parse(line);
-        const auto number = [&](const char* key) {  // a quoted 64-bit integer, or a plain number
-            const auto& value = row.at(key);
-            return value.is_string() ? std::stoll(value.get<std::string>()) : value.get<int64_t>();
-        };
+    for (const nlohmann::json& row :
+         queryRows(target, sameFindingOnManyHostsSql(target.database, options), options.timeoutSeconds)) {
         FleetFinding finding;
         finding.kind = row.at("kind").get<std::string>();
         finding.server = row.at("server").get<std::string>();
         finding.severity = row.at("severity").get<std::string>();
         finding.hosts = row.at("host_names").get<std::vector<std::string>>();
-        finding.findings = static_cast<uint64_t>(number("findings"));
+        finding.findings = static_cast<uint64_t>(rowInteger(row, "findings"));
         finding.durationMs = row.at("duration_ms").get<double>();
-        finding.windowStartNs = number("window_start") * 1'000'000'000;
-        finding.firstTsNs = number("first_ts_ns");
-        finding.lastTsNs = number("last_ts_ns");
+        finding.windowStartNs = rowInteger(row, "window_start") * 1'000'000'000;
+        finding.firstTsNs = rowInteger(row, "first_ts_ns");
+        finding.lastTsNs = rowInteger(row, "last_ts_ns");
         findings.push_back(std::move(finding));
     }
     return findings;

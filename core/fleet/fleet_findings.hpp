@@ -12,6 +12,8 @@ struct FleetQueryOptions {
     int64_t sinceNs = 0;           ///< records from this UTC time on
     uint32_t minHosts = 2;         ///< a fleet finding needs this many hosts
     uint32_t windowSeconds = 600;  ///< "at once": within one aligned window of this length
+    uint32_t nearFullPercent = 80;  ///< port pools added up count from this share of their capacity
+    uint32_t natPorts = 0;          ///< ports of a NAT address towards one endpoint; 0: the records' capacity
     double timeoutSeconds = 30;
 };
 

@@ -25,28 +25,82 @@ std::string joined(const std::vector<std::string>& names) {
     return text;
 }
 
-}  // namespace
+std::string percentOf(int64_t part, int64_t whole) {
+    return whole > 0 ? fmt::format("{:.0f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "-";
+}
 
-void writeFleetText(std::ostream& out, const std::vector<FleetFinding>& findings, const FleetQueryOptions& options) {
-    const std::string since = options.sinceNs > 0 ? " since " + utcText(options.sinceNs) : "";
-    if (findings.empty()) {
+void writeSameFindingLine(std::ostream& out, const FleetFinding& finding) {
+    out << fmt::format("  {:<7} {:<23} {:<24} {} hosts ({}): {} findings, {:.1f} ms lost, {} to {}\n", finding.severity,
+                       finding.kind, finding.server, finding.hosts.size(), joined(finding.hosts), finding.findings,
+                       finding.durationMs, utcText(finding.firstTsNs), utcText(finding.lastTsNs));
+}
+
+void writePortPoolLine(std::ostream& out, const PortPoolFinding& finding, const FleetQueryOptions& options) {
+    const std::string share = percentOf(finding.peakPorts, finding.capacity);
+    const std::string during =
+        fmt::format("{} s at {}% or more, {} to {}", finding.secondsNearFull, options.nearFullPercent,
+                    utcText(finding.firstTsNs), utcText(finding.endTsNs));
+    if (finding.kind == PortPoolFinding::Kind::PortsAcrossServers) {
         out << fmt::format(
-            "No fleet finding: no kind of finding towards one server on {} or more hosts within {} s{}\n",
-            options.minHosts, options.windowSeconds, since);
+            "  {:<7} {:<23} {} ({}): {} ports open or in TIME_WAIT towards {} servers together at {}, {} of its "
+            "{}-port range (at most {} towards any one); {}; servers {}\n",
+            finding.severity, portPoolKindName(finding.kind), joined(finding.hosts), joined(finding.clientAddresses),
+            finding.peakPorts, finding.servers.size(), utcText(finding.peakTsNs), share, finding.capacity,
+            finding.peakLargestPoolPorts, during, joined(finding.servers));
         return;
     }
-    out << fmt::format("Fleet findings ({}): the same finding towards one server on {} or more hosts within {} s{}\n",
-                       findings.size(), options.minHosts, options.windowSeconds, since);
-    for (const FleetFinding& finding : findings) {
-        out << fmt::format("  {:<7} {:<22} {:<24} {} hosts ({}): {} findings, {:.1f} ms lost, {} to {}\n",
-                           finding.severity, finding.kind, finding.server, finding.hosts.size(), joined(finding.hosts),
-                           finding.findings, finding.durationMs, utcText(finding.firstTsNs), utcText(finding.lastTsNs));
+    out << fmt::format(
+        "  {:<7} {:<23} {} -> {}: {} hosts ({}) seen as this one client address held {} ports open or in TIME_WAIT "
+        "together at {}, {} of the {} ports one address has towards one endpoint (at most {} from any one host); {}\n",
+        finding.severity, portPoolKindName(finding.kind), joined(finding.clientAddresses), joined(finding.servers),
+        finding.hosts.size(), joined(finding.hosts), finding.peakPorts, utcText(finding.peakTsNs), share,
+        finding.capacity, finding.peakLargestPoolPorts, during);
+}
+
+nlohmann::ordered_json portPoolJson(const PortPoolFinding& finding) {
+    return {{"kind", portPoolKindName(finding.kind)},
+            {"severity", finding.severity},
+            {"hosts", finding.hosts},
+            {"client_addresses", finding.clientAddresses},
+            {"servers", finding.servers},
+            {"peak_ports", finding.peakPorts},
+            {"capacity", finding.capacity},
+            {"peak_largest_pool_ports", finding.peakLargestPoolPorts},
+            {"peak_ts_ns", finding.peakTsNs},
+            {"seconds_near_full", finding.secondsNearFull},
+            {"window_start_ns", finding.windowStartNs},
+            {"first_ts_ns", finding.firstTsNs},
+            {"end_ts_ns", finding.endTsNs}};
+}
+
+}  // namespace
+
+void writeFleetText(std::ostream& out, const FleetResults& results, const FleetQueryOptions& options) {
+    const std::string since = options.sinceNs > 0 ? " since " + utcText(options.sinceNs) : "";
+    if (results.empty()) {
+        out << fmt::format(
+            "No fleet finding{}: no finding of one kind towards one server on {} or more hosts within {} s, and no "
+            "port range {}% full from one host's ports towards several servers or several hosts' behind one client "
+            "address\n",
+            since, options.minHosts, options.windowSeconds, options.nearFullPercent);
+        return;
+    }
+    const size_t count =
+        results.sameFindingOnManyHosts.size() + results.portsAcrossServers.size() + results.natPortsTowardServer.size();
+    out << fmt::format("Fleet findings ({}){}, in windows of {} s\n", count, since, options.windowSeconds);
+    for (const FleetFinding& finding : results.sameFindingOnManyHosts) {
+        writeSameFindingLine(out, finding);
+    }
+    for (const auto* list : {&results.portsAcrossServers, &results.natPortsTowardServer}) {
+        for (const PortPoolFinding& finding : *list) {
+            writePortPoolLine(out, finding, options);
+        }
     }
 }
 
-nlohmann::ordered_json fleetJson(const std::vector<FleetFinding>& findings, const FleetQueryOptions& options) {
+nlohmann::ordered_json fleetJson(const FleetResults& results, const FleetQueryOptions& options) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const FleetFinding& finding : findings) {
+    for (const FleetFinding& finding : results.sameFindingOnManyHosts) {
         list.push_back({{"kind", finding.kind},
                         {"severity", finding.severity},
                         {"server", finding.server},
@@ -57,10 +111,17 @@ nlohmann::ordered_json fleetJson(const std::vector<FleetFinding>& findings, cons
                         {"first_ts_ns", finding.firstTsNs},
                         {"last_ts_ns", finding.lastTsNs}});
     }
+    for (const auto* pools : {&results.portsAcrossServers, &results.natPortsTowardServer}) {
+        for (const PortPoolFinding& finding : *pools) {
+            list.push_back(portPoolJson(finding));
+        }
+    }
     return {{"schema", "tcpscope-fleet/1"},
             {"since_ns", options.sinceNs},
             {"min_hosts", options.minHosts},
             {"window_s", options.windowSeconds},
+            {"near_full_pct", options.nearFullPercent},
+            {"nat_ports", options.natPorts},
             {"fleet_findings", std::move(list)}};
 }
 

@@ -1,16 +1,17 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <vector>
 
-#include "fleet/fleet_findings.hpp"
+#include "fleet/fleet_queries.hpp"
 
 namespace tcpscope {
 
-/// The fleet findings as text: one line each, most hosts first.
-void writeFleetText(std::ostream& out, const std::vector<FleetFinding>& findings, const FleetQueryOptions& options);
+/// The fleet findings as text: one line each, the same finding on many hosts first (most hosts
+/// first), then the port ranges near full.
+void writeFleetText(std::ostream& out, const FleetResults& results, const FleetQueryOptions& options);
 
-/// The same as JSON: {"schema": "tcpscope-fleet/1", "since", "min_hosts", "window_s", "fleet_findings": [...]}.
-nlohmann::ordered_json fleetJson(const std::vector<FleetFinding>& findings, const FleetQueryOptions& options);
+/// The same as JSON: {"schema": "tcpscope-fleet/1", "since_ns", "min_hosts", "window_s", "near_full_pct",
+/// "nat_ports", "fleet_findings": [...]}; every fleet finding names its query in "kind".
+nlohmann::ordered_json fleetJson(const FleetResults& results, const FleetQueryOptions& options);
 
 }  // namespace tcpscope
