@@ -220,6 +220,7 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
 
 void DelayedAckDetector::measure(uint32_t record, Finding& finding) const {
     finding.durationMs = toMs(totals_[record].heldNs);
+    setImpact(finding, totals_[record].waits);
 }
 
 // What rules out the look-alikes, in numbers from the first stall: how late the ACK was beyond the
@@ -246,8 +247,6 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.stalls;
-    finding.impact = totals.waits.impact();
-    finding.waitRanges = totals.waits.merged();
     finding.waitingSide = totals.sender;
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());

@@ -44,7 +44,7 @@ struct Finding {
     FindingImpact impact;
     /// The union of all its waits, in time order: for the wall-clock time of several findings at
     /// once (a cause's findings in the report). Not in the JSON.
-    std::vector<TimeRange> waitRanges;
+    std::vector<WaitRange> waitRanges;
     std::optional<Side> waitingSide;  ///< stall findings: the side whose data waited (the sender)
     std::optional<Endpoint> server;   ///< port_exhaustion: the server its connections went to
     /// path_mtu: the smallest packet size a router said its next hop takes; nullopt if none said.
@@ -57,6 +57,12 @@ struct Finding {
     /// the typed members above.
     nlohmann::json evidence = nlohmann::json::object();
 };
+
+/// Writes the impact and wait ranges of `waits` (and of `ongoing`, a wait going on) into `finding`.
+inline void setImpact(Finding& finding, const WaitTally& waits, std::optional<WaitRange> ongoing = std::nullopt) {
+    finding.impact = waits.impact(ongoing);
+    finding.waitRanges = waits.merged(ongoing);
+}
 
 /// The time a finding is shown and ranked by: the wall-clock time its waits took (a listener's
 /// connections wait at once), or the duration of a finding of no waits (a scan, a flood, churn).

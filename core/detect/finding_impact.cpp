@@ -27,8 +27,8 @@ void WaitTally::setLength(uint32_t index, int64_t lengthNs) {
     wait.endNs = wait.startNs + std::max<int64_t>(lengthNs, 0);
 }
 
-std::vector<TimeRange> WaitTally::merged(std::optional<TimeRange> ongoing) const {
-    std::vector<TimeRange> ranges;
+std::vector<WaitRange> WaitTally::merged(std::optional<WaitRange> ongoing) const {
+    std::vector<WaitRange> ranges;
     ranges.reserve(waits_.size() + 1);
     for (const Wait& wait : waits_) {
         ranges.push_back({wait.startNs, wait.endNs});
@@ -39,7 +39,7 @@ std::vector<TimeRange> WaitTally::merged(std::optional<TimeRange> ongoing) const
     return mergeRanges(std::move(ranges));
 }
 
-FindingImpact WaitTally::impact(std::optional<TimeRange> ongoing) const {
+FindingImpact WaitTally::impact(std::optional<WaitRange> ongoing) const {
     FindingImpact impact;
     std::vector<int64_t> lengths;
     lengths.reserve(waits_.size() + 1);
@@ -75,11 +75,11 @@ FindingImpact WaitTally::impact(std::optional<TimeRange> ongoing) const {
     return impact;
 }
 
-std::vector<TimeRange> mergeRanges(std::vector<TimeRange> ranges) {
+std::vector<WaitRange> mergeRanges(std::vector<WaitRange> ranges) {
     std::sort(ranges.begin(), ranges.end(),
-              [](const TimeRange& a, const TimeRange& b) { return a.startNs < b.startNs; });
-    std::vector<TimeRange> merged;
-    for (const TimeRange& range : ranges) {
+              [](const WaitRange& a, const WaitRange& b) { return a.startNs < b.startNs; });
+    std::vector<WaitRange> merged;
+    for (const WaitRange& range : ranges) {
         if (range.endNs <= range.startNs) {
             continue;
         }
@@ -92,9 +92,9 @@ std::vector<TimeRange> mergeRanges(std::vector<TimeRange> ranges) {
     return merged;
 }
 
-int64_t coveredNs(const std::vector<TimeRange>& ranges) {
+int64_t coveredNs(const std::vector<WaitRange>& ranges) {
     int64_t covered = 0;
-    for (const TimeRange& range : ranges) {
+    for (const WaitRange& range : ranges) {
         covered += range.endNs - range.startNs;
     }
     return covered;

@@ -8,7 +8,7 @@
 namespace tcpscope {
 
 /// A stretch of capture time, [startNs, endNs].
-struct TimeRange {
+struct WaitRange {
     int64_t startNs = 0;
     int64_t endNs = 0;
 };
@@ -44,9 +44,9 @@ public:
     [[nodiscard]] size_t size() const { return waits_.size(); }
 
     /// The impact of the waits so far and, live, of `ongoing`: a wait going on now.
-    [[nodiscard]] FindingImpact impact(std::optional<TimeRange> ongoing = std::nullopt) const;
+    [[nodiscard]] FindingImpact impact(std::optional<WaitRange> ongoing = std::nullopt) const;
     /// The union of the waits (and of `ongoing`): disjoint ranges in time order.
-    [[nodiscard]] std::vector<TimeRange> merged(std::optional<TimeRange> ongoing = std::nullopt) const;
+    [[nodiscard]] std::vector<WaitRange> merged(std::optional<WaitRange> ongoing = std::nullopt) const;
 
 private:
     struct Wait {
@@ -58,13 +58,13 @@ private:
 };
 
 /// A wait going on since `sinceNs` for `lengthNs` so far (live), or nullopt if none is (0 long).
-inline std::optional<TimeRange> ongoingWait(int64_t sinceNs, int64_t lengthNs) {
-    return lengthNs > 0 ? std::optional<TimeRange>(TimeRange{sinceNs, sinceNs + lengthNs}) : std::nullopt;
+inline std::optional<WaitRange> ongoingWait(int64_t sinceNs, int64_t lengthNs) {
+    return lengthNs > 0 ? std::optional<WaitRange>(WaitRange{sinceNs, sinceNs + lengthNs}) : std::nullopt;
 }
 
 /// The union of `ranges` (any order, may overlap): disjoint ranges in time order.
-std::vector<TimeRange> mergeRanges(std::vector<TimeRange> ranges);
+std::vector<WaitRange> mergeRanges(std::vector<WaitRange> ranges);
 /// Nanoseconds covered by disjoint `ranges`.
-int64_t coveredNs(const std::vector<TimeRange>& ranges);
+int64_t coveredNs(const std::vector<WaitRange>& ranges);
 
 }  // namespace tcpscope

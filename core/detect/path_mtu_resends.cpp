@@ -152,6 +152,7 @@ void PathMtuResends::measure(uint32_t record, Finding& finding) const {
 
 void PathMtuResends::measure(const Totals& totals, Finding& finding) const {
     finding.durationMs = toMs(totals.lostNs);
+    setImpact(finding, totals.waits);
     // Acting on the message at once costs one round trip to the router; waiting for the timer
     // after it is the sender not hearing (or not believing) it.
     const bool waitedForTimer =
@@ -166,8 +167,6 @@ void PathMtuResends::describe(uint32_t record, Finding& finding) const {
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.episodes;
-    finding.impact = totals.waits.impact();
-    finding.waitRanges = totals.waits.merged();
     finding.waitingSide = totals.sender;
     finding.nextHopMtu.reset();
     if (totals.smallestMtu != UINT32_MAX) {  // a router said what its next hop takes

@@ -373,6 +373,7 @@ void PortExhaustionDetector::measure(uint32_t record, Finding& finding) const {
 
 void PortExhaustionDetector::measureError(const Pool& pool, Finding& finding) {
     finding.durationMs = rounded(static_cast<double>(pool.strain->pausedNs) / 1e6, 0.001);
+    setImpact(finding, pool.strain->waits);
 }
 
 void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) const {
@@ -381,8 +382,6 @@ void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) c
     finding.frames.clear();
     finding.spans.clear();
     finding.totalSpans = static_cast<uint32_t>(strain.waits.size());
-    finding.impact = strain.waits.impact();
-    finding.waitRanges = strain.waits.merged();
     finding.server = pool.key.server;
     nlohmann::json pauses = nlohmann::json::array();
     for (const Pause& pause : strain.pauses) {

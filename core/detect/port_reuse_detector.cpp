@@ -304,7 +304,7 @@ void PortReuseDetector::describe(uint32_t record, Finding& finding) const {
 
 void PortReuseDetector::measure(uint32_t record, Finding& finding) const {
     if ((record & kGroupRecord) == 0) {  // a group's duration is set when it is made
-        finding.durationMs = toMs(delayNsOf(reuses_[record]));
+        measureCollision(reuses_[record], finding);
     }
 }
 
@@ -312,13 +312,16 @@ int64_t PortReuseDetector::delayNsOf(const Reuse& reuse) {
     return (reuse.establishedFrame != 0 ? reuse.establishedTsNs : reuse.lastHandshakeTsNs) - reuse.synTsNs;
 }
 
-void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) const {
-    const bool established = reuse.establishedFrame != 0;
+void PortReuseDetector::measureCollision(const Reuse& reuse, Finding& finding) {
     finding.durationMs = toMs(delayNsOf(reuse));
     WaitTally waits;  // the new connection's handshake, held up by the collision
     waits.add(reuse.connection, reuse.synTsNs, reuse.synTsNs + delayNsOf(reuse));
-    finding.impact = waits.impact();
-    finding.waitRanges = waits.merged();
+    setImpact(finding, waits);
+}
+
+void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) const {
+    const bool established = reuse.establishedFrame != 0;
+    measureCollision(reuse, finding);
     finding.frames.clear();
     for (const uint32_t frame :
          {reuse.synFrame, reuse.challengeAckFrame, reuse.receiverRstFrame, reuse.senderRstFrame}) {

@@ -361,6 +361,7 @@ void RetransmissionStallDetector::measure(uint32_t record, Finding& finding) con
 void RetransmissionStallDetector::measure(const Totals& totals, Finding& finding) {
     finding.durationMs = toMs(lostNsOf(totals));
     finding.ongoing = totals.ongoingNs > 0;
+    setImpact(finding, totals.waits, ongoingWait(totals.ongoingSinceNs, totals.ongoingNs));
 }
 
 void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) {
@@ -373,9 +374,6 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.stalls;
-    const std::optional<TimeRange> ongoing = ongoingWait(totals.ongoingSinceNs, totals.ongoingNs);
-    finding.impact = totals.waits.impact(ongoing);
-    finding.waitRanges = totals.waits.merged(ongoing);
     finding.waitingSide = totals.sender;
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());

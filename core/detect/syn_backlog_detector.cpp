@@ -469,18 +469,19 @@ void SynBacklogDetector::refresh(Listener& listener) {
     const std::string unfinished =
         listener.unfinished > 0 ? fmt::format(", {} never established", listener.unfinished) : std::string();
     if (listener.reset == 0) {
-        what = fmt::format("{} waited {:.1f} ms in all for the handshake (up to {:.1f} ms each){}",
-                           plural(listener.delayed, "connection", "connections"), finding.durationMs,
-                           toMs(listener.maxDelayNs), unfinished);
+        // Connections wait at once: their delays added up are connection-time, not time the service lost.
+        what = fmt::format("{} waited for the handshake, up to {:.1f} ms each ({:.1f} ms of connection-time added up){}",
+                           plural(listener.delayed, "connection", "connections"), toMs(listener.maxDelayNs),
+                           finding.durationMs, unfinished);
     } else if (listener.delayed == 0) {
         what = fmt::format("{} reset by the server right after the handshake",
                            plural(listener.reset, "connection was", "connections were"));
     } else {
         what = fmt::format(
-            "{} suffered ({} waited {:.1f} ms in all for the handshake, up to {:.1f} ms each{}; {} "
-            "reset right after it)",
-            plural(listener.affected, "connection", "connections"), listener.delayed, finding.durationMs,
-            toMs(listener.maxDelayNs), unfinished, plural(listener.reset, "was", "were"));
+            "{} suffered ({} waited for the handshake, up to {:.1f} ms each, {:.1f} ms of connection-time added "
+            "up{}; {} reset right after it)",
+            plural(listener.affected, "connection", "connections"), listener.delayed, toMs(listener.maxDelayNs),
+            finding.durationMs, unfinished, plural(listener.reset, "was", "were"));
     }
     std::vector<std::string> causes;
     if (listener.synRetransmissions > 0) {
@@ -536,8 +537,7 @@ void SynBacklogDetector::onClock(int64_t nowNs) {
 // packet would cost the listener's connections at each of their packets.
 void SynBacklogDetector::writeImpact(Listener& listener) {
     Finding& finding = log().edit(listener.findingId);
-    finding.impact = listener.waits.impact();
-    finding.waitRanges = listener.waits.merged();
+    setImpact(finding, listener.waits);
     listener.impactStale = false;
     log().changed(listener.findingId);
 }

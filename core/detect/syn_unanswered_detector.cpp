@@ -322,8 +322,7 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
         longestNs = std::max(longestNs, attempt.lastTsNs - attempt.firstTsNs);
         firstNs = std::min(firstNs, attempt.firstTsNs);
     }
-    finding.impact = waits.impact();
-    finding.waitRanges = waits.merged();
+    setImpact(finding, waits);
     const int64_t wallNs = coveredNs(finding.waitRanges);
     finding.tsNs = firstNs;
     finding.durationMs = toMs(wallNs);

@@ -201,6 +201,7 @@ void ZeroWindowStallDetector::measure(uint32_t record, Finding& finding) const {
 void ZeroWindowStallDetector::measure(const Totals& totals, Finding& finding) {
     finding.durationMs = toMs(totals.closedNs + totals.ongoingNs);
     finding.ongoing = totals.ongoing;
+    setImpact(finding, totals.waits, ongoingWait(totals.ongoingSinceNs, totals.ongoingNs));
 }
 
 void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
@@ -214,9 +215,6 @@ void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
     finding.spans.clear();
     finding.spans.reserve(totals.listed.size());
     finding.totalSpans = totals.stalls;
-    const std::optional<TimeRange> ongoing = ongoingWait(totals.ongoingSinceNs, totals.ongoingNs);
-    finding.impact = totals.waits.impact(ongoing);
-    finding.waitRanges = totals.waits.merged(ongoing);
     finding.waitingSide = otherSide(totals.receiver);
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());

@@ -9,9 +9,9 @@
 namespace tcpscope {
 
 double wallMsOf(const CaptureAnalysis& analysis, const std::vector<size_t>& findings) {
-    std::vector<TimeRange> ranges;
+    std::vector<WaitRange> ranges;
     for (const size_t index : findings) {
-        const std::vector<TimeRange>& waits = analysis.findings[index].waitRanges;
+        const std::vector<WaitRange>& waits = analysis.findings[index].waitRanges;
         ranges.insert(ranges.end(), waits.begin(), waits.end());
     }
     return std::round(static_cast<double>(coveredNs(mergeRanges(std::move(ranges)))) / 1e3) / 1e3;

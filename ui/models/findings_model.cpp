@@ -39,7 +39,7 @@ void FindingsModel::setResults(ResultsPtr results) {
     groups_.clear();
     if (results_) {
         std::map<FindingKind, KindGroup> byKind;
-        std::map<FindingKind, std::vector<TimeRange>> waitsOf;
+        std::map<FindingKind, std::vector<WaitRange>> waitsOf;
         for (const Finding& finding : results_->findings()) {
             KindGroup& group = byKind[finding.kind];
             if (group.findings.empty()) {
@@ -49,7 +49,7 @@ void FindingsModel::setResults(ResultsPtr results) {
             group.connectionMs += finding.impact.connectionMs;
             group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info
             group.findings.push_back(finding.id);
-            std::vector<TimeRange>& waits = waitsOf[finding.kind];
+            std::vector<WaitRange>& waits = waitsOf[finding.kind];
             waits.insert(waits.end(), finding.waitRanges.begin(), finding.waitRanges.end());
         }
         const auto& findings = results_->findings();
