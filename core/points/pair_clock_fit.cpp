@@ -130,19 +130,14 @@ OneWayDelay oneWayDelay(const std::vector<TimedDifference>& timed, const LinearC
     return {delaysMs.size(), percentile(delaysMs, 0.5), percentile(delaysMs, 0.99)};
 }
 
-// How far the floor of the differences is from their low (high) tail: the jitter that a single
-// minimum and maximum carry, when too few windows give a spread.
-double floorJitterNs(const std::vector<TimedDifference>& forward, const std::vector<TimedDifference>& backward) {
-    std::vector<double> f = differences(forward);
-    std::vector<double> b = differences(backward);
-    std::sort(f.begin(), f.end());
-    std::sort(b.begin(), b.end());
-    return ((percentile(f, 0.1) - f.front()) + (b.back() - percentile(b, 0.9))) / 2;
-}
+// The drift from the windows' offsets by least squares, with its standard error; a drift within
+// three standard errors of zero is taken as none, so that a short capture does not extrapolate noise.
+struct DriftFit {
+    double drift = 0;
+    double errorPpm = 0;  // of the drift given: one standard error, or three when taken as none
+};
 
-// Least squares through the windows' offsets; a drift within three of its standard errors of zero
-// is taken as none (a constant offset), so that a short capture does not extrapolate noise.
-void fitWindows(const std::vector<Window>& windows, PairClockFit& fit) {
+DriftFit fitDrift(const std::vector<Window>& windows) {
     const auto n = static_cast<double>(windows.size());
     double meanT = 0;
     double meanO = 0;
@@ -162,21 +157,28 @@ void fitWindows(const std::vector<Window>& windows, PairClockFit& fit) {
         const double r = w.offsetNs - (meanO + slope * (w.midNs - meanT));
         residuals += r * r;
     }
-    const double sigmaNs = std::sqrt(residuals / (n - 2));
-    const double slopeError = sxx > 0 ? sigmaNs / std::sqrt(sxx) : 0;
-    fit.driftMeasured = true;
+    const double slopeError = sxx > 0 ? std::sqrt(residuals / (n - 2)) / std::sqrt(sxx) : 0;
     if (std::abs(slope) > 3 * slopeError) {
-        fit.clock.drift = slope;
-        fit.clock.offsetNs = meanO - slope * meanT;  // at the origin
-        fit.driftUncertaintyPpm = slopeError * 1e6;
-        const double atOriginNs = sigmaNs * std::sqrt(1 / n + meanT * meanT / sxx);
-        fit.uncertaintyMs = std::hypot(atOriginNs / 1e6, kTimestampResolutionMs);
-    } else {
-        fit.clock.drift = 0;
-        fit.clock.offsetNs = meanO;
-        fit.driftUncertaintyPpm = 3 * slopeError * 1e6;
-        fit.uncertaintyMs = std::hypot(sigmaNs / std::sqrt(n) / 1e6, kTimestampResolutionMs);
+        return {slope, slopeError * 1e6};
     }
+    return {0, 3 * slopeError * 1e6};
+}
+
+// The differences with the drift taken out, as at the origin.
+std::vector<double> detrended(const std::vector<TimedDifference>& timed, int64_t originNs, double drift) {
+    std::vector<double> values;
+    values.reserve(timed.size());
+    for (const TimedDifference& t : timed) {
+        values.push_back(t.differenceNs - drift * static_cast<double>(t.firstTsNs - originNs));
+    }
+    std::sort(values.begin(), values.end());
+    return values;
+}
+
+// How sure the floor of sorted differences is: the gap to the third lowest (the floor's own
+// sampling error is of that order when few segments met no queue).
+double floorSpacingNs(const std::vector<double>& sortedAscending) {
+    return sortedAscending[std::min<size_t>(2, sortedAscending.size() - 1)] - sortedAscending.front();
 }
 
 }  // namespace
@@ -202,14 +204,28 @@ std::optional<PairClockFit> fitPairClock(const std::vector<SegmentPair>& pairs) 
         fit.clock.offsetNs = *std::min_element(all.begin(), all.end());
         return fit;
     }
+    // The drift from time windows; then the offset from the lowest difference one way and the
+    // highest the other over the whole capture, the drift taken out: queueing only adds delay, so
+    // the extremes of many segments are far surer than the middle of a few windows'.
     const std::vector<Window> windows = windowOffsets(sorted, originNs, endNs);
+    DriftFit drift;
     if (windows.size() >= 3) {
-        fitWindows(windows, fit);
-    } else {
-        fit.clock.offsetNs = middleOffsetNs(differences(sorted.firstToSecond), differences(sorted.secondToFirst));
-        fit.uncertaintyMs =
-            std::hypot(floorJitterNs(sorted.firstToSecond, sorted.secondToFirst) / 1e6, kTimestampResolutionMs);
+        drift = fitDrift(windows);
+        fit.driftMeasured = true;
+        fit.driftUncertaintyPpm = drift.errorPpm;
     }
+    fit.clock.drift = drift.drift;
+    const std::vector<double> forward = detrended(sorted.firstToSecond, originNs, drift.drift);
+    std::vector<double> backward = detrended(sorted.secondToFirst, originNs, drift.drift);
+    fit.clock.offsetNs = (forward.front() + backward.back()) / 2;
+    std::reverse(backward.begin(), backward.end());
+    for (double& value : backward) {
+        value = -value;  // ascending from the highest, for the spacing at its floor
+    }
+    // A drift error tilts the line about the middle of the capture: at the origin, half the span's worth.
+    const double tiltMs = drift.errorPpm * 1e-6 * static_cast<double>(endNs - originNs) / 2 / 1e6;
+    fit.uncertaintyMs = std::sqrt(std::pow(floorSpacingNs(forward) / 2e6, 2) + std::pow(floorSpacingNs(backward) / 2e6, 2) +
+                                  tiltMs * tiltMs + kTimestampResolutionMs * kTimestampResolutionMs);
     // A host direction seen one way only is placed by the offset now known.
     for (const TimedDifference& t : sorted.unplaced) {
         (t.differenceNs > fit.clock.offsetAtNs(t.firstTsNs) ? sorted.firstToSecond : sorted.secondToFirst).push_back(t);

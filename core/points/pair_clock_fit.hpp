@@ -25,7 +25,9 @@ struct PairClockFit {
     bool driftMeasured = false;  ///< enough time windows with both directions to fit a drift (else drift 0)
     /// clock(second) - clock(first), as a function of the first point's time.
     LinearClock clock;
-    std::optional<double> uncertaintyMs;     ///< of the offset: the spread of the fit, at least the clocks' 1 us
+    /// Of the offset: the spacing of the differences at their floor, the drift's error over half the
+    /// capture, and the clocks' 1 us, in quadrature.
+    std::optional<double> uncertaintyMs;
     std::optional<double> driftUncertaintyPpm;
     /// Segments first seen at the first point, then at the second, and the other way; only when separable.
     std::optional<OneWayDelay> firstToSecond;
@@ -34,9 +36,10 @@ struct PairClockFit {
 
 /// Fits the second point's clock against the first's from `pairs` (matchSegments). Each direction
 /// between two hosts is put on the side of the pair it leaves from by which way its time
-/// differences lean; the offset is the middle of the lowest difference one way and the highest
-/// the other (queueing only adds delay), and the drift a least-squares line through that middle
-/// in time windows. Without any pair, std::nullopt.
+/// differences lean. The drift is a least-squares line through the middle of the lowest difference
+/// one way and the highest the other in time windows; the offset, with that drift taken out, the
+/// middle of the lowest and highest over all segments (queueing only adds delay). Without any
+/// pair, std::nullopt.
 std::optional<PairClockFit> fitPairClock(const std::vector<SegmentPair>& pairs);
 
 }  // namespace tcpscope

@@ -56,7 +56,8 @@ std::string offsetText(const PointClock& clock) {
     if (!clock.linked) {
         return "no segment in common with a linked point: clock unknown, times as recorded";
     }
-    std::string text = fmt::format("clock {:+.3f} ms", clock.clock.offsetNs / 1e6);
+    // Rounded first, so that a few nanoseconds below zero print as +0.000, not -0.000.
+    std::string text = fmt::format("clock {:+.3f} ms", roundedMs(clock.clock.offsetNs / 1e6) + 0.0);
     if (!clock.separable) {
         return text + " (seen one way only: offset and one-way delay cannot be told apart)";
     }
