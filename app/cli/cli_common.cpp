@@ -61,7 +61,8 @@ void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options) {
     command.add_option("--point", options.points,
                        "NAME=FILE: a capture taken at one point of the path (repeat for each point; the same NAME "
                        "again adds a file to that point); packets seen at several points count once, on the first "
-                       "point's clock");
+                       "point's clock")
+        ->allow_extra_args(false);  // one NAME=FILE per --point: a file after it is a positional file
     command.get_option("files")->required(false);
 }
 
