@@ -200,8 +200,11 @@ std::optional<PairClockFit> fitPairClock(const std::vector<SegmentPair>& pairs) 
     fit.separable = !sorted.firstToSecond.empty() && !sorted.secondToFirst.empty();
     if (!fit.separable) {
         // One way only: every difference is the offset plus an unknown delay (or minus it).
-        const std::vector<double> all = differences(sorted.unplaced);
-        fit.clock.offsetNs = *std::min_element(all.begin(), all.end());
+        double lowestNs = static_cast<double>(pairs.front().secondPointTsNs - pairs.front().firstPointTsNs);
+        for (const SegmentPair& pair : pairs) {
+            lowestNs = std::min(lowestNs, static_cast<double>(pair.secondPointTsNs - pair.firstPointTsNs));
+        }
+        fit.clock.offsetNs = lowestNs;
         return fit;
     }
     // The drift from time windows; then the offset from the lowest difference one way and the
