@@ -1,8 +1,8 @@
 #pragma once
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <absl/container/flat_hash_map.h>
 
 #include "points/point_segments.hpp"
 #include "tcp/flow_key.hpp"

@@ -98,8 +98,8 @@ std::vector<Window> windowOffsets(const SortedDirections& sorted, int64_t origin
     std::vector<double> timeSum(count, 0);
     std::vector<size_t> timeCount(count, 0);
     auto windowOf = [&](int64_t tsNs) {
-        return std::min(count - 1, static_cast<size_t>(static_cast<double>(tsNs - originNs) / spanNs *
-                                                       static_cast<double>(count)));
+        return std::min(
+            count - 1, static_cast<size_t>(static_cast<double>(tsNs - originNs) / spanNs * static_cast<double>(count)));
     };
     auto add = [&](const std::vector<TimedDifference>& timed, std::vector<std::vector<double>>& into) {
         for (const TimedDifference& t : timed) {
@@ -114,7 +114,8 @@ std::vector<Window> windowOffsets(const SortedDirections& sorted, int64_t origin
     std::vector<Window> windows;
     for (size_t w = 0; w < count; ++w) {
         if (!forward[w].empty() && !backward[w].empty()) {
-            windows.push_back({timeSum[w] / static_cast<double>(timeCount[w]), middleOffsetNs(forward[w], backward[w])});
+            windows.push_back(
+                {timeSum[w] / static_cast<double>(timeCount[w]), middleOffsetNs(forward[w], backward[w])});
         }
     }
     return windows;
@@ -227,8 +228,9 @@ std::optional<PairClockFit> fitPairClock(const std::vector<SegmentPair>& pairs) 
     }
     // A drift error tilts the line about the middle of the capture: at the origin, half the span's worth.
     const double tiltMs = drift.errorPpm * 1e-6 * static_cast<double>(endNs - originNs) / 2 / 1e6;
-    fit.uncertaintyMs = std::sqrt(std::pow(floorSpacingNs(forward) / 2e6, 2) + std::pow(floorSpacingNs(backward) / 2e6, 2) +
-                                  tiltMs * tiltMs + kTimestampResolutionMs * kTimestampResolutionMs);
+    fit.uncertaintyMs =
+        std::sqrt(std::pow(floorSpacingNs(forward) / 2e6, 2) + std::pow(floorSpacingNs(backward) / 2e6, 2) +
+                  tiltMs * tiltMs + kTimestampResolutionMs * kTimestampResolutionMs);
     // A host direction seen one way only is placed by the offset now known.
     for (const TimedDifference& t : sorted.unplaced) {
         (t.differenceNs > fit.clock.offsetAtNs(t.firstTsNs) ? sorted.firstToSecond : sorted.secondToFirst).push_back(t);

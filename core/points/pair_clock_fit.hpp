@@ -17,7 +17,7 @@ struct OneWayDelay {
 
 /// The clock of a pair's second point against its first, from the segments both saw.
 struct PairClockFit {
-    uint64_t matched = 0;      ///< segments seen at both points
+    uint64_t matched = 0;  ///< segments seen at both points
     /// Both directions were seen, so offset and one-way delay could be told apart (assuming the
     /// delay is the same both ways, as NTP does). False: `clock` is the offset that a zero delay
     /// would give, and `uncertaintyMs` is not known.

@@ -12,10 +12,10 @@ namespace tcpscope {
 /// What was read at one capture point and how its clock relates to the reference's.
 struct PointSummary {
     CapturePoint point;
-    uint64_t frames = 0;              ///< all frames of its files
-    uint64_t tcpSegments = 0;         ///< TCP segments among them
-    uint64_t analysedSegments = 0;    ///< those the analysis took (of connections it is the vantage point of)
-    uint64_t connectionsAnalysed = 0; ///< connections whose packets were taken from this point
+    uint64_t frames = 0;               ///< all frames of its files
+    uint64_t tcpSegments = 0;          ///< TCP segments among them
+    uint64_t analysedSegments = 0;     ///< those the analysis took (of connections it is the vantage point of)
+    uint64_t connectionsAnalysed = 0;  ///< connections whose packets were taken from this point
     PointClock clock;
 };
 

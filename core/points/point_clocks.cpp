@@ -7,7 +7,9 @@ namespace tcpscope {
 namespace {
 
 // A link is better than another when it separates offset from delay, then when it matched more.
-std::tuple<bool, uint64_t> strength(const PointLink& link) { return {link.fit.separable, link.fit.matched}; }
+std::tuple<bool, uint64_t> strength(const PointLink& link) {
+    return {link.fit.separable, link.fit.matched};
+}
 
 std::optional<double> addInQuadrature(std::optional<double> a, std::optional<double> b) {
     if (!a || !b) {

@@ -1,9 +1,9 @@
 #include "points/points_report.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+
+#include <cmath>
 
 namespace tcpscope {
 namespace {
@@ -11,15 +11,20 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // Milliseconds to the microsecond, as the rest of the report gives durations.
-double roundedMs(double ms) { return std::round(ms * 1000) / 1000; }
+double roundedMs(double ms) {
+    return std::round(ms * 1000) / 1000;
+}
 
-Json optionalMs(const std::optional<double>& ms) { return ms ? Json(roundedMs(*ms)) : Json(nullptr); }
+Json optionalMs(const std::optional<double>& ms) {
+    return ms ? Json(roundedMs(*ms)) : Json(nullptr);
+}
 
 Json delayJson(const std::optional<OneWayDelay>& delay) {
     if (!delay) {
         return nullptr;
     }
-    return {{"packets", delay->packets}, {"median_ms", roundedMs(delay->medianMs)}, {"p99_ms", roundedMs(delay->p99Ms)}};
+    return {
+        {"packets", delay->packets}, {"median_ms", roundedMs(delay->medianMs)}, {"p99_ms", roundedMs(delay->p99Ms)}};
 }
 
 Json pointJson(const CapturePointsSummary& analysis, const PointSummary& summary) {
@@ -36,8 +41,8 @@ Json pointJson(const CapturePointsSummary& analysis, const PointSummary& summary
     point["separable"] = clock.separable;
     point["offset_ms"] = clock.linked ? Json(roundedMs(clock.clock.offsetNs / 1e6)) : Json(nullptr);
     point["offset_uncertainty_ms"] = optionalMs(clock.uncertaintyMs);
-    point["drift_ppm"] = clock.linked && clock.driftMeasured ? Json(std::round(clock.clock.drift * 1e9) / 1e3)
-                                                             : Json(nullptr);
+    point["drift_ppm"] =
+        clock.linked && clock.driftMeasured ? Json(std::round(clock.clock.drift * 1e9) / 1e3) : Json(nullptr);
     point["drift_uncertainty_ppm"] = clock.driftMeasured && clock.driftUncertaintyPpm
                                          ? Json(std::round(*clock.driftUncertaintyPpm * 1e3) / 1e3)
                                          : Json(nullptr);
@@ -63,7 +68,8 @@ std::string offsetText(const PointClock& clock) {
     }
     text += fmt::format(" ± {:.3f} ms", clock.uncertaintyMs.value_or(0));
     if (clock.driftMeasured) {
-        text += fmt::format(", drift {:+.1f} ± {:.1f} ppm", clock.clock.drift * 1e6, clock.driftUncertaintyPpm.value_or(0));
+        text +=
+            fmt::format(", drift {:+.1f} ± {:.1f} ppm", clock.clock.drift * 1e6, clock.driftUncertaintyPpm.value_or(0));
     }
     return text;
 }

@@ -1,7 +1,6 @@
 #pragma once
-#include <ostream>
-
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "points/point_analysis.hpp"
 

@@ -28,8 +28,7 @@ std::vector<SegmentPair> matchSegments(const PointSegments& first, const PointSe
     std::vector<SegmentPair> pairs;
     for (const SeenSegment& seen : first.segments) {
         const auto inSecond = secondUnique.find(seen.id);
-        if (inSecond == secondUnique.end() || inSecond->second == kSeenTwice ||
-            firstUnique.at(seen.id) == kSeenTwice) {
+        if (inSecond == secondUnique.end() || inSecond->second == kSeenTwice || firstUnique.at(seen.id) == kSeenTwice) {
             continue;
         }
         pairs.push_back({seen.tsNs, second.segments[inSecond->second].tsNs, seen.id});

@@ -2,7 +2,6 @@
 // reference) and near the server (point B), 5 ms apart, with B's clock off by a known offset and
 // drift. The fit must give them back, and say so when it cannot.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -165,9 +164,9 @@ TEST_CASE("a point that misses packets: still fitted, and the point that saw mor
     CHECK(result.summary.points[0].analysedSegments == built.segments);
     CHECK(result.analysis.engine->counters().tcp == built.segments);
     // With the points given the other way round, the fuller point still wins.
-    const PointsAnalysis swapped = tcpscope::analyzePoints(
-        {CapturePoint{"server-side", {built.nearServer.string()}}, CapturePoint{"client-side", {built.nearClient.string()}}},
-        AnalysisOptions{});
+    const PointsAnalysis swapped = tcpscope::analyzePoints({CapturePoint{"server-side", {built.nearServer.string()}},
+                                                            CapturePoint{"client-side", {built.nearClient.string()}}},
+                                                           AnalysisOptions{});
     CHECK(swapped.summary.points[1].analysedSegments == built.segments);
     CHECK(swapped.summary.points[0].analysedSegments == 0);
     CHECK(swapped.summary.points[1].clock.clock.offsetNs / 1e6 == Approx(-2470).margin(0.02));

@@ -2,16 +2,14 @@
 // server; 3 ms one way between client and proxy, 12 ms between proxy and server), the client's and
 // server's captures shifted by editcap as clocks off by -0.73 s and +2.47 s, given to
 // `tcpscope-cli analyze` as three capture points.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/cli/run_command.hpp"
 
@@ -104,8 +102,9 @@ Json withoutPoints(Json report) {
 
 TEST_CASE("three capture points of the proxied exchange: clocks, hops and stalls found once", "[points][cli]") {
     const ShiftedCaptures shifted;
-    const Json report = analyzeJson({"--point", "client=" + shifted.client.string(), "--point",
-                                     "proxy=" + sample("proxy").string(), "--point", "server=" + shifted.server.string()});
+    const Json report =
+        analyzeJson({"--point", "client=" + shifted.client.string(), "--point", "proxy=" + sample("proxy").string(),
+                     "--point", "server=" + shifted.server.string()});
 
     // The client is the reference: the proxy's clock is 0.73 s ahead of it, the server's 3.2 s
     // (linked through the proxy: client and server share no segment).
