@@ -161,7 +161,7 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
         return result;
     }
 
-    const absl::flat_hash_map<FlowKey, uint32_t> vantage = chooseVantagePoints(segments);
+    const absl::flat_hash_map<FlowKey, uint32_t> vantage = chooseVantagePoints(segments, clocks);
     for (uint32_t p = 0; p < points.size(); ++p) {
         result.summary.points[p].frames = segments[p].frames;
         result.summary.points[p].tcpSegments = segments[p].segments.size();
