@@ -41,6 +41,7 @@ Subcommand addReportCommand(CLI::App& app) {
     CLI::App* report = app.add_subcommand(
         "report", "write an incident report: Markdown and HTML with findings, time lost, diagrams and Mermaid text");
     addAnalysisInputOptions(*report, options->input, true);
+    addCapturePointOption(*report, options->input);
     report->add_option("--out", options->out, "directory for report.md, report.html and the pictures")->required();
     return {report, [report, options] { return runReport(*report, *options); }};
 }

@@ -527,7 +527,7 @@ void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) 
 // schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
 // analyze report; the caller closes the object.
 void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
-                        const Json& captureMembers = Json::object()) {
+                        const Json& captureMembers = Json::object(), const Json& sections = Json::object()) {
     out.beginObject();
     out.field("schema", kReportSchema);
     if (captureMembers.empty()) {
@@ -538,6 +538,9 @@ void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, 
             capture[name] = member;
         }
         out.field("capture", capture);
+    }
+    for (const auto& [name, section] : sections.items()) {
+        out.field(name, section);
     }
     out.key("flows");
     out.beginArray();
@@ -568,9 +571,11 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
     writeAnalysisReportJson(writer, analysis, alignment, Json::object());
 }
 
-void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
-                             const StraceAlignment* alignment, const Json& captureMembers) {
-    writeFlowsSections(writer, analysis, alignment, captureMembers);
+namespace {
+
+void writeAnalysisSections(JsonStreamWriter& writer, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                           const Json& captureMembers, const Json& sections) {
+    writeFlowsSections(writer, analysis, alignment, captureMembers, sections);
     writer.key("findings");
     writer.beginArray();
     std::vector<SenderStalls> senders;
@@ -580,6 +585,19 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
     writeFindingGroups(writer, analysis);
     writeNotesJson(writer, analysis);
     writer.endObject();
+}
+
+}  // namespace
+
+void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
+                             const StraceAlignment* alignment, const Json& captureMembers) {
+    writeAnalysisSections(writer, analysis, alignment, captureMembers, Json::object());
+}
+
+void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                             const Json& sections) {
+    JsonStreamWriter writer(out, 2);
+    writeAnalysisSections(writer, analysis, alignment, Json::object(), sections);
 }
 
 void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
