@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "points/points_report.hpp"
 #include "report/json_report.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_text.hpp"
@@ -27,10 +28,16 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
     const bool json = options.format == "json";
     switch (output) {
         case Output::Analyze:
-            if (json) {
+            if (json && loaded.points) {
+                writeAnalysisReportJson(std::cout, analysis, aligned, pointsJson(*loaded.points));
+                std::cout << '\n';
+            } else if (json) {
                 writeAnalysisReportJson(std::cout, analysis, aligned);
                 std::cout << '\n';
             } else {
+                if (loaded.points) {
+                    writePointsText(std::cout, *loaded.points);
+                }
                 writeAnalysisText(std::cout, analysis);
                 if (aligned != nullptr) {
                     writeSyscallsText(std::cout, *aligned);
@@ -68,6 +75,7 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
         command->add_option("--flow", options->flow, "only the packets of this flow id");
     }
     if (output == Output::Analyze) {
+        addCapturePointOption(*command, options->input);
         // Hidden (no group): tests/bench/run_benchmark.sh --stages times the analysis stopped after
         // decoding, and after tracking the connections with no detector, beside the full analysis.
         command

@@ -1,6 +1,8 @@
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -27,7 +29,42 @@ void addStraceOptions(CLI::App& command, AnalysisInputOptions& options) {
         ->group(group);
 }
 
+// The points of --point NAME=FILE arguments, in order of each name's first use (a name given
+// again adds a file to its point). Prints the error and returns nullopt for a bad argument.
+std::optional<std::vector<CapturePoint>> parseCapturePoints(const std::vector<std::string>& arguments) {
+    std::vector<CapturePoint> points;
+    for (const std::string& argument : arguments) {
+        const size_t equals = argument.find('=');
+        if (equals == std::string::npos || equals == 0 || equals + 1 == argument.size()) {
+            fmt::print(stderr, "tcpscope-cli: --point '{}' must be NAME=FILE, e.g. --point proxy=proxy.pcap\n", argument);
+            return std::nullopt;
+        }
+        const std::string name = argument.substr(0, equals);
+        const std::string file = argument.substr(equals + 1);
+        std::error_code error;
+        if (file != "-" && !std::filesystem::is_regular_file(file, error)) {
+            fmt::print(stderr, "tcpscope-cli: --point {}: no such file: {}\n", name, file);
+            return std::nullopt;
+        }
+        auto point = std::find_if(points.begin(), points.end(), [&](const CapturePoint& p) { return p.name == name; });
+        if (point == points.end()) {
+            point = points.insert(points.end(), CapturePoint{name, {}});
+        }
+        point->files.push_back(file);
+    }
+    return points;
+}
+
 }  // namespace
+
+void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options) {
+    command.add_option("--point", options.points,
+                       "NAME=FILE: a capture taken at one point of the path (repeat for each point; the same NAME "
+                       "again adds a file to that point); packets seen at several points count once, on the first "
+                       "point's clock")
+        ->allow_extra_args(false);  // one NAME=FILE per --point: a file after it is a positional file
+    command.get_option("files")->required(false);
+}
 
 void addDetectorOptions(CLI::App& command, ThresholdOptions& options) {
     DetectorOptions& d = options.detectors;
@@ -149,8 +186,28 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     analysisOptions.engine.trackConnections = options.benchStage != "decode";
     analysisOptions.runDetectors = options.benchStage == "full";
     analysisOptions.describeWhenWritten = options.describesWhenWritten && options.straceLogs.empty();
+    std::optional<std::vector<CapturePoint>> points;
+    if (!options.points.empty()) {
+        if (!options.files.empty()) {
+            fmt::print(stderr, "tcpscope-cli: give the capture files either all with --point NAME=FILE or none\n");
+            return kExitUsage;
+        }
+        points = parseCapturePoints(options.points);
+        if (!points) {
+            return kExitUsage;
+        }
+    } else if (options.files.empty()) {
+        fmt::print(stderr, "tcpscope-cli: no capture file given (FILE... or --point NAME=FILE)\n");
+        return kExitUsage;
+    }
     try {
-        loaded.analysis = analyzeCaptures(options.files, analysisOptions);
+        if (points) {
+            PointsAnalysis pointsAnalysis = analyzePoints(*points, analysisOptions);
+            loaded.analysis = std::move(pointsAnalysis.analysis);
+            loaded.points = std::move(pointsAnalysis.summary);
+        } else {
+            loaded.analysis = analyzeCaptures(options.files, analysisOptions);
+        }
     } catch (const BpfFilterError& error) {
         fmt::print(stderr, "tcpscope-cli: invalid filter expression '{}': {}\n", options.filter, error.what());
         return kExitUsage;

@@ -11,6 +11,7 @@
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "detect/detector_options.hpp"
+#include "points/point_analysis.hpp"
 
 namespace tcpscope::cli {
 
@@ -36,6 +37,8 @@ struct ThresholdOptions {
 /// The captures to analyse and how.
 struct AnalysisInputOptions {
     std::vector<std::string> files;
+    /// --point NAME=FILE as given: several capture points of one incident (addCapturePointOption).
+    std::vector<std::string> points;
     std::string filter;
     ThresholdOptions thresholds;
     std::vector<std::string> straceLogs;
@@ -56,6 +59,9 @@ struct AnalysisInputOptions {
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.
 void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles);
 
+/// Registers --point NAME=FILE (repeatable) and lets the files be left out when it is given.
+void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options);
+
 /// Registers --os and every detector threshold (group "Detector thresholds").
 void addDetectorOptions(CLI::App& command, ThresholdOptions& options);
 
@@ -67,6 +73,8 @@ std::optional<DetectorOptions> resolveDetectorOptions(const CLI::App& command, c
 struct LoadedAnalysis {
     CaptureAnalysis analysis;
     std::optional<StraceAlignment> alignment;
+    /// With --point: each point's clock and the hops between them.
+    std::optional<CapturePointsSummary> points;
 
     [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
 };

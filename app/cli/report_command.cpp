@@ -1,4 +1,4 @@
-// report: an incident report (Markdown and HTML, diagrams as PNG and SVG beside it), headless (issue 5).
+// report: an incident report (Markdown, one-file HTML, A4 PDF; pictures as PNG and SVG beside them), headless.
 // Built only with the GUI (TCPSCOPE_BUILD_GUI), whose drawing code it uses.
 #include <memory>
 
@@ -39,9 +39,11 @@ int runReport(const CLI::App& command, ReportCommandOptions& options) {
 Subcommand addReportCommand(CLI::App& app) {
     auto options = std::make_shared<ReportCommandOptions>();
     CLI::App* report = app.add_subcommand(
-        "report", "write an incident report: Markdown and HTML with findings, time lost, diagrams and Mermaid text");
+        "report", "write an incident report: summary, one section per cause with its picture; Markdown, HTML and PDF");
     addAnalysisInputOptions(*report, options->input, true);
-    report->add_option("--out", options->out, "directory for report.md, report.html and the pictures")->required();
+    addCapturePointOption(*report, options->input);
+    report->add_option("--out", options->out, "directory for report.md, report.html, report.pdf and the pictures")
+        ->required();
     return {report, [report, options] { return runReport(*report, *options); }};
 }
 

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string>
 
+#include "detect/wording.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -13,10 +14,6 @@ namespace tcpscope {
 namespace {
 
 constexpr size_t kListedFrames = 100;
-
-std::string plural(uint64_t count, std::string_view one, std::string_view many) {
-    return fmt::format("{} {}", count, count == 1 ? one : many);
-}
 
 // The items in order, `separator` between them and `last` before the last one.
 std::string listOf(const std::vector<std::string>& items, std::string_view separator, std::string_view last) {

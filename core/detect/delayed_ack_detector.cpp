@@ -208,6 +208,7 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
     Totals& totals = totals_[slot->second];
     ++totals.stalls;
     totals.heldNs += holdNs;
+    totals.waits.add(connection.id, pending.smallTsNs, held.tsNs);
     totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
         totals.listed.push_back(Stall{pending.smallFrame, pending.ackFrame, held.frame, pending.smallLength,
@@ -219,6 +220,7 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
 
 void DelayedAckDetector::measure(uint32_t record, Finding& finding) const {
     finding.durationMs = toMs(totals_[record].heldNs);
+    setImpact(finding, totals_[record].waits);
 }
 
 // What rules out the look-alikes, in numbers from the first stall: how late the ACK was beyond the

@@ -7,6 +7,7 @@
 
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
+#include "detect/finding_impact.hpp"
 
 namespace tcpscope {
 
@@ -94,6 +95,7 @@ private:
         int64_t receiverLegNs = -1;  // round trip from the capture point to the receiver, from the handshake
         int64_t senderLegNs = -1;    // and to the sender
         std::vector<Stall> listed;   // the first stalls
+        WaitTally waits;             // every stall
     };
 
     SenderState& stateOf(uint32_t connection, Side side);

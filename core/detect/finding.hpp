@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "decode/ip_address.hpp"
+#include "detect/finding_impact.hpp"
 #include "detect/finding_kind.hpp"
 #include "detect/finding_span.hpp"
 #include "tcp/connection.hpp"
@@ -31,13 +32,19 @@ struct Finding {
     bool withdrawn = false;    ///< was provisional, and the packets showed it was none: no longer a finding
     uint32_t connection = kNoConnection;  ///< the flow it concerns, or kNoConnection
     int64_t tsNs = 0;                     ///< when it started
-    double durationMs = 0;                ///< time it cost
+    double durationMs = 0;                ///< time it cost, added up over its connections (connection-time)
     std::vector<uint32_t> frames;         ///< frame numbers of the evidence, in order
     std::string summary;                  ///< one sentence: what happened, what it cost, what fixes it
     /// The stretches of time it covers, in time order: its stalls (the first ones listed, as in the
     /// evidence), pauses, delayed handshakes. Written with the evidence (FindingAuthor::describe).
     std::vector<FindingSpan> spans;
     uint32_t totalSpans = 0;          ///< how many there were in all (`spans` may list only the first)
+    /// What it cost in wall-clock time and to how many connections and requests, from all its waits
+    /// (not only the listed spans). Written with the evidence.
+    FindingImpact impact;
+    /// The union of all its waits, in time order: for the wall-clock time of several findings at
+    /// once (a cause's findings in the report). Not in the JSON.
+    std::vector<WaitRange> waitRanges;
     std::optional<Side> waitingSide;  ///< stall findings: the side whose data waited (the sender)
     std::optional<Endpoint> server;   ///< port_exhaustion: the server its connections went to
     /// path_mtu: the smallest packet size a router said its next hop takes; nullopt if none said.
@@ -50,5 +57,17 @@ struct Finding {
     /// the typed members above.
     nlohmann::json evidence = nlohmann::json::object();
 };
+
+/// Writes the impact and wait ranges of `waits` (and of `ongoing`, a wait going on) into `finding`.
+inline void setImpact(Finding& finding, const WaitTally& waits, std::optional<WaitRange> ongoing = std::nullopt) {
+    finding.impact = waits.impact(ongoing);
+    finding.waitRanges = waits.merged(ongoing);
+}
+
+/// The time a finding is shown and ranked by: the wall-clock time its waits took (a listener's
+/// connections wait at once), or the duration of a finding of no waits (a scan, a flood, churn).
+inline double shownMs(const Finding& finding) {
+    return finding.impact.delayedRequests > 0 ? finding.impact.wallMs : finding.durationMs;
+}
 
 }  // namespace tcpscope

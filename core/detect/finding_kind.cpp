@@ -20,6 +20,24 @@ std::string_view findingKindName(FindingKind kind) {
     return "unknown";
 }
 
+std::string_view findingKindTitle(FindingKind kind) {
+    switch (kind) {
+        case FindingKind::DelayedAckStall: return "Nagle + delayed ACK";
+        case FindingKind::RetransmissionStall: return "Retransmission timeout";
+        case FindingKind::ZeroWindowStall: return "Zero window";
+        case FindingKind::SynBacklogOverflow: return "Listen backlog overflow";
+        case FindingKind::PortReuse: return "Port reuse";
+        case FindingKind::TimeWaitChurn: return "TIME_WAIT churn";
+        case FindingKind::PortExhaustion: return "Ephemeral port exhaustion";
+        case FindingKind::SynUnanswered: return "Unanswered SYNs";
+        case FindingKind::SynFlood: return "SYN flood";
+        case FindingKind::PortScan: return "Port scan";
+        case FindingKind::CaptureQuality: return "Capture quality";
+        case FindingKind::PathMtu: return "Path MTU: packet too big";
+    }
+    return "Unknown";
+}
+
 std::optional<FindingKind> parseFindingKind(std::string_view name) {
     for (const FindingKind kind : kFindingKinds) {
         if (findingKindName(kind) == name) {

@@ -33,6 +33,8 @@ inline constexpr std::array kFindingKinds = {
 
 /// The kind's name in the JSON report and everywhere it is shown: "delayed_ack_stall", ...
 std::string_view findingKindName(FindingKind kind);
+/// What a person reads for the kind: "Nagle + delayed ACK", "Listen backlog overflow", ...
+std::string_view findingKindTitle(FindingKind kind);
 /// The kind named `name` (findingKindName's inverse), for what is read back from JSON; nullopt
 /// for a name no kind has.
 std::optional<FindingKind> parseFindingKind(std::string_view name);

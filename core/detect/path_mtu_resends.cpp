@@ -123,6 +123,7 @@ bool PathMtuResends::claim(const SegmentEvent& event, const Resend& resend) {
         const int64_t waitNs = event.tsNs - resend.sentNs;
         const int64_t reactionNs = event.tsNs - message->tsNs;
         totals.lostNs += waitNs;
+        totals.waits.add(event.connection.id, resend.sentNs, event.tsNs);
         totals.longestNs = std::max(totals.longestNs, waitNs);
         totals.slowestReactionNs = std::max(totals.slowestReactionNs, reactionNs);
         uint32_t listed = kNotListed;
@@ -151,6 +152,7 @@ void PathMtuResends::measure(uint32_t record, Finding& finding) const {
 
 void PathMtuResends::measure(const Totals& totals, Finding& finding) const {
     finding.durationMs = toMs(totals.lostNs);
+    setImpact(finding, totals.waits);
     // Acting on the message at once costs one round trip to the router; waiting for the timer
     // after it is the sender not hearing (or not believing) it.
     const bool waitedForTimer =

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
+#include "detect/finding_impact.hpp"
 #include "detect/finding_log.hpp"
 #include "engine/connection_snapshot.hpp"
 #include "engine/segment_observer.hpp"
@@ -101,6 +102,7 @@ private:
         int64_t slowestReactionNs = 0;  // the longest from a message to the first resend after it
         int64_t firstTsNs = 0;
         std::vector<Listed> listed;  // the first episodes
+        WaitTally waits;             // every episode
     };
 
     // The index in totals_ of the finding of `sender` of `connection`, made if new (starting at `startNs`).

@@ -240,6 +240,7 @@ void PortExhaustionDetector::onNewSyn(const SegmentEvent& event, Pool& pool, uin
             pause.observedRangePorts = observed;
             Strain& strain = strainOf(pool);
             strain.pausedNs += pause.endTsNs - pause.startTsNs;
+            strain.waits.add(kNoConnection, pause.startTsNs, pause.endTsNs);
             if (strain.pauses.size() < kMaxListedPauses) {
                 strain.pauses.push_back(pause);
             }
@@ -372,6 +373,7 @@ void PortExhaustionDetector::measure(uint32_t record, Finding& finding) const {
 
 void PortExhaustionDetector::measureError(const Pool& pool, Finding& finding) {
     finding.durationMs = rounded(static_cast<double>(pool.strain->pausedNs) / 1e6, 0.001);
+    setImpact(finding, pool.strain->waits);
 }
 
 void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) const {
@@ -379,7 +381,7 @@ void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) c
     measureError(pool, finding);
     finding.frames.clear();
     finding.spans.clear();
-    finding.totalSpans = static_cast<uint32_t>(strain.pauses.size());
+    finding.totalSpans = static_cast<uint32_t>(strain.waits.size());
     finding.server = pool.key.server;
     nlohmann::json pauses = nlohmann::json::array();
     for (const Pause& pause : strain.pauses) {

@@ -12,6 +12,7 @@
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 #include "detect/fifo_queue.hpp"
+#include "detect/finding_impact.hpp"
 #include "detect/population_series.hpp"
 
 namespace tcpscope {
@@ -93,7 +94,8 @@ private:
         double peakRate = 0;  // of client active closes, per second
         int64_t peakRateTsNs = 0;
         double peakRateWindowS = 0;
-        std::vector<Pause> pauses;
+        std::vector<Pause> pauses;  // the first ones
+        WaitTally waits;            // every pause, a wait of no connection
         int64_t pausedNs = 0;
         PoolFinding error;
         PoolFinding warning;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "detect/finding_impact.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -303,7 +304,7 @@ void PortReuseDetector::describe(uint32_t record, Finding& finding) const {
 
 void PortReuseDetector::measure(uint32_t record, Finding& finding) const {
     if ((record & kGroupRecord) == 0) {  // a group's duration is set when it is made
-        finding.durationMs = toMs(delayNsOf(reuses_[record]));
+        measureCollision(reuses_[record], finding);
     }
 }
 
@@ -311,9 +312,16 @@ int64_t PortReuseDetector::delayNsOf(const Reuse& reuse) {
     return (reuse.establishedFrame != 0 ? reuse.establishedTsNs : reuse.lastHandshakeTsNs) - reuse.synTsNs;
 }
 
+void PortReuseDetector::measureCollision(const Reuse& reuse, Finding& finding) {
+    finding.durationMs = toMs(delayNsOf(reuse));
+    WaitTally waits;  // the new connection's handshake, held up by the collision
+    waits.add(reuse.connection, reuse.synTsNs, reuse.synTsNs + delayNsOf(reuse));
+    setImpact(finding, waits);
+}
+
 void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) const {
     const bool established = reuse.establishedFrame != 0;
-    finding.durationMs = toMs(delayNsOf(reuse));
+    measureCollision(reuse, finding);
     finding.frames.clear();
     for (const uint32_t frame :
          {reuse.synFrame, reuse.challengeAckFrame, reuse.receiverRstFrame, reuse.senderRstFrame}) {

@@ -339,6 +339,7 @@ void RetransmissionStallDetector::recordStall(const Candidate& candidate, Retran
     ++totals.stalls;
     totals.lostNs += gapNs;
     totals.longestNs = std::max(totals.longestNs, gapNs);
+    totals.waits.add(connection.id, candidate.tsNs - gapNs, candidate.tsNs);
     totals.lifeNs = lifeOf(connection);
     if (totals.stalls <= kMaxListedStalls) {
         const uint32_t baseSeq = connection.sequence[sideIndex(candidate.sender)].baseSeq;
@@ -360,6 +361,7 @@ void RetransmissionStallDetector::measure(uint32_t record, Finding& finding) con
 void RetransmissionStallDetector::measure(const Totals& totals, Finding& finding) {
     finding.durationMs = toMs(lostNsOf(totals));
     finding.ongoing = totals.ongoingNs > 0;
+    setImpact(finding, totals.waits, ongoingWait(totals.ongoingSinceNs, totals.ongoingNs));
 }
 
 void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) {

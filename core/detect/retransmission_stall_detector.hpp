@@ -6,6 +6,7 @@
 
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
+#include "detect/finding_impact.hpp"
 #include "detect/path_mtu_resends.hpp"
 #include "detect/small_vector.hpp"
 #include "detect/timestamp_clocks.hpp"
@@ -137,6 +138,7 @@ private:
         Endpoint senderEndpoint;
         Endpoint receiverEndpoint;
         std::vector<Stall> listed;  // the first stalls
+        WaitTally waits;            // every stall
         // The stall going on (live only, onClock): waiting since ongoingSinceNs for `ongoingNs`
         // so far, for the data at ongoingSeq (relative) sent in ongoingFrame.
         int64_t ongoingNs = 0;

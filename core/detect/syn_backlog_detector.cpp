@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "detect/wording.hpp"
+
 namespace tcpscope {
 
 namespace {
@@ -23,10 +25,6 @@ constexpr size_t kMaxUnconfirmedSyns = 4096;  // per endpoint, until it answers 
 
 double toMs(int64_t ns) {
     return static_cast<double>(ns) / kNsPerMs;
-}
-
-std::string plural(uint32_t count, const char* one, const char* many) {
-    return fmt::format("{} {}", count, count == 1 ? one : many);
 }
 
 }  // namespace
@@ -375,6 +373,7 @@ void SynBacklogDetector::countEvidence(const Record& connection, Handshake& stat
     }
     if (!state.counted) {
         state.counted = true;
+        state.waitIndex = listener.waits.add(connection.id, connection.firstTsNs, connection.firstTsNs);
         ++listener.affected;
         if (listener.listed < kMaxListedConnections) {
             state.listedIndex = listener.listed++;
@@ -412,6 +411,10 @@ void SynBacklogDetector::updateDelay(Handshake& state, bool final) {
     listener.totalDelayNs += delayNs - state.delayNs;
     listener.maxDelayNs = std::max(listener.maxDelayNs, delayNs);
     state.delayNs = delayNs;
+    if (state.waitIndex != kNotListed) {
+        listener.waits.setLength(state.waitIndex, delayNs);
+        listener.impactStale = true;
+    }
     if (state.listedIndex == kNotListed) {
         return;
     }
@@ -466,18 +469,19 @@ void SynBacklogDetector::refresh(Listener& listener) {
     const std::string unfinished =
         listener.unfinished > 0 ? fmt::format(", {} never established", listener.unfinished) : std::string();
     if (listener.reset == 0) {
-        what = fmt::format("{} waited {:.1f} ms in all for the handshake (up to {:.1f} ms each){}",
-                           plural(listener.delayed, "connection", "connections"), finding.durationMs,
-                           toMs(listener.maxDelayNs), unfinished);
+        // Connections wait at once: their delays added up are connection-time, not time the service lost.
+        what = fmt::format("{} waited for the handshake, up to {:.1f} ms each ({:.1f} ms of connection-time added up){}",
+                           plural(listener.delayed, "connection", "connections"), toMs(listener.maxDelayNs),
+                           finding.durationMs, unfinished);
     } else if (listener.delayed == 0) {
         what = fmt::format("{} reset by the server right after the handshake",
                            plural(listener.reset, "connection was", "connections were"));
     } else {
         what = fmt::format(
-            "{} suffered ({} waited {:.1f} ms in all for the handshake, up to {:.1f} ms each{}; {} "
-            "reset right after it)",
-            plural(listener.affected, "connection", "connections"), listener.delayed, finding.durationMs,
-            toMs(listener.maxDelayNs), unfinished, plural(listener.reset, "was", "were"));
+            "{} suffered ({} waited for the handshake, up to {:.1f} ms each, {:.1f} ms of connection-time added "
+            "up{}; {} reset right after it)",
+            plural(listener.affected, "connection", "connections"), listener.delayed, toMs(listener.maxDelayNs),
+            finding.durationMs, unfinished, plural(listener.reset, "was", "were"));
     }
     std::vector<std::string> causes;
     if (listener.synRetransmissions > 0) {
@@ -523,7 +527,19 @@ void SynBacklogDetector::onClock(int64_t nowNs) {
         if (listener.hasFinding && (listener.waiting > 0 || listener.ongoing)) {
             showWaiting(listener, nowNs);
         }
+        if (listener.hasFinding && listener.impactStale) {
+            writeImpact(listener);
+        }
     }
+}
+
+// Measured from every wait at once, so only now and then (the end, the clock): measuring at each
+// packet would cost the listener's connections at each of their packets.
+void SynBacklogDetector::writeImpact(Listener& listener) {
+    Finding& finding = log().edit(listener.findingId);
+    setImpact(finding, listener.waits);
+    listener.impactStale = false;
+    log().changed(listener.findingId);
 }
 
 void SynBacklogDetector::showWaiting(Listener& listener, int64_t nowNs) {
@@ -578,7 +594,7 @@ void SynBacklogDetector::onEnd(int64_t /*lastTsNs*/) {
                 finding.evidence.erase("ongoing");
             }
             refresh(listener);
-            log().changed(listener.findingId);
+            writeImpact(listener);
         }
     }
 }

@@ -9,6 +9,7 @@
 #include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
 #include "detect/fifo_queue.hpp"
+#include "detect/finding_impact.hpp"
 
 namespace tcpscope {
 
@@ -73,6 +74,7 @@ private:
         uint32_t synTimeouts = 0;     // SYNs retransmitted by timeout while unanswered
         uint32_t synAckTimeouts = 0;  // SYN-ACKs retransmitted although the client had ACKed
         uint32_t listedIndex = kNotListed;
+        uint32_t waitIndex = kNotListed;  // in its listener's waits, once counted
         int64_t firstSynTsNs = 0;
         int64_t lastSynTsNs = 0;
         int64_t lastCountedSynTsNs = 0;
@@ -96,6 +98,7 @@ private:
         std::vector<std::pair<uint32_t, uint32_t>> unconfirmed;  // (connection, SYN frame) before everAnswered
         bool hasFinding = false;
         bool ongoing = false;  // live: the finding counts handshakes still waiting (onClock)
+        bool impactStale = false;  // waits changed since the finding's impact was written
         uint32_t findingId = 0;
         uint32_t affected = 0;  // connections in the finding: delayed, reset, or both
         uint32_t delayed = 0;
@@ -107,6 +110,7 @@ private:
         uint32_t listed = 0;
         int64_t totalDelayNs = 0;
         int64_t maxDelayNs = 0;
+        WaitTally waits;  // each counted connection's, from its first packet for its delay
     };
 
     // A connection's entry in handshakes_, kNoHandshake while it has none (4 B per connection).
@@ -140,6 +144,7 @@ private:
     void updateDelay(Handshake& state, bool final);
     void finish(Handshake& state);
     void refresh(Listener& listener);
+    void writeImpact(Listener& listener);
     void showWaiting(Listener& listener, int64_t nowNs);
 
     ConnectionStates<HandshakeRef> handshakeOf_;  // [connection id]

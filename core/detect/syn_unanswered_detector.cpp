@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "detect/evidence_json.hpp"
+#include "detect/finding_impact.hpp"
+#include "detect/wording.hpp"
 
 namespace tcpscope {
 
@@ -33,33 +35,6 @@ constexpr size_t kGroupByClientServers = 5;
 constexpr int64_t kMinSynRetryNs = 400 * kNsPerMs;
 
 double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
-
-std::string plural(size_t count, std::string_view one, std::string_view many) {
-    return fmt::format("{} {}", count, count == 1 ? one : many);
-}
-
-// The wall-clock time during which at least one of the intervals was open.
-int64_t unionNs(std::vector<std::pair<int64_t, int64_t>> intervals) {
-    std::sort(intervals.begin(), intervals.end());
-    int64_t total = 0;
-    int64_t openEnd = INT64_MIN;
-    int64_t openStart = 0;
-    for (const auto& [start, end] : intervals) {
-        if (openEnd == INT64_MIN || start > openEnd) {
-            if (openEnd != INT64_MIN) {
-                total += openEnd - openStart;
-            }
-            openStart = start;
-            openEnd = end;
-        } else {
-            openEnd = std::max(openEnd, end);
-        }
-    }
-    if (openEnd != INT64_MIN) {
-        total += openEnd - openStart;
-    }
-    return total;
-}
 
 }  // namespace
 
@@ -327,7 +302,7 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
     const Attempt& first = attempts_[members.front()];
     absl::flat_hash_set<IpAddress> clients;
     absl::flat_hash_set<Endpoint> servers;
-    std::vector<std::pair<int64_t, int64_t>> waits;
+    WaitTally waits;  // each attempt's, from its first SYN to its last packet
     size_t syns = 0;
     size_t refused = 0;
     int64_t longestNs = 0;
@@ -341,13 +316,14 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
         const Attempt& attempt = attempts_[index];
         clients.insert(attempt.client.address);
         servers.insert(attempt.server);
-        waits.emplace_back(attempt.firstTsNs, attempt.lastTsNs);
+        waits.add(attempt.connection, attempt.firstTsNs, attempt.lastTsNs);
         syns += attempt.syns;
         refused += attempt.resetByServer ? 1 : 0;
         longestNs = std::max(longestNs, attempt.lastTsNs - attempt.firstTsNs);
         firstNs = std::min(firstNs, attempt.firstTsNs);
     }
-    const int64_t wallNs = unionNs(std::move(waits));
+    setImpact(finding, waits);
+    const int64_t wallNs = coveredNs(finding.waitRanges);
     finding.tsNs = firstNs;
     finding.durationMs = toMs(wallNs);
     const std::string attempts = plural(members.size(), "connection attempt", "connection attempts");

@@ -149,6 +149,7 @@ void ZeroWindowStallDetector::endPeriod(const ConnectionSnapshot& connection, Si
     ++totals.stalls;
     totals.closedNs += closedNs;
     totals.longestNs = std::max(totals.longestNs, closedNs);
+    totals.waits.add(connection.id, state.closedTsNs, endTsNs);
     totals.probes += state.probes;
     totals.ongoing = false;
     totals.ongoingNs = 0;
@@ -176,6 +177,7 @@ void ZeroWindowStallDetector::showOngoing(const ConnectionSnapshot& connection, 
     totals.ongoing = true;
     totals.ongoingNs = std::max(closedNs, clockNs - state.closedTsNs);
     totals.ongoingFrame = state.closedFrame;
+    totals.ongoingSinceNs = state.closedTsNs;
     totals.ongoingProbes = state.probes;
     totals.lifeNs = lifeOf(connection);
     changed(totals);
@@ -199,6 +201,7 @@ void ZeroWindowStallDetector::measure(uint32_t record, Finding& finding) const {
 void ZeroWindowStallDetector::measure(const Totals& totals, Finding& finding) {
     finding.durationMs = toMs(totals.closedNs + totals.ongoingNs);
     finding.ongoing = totals.ongoing;
+    setImpact(finding, totals.waits, ongoingWait(totals.ongoingSinceNs, totals.ongoingNs));
 }
 
 void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {

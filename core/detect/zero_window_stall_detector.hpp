@@ -6,6 +6,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "detect/detector.hpp"
+#include "detect/finding_impact.hpp"
 
 namespace tcpscope {
 
@@ -67,9 +68,11 @@ private:
         Endpoint receiverEndpoint;
         Endpoint senderEndpoint;
         std::vector<Period> listed;
+        WaitTally waits;  // every period
         // The period going on, once longer than the threshold (`ongoing`): shown as `ongoingNs` so
-        // far, closed since ongoingFrame, with ongoingProbes probes.
+        // far, closed since ongoingFrame (at ongoingSinceNs), with ongoingProbes probes.
         int64_t ongoingNs = 0;
+        int64_t ongoingSinceNs = 0;
         uint32_t ongoingFrame = 0;
         uint32_t ongoingProbes = 0;
         bool ongoing = false;

@@ -23,7 +23,8 @@ constexpr const char* kFlowColumns =
 
 constexpr const char* kFindingColumns =
     "finding_id UInt32, kind String, severity String, flow_id Int64, duration_ms Float64, "
-    "client String, server String, summary String, frames Array(UInt32), evidence String";
+    "wall_ms Float64, connections UInt32, delayed_requests UInt64, p50_ms Float64, p99_ms Float64, max_ms Float64, "
+    "connection_ms Float64, client String, server String, summary String, frames Array(UInt32), evidence String";
 
 constexpr const char* kSeriesColumns =
     "series String, interval_s UInt32, value Int64, subject String, server String, role String, capacity UInt32";

@@ -34,6 +34,14 @@ std::string findingRecord(const RecordSource& source, const Finding& finding, co
     record.field("severity", severityName(finding.severity));
     record.field("flow_id", flow != nullptr ? int64_t{flow->id} : int64_t{-1});
     record.field("duration_ms", finding.durationMs);
+    // The impact flat, as columns a dashboard sums and sorts by (the report's `impact`).
+    record.field("wall_ms", finding.impact.wallMs);
+    record.field("connections", finding.impact.connections);
+    record.field("delayed_requests", finding.impact.delayedRequests);
+    record.field("p50_ms", finding.impact.p50Ms);
+    record.field("p99_ms", finding.impact.p99Ms);
+    record.field("max_ms", finding.impact.maxMs);
+    record.field("connection_ms", finding.impact.connectionMs);
     if (flow != nullptr) {
         record.field("client", flow->client.toString());
         record.field("server", flow->server.toString());

@@ -3,9 +3,19 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace tcpscope {
+
+double wallMsOf(const CaptureAnalysis& analysis, const std::vector<size_t>& findings) {
+    std::vector<WaitRange> ranges;
+    for (const size_t index : findings) {
+        const std::vector<WaitRange>& waits = analysis.findings[index].waitRanges;
+        ranges.insert(ranges.end(), waits.begin(), waits.end());
+    }
+    return std::round(static_cast<double>(coveredNs(mergeRanges(std::move(ranges)))) / 1e3) / 1e3;
+}
 
 std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
     const auto& connections = analysis.engine->connections();
@@ -38,11 +48,14 @@ std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
         group.findings.push_back(index);
         group.severity = std::min(group.severity, finding.severity);  // Error < Warning < Info
         group.durationMs += finding.durationMs;
+        group.connections += finding.impact.connections;
+        group.delayedRequests += finding.impact.delayedRequests;
         group.shortestMs = std::min(group.shortestMs, finding.durationMs);
         group.longestMs = std::max(group.longestMs, finding.durationMs);
     }
     const auto& findings = analysis.findings;
     for (FindingGroup& group : groups) {
+        group.wallMs = wallMsOf(analysis, group.findings);
         std::stable_sort(group.findings.begin(), group.findings.end(),
                          [&findings](size_t a, size_t b) { return findings[a].durationMs > findings[b].durationMs; });
     }

@@ -17,9 +17,16 @@ struct FindingGroup {
     std::string server;                  // the server endpoint ("" as above)
     std::vector<size_t> findings;        // indexes in CaptureAnalysis::findings, most time lost first
     double durationMs = 0;               // the findings' time lost added up (connection time, not wall clock)
+    double wallMs = 0;                   // wall-clock time during which any of them waited (their union)
+    uint32_t connections = 0;            // connections that waited, added up over the findings
+    uint64_t delayedRequests = 0;        // their waits, added up
     double shortestMs = 0;               // of one finding
     double longestMs = 0;
 };
+
+/// Wall-clock milliseconds during which at least one of `findings` (indexes in analysis.findings)
+/// waited: the union of their waits.
+double wallMsOf(const CaptureAnalysis& analysis, const std::vector<size_t>& findings);
 
 /// The groups of `analysis.findings`, most severe first, then by time lost (as the findings are
 /// listed), then in the order of their first finding.

@@ -3,52 +3,63 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <optional>
 
+#include "detect/wording.hpp"
+#include "report/cause_and_fix.hpp"
+#include "report/incident_summary.hpp"
 #include "report/mermaid_sequence.hpp"
 #include "report/report_format.hpp"
-#include "report/time_lost.hpp"
-#include "tcp/proxy_pair.hpp"
 
 namespace tcpscope {
 
 namespace {
 
-constexpr size_t kArrowsBeforeStall = 4;
+// At most this many findings in the closing table.
+constexpr size_t kMaxFindingRows = 50;
 
-// The report as a list of blocks, written out as Markdown or HTML.
-struct Block {
-    enum class Kind : uint8_t { Heading, Paragraph, Table, Image, Code };
-    Kind kind = Kind::Paragraph;
-    int level = 2;
-    std::string text;                            // heading, paragraph, code; image: its title
-    std::vector<std::vector<std::string>> rows;  // table: the header first
-    std::string file;                            // image
-    std::string vectorFile;                      // image
-};
+ReportBlock heading(int level, std::string text, std::string anchor = {}) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Heading;
+    block.level = level;
+    block.text = std::move(text);
+    block.label = std::move(anchor);
+    return block;
+}
+
+ReportBlock paragraph(std::string label, std::string text) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Paragraph;
+    block.label = std::move(label);
+    block.text = std::move(text);
+    return block;
+}
+
+ReportBlock image(const ReportImage& picture) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Image;
+    block.text = picture.title;
+    block.file = picture.file;
+    block.vectorFile = picture.vectorFile;
+    block.dataUri = picture.dataUri;
+    return block;
+}
 
 std::string flowsText(const std::vector<uint32_t>& flows) {
     return flows.size() == 2 ? fmt::format("flows #{} and #{} (client, proxy, server)", flows[0], flows[1])
                              : fmt::format("flow #{}", flows.front());
 }
 
-std::string msText(double ms) {
-    return fmt::format("{:.1f} ms", ms);
-}
-
-std::vector<Block> captureBlocks(const CaptureAnalysis& analysis, const IncidentReportInput& input) {
-    std::vector<Block> blocks;
-    blocks.push_back({Block::Kind::Heading, 1, fmt::format("Incident report: {}", input.captureName), {}, {}, {}});
+std::string captureText(const CaptureAnalysis& analysis, const IncidentReportInput& input) {
     const AnalysisEngine& engine = *analysis.engine;
     std::string files;
     for (const InputSummary& file : analysis.inputs) {
         files += (files.empty() ? "" : ", ") + file.path;
     }
-    std::string capture = fmt::format("Capture {}: {} packets, {} connections, from {} to {} UTC ({}).", files,
-                                      engine.packets().size(), engine.connections().size(),
-                                      utcTimestamp(engine.firstTsNs()), utcTimestamp(engine.lastTsNs()),
-                                      humanDuration(engine.lastTsNs() - engine.firstTsNs()));
+    std::string capture =
+        fmt::format("Capture {}: {} packets, {}, from {} to {} UTC ({}).", files, engine.packets().size(),
+                    plural(engine.connections().size(), "connection", "connections"), utcTimestamp(engine.firstTsNs()),
+                    utcTimestamp(engine.lastTsNs()), humanDuration(engine.lastTsNs() - engine.firstTsNs()));
     if (input.alignment != nullptr) {
         std::string logs;
         for (const AlignedLog& log : input.alignment->logs) {
@@ -56,282 +67,172 @@ std::vector<Block> captureBlocks(const CaptureAnalysis& analysis, const Incident
                 logs += (logs.empty() ? "" : ", ") + file;
             }
         }
-        capture += fmt::format(" System calls from {} ({} sockets tied to connections).", logs,
-                               std::count_if(input.alignment->sockets.begin(), input.alignment->sockets.end(),
-                                             [](const TracedSocket& s) { return s.connection != kNoConnection; }));
+        const auto tied = std::count_if(input.alignment->sockets.begin(), input.alignment->sockets.end(),
+                                        [](const TracedSocket& s) { return s.connection != kNoConnection; });
+        capture += fmt::format(" System calls from {} ({} tied to connections).", logs,
+                               plural(static_cast<uint64_t>(tied), "socket", "sockets"));
     }
-    blocks.push_back({Block::Kind::Paragraph, 0, capture, {}, {}, {}});
-    double lost = 0;
-    for (const Finding& finding : analysis.findings) {
-        lost += finding.durationMs;
-    }
-    blocks.push_back({Block::Kind::Paragraph, 0,
-                      analysis.findings.empty()
-                          ? std::string("No findings: nothing in this capture cost time that tcpscope can explain.")
-                          : fmt::format("{} findings, {} lost in total.", analysis.findings.size(), msText(lost)),
-                      {}, {}, {}});
-    return blocks;
+    return capture;
 }
 
-Block findingsTable(const CaptureAnalysis& analysis) {
-    std::vector<const Finding*> sorted;
-    for (const Finding& finding : analysis.findings) {
-        sorted.push_back(&finding);
+// The arrows a section's ladder draws (its picture's, and so its Mermaid text's).
+size_t ladderArrowsOf(const IncidentReportInput& input, size_t index) {
+    return index < input.sections.size() && input.sections[index].ladderArrows > 0 ? input.sections[index].ladderArrows
+                                                                                   : input.ladderArrows;
+}
+
+void ladderBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis, const IncidentReportInput& input,
+                  const ReportSection& section, size_t index) {
+    if (section.sameLadderAs) {
+        blocks.push_back(
+            paragraph("Picture.", fmt::format("the ladder of {} in section {} shows these stalls too.",
+                                              flowsText(section.ladder.flows), *section.sameLadderAs + 1)));
+        return;
     }
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const Finding* a, const Finding* b) { return a->durationMs > b->durationMs; });
-    Block table{Block::Kind::Table, 0, {}, {{"#", "severity", "kind", "flow", "when (UTC)", "time lost", "summary"}}, {},
-                {}};
-    for (const Finding* finding : sorted) {
-        table.rows.push_back({std::to_string(finding->id), std::string(severityName(finding->severity)),
-                              std::string(findingKindName(finding->kind)),
-                              finding->connection == kNoConnection ? "-" : fmt::format("#{}", finding->connection),
-                              utcTimestamp(finding->tsNs), msText(finding->durationMs), finding->summary});
+    const SequenceDiagram diagram = ladderDiagram(analysis, section.ladder);
+    const LadderWindow window = ladderWindow(diagram, ladderArrowsOf(input, index));
+    if (index < input.sections.size() && !input.sections[index].file.empty()) {
+        blocks.push_back(image(input.sections[index]));
+    }
+    blocks.push_back(paragraph("Picture.", fmt::format("the ladder of {}: packets {} to {} of {}, from just before "
+                                                       "the first stall; brackets beside the side that waited.",
+                                                       flowsText(section.ladder.flows), window.first + 1,
+                                                       window.first + window.count, diagram.arrows().size())));
+}
+
+void mermaidBlock(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis, const IncidentReportInput& input,
+                  const ReportSection& section, size_t index) {
+    const SequenceDiagram diagram = ladderDiagram(analysis, section.ladder);
+    const LadderWindow window = ladderWindow(diagram, ladderArrowsOf(input, index));
+    MermaidOptions options;
+    options.firstArrow = window.first;
+    options.maxArrows = window.count;
+    std::vector<LadderSyscall> syscalls;  // the calls the picture draws beside the traced lifelines
+    if (input.alignment != nullptr) {
+        syscalls = ladderSyscalls(*input.alignment, diagram);
+        options.syscalls = &syscalls;
+    }
+    ReportBlock code;
+    code.kind = ReportBlock::Kind::Code;
+    code.text = mermaidSequence(diagram, options);
+    code.file = "mermaid";
+    blocks.push_back(std::move(code));
+}
+
+// The first section of `kind` before `index`, whose cause and fix a later one refers to.
+std::optional<size_t> earlierSectionOf(const std::vector<ReportSection>& sections, size_t index) {
+    for (size_t earlier = 0; earlier < index; ++earlier) {
+        if (sections[earlier].group.kind == sections[index].group.kind) {
+            return earlier;
+        }
+    }
+    return std::nullopt;
+}
+
+void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis, const IncidentReportInput& input,
+                   const std::vector<ReportSection>& sections, size_t index) {
+    const ReportSection& section = sections[index];
+    const FindingGroup& group = section.group;
+    const std::optional<size_t> sameKind = earlierSectionOf(sections, index);
+    const std::string asBefore = sameKind ? fmt::format("as in section {}.", *sameKind + 1) : std::string();
+    blocks.push_back(heading(2, fmt::format("{}. {}", index + 1, sectionTitle(analysis, group)),
+                             fmt::format("cause-{}", index + 1)));
+    blocks.push_back(paragraph(
+        "Impact.", fmt::format("{} ({}, {}).", sectionImpactText(analysis, section), severityName(group.severity),
+                               plural(group.findings.size(), "finding", "findings"))));
+    blocks.push_back(paragraph("Cause.", sameKind ? asBefore : std::string(causeAndFix(group.kind).cause)));
+    if (section.picture == SectionPicture::Ladder) {
+        ladderBlocks(blocks, analysis, input, section, index);
+    } else if (section.picture == SectionPicture::Timeline && index < input.sections.size() &&
+               !input.sections[index].file.empty()) {
+        blocks.push_back(image(input.sections[index]));
+        if (!input.sections[index].note.empty()) {
+            blocks.push_back(paragraph("Picture.", input.sections[index].note));
+        }
+    }
+    ReportBlock table = affectedTable(analysis, section);
+    if (table.rows.size() > 1) {
+        blocks.push_back(paragraph("Affected.", ""));
+        blocks.push_back(std::move(table));
+    }
+    blocks.push_back(paragraph("Fix.", sameKind ? asBefore : std::string(causeAndFix(group.kind).fix)));
+    if (section.picture == SectionPicture::Ladder && !section.sameLadderAs) {
+        mermaidBlock(blocks, analysis, input, section, index);
+    }
+}
+
+ReportBlock otherCausesTable(const CaptureAnalysis& analysis, const std::vector<ReportSection>& sections) {
+    ReportBlock table;
+    table.kind = ReportBlock::Kind::Table;
+    table.rows.push_back({"cause", "severity", "findings", "wall-clock"});
+    for (size_t index = kMaxReportSections; index < sections.size(); ++index) {
+        const ReportSection& section = sections[index];
+        table.rows.push_back({sectionTitle(analysis, section.group), std::string(severityName(section.group.severity)),
+                              std::to_string(section.group.findings.size()), reportDuration(section.wallMs)});
     }
     return table;
 }
 
-Block timeLostTable(const CaptureAnalysis& analysis) {
-    const std::vector<TimeLostByKind> lost = timeLostByFlow(analysis);
-    std::set<std::string> kinds;
-    for (const TimeLostByKind& flow : lost) {
-        for (const auto& [kind, ms] : flow) {
-            kinds.insert(kind);
-        }
+ReportBlock findingsTable(const CaptureAnalysis& analysis) {
+    ReportBlock table;
+    table.kind = ReportBlock::Kind::Table;
+    table.rows.push_back({"#", "kind", "severity", "flow", "when (UTC)", "wall-clock", "waits"});
+    for (size_t index = 0; index < analysis.findings.size() && index < kMaxFindingRows; ++index) {
+        const Finding& finding = analysis.findings[index];
+        table.rows.push_back({std::to_string(finding.id), std::string(findingKindTitle(finding.kind)),
+                              std::string(severityName(finding.severity)),
+                              finding.connection == kNoConnection ? "-" : fmt::format("#{}", finding.connection),
+                              utcTimestamp(finding.tsNs), reportDuration(finding.impact.wallMs),
+                              std::to_string(finding.impact.delayedRequests)});
     }
-    Block table{Block::Kind::Table, 0, {}, {{"flow", "client", "server", "life"}}, {}, {}};
-    table.rows.front().insert(table.rows.front().end(), kinds.begin(), kinds.end());
-    table.rows.front().insert(table.rows.front().end(), {"total", "share of life"});
-    const auto& connections = analysis.engine->connections();
-    std::vector<uint32_t> order;
-    for (uint32_t id = 0; id < lost.size(); ++id) {
-        if (totalMs(lost[id]) > 0) {
-            order.push_back(id);
-        }
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [&lost](uint32_t a, uint32_t b) { return totalMs(lost[a]) > totalMs(lost[b]); });
-    for (const uint32_t id : order) {
-        const Connection& connection = connections[id];
-        const int64_t lifeNs = connection.lastTsNs - connection.firstTsNs;
-        std::vector<std::string> row = {fmt::format("#{}", id), connection.client.toString(),
-                                        connection.server.toString(), humanDuration(lifeNs)};
-        for (const std::string& kind : kinds) {
-            const auto found = lost[id].find(kind);
-            row.push_back(found == lost[id].end() ? "" : msText(found->second));
-        }
-        const double total = totalMs(lost[id]);
-        row.push_back(msText(total));
-        row.push_back(lifeNs > 0 ? fmt::format("{:.0f}%", 100 * total / (static_cast<double>(lifeNs) / 1e6)) : "");
-        table.rows.push_back(std::move(row));
+    if (analysis.findings.size() > kMaxFindingRows) {
+        table.rows.push_back(
+            {fmt::format("and {} more", analysis.findings.size() - kMaxFindingRows), "", "", "", "", "", ""});
     }
     return table;
 }
 
-std::vector<Block> reportBlocks(const CaptureAnalysis& analysis, const IncidentReportInput& input) {
-    std::vector<Block> blocks = captureBlocks(analysis, input);
-    if (!analysis.findings.empty()) {
-        blocks.push_back({Block::Kind::Heading, 2, "Findings", {}, {}, {}});
-        blocks.push_back(findingsTable(analysis));
-        blocks.push_back({Block::Kind::Heading, 2, "Time lost per connection", {}, {}, {}});
-        blocks.push_back(timeLostTable(analysis));
+std::vector<ReportBlock> reportBlocks(const CaptureAnalysis& analysis, const IncidentReportInput& input) {
+    std::vector<ReportBlock> blocks;
+    blocks.push_back(heading(1, fmt::format("Incident report: {}", input.captureName)));
+    blocks.push_back(paragraph("", captureText(analysis, input)));
+    const std::vector<ReportSection> sections = reportSections(analysis);
+    for (ReportBlock& block : incidentSummaryBlocks(analysis, sections, input.alignment)) {
+        blocks.push_back(std::move(block));
+    }
+    for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
+        sectionBlocks(blocks, analysis, input, sections, index);
+    }
+    if (sections.size() > kMaxReportSections) {
+        blocks.push_back(heading(2, "Other causes"));
+        blocks.push_back(otherCausesTable(analysis, sections));
     }
     if (!input.timeline.file.empty()) {
-        blocks.push_back({Block::Kind::Heading, 2, "Timeline", {}, {}, {}});
-        blocks.push_back({Block::Kind::Image, 0, input.timeline.title, {}, input.timeline.file,
-                          input.timeline.vectorFile});
+        blocks.push_back(heading(2, "Timeline of the capture", "timeline"));
+        blocks.push_back(image(input.timeline));
+        if (!input.timeline.note.empty()) {
+            blocks.push_back(paragraph("Picture.", input.timeline.note));
+        }
     }
-    const std::vector<ReportLadder> ladders = reportLadders(analysis);
-    for (size_t index = 0; index < ladders.size(); ++index) {
-        const ReportLadder& ladder = ladders[index];
-        const SequenceDiagram diagram = ladderDiagram(analysis, ladder);
-        blocks.push_back({Block::Kind::Heading, 2, fmt::format("Sequence diagram of {}", flowsText(ladder.flows)), {},
-                          {}, {}});
-        const LadderWindow window = ladderWindow(diagram, input.ladderArrows);
-        blocks.push_back({Block::Kind::Paragraph, 0,
-                          fmt::format("{} lost in {} stalls (brackets beside the side that waited). Drawn: packets {} "
-                                      "to {} of {}, from just before the first stall.",
-                                      msText(ladder.lostMs), diagram.stalls().size(), window.first + 1,
-                                      window.first + window.count, diagram.arrows().size()),
-                          {}, {}, {}});
-        if (index < input.ladders.size() && !input.ladders[index].file.empty()) {
-            blocks.push_back({Block::Kind::Image, 0, input.ladders[index].title, {}, input.ladders[index].file,
-                              input.ladders[index].vectorFile});
-        }
-        MermaidOptions options;
-        options.firstArrow = window.first;
-        options.maxArrows = window.count;
-        // The calls the picture draws beside the traced lifelines.
-        std::vector<LadderSyscall> syscalls;
-        if (input.alignment != nullptr) {
-            syscalls = ladderSyscalls(*input.alignment, diagram);
-            options.syscalls = &syscalls;
-        }
-        blocks.push_back({Block::Kind::Code, 0, mermaidSequence(diagram, options), {}, "mermaid", {}});
+    if (!analysis.findings.empty()) {
+        blocks.push_back(heading(2, "Findings", "findings"));
+        blocks.push_back(paragraph("",
+                                   "Each finding's own sentence, evidence and frames: tcpscope-cli analyze "
+                                   "(--format json)."));
+        blocks.push_back(findingsTable(analysis));
     }
     return blocks;
-}
-
-std::string markdownCell(const std::string& text) {
-    std::string cell;
-    for (const char c : text) {
-        if (c == '|') {
-            cell += "\\|";
-        } else if (c == '\n' || c == '\r') {
-            cell += ' ';
-        } else {
-            cell += c;
-        }
-    }
-    return cell;
-}
-
-std::string htmlEscape(const std::string& text) {
-    std::string escaped;
-    for (const char c : text) {
-        switch (c) {
-            case '&': escaped += "&amp;"; break;
-            case '<': escaped += "&lt;"; break;
-            case '>': escaped += "&gt;"; break;
-            case '"': escaped += "&quot;"; break;
-            default: escaped += c;
-        }
-    }
-    return escaped;
 }
 
 }  // namespace
 
-std::vector<ReportLadder> reportLadders(const CaptureAnalysis& analysis, size_t maxLadders) {
-    const auto& connections = analysis.engine->connections();
-    std::map<uint32_t, ReportLadder> byFlow;
-    for (const Finding& finding : analysis.findings) {
-        if (finding.connection >= connections.size() || finding.durationMs <= 0) {
-            continue;
-        }
-        ReportLadder& ladder = byFlow[finding.connection];
-        ladder.flows = {finding.connection};
-        ladder.findings.push_back(finding.id);
-        ladder.lostMs += finding.durationMs;
-    }
-    std::vector<ReportLadder> flows;
-    for (const auto& [flow, ladder] : byFlow) {
-        flows.push_back(ladder);  // a copy: a proxy partner's findings are read from byFlow below
-    }
-    std::stable_sort(flows.begin(), flows.end(),
-                     [](const ReportLadder& a, const ReportLadder& b) { return a.lostMs > b.lostMs; });
-    // A flow of a proxy pair is drawn with its partner; the pair is drawn once.
-    std::vector<ReportLadder> ladders;
-    std::set<uint32_t> drawn;
-    for (ReportLadder& ladder : flows) {
-        if (ladders.size() >= maxLadders || drawn.contains(ladder.flows.front())) {
-            continue;
-        }
-        if (const auto pair = findProxyPartner(connections, analysis.engine->packets(), ladder.flows.front())) {
-            const uint32_t partner = pair->clientSide == ladder.flows.front() ? pair->serverSide : pair->clientSide;
-            ladder.flows = {pair->clientSide, pair->serverSide};
-            const auto other = byFlow.find(partner);
-            if (other != byFlow.end()) {
-                ladder.findings.insert(ladder.findings.end(), other->second.findings.begin(),
-                                       other->second.findings.end());
-                ladder.lostMs += other->second.lostMs;
-            }
-        }
-        drawn.insert(ladder.flows.begin(), ladder.flows.end());
-        ladders.push_back(std::move(ladder));
-    }
-    return ladders;
-}
-
-SequenceDiagram ladderDiagram(const CaptureAnalysis& analysis, const ReportLadder& ladder) {
-    return ladder.flows.size() == 2 ? SequenceDiagram::ofProxy(analysis, ladder.flows[0], ladder.flows[1])
-                                    : SequenceDiagram::ofConnection(analysis, ladder.flows.front());
-}
-
-LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows) {
-    const size_t arrows = diagram.arrows().size();
-    size_t first = 0;
-    if (!diagram.stalls().empty()) {
-        const size_t stallStart = diagram.stalls().front().startArrow;
-        first = stallStart > kArrowsBeforeStall ? stallStart - kArrowsBeforeStall : 0;
-    }
-    first = std::min(first, arrows);
-    return {first, std::min(maxArrows, arrows - first)};
-}
-
 void writeIncidentMarkdown(std::ostream& out, const CaptureAnalysis& analysis, const IncidentReportInput& input) {
-    for (const Block& block : reportBlocks(analysis, input)) {
-        switch (block.kind) {
-            case Block::Kind::Heading: out << std::string(static_cast<size_t>(block.level), '#') << ' ' << block.text
-                                           << "\n\n";
-                break;
-            case Block::Kind::Paragraph: out << block.text << "\n\n"; break;
-            case Block::Kind::Table:
-                for (size_t row = 0; row < block.rows.size(); ++row) {
-                    out << '|';
-                    for (const std::string& cell : block.rows[row]) {
-                        out << ' ' << markdownCell(cell) << " |";
-                    }
-                    out << '\n';
-                    if (row == 0) {
-                        out << '|';
-                        for (size_t column = 0; column < block.rows[row].size(); ++column) {
-                            out << "---|";
-                        }
-                        out << '\n';
-                    }
-                }
-                out << '\n';
-                break;
-            case Block::Kind::Image:
-                out << "![" << markdownCell(block.text) << "](" << block.file << ")\n";
-                if (!block.vectorFile.empty()) {
-                    out << "\n[" << block.vectorFile << "](" << block.vectorFile << ") (vector)\n";
-                }
-                out << '\n';
-                break;
-            case Block::Kind::Code: out << "```" << block.file << '\n' << block.text << "```\n\n"; break;
-        }
-    }
+    writeMarkdownBlocks(out, reportBlocks(analysis, input));
 }
 
-void writeIncidentHtml(std::ostream& out, const CaptureAnalysis& analysis, const IncidentReportInput& input) {
-    out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
-        << htmlEscape(fmt::format("Incident report: {}", input.captureName)) << "</title>\n"
-        << "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;}table{border-collapse:collapse;}"
-           "td,th{border:1px solid #bbb;padding:3px 6px;vertical-align:top;}img{max-width:100%;}"
-           "pre{background:#f3f4f6;padding:8px;overflow:auto;}</style></head><body>\n";
-    for (const Block& block : reportBlocks(analysis, input)) {
-        switch (block.kind) {
-            case Block::Kind::Heading:
-                out << fmt::format("<h{0}>{1}</h{0}>\n", block.level, htmlEscape(block.text));
-                break;
-            case Block::Kind::Paragraph: out << "<p>" << htmlEscape(block.text) << "</p>\n"; break;
-            case Block::Kind::Table:
-                out << "<table>\n";
-                for (size_t row = 0; row < block.rows.size(); ++row) {
-                    out << "<tr>";
-                    for (const std::string& cell : block.rows[row]) {
-                        out << (row == 0 ? "<th>" : "<td>") << htmlEscape(cell) << (row == 0 ? "</th>" : "</td>");
-                    }
-                    out << "</tr>\n";
-                }
-                out << "</table>\n";
-                break;
-            case Block::Kind::Image:
-                out << "<p><img src=\"" << htmlEscape(block.file) << "\" alt=\"" << htmlEscape(block.text) << "\">";
-                if (!block.vectorFile.empty()) {
-                    out << "<br><a href=\"" << htmlEscape(block.vectorFile) << "\">" << htmlEscape(block.vectorFile)
-                        << "</a> (vector)";
-                }
-                out << "</p>\n";
-                break;
-            case Block::Kind::Code:
-                out << "<pre class=\"" << htmlEscape(block.file) << "\">" << htmlEscape(block.text) << "</pre>\n";
-                break;
-        }
-    }
-    out << "</body></html>\n";
+void writeIncidentHtml(std::ostream& out, const CaptureAnalysis& analysis, const IncidentReportInput& input,
+                       const HtmlReportOptions& options) {
+    writeHtmlBlocks(out, fmt::format("Incident report: {}", input.captureName), reportBlocks(analysis, input), options);
 }
 
 }  // namespace tcpscope

@@ -218,6 +218,20 @@ void writeFlow(JsonStreamWriter& out, const Connection& connection,
     out.endObject();
 }
 
+// What the finding cost: wall-clock first, then whom and how long each, then connection-time.
+void writeImpact(JsonStreamWriter& out, const FindingImpact& impact) {
+    out.key("impact");
+    out.beginObject();
+    out.field("wall_ms", impact.wallMs);
+    out.field("connections", impact.connections);
+    out.field("delayed_requests", impact.delayedRequests);
+    out.field("p50_ms", impact.p50Ms);
+    out.field("p99_ms", impact.p99Ms);
+    out.field("max_ms", impact.maxMs);
+    out.field("connection_ms", impact.connectionMs);
+    out.endObject();
+}
+
 void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     out.beginObject();
     out.field("kind", findingKindName(finding.kind));
@@ -225,6 +239,7 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
     out.fieldOrNull("flow", finding.connection != kNoConnection, finding.connection);
     out.field("ts", epochSeconds(finding.tsNs));
     out.field("duration_ms", finding.durationMs);
+    writeImpact(out, finding.impact);
     out.key("frames");
     out.beginArray();
     for (const uint32_t frame : finding.frames) {
@@ -499,6 +514,9 @@ void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) 
         }
         out.endArray();
         out.field("duration_ms", roundedMs(group.durationMs));
+        out.field("wall_ms", group.wallMs);
+        out.field("connections", group.connections);
+        out.field("delayed_requests", group.delayedRequests);
         out.field("shortest_ms", roundedMs(group.shortestMs));
         out.field("longest_ms", roundedMs(group.longestMs));
         out.endObject();
@@ -509,7 +527,7 @@ void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) 
 // schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
 // analyze report; the caller closes the object.
 void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
-                        const Json& captureMembers = Json::object()) {
+                        const Json& captureMembers = Json::object(), const Json& sections = Json::object()) {
     out.beginObject();
     out.field("schema", kReportSchema);
     if (captureMembers.empty()) {
@@ -520,6 +538,9 @@ void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, 
             capture[name] = member;
         }
         out.field("capture", capture);
+    }
+    for (const auto& [name, section] : sections.items()) {
+        out.field(name, section);
     }
     out.key("flows");
     out.beginArray();
@@ -550,9 +571,11 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
     writeAnalysisReportJson(writer, analysis, alignment, Json::object());
 }
 
-void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
-                             const StraceAlignment* alignment, const Json& captureMembers) {
-    writeFlowsSections(writer, analysis, alignment, captureMembers);
+namespace {
+
+void writeAnalysisSections(JsonStreamWriter& writer, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                           const Json& captureMembers, const Json& sections) {
+    writeFlowsSections(writer, analysis, alignment, captureMembers, sections);
     writer.key("findings");
     writer.beginArray();
     std::vector<SenderStalls> senders;
@@ -562,6 +585,19 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
     writeFindingGroups(writer, analysis);
     writeNotesJson(writer, analysis);
     writer.endObject();
+}
+
+}  // namespace
+
+void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
+                             const StraceAlignment* alignment, const Json& captureMembers) {
+    writeAnalysisSections(writer, analysis, alignment, captureMembers, Json::object());
+}
+
+void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                             const Json& sections) {
+    JsonStreamWriter writer(out, 2);
+    writeAnalysisSections(writer, analysis, alignment, Json::object(), sections);
 }
 
 void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {

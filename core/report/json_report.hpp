@@ -24,6 +24,10 @@ using Json = nlohmann::ordered_json;
 /// it goes, in the layout of nlohmann's dump(2): memory stays flat however many flows there are.
 void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
                              const StraceAlignment* alignment = nullptr);
+/// The same report with `sections` (an object: the capture points' `points` and `hops`) written as
+/// top-level members after `capture`.
+void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                             const Json& sections);
 /// The same report through `writer` (its layout), with `captureMembers` (an object) appended to
 /// the capture section (a live capture's counters).
 void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,

@@ -166,15 +166,17 @@ void writeAnalysisText(std::ostream& out, const CaptureAnalysis& analysis) {
         if (group.findings.size() == 1) {
             const std::string flow = longest.connection != kNoConnection ? fmt::format("#{}", longest.connection) : "-";
             fmt::print(out, "  {:<7} {:<20} {:>9} {:>10.1f} ms  {}\n", severityName(longest.severity),
-                       findingKindName(longest.kind), flow, longest.durationMs, longest.summary);
+                       findingKindName(longest.kind), flow, shownMs(longest), longest.summary);
             continue;
         }
+        // The group's wall-clock time leads: its findings' times added up would be connection-time.
         fmt::print(out,
-                   "  {:<7} {:<20} {:>9} {:>10.1f} ms  {} -> {}: {} connections, {:.1f}-{:.1f} ms each; the "
-                   "longest, #{}: {}\n",
+                   "  {:<7} {:<20} {:>9} {:>10.1f} ms  {} -> {}: {} connections, {:.1f}-{:.1f} ms each, {:.1f} ms "
+                   "of connection-time; the longest, #{}: {}\n",
                    severityName(group.severity), findingKindName(group.kind),
-                   fmt::format("{} flows", group.findings.size()), group.durationMs, group.client, group.server,
-                   group.findings.size(), group.shortestMs, group.longestMs, longest.connection, longest.summary);
+                   fmt::format("{} flows", group.findings.size()), group.wallMs, group.client, group.server,
+                   group.findings.size(), group.shortestMs, group.longestMs, group.durationMs, longest.connection,
+                   longest.summary);
     }
     fmt::print(out, "\n");
     writeFlowsText(out, analysis);

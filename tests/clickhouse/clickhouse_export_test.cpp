@@ -80,6 +80,14 @@ TEST_CASE("samples exported from several hosts arrive once each, with the counts
             CHECK(rows(server, "fleet_hosts.flows", capture) == analysis["flows"].size());
             CHECK(rows(server, "fleet_hosts.findings", capture) == analysis["findings"].size());
             CHECK(rows(server, "fleet_hosts.series", capture) == exported["records"]["series"].get<uint64_t>());
+            // The impact arrives with each finding: the requests its waits delayed, as analyze counts them.
+            uint64_t delayed = 0;
+            for (const json& finding : analysis["findings"]) {
+                delayed += finding["impact"]["delayed_requests"].get<uint64_t>();
+            }
+            CHECK(delayed > 0);
+            CHECK(server.number(fmt::format("SELECT sum(delayed_requests) FROM fleet_hosts.findings WHERE {}", capture)) ==
+                  delayed);
             expectedFlows += analysis["flows"].size();
             expectedFindings += analysis["findings"].size();
         }

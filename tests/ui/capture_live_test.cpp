@@ -109,7 +109,7 @@ TEST_CASE("a live capture on lo shows the delayed-ACK stall while it runs, then 
             }
         }
     });
-    REQUIRE(waitFor([&]() { return findingsOfKind(*findingsView->model(), QStringLiteral("delayed_ack_stall")) > 0; },
+    REQUIRE(waitFor([&]() { return findingsOfKind(*findingsView->model(), QStringLiteral("Nagle + delayed ACK")) > 0; },
                     15000));
     CHECK(capture.isRunning());
     CHECK_FALSE(capture.isStopping());
@@ -144,7 +144,7 @@ TEST_CASE("a live capture on lo shows the delayed-ACK stall while it runs, then 
     CHECK(window.windowTitle().contains(QStringLiteral("(captured on lo)")));
     REQUIRE(window.results()->isComplete());
     const std::vector<Finding>& reopened = window.results()->findings();
-    CHECK(findingsOfKind(*findingsView->model(), QStringLiteral("delayed_ack_stall")) == 1);  // one per connection
+    CHECK(findingsOfKind(*findingsView->model(), QStringLiteral("Nagle + delayed ACK")) == 1);  // one per connection
     CHECK(comparable(reopened) == comparable(capture.finalFindings()));
     CHECK(window.results()->connections().size() == 1);
     QFile::remove(output);
@@ -171,12 +171,12 @@ TEST_CASE("a live capture on lo shows a receive window held closed as an ongoing
     REQUIRE(traffic.waitForStarted());
     auto* findingsView = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
     REQUIRE(findingsView != nullptr);
-    // The time lost of the zero_window_stall row, as the list shows it ("1.25 s so far").
+    // The time lost of the zero window row, as the list shows it ("1.25 s so far").
     const auto timeLost = [findingsView]() {
         const QAbstractItemModel& model = *findingsView->model();
         for (int row = 0; row < model.rowCount(); ++row) {
             const QModelIndex group = model.index(row, 0);
-            if (group.data().toString().startsWith(QStringLiteral("zero_window_stall ("))) {
+            if (group.data().toString().startsWith(QStringLiteral("Zero window ("))) {
                 return model.index(0, FindingsModel::TimeLostColumn, group).data().toString();
             }
         }
@@ -210,6 +210,6 @@ TEST_CASE("a live capture on lo shows a receive window held closed as an ongoing
     const int loadsBefore = test.loads.ready + test.loads.failed;
     window.stopCapture();
     REQUIRE(test.loads.waitBeyond(loadsBefore));
-    CHECK(findingsOfKind(*findingsView->model(), QStringLiteral("zero_window_stall")) == 1);
+    CHECK(findingsOfKind(*findingsView->model(), QStringLiteral("Zero window")) == 1);
     QFile::remove(settings.outputPath);
 }

@@ -221,7 +221,8 @@ TEST_CASE("bad export requests get a one-line reason", "[export]") {
     CHECK_FALSE(QFileInfo::exists(request.out));
 }
 
-TEST_CASE("the incident report has the findings, the time lost, its pictures and Mermaid text", "[export][report]") {
+TEST_CASE("the incident report has its summary, a section per cause, its pictures and Mermaid text",
+          "[export][report]") {
     QTemporaryDir dir;
     const ExportOutcome outcome = exportIncidentReport(proxyResults(), dir.path());
     INFO(outcome.error.toStdString());
@@ -231,19 +232,22 @@ TEST_CASE("the incident report has the findings, the time lost, its pictures and
     buffer << in.rdbuf();
     const std::string markdown = buffer.str();
     CHECK(markdown.find("# Incident report: proxy-nagle.pcap") != std::string::npos);
-    CHECK(markdown.find("| warning | delayed_ack_stall | #1 |") != std::string::npos);
-    CHECK(markdown.find("| warning | delayed_ack_stall | #0 |") != std::string::npos);
-    CHECK(markdown.find("## Time lost per connection") != std::string::npos);
-    CHECK(markdown.find("![Timeline of every connection](timeline.png)") != std::string::npos);
-    CHECK(markdown.find("](flow-0-1-sequence.png)") != std::string::npos);
+    CHECK(markdown.find("## Summary") != std::string::npos);
+    CHECK(markdown.find("## 1. Nagle + delayed ACK, 127.0.0.1 -> 127.0.0.1:") != std::string::npos);
+    CHECK(markdown.find("## 2. Nagle + delayed ACK, 127.0.0.1 -> 127.0.0.1:") != std::string::npos);
+    CHECK(markdown.find("![Timeline of the capture](timeline.png)") != std::string::npos);
+    CHECK(markdown.find("](cause-1-ladder.png)") != std::string::npos);
     CHECK(markdown.find("```mermaid\nsequenceDiagram\n") != std::string::npos);
-    for (const char* image : {"timeline.png", "flow-0-1-sequence.png"}) {
+    for (const char* image : {"timeline.png", "cause-1-ladder.png"}) {
         CHECK_FALSE(QImage(dir.filePath(QString::fromLatin1(image))).isNull());
     }
-    for (const char* vector : {"timeline.svg", "flow-0-1-sequence.svg"}) {
+    for (const char* vector : {"timeline.svg", "cause-1-ladder.svg"}) {
         CHECK_FALSE(svgText(dir.filePath(QString::fromLatin1(vector))).isEmpty());
     }
-    CHECK(QFileInfo(dir.filePath(QStringLiteral("report.html"))).size() > 1000);
+    // The second cause is drawn by the same ladder: no second picture of it.
+    CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("cause-2-ladder.png"))));
+    CHECK(QFileInfo(dir.filePath(QStringLiteral("report.html"))).size() > 10'000);
+    CHECK(QFileInfo(dir.filePath(QStringLiteral("report.pdf"))).size() > 10'000);
 }
 
 TEST_CASE("tcpscope-cli diagram and report draw headless with the same code", "[export][cli]") {

@@ -83,7 +83,7 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
 
     window.findChild<QTabWidget*>(QStringLiteral("viewTabs"))->setCurrentWidget(timeline);
     QApplication::processEvents();
-    const TimeRange whole = timeline->model().captureRange();
+    const ui::TimeRange whole = timeline->model().captureRange();
     // The closer zooms look where the capture is busy, with lanes that have packets there in view:
     // around the first packet of the middle connection (in order of first packets, as the lanes
     // are), its lane scrolled into view. The lanes in view at first are the capture's first
@@ -96,7 +96,7 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
     QApplication::processEvents();
     struct Zoom {
         const char* name;
-        TimeRange range;
+        ui::TimeRange range;
     };
     for (const Zoom& zoom : {Zoom{"whole", whole}, Zoom{"1s", {middle - 500'000'000, middle + 500'000'000}},
                              Zoom{"10ms", {middle - 5'000'000, middle + 5'000'000}}}) {

@@ -16,7 +16,7 @@ using namespace window_test;
 
 TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", "[ui][window][session]") {
     uint32_t chosenFinding = 0;
-    TimeRange chosenRange;
+    ui::TimeRange chosenRange;
     double chosenPixelsPerMs = 0;
     QRect geometry;
     {
@@ -28,7 +28,7 @@ TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", 
         chosenFinding = window.currentFinding()->id;
         auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
         auto* sequence = window.findChild<SequenceView*>(QStringLiteral("sequenceView"));
-        const TimeRange capture = timeline->model().captureRange();
+        const ui::TimeRange capture = timeline->model().captureRange();
         chosenRange = {capture.startNs + 300'000'000, capture.startNs + 700'000'000};
         timeline->zoomToRange(chosenRange);
         sequence->zoomIn();
@@ -50,7 +50,7 @@ TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", 
     CHECK(window.currentFinding()->id == chosenFinding);
     auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
     auto* sequence = window.findChild<SequenceView*>(QStringLiteral("sequenceView"));
-    const TimeRange restored = timeline->visibleRange();
+    const ui::TimeRange restored = timeline->visibleRange();
     CHECK(std::abs(restored.startNs - chosenRange.startNs) < 1'000'000);
     CHECK(std::abs(restored.endNs - chosenRange.endNs) < 1'000'000);
     CHECK(sequence->pixelsPerMs() == Approx(chosenPixelsPerMs));

@@ -24,7 +24,7 @@ TEST_CASE("the main window opens the Nagle sample with the finding first and eve
     auto* findings = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
     REQUIRE(findings != nullptr);
     const QModelIndex group = findings->model()->index(0, 0);
-    CHECK(group.data().toString().startsWith(QStringLiteral("delayed_ack_stall")));
+    CHECK(group.data().toString().startsWith(QStringLiteral("Nagle + delayed ACK")));
     CHECK(findings->model()->rowCount(group) == 2);
     // The first finding is selected on load: its connection and its packets follow.
     REQUIRE(waitFor([findings]() { return findings->currentIndex().parent().isValid(); }));

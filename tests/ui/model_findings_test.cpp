@@ -39,8 +39,9 @@ TEST_CASE("the findings model of the churn sample is valid and walks kind after 
     model.setResults(results);
     REQUIRE(model.rowCount() == 3);  // time_wait_churn, port_exhaustion, port_reuse: one finding each
     // Errors first, then by time lost.
-    CHECK(
-        model.data(model.index(0, FindingsModel::KindColumn)).toString().startsWith(QStringLiteral("port_exhaustion")));
+    CHECK(model.data(model.index(0, FindingsModel::KindColumn))
+              .toString()
+              .startsWith(QStringLiteral("Ephemeral port exhaustion")));
 
     std::vector<uint32_t> forward;
     QModelIndex at;
@@ -92,6 +93,6 @@ TEST_CASE("finding details of other kinds list their evidence as tables with fra
     CHECK(html.contains(QStringLiteral("href=\"frame:")));
     QTextDocument document;
     document.setHtml(html);
-    CHECK(document.toPlainText().contains(QStringLiteral("port_reuse")));
+    CHECK(document.toPlainText().contains(QStringLiteral("Port reuse")));
     CHECK_FALSE(document.toPlainText().contains(QStringLiteral("strace log")));  // not a delayed-ACK finding
 }

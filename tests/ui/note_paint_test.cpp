@@ -56,7 +56,7 @@ TEST_CASE("a note is drawn on the timeline as a line and a pin at its time, and 
     const ResultsPtr results = nagleSample();
     TimelineView view;
     view.setResults(results);
-    const TimeRange range{results->firstTsNs(), results->lastTsNs()};
+    const ui::TimeRange range{results->firstTsNs(), results->lastTsNs()};
     const QSize size(900, 400);
     const TimelineFrame frame = view.prepareFrame(QSizeF(size), range);
     const int64_t middleNs = range.startNs + range.lengthNs() / 2;
@@ -142,7 +142,7 @@ TEST_CASE("the timeline's render() path, used by every export, draws the notes w
     generator.setSize(QSize(900, 400));
     {
         QPainter painter(&generator);
-        view.render(painter, QRectF(0, 0, 900, 400), TimeRange{results->firstTsNs(), results->lastTsNs()});
+        view.render(painter, QRectF(0, 0, 900, 400), ui::TimeRange{results->firstTsNs(), results->lastTsNs()});
     }
     CHECK(svg.data().contains("exported note"));
 }

@@ -166,7 +166,7 @@ TEST_CASE("a note on a system call from the timeline's syscall lane and from the
     timeline->zoomToFit();
     controller->showTarget(note.id);
     QApplication::processEvents();
-    const TimeRange shown = timeline->visibleRange();
+    const ui::TimeRange shown = timeline->visibleRange();
     CHECK(shown.startNs <= target->tsNs);
     CHECK(shown.endNs >= target->tsNs);
     CHECK(shown.lengthNs() < 100'000'000);
@@ -227,7 +227,7 @@ TEST_CASE("Shift+drag in the timeline selects a span to note; a plain drag still
     const double y = frame.plot.y + frame.plot.h / 2;
     const double fromX = frame.plot.x + frame.plot.w * 0.3;
     const double toX = frame.plot.x + frame.plot.w * 0.5;
-    const TimeRange before = timeline->visibleRange();
+    const ui::TimeRange before = timeline->visibleRange();
 
     QWidget* viewport = timeline->viewport();
     sendMouse(viewport, QEvent::MouseButtonPress, {fromX, y}, Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
@@ -235,7 +235,7 @@ TEST_CASE("Shift+drag in the timeline selects a span to note; a plain drag still
     sendMouse(viewport, QEvent::MouseMove, {toX, y}, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
     sendMouse(viewport, QEvent::MouseButtonRelease, {toX, y}, Qt::LeftButton, Qt::NoButton, Qt::ShiftModifier);
     REQUIRE(timeline->selectedSpan().has_value());
-    const TimeRange span = *timeline->selectedSpan();
+    const ui::TimeRange span = *timeline->selectedSpan();
     CHECK(timeline->visibleRange() == before);  // selecting did not pan
     const double expectedNs = (toX - fromX) * static_cast<double>(before.lengthNs()) / frame.plot.w;
     CHECK(static_cast<double>(span.lengthNs()) == Approx(expectedNs).epsilon(0.02));
@@ -268,7 +268,7 @@ TEST_CASE("Shift+drag in the timeline selects a span to note; a plain drag still
     sendMouse(viewport, QEvent::MouseButtonRelease, {toX, y}, Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
     CHECK_FALSE(timeline->selectedSpan().has_value());
     timeline->zoomIn();
-    const TimeRange zoomed = timeline->visibleRange();
+    const ui::TimeRange zoomed = timeline->visibleRange();
     sendMouse(viewport, QEvent::MouseButtonPress, {toX, y}, Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
     sendMouse(viewport, QEvent::MouseMove, {toX - 50, y}, Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
     sendMouse(viewport, QEvent::MouseMove, {toX - 100, y}, Qt::NoButton, Qt::LeftButton, Qt::NoModifier);

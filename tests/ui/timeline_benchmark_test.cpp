@@ -102,14 +102,14 @@ TEST_CASE("timeline frame time with 1 million packets in 2,000 connections", "[.
         return metrics.horizontalAdvance(QString::fromStdString(text));
     };
     const double plotWidth = size.width() - viewport.gutterPx;
-    const TimeRange whole = model.captureRange();
+    const ui::TimeRange whole = model.captureRange();
 
     std::printf("timeline benchmark: %zu packets, %u connections, %zu stall spans, %dx%d px\n", model.packetCount(),
                 kConnections, model.spans().size(), size.width(), size.height());
     std::printf("  model build (summaries): %.1f ms; grouping by server: %.1f ms\n", buildMs, groupMs);
     struct Case {
         const char* name;
-        TimeRange range;
+        ui::TimeRange range;
         double scrollYPx;
     };
     const int64_t middle = whole.startNs + whole.lengthNs() / 2;
@@ -164,10 +164,10 @@ TEST_CASE("timeline on a generated capture of a million packets", "[.benchmark][
     view.setBackgroundBuildThreshold(SIZE_MAX);
     view.setResults(results);
     QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
-    const TimeRange whole = view.model().captureRange();
+    const ui::TimeRange whole = view.model().captureRange();
     const int64_t middle = whole.startNs + whole.lengthNs() / 2;
-    for (const TimeRange range : {whole, TimeRange{middle - 500'000'000, middle + 500'000'000},
-                                  TimeRange{middle - 5'000'000, middle + 5'000'000}}) {
+    for (const ui::TimeRange range : {whole, ui::TimeRange{middle - 500'000'000, middle + 500'000'000},
+                                  ui::TimeRange{middle - 5'000'000, middle + 5'000'000}}) {
         const int frames = 30;
         double totalMs = 0;
         double worstMs = 0;

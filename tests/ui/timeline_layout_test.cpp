@@ -15,7 +15,7 @@ namespace {
 constexpr int64_t kT0 = 1'795'231'732'000'000'000;
 constexpr int64_t kMs = 1'000'000;
 
-TimelineViewport viewportOver(TimeRange range, double width = 1000, double height = 600) {
+TimelineViewport viewportOver(ui::TimeRange range, double width = 1000, double height = 600) {
     TimelineViewport viewport;
     viewport.widthPx = width;
     viewport.heightPx = height;

@@ -115,7 +115,7 @@ TEST_CASE("a delayed-ACK finding gives one span per held segment, labelled Nagle
     CHECK(stalls[1].finding == 7);
     CHECK(stalls[0].cause == StallCause::NagleDelayedAck);
     CHECK(stallCauseLabel(stalls[0].cause) == "Nagle + delayed ACK");
-    CHECK(model.findingRange(7) == TimeRange{kT0 + 100 * kMs, kT0 + 249'500'000});
+    CHECK(model.findingRange(7) == ui::TimeRange{kT0 + 100 * kMs, kT0 + 249'500'000});
     CHECK(model.findingConnection(7) == 0);
     CHECK(model.causesPresent() == std::vector<StallCause>{StallCause::NagleDelayedAck});
 }
@@ -168,7 +168,7 @@ TEST_CASE("partial results: lanes from the connections' times and the findings, 
     TimelineModel model = TimelineModelBuilder(connections, findings, {}).finish();
     CHECK_FALSE(model.hasPackets());
     CHECK(model.rows().size() == 1);
-    CHECK(model.captureRange() == TimeRange{kT0, kT0 + 700 * kMs});
+    CHECK(model.captureRange() == ui::TimeRange{kT0, kT0 + 700 * kMs});
     CHECK(model.connections()[0].content.stalls.size() == 1);
     CHECK(model.connections()[0].content.lastTsNs == kT0 + 700 * kMs);
 }
@@ -222,8 +222,8 @@ TEST_CASE("extra lanes: above the connections or under the one they belong to", 
                                     {RowKind::Extra, 1}});
     CHECK(model.rows()[0].heightPx == model.rowHeights().extraPx);
     // The events widen what "show everything" shows, not the capture's own range.
-    CHECK(model.bounds() == TimeRange{kT0 - 5 * kMs, kT0 + 950 * kMs});
-    CHECK(model.captureRange() == TimeRange{kT0, kT0 + 900 * kMs});
+    CHECK(model.bounds() == ui::TimeRange{kT0 - 5 * kMs, kT0 + 950 * kMs});
+    CHECK(model.captureRange() == ui::TimeRange{kT0, kT0 + 900 * kMs});
     const MarkTrack& events = model.extraLanes()[1].events;
     REQUIRE(events.size() == 2);
     CHECK(events.item(0) == 1);  // sorted by time, item = position in the lane's list

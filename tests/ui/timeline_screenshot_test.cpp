@@ -21,7 +21,7 @@ TEST_CASE("timeline screenshots of the Nagle sample", "[.screenshot][timeline-sc
     view.setResults(results);
     REQUIRE(view.grab().save(QStringLiteral("timeline-whole.png")));
 
-    const TimeRange capture = view.model().captureRange();
+    const ui::TimeRange capture = view.model().captureRange();
     view.zoomToRange({capture.startNs + 20'000'000, capture.startNs + 240'000'000});
     REQUIRE(view.grab().save(QStringLiteral("timeline-zoomed.png")));
     view.zoomToRange({capture.startNs + 70'000'000, capture.startNs + 80'000'000});

@@ -93,7 +93,7 @@ TEST_CASE("the Nagle sample: 78 stall spans labelled Nagle + delayed ACK, drawn 
     CHECK(model.spans().size() == 78);
 
     const QRectF target(0, 0, 1400, 420);
-    const TimeRange whole = model.captureRange();
+    const ui::TimeRange whole = model.captureRange();
     const TimelineFrame frame = view.prepareFrame(target.size(), whole);
     // 39 stalls per connection, each about 47 ms = 18 px wide at this zoom: none folded.
     CHECK(nagleSpans(frame) == 78);
@@ -132,8 +132,8 @@ TEST_CASE("the view opens on the whole capture and zooms about the pointer", "[t
     view.resize(1200, 400);
     view.show();
     view.setResults(sampleResults());
-    const TimeRange capture = view.model().captureRange();
-    TimeRange shown = view.visibleRange();
+    const ui::TimeRange capture = view.model().captureRange();
+    ui::TimeRange shown = view.visibleRange();
     CHECK(shown.startNs <= capture.startNs);
     CHECK(shown.endNs >= capture.endNs);
     CHECK(shown.lengthNs() < capture.lengthNs() * 11 / 10);
@@ -165,7 +165,7 @@ TEST_CASE("the view opens on the whole capture and zooms about the pointer", "[t
     CHECK(view.visibleRange().endNs >= capture.endNs);
 
     // zoomToRange shows exactly that range.
-    const TimeRange range{capture.startNs + 1'000'000'000, capture.startNs + 1'200'000'000};
+    const ui::TimeRange range{capture.startNs + 1'000'000'000, capture.startNs + 1'200'000'000};
     view.zoomToRange(range);
     CHECK(std::llabs(view.visibleRange().startNs - range.startNs) <= 1);
     CHECK(std::llabs(view.visibleRange().endNs - range.endNs) <= 1);
@@ -176,7 +176,7 @@ TEST_CASE("clicks on a stall, a packet and a lane send their signals", "[timelin
     view.resize(1200, 400);
     view.show();
     view.setResults(sampleResults());
-    const TimeRange capture = view.model().captureRange();
+    const ui::TimeRange capture = view.model().captureRange();
     // 100 ms across the plot: stalls and packets are far apart.
     view.zoomToRange({capture.startNs + 20'000'000, capture.startNs + 120'000'000});
     view.grab();
@@ -236,7 +236,7 @@ TEST_CASE("showFinding and scrollToConnection bring the lane and the stalls into
     view.showFinding(finding.id);
     CHECK(view.selectedFinding() == finding.id);
     CHECK(view.selectedConnection() == finding.connection);
-    const TimeRange shown = view.visibleRange();
+    const ui::TimeRange shown = view.visibleRange();
     CHECK(shown.startNs <= finding.tsNs);
     CHECK(shown.endNs >= finding.tsNs + static_cast<int64_t>(finding.durationMs * 1e6) / 2);
 
@@ -298,7 +298,7 @@ TEST_CASE("extra lanes from outside the capture show on the same axis", "[timeli
     TimelineView view;
     view.resize(1000, 400);
     view.setResults(sampleResults());
-    const TimeRange capture = view.model().captureRange();
+    const ui::TimeRange capture = view.model().captureRange();
     TimelineLane lane;
     lane.label = "proxy (pid 30376)";
     lane.events = {{capture.startNs + 1'000'000, 40'000'000, "epoll_wait"},
@@ -380,7 +380,7 @@ TEST_CASE("a selected packet gets a cursor and comes into view, a visible findin
     view.resize(1000, 300);
     view.show();
     view.setResults(sampleResults());
-    const TimeRange capture = view.model().captureRange();
+    const ui::TimeRange capture = view.model().captureRange();
     const PacketIndex& packets = view.results()->analysis()->engine->packets();
 
     // A packet far outside a narrow view: the view pans to it, the zoom stays.
@@ -403,7 +403,7 @@ TEST_CASE("a selected packet gets a cursor and comes into view, a visible findin
 
     // The whole capture shows the finding already: selecting it changes the selection, not the zoom.
     view.zoomToFit();
-    const TimeRange whole = view.visibleRange();
+    const ui::TimeRange whole = view.visibleRange();
     const Finding& finding = view.results()->findings().back();
     view.showFinding(finding.id);
     CHECK(view.visibleRange() == whole);
@@ -415,7 +415,7 @@ TEST_CASE("hovering shows what is under the pointer, a double-click on a stall z
     view.resize(1200, 400);
     view.show();
     view.setResults(sampleResults());
-    const TimeRange capture = view.model().captureRange();
+    const ui::TimeRange capture = view.model().captureRange();
     view.zoomToRange({capture.startNs + 20'000'000, capture.startNs + 120'000'000});
     view.grab();
     const TimelineFrame frame = view.lastFrame();
@@ -435,7 +435,7 @@ TEST_CASE("hovering shows what is under the pointer, a double-click on a stall z
     QMouseEvent doubleClick(QEvent::MouseButtonDblClick, inside, view.viewport()->mapToGlobal(inside), Qt::LeftButton,
                             Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(view.viewport(), &doubleClick);
-    const TimeRange shown = view.visibleRange();
+    const ui::TimeRange shown = view.visibleRange();
     CHECK(shown.startNs <= span.startNs);
     CHECK(shown.endNs >= span.endNs);
     CHECK(shown.lengthNs() < 2 * (span.endNs - span.startNs));
@@ -474,7 +474,7 @@ TEST_CASE("findings that cost no time are ticks with a flag on their lane, in li
         view.resize(1400, 900);
         view.setResults(results);
         const QRectF target(QPointF(0, 0), view.renderSize(1400));
-        const TimeRange whole = view.model().captureRange();
+        const ui::TimeRange whole = view.model().captureRange();
         const TimelineFrame frame = view.prepareFrame(target.size(), whole, {true, 0});
         std::vector<const LayoutSpan*> ticks;
         for (const LayoutSpan& span : frame.spans) {

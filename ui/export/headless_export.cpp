@@ -1,9 +1,17 @@
 #include "export/headless_export.hpp"
 
+#include <fmt/format.h>
+
 #include <QDir>
+#include <QFile>
+#include <QImage>
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
+#include "detect/wording.hpp"
+#include "export/report_pdf.hpp"
 #include "export/view_export.hpp"
 #include "report/incident_report.hpp"
 #include "report/report_notes.hpp"
@@ -19,6 +27,7 @@ char gName[] = "tcpscope-cli";
 char* gArgv[] = {gName, nullptr};
 
 constexpr size_t kReportLadderArrows = 60;
+constexpr size_t kMinReportLadderArrows = 20;
 constexpr double kReportWidthPx = 1280;
 
 // A ladder laid out for an export: syscalls of the traced processes beside the lifelines.
@@ -57,12 +66,37 @@ void prepareTimeline(TimelineView& view, const ResultsPtr& results, double width
     view.setNotePins(exportNotePins(results));
 }
 
-QString flowsName(const std::vector<uint32_t>& flows) {
-    QStringList ids;
-    for (const uint32_t flow : flows) {
-        ids << QString::number(flow);
+// Tallest picture of a report, heading included, at 1x: a page a person can read and print.
+constexpr double kMaxPictureHeightPx = 2000;
+
+// `range` of `view` as a page no taller than kMaxPictureHeightPx: one lane per connection when they
+// fit, else lanes grouped by server endpoint and folded to one strip each, else cut at the bottom.
+ExportPage boundedTimelinePage(TimelineView& view, TimeRange range, const QString& title) {
+    const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
+    ExportPage page = timelineExportPage(view, range, kReportWidthPx);
+    if (page.size.height() > lanesPx) {
+        view.setGrouping(LaneGrouping::ServerEndpoint);
+        view.setAllGroupsCollapsed(true);
+        page = timelineExportPage(view, range, kReportWidthPx);
     }
-    return ids.join(QLatin1Char('-'));
+    page.size.setHeight(std::min(page.size.height(), lanesPx));
+    page.title = title;
+    return page;
+}
+
+// What a bounded timeline shows: its lanes, and what it left out.
+std::string timelineNote(const TimelineView& view) {
+    const TimelineModel& model = view.model();
+    if (model.grouping() == LaneGrouping::Connection) {
+        return "one lane per connection; stalls shaded and labelled with their cause.";
+    }
+    const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
+    const bool cut = view.renderSize(kReportWidthPx).height() > lanesPx;
+    return fmt::format(
+        "{} connections in {}, one strip per server endpoint with the packets and stalls of all its "
+        "connections{}.",
+        model.connections().size(), plural(model.groups().size(), "lane", "lanes"),
+        cut ? "; the lanes below the picture's 2,000 px are left out" : "");
 }
 
 QString writeBoth(const ExportPage& page, const QString& directory, const QString& baseName, QStringList& written) {
@@ -191,38 +225,78 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     input.captureName = captureName(*results).toStdString();
     input.alignment = results->alignment();
     input.ladderArrows = kReportLadderArrows;
+    std::vector<std::pair<QString, QImage>> images;  // for the PDF, by the names the print HTML uses
+    const auto picture = [&](const ExportPage& page, const QString& baseName, std::string note) {
+        ReportImage image;
+        if (outcome.error = writeBoth(page, directory, baseName, outcome.written); !outcome.error.isEmpty()) {
+            return image;
+        }
+        const QString png = baseName + QStringLiteral(".png");
+        QFile file(QDir(directory).filePath(png));
+        if (!file.open(QIODevice::ReadOnly)) {
+            outcome.error = QStringLiteral("%1: cannot read the picture back").arg(file.fileName());
+            return image;
+        }
+        const QByteArray bytes = file.readAll();
+        images.emplace_back(png, QImage::fromData(bytes, "PNG"));
+        image = {page.title.toStdString(), png.toStdString(), (baseName + QStringLiteral(".svg")).toStdString(),
+                 "data:image/png;base64," + bytes.toBase64().toStdString(), std::move(note)};
+        return image;
+    };
 
-    TimelineView view;
-    prepareTimeline(view, results, kReportWidthPx);
-    const ExportPage timelinePage =
-        timelineExportPage(view, {results->firstTsNs(), results->lastTsNs()}, kReportWidthPx);
-    if (outcome.error = writeBoth(timelinePage, directory, QStringLiteral("timeline"), outcome.written);
-        !outcome.error.isEmpty()) {
+    TimelineView overview;
+    prepareTimeline(overview, results, kReportWidthPx);
+    const TimeRange capture{results->firstTsNs(), results->lastTsNs()};
+    const ExportPage overviewPage = boundedTimelinePage(overview, capture, QStringLiteral("Timeline of the capture"));
+    input.timeline = picture(overviewPage, QStringLiteral("timeline"), timelineNote(overview));
+    if (!outcome.error.isEmpty()) {
         return outcome;
     }
-    input.timeline = {"Timeline of every connection", "timeline.png", "timeline.svg"};
 
-    for (const ReportLadder& ladder : reportLadders(analysis)) {
-        const SequenceLayout layout = exportLayout(results, ladder.flows, kReportWidthPx);
-        const LadderWindow window = ladderWindow(*layout.diagram(), kReportLadderArrows);
-        const ExportPage page =
-            sequenceExportPage(layout, {window.first, window.first + window.count}, exportSequenceOptions(results));
-        const QString baseName = QStringLiteral("flow-%1-sequence").arg(flowsName(ladder.flows));
-        if (outcome.error = writeBoth(page, directory, baseName, outcome.written); !outcome.error.isEmpty()) {
+    const std::vector<ReportSection> sections = reportSections(analysis);
+    for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
+        const ReportSection& section = sections[index];
+        const QString baseName = QStringLiteral("cause-%1").arg(index + 1);
+        if (section.picture == SectionPicture::Ladder && !section.sameLadderAs) {
+            const SequenceLayout layout = exportLayout(results, section.ladder.flows, kReportWidthPx);
+            // Fewer arrows where system calls beside the lifelines make the rows taller.
+            size_t arrows = kReportLadderArrows;
+            const auto ladderPage = [&] {
+                const LadderWindow window = ladderWindow(*layout.diagram(), arrows);
+                return sequenceExportPage(layout, {window.first, window.first + window.count},
+                                          exportSequenceOptions(results));
+            };
+            ExportPage page = ladderPage();
+            while (exportPageSize(page).height() > kMaxPictureHeightPx && arrows > kMinReportLadderArrows) {
+                arrows -= 5;
+                page = ladderPage();
+            }
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-ladder"), {}));
+            input.sections.back().ladderArrows = arrows;
+        } else if (section.picture == SectionPicture::Timeline) {
+            TimelineView view;
+            prepareTimeline(view, results, kReportWidthPx);
+            const QString title = QStringLiteral("Timeline of %1")
+                                      .arg(QString::fromStdString(std::string(findingKindTitle(section.group.kind))));
+            const TimeRange range{section.range.startNs, section.range.endNs};
+            // The page first: it may group the lanes, which the note tells.
+            const ExportPage page = boundedTimelinePage(view, range, title);
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-timeline"), timelineNote(view)));
+        } else {
+            input.sections.emplace_back();
+        }
+        if (!outcome.error.isEmpty()) {
             return outcome;
         }
-        input.ladders.push_back(
-            {page.title.toStdString(), (baseName + QStringLiteral(".png")).toStdString(),
-             (baseName + QStringLiteral(".svg")).toStdString()});
     }
 
-    for (const bool html : {false, true}) {
-        const QString path = QDir(directory).filePath(html ? QStringLiteral("report.html") : QStringLiteral("report.md"));
-        std::ofstream out(path.toStdString());
-        if (html) {
-            writeIncidentHtml(out, analysis, input);
-        } else {
+    for (const QString& name : {QStringLiteral("report.md"), QStringLiteral("report.html")}) {
+        const QString path = QDir(directory).filePath(name);
+        std::ofstream out(path.toStdString(), std::ios::binary);
+        if (name.endsWith(QStringLiteral(".md"))) {
             writeIncidentMarkdown(out, analysis, input);
+        } else {
+            writeIncidentHtml(out, analysis, input);
         }
         out.close();
         if (!out) {
@@ -231,9 +305,22 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
         }
         outcome.written << path;
     }
-    outcome.description = QStringLiteral("incident report with the timeline and %1 sequence diagram%2")
-                              .arg(input.ladders.size())
-                              .arg(input.ladders.size() == 1 ? QString() : QStringLiteral("s"));
+    std::ostringstream print;
+    HtmlReportOptions printOptions;
+    printOptions.forPrint = true;
+    printOptions.printWidthPx = kReportPrintWidthPx;
+    writeIncidentHtml(print, analysis, input, printOptions);
+    const QString pdf = QDir(directory).filePath(QStringLiteral("report.pdf"));
+    if (outcome.error =
+            writeReportPdf(pdf, QStringLiteral("Incident report: %1").arg(captureName(*results)), print.str(), images);
+        !outcome.error.isEmpty()) {
+        return outcome;
+    }
+    outcome.written << pdf;
+    outcome.description =
+        QStringLiteral("incident report of %1 (%2 pictures)")
+            .arg(sections.size() == 1 ? QStringLiteral("1 cause") : QStringLiteral("%1 causes").arg(sections.size()))
+            .arg(images.size());
     return outcome;
 }
 

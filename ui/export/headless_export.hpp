@@ -50,8 +50,10 @@ struct ExportOutcome {
 /// Draws the requested diagram(s) of complete `results` into request.out with the views' render code.
 ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest& request);
 
-/// Writes report.md and report.html into `directory` (made if missing) with the timeline and the
-/// ladder of each stalled connection (or proxy pair) as PNG and SVG beside them.
+/// Writes the incident report into `directory` (made if missing): report.md (pictures beside it as
+/// PNG and SVG), report.html (one file, pictures embedded) and report.pdf (A4 pages): a summary,
+/// then per cause its ladder (a stall) or its timeline (a population of connections), none taller
+/// than 2,000 px. The CLI's `report` and the GUI's File > Export incident report both call it.
 ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& directory);
 
 }  // namespace tcpscope::ui

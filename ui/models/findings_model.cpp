@@ -21,6 +21,10 @@ QIcon severityIcon(Severity severity) {
     return {};
 }
 
+QString fromView(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
 QString formatMs(double ms) {
     return ms >= 1000 ? QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 2) : QStringLiteral("%1 ms").arg(ms, 0, 'f', 1);
 }
@@ -34,26 +38,30 @@ void FindingsModel::setResults(ResultsPtr results) {
     results_ = std::move(results);
     groups_.clear();
     if (results_) {
-        std::map<std::string, KindGroup> byKind;
+        std::map<FindingKind, KindGroup> byKind;
+        std::map<FindingKind, std::vector<WaitRange>> waitsOf;
         for (const Finding& finding : results_->findings()) {
-            const std::string_view kind = findingKindName(finding.kind);
-            KindGroup& group = byKind[std::string(kind)];
+            KindGroup& group = byKind[finding.kind];
             if (group.findings.empty()) {
-                group.kind = QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()));
+                group.kind = fromView(findingKindTitle(finding.kind));
+                group.name = fromView(findingKindName(finding.kind));
             }
-            group.timeLostMs += finding.durationMs;
+            group.connectionMs += finding.impact.connectionMs;
             group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info
             group.findings.push_back(finding.id);
+            std::vector<WaitRange>& waits = waitsOf[finding.kind];
+            waits.insert(waits.end(), finding.waitRanges.begin(), finding.waitRanges.end());
         }
         const auto& findings = results_->findings();
         for (auto& [kind, group] : byKind) {
+            group.wallMs = static_cast<double>(coveredNs(mergeRanges(std::move(waitsOf[kind])))) / 1e6;
             std::stable_sort(group.findings.begin(), group.findings.end(), [&findings](uint32_t a, uint32_t b) {
-                return findings[a].durationMs > findings[b].durationMs;
+                return shownMs(findings[a]) > shownMs(findings[b]);
             });
             groups_.push_back(std::move(group));
         }
         std::stable_sort(groups_.begin(), groups_.end(), [](const KindGroup& a, const KindGroup& b) {
-            return a.worst != b.worst ? a.worst < b.worst : a.timeLostMs > b.timeLostMs;
+            return a.worst != b.worst ? a.worst < b.worst : a.wallMs > b.wallMs;
         });
     }
     endResetModel();
@@ -148,12 +156,17 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
         if (role == Qt::DisplayRole) {
             switch (index.column()) {
                 case KindColumn: return QStringLiteral("%1 (%2)").arg(group.kind).arg(group.findings.size());
-                case TimeLostColumn: return formatMs(group.timeLostMs);
+                case TimeLostColumn: return formatMs(group.wallMs);
                 default: return {};
             }
         }
         if (role == Qt::DecorationRole && index.column() == KindColumn) {
             return severityIcon(group.worst);
+        }
+        if (role == Qt::ToolTipRole) {
+            return tr("%1 (%2): something waited for %3 of wall-clock time; %4 of connection-time added up over "
+                      "connections")
+                .arg(group.kind, group.name, formatMs(group.wallMs), formatMs(group.connectionMs));
         }
         if (role == FindingIdRole || role == FlowIdRole) {
             return -1;
@@ -169,7 +182,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
                     return finding.connection == kNoConnection ? QStringLiteral("-")
                                                                : QStringLiteral("#%1").arg(finding.connection);
                 case TimeLostColumn:  // a stall still going on (live capture): its time so far, growing
-                    return finding.ongoing ? tr("%1 so far").arg(formatMs(finding.durationMs)) : formatMs(finding.durationMs);
+                    return finding.ongoing ? tr("%1 so far").arg(formatMs(finding.durationMs)) : formatMs(shownMs(finding));
                 case SummaryColumn: return QString::fromStdString(finding.summary);
                 default: return {};
             }
@@ -188,7 +201,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
     switch (section) {
         case KindColumn: return tr("Finding");
         case FlowColumn: return tr("Flow");
-        case TimeLostColumn: return tr("Time lost");
+        case TimeLostColumn: return tr("Wall-clock");
         case SummaryColumn: return tr("Summary");
         default: return {};
     }

@@ -41,8 +41,10 @@ public:
 
 private:
     struct KindGroup {
-        QString kind;
-        double timeLostMs = 0;
+        QString kind;     // its title ("Nagle + delayed ACK")
+        QString name;     // its JSON name ("delayed_ack_stall")
+        double wallMs = 0;  // during which any of its findings waited
+        double connectionMs = 0;  // their waits added up over connections
         Severity worst = Severity::Info;
         std::vector<uint32_t> findings;  // ids, by time lost
     };

@@ -2,6 +2,8 @@
 
 #include <QUrl>
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "report/finding_evidence.hpp"
 
@@ -48,6 +50,24 @@ QString scalarText(const std::string& key, const nlohmann::json& value) {
     return escaped(value.dump());
 }
 
+// An evidence key as a person reads it: "held_ms" -> "Held (ms)", "frames.syn" -> "Frames: syn".
+QString labelOf(const std::string& key) {
+    QString label = QString::fromStdString(key);
+    QString unit;
+    for (const auto& [suffix, name] : {std::pair{"_ms", "ms"}, std::pair{"_s", "s"}, std::pair{"_bytes", "bytes"}}) {
+        if (label.endsWith(QLatin1String(suffix))) {
+            label.chop(static_cast<qsizetype>(std::char_traits<char>::length(suffix)));
+            unit = QString::fromLatin1(name);
+            break;
+        }
+    }
+    label.replace(QLatin1Char('_'), QLatin1Char(' ')).replace(QLatin1Char('.'), QLatin1String(": "));
+    if (!label.isEmpty()) {
+        label[0] = label[0].toUpper();
+    }
+    return unit.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, unit);
+}
+
 bool isScalarLike(const nlohmann::json& value) {
     return !value.is_object() &&
            (!value.is_array() || std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_number(); }));
@@ -82,6 +102,22 @@ QString table(const QStringList& header, const QList<QStringList>& rows) {
     return html + QStringLiteral("</table>");
 }
 
+// What the finding cost, wall-clock first: the figures of its `impact` in the JSON report.
+QString impactTable(const Finding& finding) {
+    const FindingImpact& impact = finding.impact;
+    if (impact.delayedRequests == 0) {
+        return {};
+    }
+    const auto ms = [](double value) { return QString::number(value, 'f', 1); };
+    QString html = QObject::tr("<h4>Impact</h4>");
+    html += table({QObject::tr("wall-clock (ms)"), QObject::tr("connections"), QObject::tr("requests delayed"),
+                   QObject::tr("median (ms)"), QObject::tr("p99 (ms)"), QObject::tr("worst (ms)"),
+                   QObject::tr("connection-time (ms)")},
+                  {{ms(impact.wallMs), QString::number(impact.connections), QString::number(impact.delayedRequests),
+                    ms(impact.p50Ms), ms(impact.p99Ms), ms(impact.maxMs), ms(impact.connectionMs)}});
+    return html;
+}
+
 // An array of objects as a table, one column per scalar field met.
 QString objectTable(const std::string& name, const nlohmann::json& items) {
     std::vector<std::string> columns;
@@ -97,7 +133,7 @@ QString objectTable(const std::string& name, const nlohmann::json& items) {
     }
     QStringList header;
     for (const std::string& column : columns) {
-        header << QString::fromStdString(column);
+        header << labelOf(column);
     }
     QList<QStringList> rows;
     for (const auto& flat : flatRows) {
@@ -109,7 +145,7 @@ QString objectTable(const std::string& name, const nlohmann::json& items) {
         }
         rows << cells;
     }
-    QString html = QStringLiteral("<h4>%1 (%2)</h4>").arg(escaped(name)).arg(items.size());
+    QString html = QStringLiteral("<h4>%1 (%2)</h4>").arg(labelOf(name).toHtmlEscaped()).arg(items.size());
     html += table(header, rows);
     if (items.size() > kMaxRows) {
         html += QObject::tr("<p>... and %1 more</p>").arg(items.size() - kMaxRows);
@@ -226,17 +262,21 @@ QString stallTable(const Finding& finding, const nlohmann::json& instances) {
 QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
     QString html =
         QStringLiteral("<h3>%1 <small>(%2%3)</small></h3>")
-            .arg(escaped(std::string(findingKindName(finding.kind))),
+            .arg(escaped(std::string(findingKindTitle(finding.kind))),
                  QString::fromUtf8(severityName(finding.severity).data()),
                  finding.connection == kNoConnection ? QString() : QObject::tr(", flow #%1").arg(finding.connection));
     html += QStringLiteral("<p>%1</p>").arg(escaped(finding.summary));
     // Kind-specific evidence is shown as the detector wrote it; the trace's verdicts are typed.
     const nlohmann::json& evidence = finding.evidence;
+    html += impactTable(finding);
     html += straceVerdict(finding, straceLoaded);
 
     // Scalars and nested objects ("frames.syn") as one table; long series are left to the charts.
     nlohmann::json general = nlohmann::json::object();
     for (const auto& [key, value] : evidence.items()) {
+        if (key == "instances_truncated") {
+            continue;  // the tables below say "... and N more"
+        }
         if (value.is_object() || (isScalarLike(value) && !(value.is_array() && value.size() > 16))) {
             general[key] = value;
         }
@@ -245,7 +285,7 @@ QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
     flatten({}, general, fields);
     QStringList scalars;
     for (const auto& [key, value] : fields) {
-        scalars << QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(escaped(key), scalarText(key, value));
+        scalars << QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(labelOf(key).toHtmlEscaped(), scalarText(key, value));
     }
     if (!scalars.isEmpty()) {
         html += QStringLiteral("<table cellpadding=\"2\">%1</table>").arg(scalars.join(QString()));

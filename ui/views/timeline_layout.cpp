@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "detect/wording.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
@@ -24,10 +26,6 @@ std::string stallLabel(StallCause cause, uint32_t count, int64_t lostNs) {
     }
     return lostNs > 0 ? fmt::format("{} × {} · {}", count, stallCauseLabel(cause), formatDuration(lostNs))
                       : fmt::format("{} × {}", count, stallCauseLabel(cause));
-}
-
-std::string plural(size_t count, const char* one, const char* many) {
-    return fmt::format("{} {}", count, count == 1 ? one : many);
 }
 
 // Lays out one frame; a class only to share the viewport, the model and the output.

@@ -265,6 +265,13 @@ void TimelineModel::setGroupCollapsed(size_t group, bool collapsed) {
     }
 }
 
+void TimelineModel::setAllGroupsCollapsed(bool collapsed) {
+    for (LaneGroup& group : groups_) {
+        group.collapsed = collapsed;
+    }
+    layoutRows();
+}
+
 std::optional<size_t> TimelineModel::groupOfConnection(uint32_t id) const {
     if (grouping_ == LaneGrouping::Connection || id >= groupOf_.size() || groupOf_[id] == UINT32_MAX) {
         return std::nullopt;

@@ -145,6 +145,8 @@ public:
     void setGrouping(LaneGrouping grouping);
     [[nodiscard]] LaneGrouping grouping() const { return grouping_; }
     void setGroupCollapsed(size_t group, bool collapsed);
+    /// Folds (or unfolds) every group, laying the rows out once.
+    void setAllGroupsCollapsed(bool collapsed);
     /// Group of connection `id` in the current grouping, or nullopt (ungrouped).
     [[nodiscard]] std::optional<size_t> groupOfConnection(uint32_t id) const;
 

@@ -190,6 +190,12 @@ void TimelineView::setGrouping(LaneGrouping grouping) {
     viewport()->update();
 }
 
+void TimelineView::setAllGroupsCollapsed(bool collapsed) {
+    model_->setAllGroupsCollapsed(collapsed);
+    updateScrollBars();
+    viewport()->update();
+}
+
 void TimelineView::applyFontMetrics() {
     const QFontMetricsF metrics(pixelFont(font()));
     lineHeightPx_ = std::ceil(metrics.height());

@@ -61,6 +61,8 @@ public:
     /// results' strace alignment get lanes of their own (below their connections) without it.
     void setExtraLanes(std::vector<TimelineLane> lanes);
     void setGrouping(LaneGrouping grouping);
+    /// Folds (or unfolds) every group of the current grouping to its header lane.
+    void setAllGroupsCollapsed(bool collapsed);
     /// The notes to draw (pins and labels at their times), on screen and in render().
     void setNotePins(NotePins pins);
     [[nodiscard]] LaneGrouping grouping() const { return grouping_; }

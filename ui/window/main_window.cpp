@@ -19,6 +19,7 @@
 
 #include "annotate/notes_controller.hpp"
 #include "capture/live_capture_controller.hpp"
+#include "export/headless_export.hpp"
 #include "export/view_export_dialog.hpp"
 #include "loading/input_kind.hpp"
 #include "panels/analysis_options_dialog.hpp"
@@ -118,6 +119,11 @@ void MainWindow::buildFileMenu() {
             exportShownViewDialog(this, *timelineView_, *sequenceView_, viewTabs_->currentWidget() == sequenceView_);
         }
     });
+    QAction* report =
+        fileMenu_->addAction(tr("Export incident &report..."), this, &MainWindow::exportIncidentReportDialog);
+    report->setObjectName(QStringLiteral("exportIncidentReportAction"));
+    report->setToolTip(tr("Write report.md, report.html and report.pdf with the summary, one section per cause and "
+                          "their pictures, as tcpscope-cli report does"));
     fileMenu_->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     toolbar_ = addToolBar(tr("Main"));
@@ -218,7 +224,7 @@ void MainWindow::buildLayout() {
 
     auto* findings = new QSplitter(Qt::Vertical);
     findings->setObjectName(QStringLiteral("findingsSplitter"));
-    findings->addWidget(titled(tr("&Findings, by time lost"), findingsView_));
+    findings->addWidget(titled(tr("&Findings, by wall-clock time lost"), findingsView_));
     findings->addWidget(titled(tr("Finding details"), findingDetail_));
     findings->setSizes({260, 240});
     auto* top = new QSplitter(Qt::Horizontal);
@@ -417,11 +423,12 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     }
     const FrameCounters& counters = results->counters();
     const StraceAlignment* alignment = results->alignment();
-    summaryLabel_->setText(tr("%1 packets, %2 TCP, %3 connections, %4 findings%5%6")
+    const size_t findings = results->findings().size();
+    summaryLabel_->setText(tr("%1 packets, %2 TCP, %3 connections, %4%5%6")
                                .arg(counters.frames)
                                .arg(counters.tcp)
                                .arg(results->connections().size())
-                               .arg(results->findings().size())
+                               .arg(findings == 1 ? tr("1 finding") : tr("%1 findings").arg(findings))
                                .arg(alignment != nullptr ? tracedSocketsText(*alignment) : QString())
                                .arg(complete ? QString() : tr(" so far")));
     if (complete) {
@@ -582,6 +589,36 @@ void MainWindow::attachDialog() {
         QFileDialog::getOpenFileNames(this, tr("Attach strace log"), QFileInfo(request_.captures.value(0)).path(), tr(kStraceFilter));
     if (!files.isEmpty()) {
         attachStraceLogs(files);
+    }
+}
+
+QString MainWindow::exportIncidentReportTo(const QString& directory) {
+    if (!results_ || !results_->isComplete()) {
+        return tr("The analysis has not finished yet.");
+    }
+    // The pictures are drawn by the views' widgets, so on this thread: a wait cursor meanwhile.
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const ExportOutcome outcome = exportIncidentReport(results_, directory);
+    QApplication::restoreOverrideCursor();
+    if (outcome.error.isEmpty()) {
+        statusBar()->showMessage(tr("Wrote the %1 to %2").arg(outcome.description, directory), 10'000);
+    }
+    return outcome.error;
+}
+
+void MainWindow::exportIncidentReportDialog() {
+    const QString title = tr("Export incident report");
+    if (!results_ || !results_->isComplete()) {
+        QMessageBox::information(this, title, tr("Open a capture and let its analysis finish first."));
+        return;
+    }
+    const QString directory = QFileDialog::getExistingDirectory(
+        this, tr("Export incident report into a directory"), QFileInfo(request_.captures.value(0)).path());
+    if (directory.isEmpty()) {
+        return;
+    }
+    if (const QString error = exportIncidentReportTo(directory); !error.isEmpty()) {
+        QMessageBox::warning(this, title, error);
     }
 }
 

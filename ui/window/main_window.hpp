@@ -70,6 +70,11 @@ public:
     /// One-time overrides of the strace clock (the command line's --strace-tz, --strace-offset).
     void setClockOverride(const StraceClockOptions& clock) { clockOverride_ = clock; }
 
+    /// Writes the incident report of the complete results into `directory`: what File > Export
+    /// incident report does once a directory is chosen, and the same files as `tcpscope-cli report`
+    /// for the same inputs. Returns an empty string, or why nothing was written.
+    QString exportIncidentReportTo(const QString& directory);
+
     /// The current results (partial while loading), or null.
     [[nodiscard]] const ResultsPtr& results() const { return results_; }
     /// Selects the finding with `id` and everything linked to it.
@@ -135,6 +140,7 @@ private:
     void showFrame(uint32_t frame);
     void openDialog();
     void attachDialog();
+    void exportIncidentReportDialog();
     void analysisOptionsDialog();
     void reload();
     void reportProblem(const QString& line);

@@ -1,0 +1,190 @@
+#include "points/point_analysis.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "capture/capture_error.hpp"
+#include "capture/capture_reader.hpp"
+#include "decode/packet_decoder.hpp"
+#include "points/connection_vantage.hpp"
+#include "points/point_segments.hpp"
+#include "points/segment_matching.hpp"
+
+namespace tcpscope {
+namespace {
+
+// One file of one point, read a second time with its frame ready, its time on the reference clock.
+struct PointInput {
+    std::unique_ptr<CaptureReader> reader;
+    uint32_t point = 0;
+    RawPacket pending;
+    bool hasPending = false;
+    int64_t referenceTsNs = 0;
+    InputSummary summary;
+};
+
+void advance(PointInput& input, const PointClock& clock) {
+    input.hasPending = input.reader->next(input.pending);
+    if (!input.hasPending) {
+        return;
+    }
+    input.referenceTsNs = clock.toReferenceNs(input.pending.tsNs);
+    ++input.summary.frames;
+    std::vector<uint32_t>& seen = input.summary.linkTypes;
+    if (std::find(seen.begin(), seen.end(), input.pending.linkType) == seen.end()) {
+        seen.push_back(input.pending.linkType);
+    }
+}
+
+void closeOut(PointInput& input) {
+    const CaptureReader& reader = *input.reader;
+    input.summary.format = reader.format();
+    input.summary.bytes = reader.bytesConsumed();
+    input.summary.warnings = reader.warnings();
+    if (const InputProblem* problem = reader.error()) {
+        input.summary.errors.push_back(*problem);
+    }
+    input.summary.comments = reader.sectionComments();
+}
+
+// The input whose pending frame comes first on the reference clock (ties: the one given first).
+PointInput* earliestInput(std::vector<PointInput>& inputs, uint32_t& index) {
+    PointInput* earliest = nullptr;
+    for (uint32_t i = 0; i < inputs.size(); ++i) {
+        if (inputs[i].hasPending && (earliest == nullptr || inputs[i].referenceTsNs < earliest->referenceTsNs)) {
+            earliest = &inputs[i];
+            index = i;
+        }
+    }
+    return earliest;
+}
+
+// The frames of every point, merged on the reference clock, those of each connection only from its
+// vantage point, pushed into the engine with their reference times. Frames that are no TCP segment
+// (nor an ICMP message about one) are all pushed: they are only counted.
+std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& points,
+                                             const std::vector<PointClock>& clocks,
+                                             const absl::flat_hash_map<FlowKey, uint32_t>& vantage,
+                                             AnalysisEngine& engine, std::vector<PointSummary>& summaries) {
+    std::vector<PointInput> inputs;
+    for (uint32_t p = 0; p < points.size(); ++p) {
+        for (const std::string& path : points[p].files) {
+            PointInput& input = inputs.emplace_back();
+            input.reader = CaptureReader::open(path);
+            input.point = p;
+            input.summary.path = path;
+        }
+    }
+    for (PointInput& input : inputs) {
+        advance(input, clocks[input.point]);
+    }
+    TcpSegment segment;
+    PacketTooBig tooBig;
+    while (true) {
+        uint32_t index = 0;
+        PointInput* earliest = earliestInput(inputs, index);
+        if (earliest == nullptr) {
+            break;
+        }
+        const DecodeStatus status = decodePacket(earliest->pending, segment, &tooBig);
+        bool take = true;
+        if (status == DecodeStatus::Tcp || status == DecodeStatus::PacketTooBig) {
+            bool sourceIsLow = true;
+            const auto chosen = vantage.find(FlowKey::fromSegment(segment.source, segment.destination, sourceIsLow));
+            // A "too big" message about a connection no point saw a segment of is taken from every point.
+            take = chosen == vantage.end() || chosen->second == earliest->point;
+            if (take && status == DecodeStatus::Tcp) {
+                ++summaries[earliest->point].analysedSegments;
+            }
+        }
+        if (take) {
+            RawPacket onReferenceClock = earliest->pending;
+            onReferenceClock.tsNs = earliest->referenceTsNs;
+            engine.push(onReferenceClock, index);
+        }
+        advance(*earliest, clocks[earliest->point]);
+    }
+    engine.finish();
+    std::vector<InputSummary> inputSummaries;
+    for (PointInput& input : inputs) {
+        closeOut(input);
+        inputSummaries.push_back(std::move(input.summary));
+    }
+    return inputSummaries;
+}
+
+}  // namespace
+
+PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const AnalysisOptions& options) {
+    PointsAnalysis result;
+    std::vector<PointSegments> segments;
+    for (const CapturePoint& point : points) {
+        if (points.size() > 1 && std::find(point.files.begin(), point.files.end(), "-") != point.files.end()) {
+            throw CaptureError({"-", 0, "standard input cannot be a capture point among several (it is read twice)"});
+        }
+    }
+    if (points.size() > 1) {
+        for (const CapturePoint& point : points) {
+            segments.push_back(readPointSegments(point));
+        }
+    }
+    int64_t referenceOriginNs = 0;
+    if (!segments.empty() && !segments.front().segments.empty()) {
+        referenceOriginNs = segments.front().segments.front().tsNs;
+    }
+    for (uint32_t first = 0; first < segments.size(); ++first) {
+        for (uint32_t second = first + 1; second < segments.size(); ++second) {
+            if (std::optional<PairClockFit> fit = fitPairClock(matchSegments(segments[first], segments[second]))) {
+                result.summary.hops.push_back({first, second, *fit});
+            }
+        }
+    }
+    const std::vector<PointClock> clocks =
+        chainPointClocks(static_cast<uint32_t>(points.size()), result.summary.hops, referenceOriginNs);
+    for (uint32_t p = 0; p < points.size(); ++p) {
+        PointSummary& summary = result.summary.points.emplace_back();
+        summary.point = points[p];
+        summary.clock = clocks[p];
+    }
+
+    if (points.size() <= 1) {
+        std::vector<std::string> files = points.empty() ? std::vector<std::string>{} : points.front().files;
+        result.analysis = analyzeCaptures(files, options);
+        if (!points.empty()) {
+            PointSummary& only = result.summary.points.front();
+            for (const InputSummary& input : result.analysis.inputs) {
+                only.frames += input.frames;
+            }
+            only.tcpSegments = only.analysedSegments = result.analysis.engine->counters().tcp;
+            only.connectionsAnalysed = result.analysis.engine->connections().size();
+        }
+        return result;
+    }
+
+    const absl::flat_hash_map<FlowKey, uint32_t> vantage = chooseVantagePoints(segments, clocks);
+    for (uint32_t p = 0; p < points.size(); ++p) {
+        result.summary.points[p].frames = segments[p].frames;
+        result.summary.points[p].tcpSegments = segments[p].segments.size();
+    }
+    for (const auto& [flow, point] : vantage) {
+        ++result.summary.points[point].connectionsAnalysed;
+    }
+    // The same steps as analyzeCaptures, with the frames chosen and put on one clock.
+    CaptureAnalysis& analysis = result.analysis;
+    analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
+    auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors, options.runDetectors);
+    FindingLog& log = authors->log();
+    analysis.inputs = feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points);
+    analysis.engine->clearObservers();
+    analysis.engine->releaseTracking();
+    analysis.populations = log.releasePopulations();
+    if (options.describeWhenWritten) {
+        analysis.findings = log.releaseMeasured();
+        analysis.authors = std::move(authors);
+    } else {
+        analysis.findings = log.release();
+    }
+    return result;
+}
+
+}  // namespace tcpscope

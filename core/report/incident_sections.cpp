@@ -1,0 +1,313 @@
+#include "report/incident_sections.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "detect/wording.hpp"
+#include "report/report_format.hpp"
+#include "tcp/proxy_pair.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+constexpr size_t kArrowsBeforeStall = 4;
+
+SectionPicture pictureOf(FindingKind kind) {
+    switch (kind) {
+        case FindingKind::DelayedAckStall:
+        case FindingKind::RetransmissionStall:
+        case FindingKind::ZeroWindowStall:
+        case FindingKind::PathMtu: return SectionPicture::Ladder;
+        case FindingKind::SynBacklogOverflow:
+        case FindingKind::PortReuse:
+        case FindingKind::TimeWaitChurn:
+        case FindingKind::PortExhaustion:
+        case FindingKind::SynUnanswered:
+        case FindingKind::SynFlood:
+        case FindingKind::PortScan: return SectionPicture::Timeline;
+        case FindingKind::CaptureQuality: return SectionPicture::None;
+    }
+    return SectionPicture::None;
+}
+
+// The time of a group's findings (their waits and spans, or their duration), with a margin, inside
+// the capture; the whole capture when they say nothing of time.
+WaitRange sectionRange(const CaptureAnalysis& analysis, const FindingGroup& group) {
+    const WaitRange capture{analysis.engine->firstTsNs(), analysis.engine->lastTsNs()};
+    int64_t startNs = INT64_MAX;
+    int64_t endNs = INT64_MIN;
+    const auto cover = [&](int64_t from, int64_t to) {
+        startNs = std::min(startNs, from);
+        endNs = std::max(endNs, to);
+    };
+    for (const size_t index : group.findings) {
+        const Finding& finding = analysis.findings[index];
+        for (const WaitRange& wait : finding.waitRanges) {
+            cover(wait.startNs, wait.endNs);
+        }
+        for (const FindingSpan& span : finding.spans) {
+            cover(span.startNs, span.endNs);
+        }
+        cover(finding.tsNs, finding.tsNs + static_cast<int64_t>(finding.durationMs * 1e6));
+    }
+    if (startNs >= endNs) {
+        return capture;
+    }
+    const int64_t marginNs = std::max<int64_t>((endNs - startNs) / 20, 20'000'000);
+    return {std::max(capture.startNs, startNs - marginNs), std::min(capture.endNs, endNs + marginNs)};
+}
+
+ReportLadder ladderOf(const CaptureAnalysis& analysis, uint32_t connection) {
+    const auto pair = findProxyPartner(analysis.engine->connections(), analysis.engine->packets(), connection);
+    return pair ? ReportLadder{{pair->clientSide, pair->serverSide}} : ReportLadder{{connection}};
+}
+
+bool knownConnection(const CaptureAnalysis& analysis, uint32_t connection) {
+    const auto& connections = analysis.engine->connections();
+    return connection != kNoConnection && connection < connections.size() && connections.holds(connection);
+}
+
+// What a finding of no waits amounts to, from its evidence (for the reports only).
+std::string noWaitText(const Finding& finding) {
+    const nlohmann::json& evidence = finding.evidence;
+    if (!evidence.is_object()) {
+        return "nothing waited";
+    }
+    switch (finding.kind) {
+        case FindingKind::TimeWaitChurn:
+            return fmt::format(
+                "{} closed {} first, up to {} in TIME_WAIT at once; nothing waited yet, but each entry "
+                "holds a port",
+                evidence.value("host", std::string("the host")),
+                plural(evidence.value("active_closes", uint64_t{0}), "connection", "connections"),
+                evidence.value("peak_population", uint64_t{0}));
+        case FindingKind::PortReuse:
+            return fmt::format(
+                "{} reused a 4-tuple still in TIME_WAIT and the server accepted them; nothing waited, "
+                "but it is fragile",
+                plural(evidence.value("reuses", uint64_t{1}), "connection", "connections"));
+        case FindingKind::SynFlood:
+        case FindingKind::PortScan:
+            return fmt::format("{}; nothing waited", plural(evidence.value("attempts", uint64_t{0}),
+                                                            "connection attempt", "connection attempts"));
+        default: return "nothing waited";
+    }
+}
+
+// One row of the affected connections: a connection's waits, or a wait of no connection (a pause).
+struct AffectedRow {
+    uint32_t connection = kNoConnection;
+    uint64_t waits = 0;
+    double waitedMs = 0;
+    double worstMs = 0;
+    int64_t firstNs = 0;
+};
+
+std::vector<AffectedRow> affectedRows(const CaptureAnalysis& analysis, const FindingGroup& group, bool& truncated) {
+    std::vector<AffectedRow> rows;
+    std::map<uint32_t, size_t> rowOf;
+    for (const size_t index : group.findings) {
+        const Finding& finding = analysis.findings[index];
+        if (knownConnection(analysis, finding.connection)) {
+            // A finding of one connection: its impact counts every wait, not only the listed spans.
+            rows.push_back({finding.connection, finding.impact.delayedRequests, finding.impact.wallMs,
+                            finding.impact.maxMs, finding.tsNs});
+            continue;
+        }
+        truncated = truncated || finding.totalSpans > finding.spans.size();
+        for (const FindingSpan& span : finding.spans) {
+            const double lengthMs = static_cast<double>(span.endNs - span.startNs) / 1e6;
+            if (!knownConnection(analysis, span.connection)) {
+                rows.push_back({kNoConnection, 1, lengthMs, lengthMs, span.startNs});
+                continue;
+            }
+            const auto [slot, added] = rowOf.try_emplace(span.connection, rows.size());
+            if (added) {
+                rows.push_back({span.connection, 0, 0, 0, span.startNs});
+            }
+            AffectedRow& row = rows[slot->second];
+            row.waits += lengthMs > 0 ? 1 : 0;
+            row.waitedMs += lengthMs;
+            row.worstMs = std::max(row.worstMs, lengthMs);
+        }
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const AffectedRow& a, const AffectedRow& b) {
+        return a.waitedMs != b.waitedMs ? a.waitedMs > b.waitedMs : a.firstNs < b.firstNs;
+    });
+    return rows;
+}
+
+}  // namespace
+
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
+    std::vector<ReportSection> sections;
+    for (FindingGroup& group : groupFindings(analysis)) {
+        ReportSection& section = sections.emplace_back();
+        section.wallMs = group.wallMs;
+        section.picture = pictureOf(group.kind);
+        section.group = std::move(group);
+    }
+    std::stable_sort(sections.begin(), sections.end(), [](const ReportSection& a, const ReportSection& b) {
+        if (a.group.severity != b.group.severity) {
+            return a.group.severity < b.group.severity;
+        }
+        return a.wallMs != b.wallMs ? a.wallMs > b.wallMs : a.group.durationMs > b.group.durationMs;
+    });
+    for (size_t index = 0; index < sections.size(); ++index) {
+        ReportSection& section = sections[index];
+        section.range = sectionRange(analysis, section.group);
+        if (section.picture != SectionPicture::Ladder) {
+            continue;
+        }
+        const Finding& worst = analysis.findings[section.group.findings.front()];
+        if (!knownConnection(analysis, worst.connection) || worst.durationMs <= 0) {
+            section.picture = SectionPicture::None;
+            continue;
+        }
+        section.ladder = ladderOf(analysis, worst.connection);
+        for (size_t earlier = 0; earlier < index && earlier < kMaxReportSections; ++earlier) {
+            if (sections[earlier].picture == SectionPicture::Ladder &&
+                sections[earlier].ladder.flows == section.ladder.flows) {
+                section.sameLadderAs = earlier;
+                break;
+            }
+        }
+    }
+    return sections;
+}
+
+SequenceDiagram ladderDiagram(const CaptureAnalysis& analysis, const ReportLadder& ladder) {
+    return ladder.flows.size() == 2 ? SequenceDiagram::ofProxy(analysis, ladder.flows[0], ladder.flows[1])
+                                    : SequenceDiagram::ofConnection(analysis, ladder.flows.front());
+}
+
+LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows) {
+    const size_t arrows = diagram.arrows().size();
+    size_t first = 0;
+    if (!diagram.stalls().empty()) {
+        const size_t stallStart = diagram.stalls().front().startArrow;
+        first = stallStart > kArrowsBeforeStall ? stallStart - kArrowsBeforeStall : 0;
+    }
+    first = std::min(first, arrows);
+    return {first, std::min(maxArrows, arrows - first)};
+}
+
+std::string reportDuration(double ms) {
+    return ms >= 1000 ? fmt::format("{:.2f} s", ms / 1000) : fmt::format("{:.1f} ms", ms);
+}
+
+std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& group) {
+    if (!group.client.empty() || !group.server.empty()) {
+        return fmt::format("{} -> {}", group.client, group.server);
+    }
+    const Finding& finding = analysis.findings[group.findings.front()];
+    const nlohmann::json& evidence = finding.evidence;
+    if (!evidence.is_object()) {
+        return {};
+    }
+    const auto field = [&evidence](const char* key) {
+        const auto found = evidence.find(key);
+        return found != evidence.end() && found->is_string() ? found->get<std::string>() : std::string();
+    };
+    switch (finding.kind) {
+        case FindingKind::SynBacklogOverflow: return field("listener").empty() ? "" : "listener " + field("listener");
+        case FindingKind::PortExhaustion:
+            return fmt::format("{} -> {}", field("client"),
+                               finding.server ? finding.server->toString() : field("server"));
+        case FindingKind::TimeWaitChurn: return fmt::format("{} {}", field("role"), field("host"));
+        case FindingKind::SynUnanswered:
+        case FindingKind::SynFlood: return !field("server").empty() ? "server " + field("server") : field("client");
+        case FindingKind::PortScan:
+            return !field("source").empty() ? field("source") + " -> " + field("target") : field("target");
+        default: return {};
+    }
+}
+
+std::string sectionTitle(const CaptureAnalysis& analysis, const FindingGroup& group) {
+    const std::string endpoints = causeEndpoints(analysis, group);
+    return endpoints.empty() ? std::string(findingKindTitle(group.kind))
+                             : fmt::format("{}, {}", findingKindTitle(group.kind), endpoints);
+}
+
+std::string waitsText(FindingKind kind, uint64_t waits) {
+    switch (kind) {
+        case FindingKind::SynBacklogOverflow:
+        case FindingKind::PortReuse: return plural(waits, "handshake", "handshakes") + " delayed";
+        case FindingKind::PortExhaustion: return plural(waits, "pause", "pauses") + " with no new connection";
+        case FindingKind::SynUnanswered:
+        case FindingKind::SynFlood:
+        case FindingKind::PortScan: return plural(waits, "connection attempt", "connection attempts") + " unanswered";
+        default: return plural(waits, "request", "requests") + " delayed";
+    }
+}
+
+std::string sectionImpactText(const CaptureAnalysis& analysis, const ReportSection& section) {
+    const FindingGroup& group = section.group;
+    if (group.delayedRequests == 0) {
+        return noWaitText(analysis.findings[group.findings.front()]);
+    }
+    std::string text = waitsText(group.kind, group.delayedRequests);
+    if (group.connections > 0) {
+        text += " on " + plural(group.connections, "connection", "connections");
+    }
+    text += fmt::format(", during {} of wall-clock time", reportDuration(section.wallMs));
+    double worstMs = 0;
+    double lowestMedianMs = 1e300;
+    double highestMedianMs = 0;
+    for (const size_t index : group.findings) {
+        const FindingImpact& impact = analysis.findings[index].impact;
+        if (impact.delayedRequests == 0) {
+            continue;
+        }
+        worstMs = std::max(worstMs, impact.maxMs);
+        lowestMedianMs = std::min(lowestMedianMs, impact.p50Ms);
+        highestMedianMs = std::max(highestMedianMs, impact.p50Ms);
+    }
+    if (group.findings.size() == 1) {
+        const FindingImpact& impact = analysis.findings[group.findings.front()].impact;
+        return text + fmt::format("; median {}, p99 {}, worst {}", reportDuration(impact.p50Ms),
+                                  reportDuration(impact.p99Ms), reportDuration(impact.maxMs));
+    }
+    return text + fmt::format("; medians {} to {} per connection, worst {}", reportDuration(lowestMedianMs),
+                              reportDuration(highestMedianMs), reportDuration(worstMs));
+}
+
+ReportBlock affectedTable(const CaptureAnalysis& analysis, const ReportSection& section) {
+    ReportBlock table;
+    table.kind = ReportBlock::Kind::Table;
+    table.rows.push_back({"flow", "client", "server", "waits", "waited", "worst", "first (UTC)"});
+    bool truncated = false;
+    const std::vector<AffectedRow> rows = affectedRows(analysis, section.group, truncated);
+    const auto& connections = analysis.engine->connections();
+    // A wait of no connection (a pause of a port pool) is between the cause's client and server.
+    const std::string endpoints = causeEndpoints(analysis, section.group);
+    const size_t arrow = endpoints.find(" -> ");
+    const std::string causeClient = arrow == std::string::npos ? endpoints : endpoints.substr(0, arrow);
+    const std::string causeServer = arrow == std::string::npos ? std::string() : endpoints.substr(arrow + 4);
+    for (size_t index = 0; index < rows.size() && index < kMaxAffectedRows; ++index) {
+        const AffectedRow& row = rows[index];
+        const bool known = row.connection != kNoConnection;
+        table.rows.push_back({known ? fmt::format("#{}", row.connection) : "pause",
+                              known ? connections[row.connection].client.toString() : causeClient,
+                              known ? connections[row.connection].server.toString() : causeServer,
+                              std::to_string(row.waits), reportDuration(row.waitedMs), reportDuration(row.worstMs),
+                              utcTimestamp(row.firstNs)});
+    }
+    if (rows.size() > kMaxAffectedRows || truncated) {
+        uint64_t waits = 0;
+        for (size_t index = kMaxAffectedRows; index < rows.size(); ++index) {
+            waits += rows[index].waits;
+        }
+        const std::string more =
+            rows.size() > kMaxAffectedRows
+                ? fmt::format("and {} more ({})", rows.size() - kMaxAffectedRows, plural(waits, "wait", "waits"))
+                : std::string("and more");
+        table.rows.push_back({more, truncated ? "the detector listed only the first" : "", "", "", "", "", ""});
+    }
+    return table;
+}
+
+}  // namespace tcpscope

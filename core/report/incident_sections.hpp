@@ -1,0 +1,72 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/capture_analysis.hpp"
+#include "report/finding_groups.hpp"
+#include "report/report_blocks.hpp"
+#include "report/sequence_diagram.hpp"
+
+namespace tcpscope {
+
+/// Arrows [first, first + count) of a ladder: the part an incident report draws.
+struct LadderWindow {
+    size_t first = 0;
+    size_t count = 0;
+};
+
+/// A connection (or a proxy pair) whose ladder the report shows.
+struct ReportLadder {
+    std::vector<uint32_t> flows;  ///< one flow, or the client side and the server side of a proxy
+};
+
+/// The picture that explains a cause: the ladder of one stalled connection, or the timeline of a
+/// population of connections over the cause's time, or none (a capture's quality).
+enum class SectionPicture : uint8_t { None, Ladder, Timeline };
+
+/// One cause of an incident report: the findings of one kind between one client host and one
+/// server endpoint (a FindingGroup), and what to draw for it.
+struct ReportSection {
+    FindingGroup group;
+    SectionPicture picture = SectionPicture::None;
+    ReportLadder ladder;                 ///< Ladder: its worst connection, joined with its proxy partner
+    std::optional<size_t> sameLadderAs;  ///< Ladder: an earlier section that draws the same ladder
+    WaitRange range;                     ///< Timeline: the time of its findings, with a margin
+    double wallMs = 0;                   ///< wall-clock time during which any of its findings waited
+};
+
+/// At most this many causes get a section of their own; the others are listed in one table.
+inline constexpr size_t kMaxReportSections = 8;
+/// At most this many rows in a section's table of affected connections.
+inline constexpr size_t kMaxAffectedRows = 10;
+
+/// The causes of `analysis`, most severe first, then by wall-clock impact, then by connection-time.
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis);
+
+/// The diagram of a report ladder (two lifelines, or three for a proxy pair).
+SequenceDiagram ladderDiagram(const CaptureAnalysis& analysis, const ReportLadder& ladder);
+
+/// The arrows to draw of `diagram`: `maxArrows` from a few before the first stall (or from the start).
+LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows);
+
+/// "41.2 ms", "1.72 s": a wait or a wall-clock time as the incident report writes it.
+std::string reportDuration(double ms);
+/// Who a cause is about: "127.0.0.1 -> 127.0.0.1:3307", "listener 127.0.0.1:9200", "client
+/// 127.0.0.1" (a finding of no connection: what its evidence names), or "".
+std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& group);
+/// "Nagle + delayed ACK, 127.0.0.1 -> 127.0.0.1:3307", "Listen backlog overflow, listener
+/// 127.0.0.1:9200", "TIME_WAIT churn, client 127.0.0.1".
+std::string sectionTitle(const CaptureAnalysis& analysis, const FindingGroup& group);
+/// "39 requests delayed", "18 handshakes delayed", "1 pause of every new connection": the waits of a kind.
+std::string waitsText(FindingKind kind, uint64_t waits);
+/// "39 requests delayed on 1 connection, median 41.2 ms, p99 44.0 ms, worst 44.1 ms", or what a
+/// cause of no waits amounts to.
+std::string sectionImpactText(const CaptureAnalysis& analysis, const ReportSection& section);
+/// The affected connections (or pauses) of a section, at most kMaxAffectedRows, the rest counted
+/// in a last row; an empty table (no rows after the header) when it has none.
+ReportBlock affectedTable(const CaptureAnalysis& analysis, const ReportSection& section);
+
+}  // namespace tcpscope

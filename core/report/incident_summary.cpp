@@ -1,0 +1,243 @@
+#include "report/incident_summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "detect/wording.hpp"
+#include "report/cause_and_fix.hpp"
+#include "report/finding_groups.hpp"
+#include "report/report_format.hpp"
+
+namespace tcpscope {
+
+namespace {
+
+constexpr size_t kEvidenceLines = 3;
+
+ReportBlock paragraph(std::string label, std::string text) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Paragraph;
+    block.label = std::move(label);
+    block.text = std::move(text);
+    return block;
+}
+
+ReportBlock list(std::vector<std::string> items) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::List;
+    block.rows.push_back(std::move(items));
+    return block;
+}
+
+// "03:28:52.953 UTC (+0.021 s)": the time of day and the time since the capture's first packet.
+std::string whenText(const CaptureAnalysis& analysis, int64_t tsNs) {
+    const std::string utc = utcTimestamp(tsNs);
+    const size_t space = utc.find(' ');
+    return fmt::format("{} UTC (+{:.3f} s)", space == std::string::npos ? utc : utc.substr(space + 1, 12),
+                       static_cast<double>(tsNs - analysis.engine->firstTsNs()) / 1e9);
+}
+
+std::string framesText(const SpanFrames& frames) {
+    std::string text;
+    for (size_t index = 0; index < frames.size(); ++index) {
+        text += (index == 0 ? "" : index + 1 == frames.size() ? " and " : ", ") + std::to_string(frames[index]);
+    }
+    return (frames.size() == 1 ? "frame " : "frames ") + text;
+}
+
+// What the frames of a span are, where the kind says so.
+std::string frameRoles(FindingKind kind) {
+    switch (kind) {
+        case FindingKind::DelayedAckStall: return " (the small segment, the late ACK, the held segment)";
+        case FindingKind::PortExhaustion: return " (the last SYN before the pause, the next one)";
+        case FindingKind::SynBacklogOverflow: return " (the first SYN)";
+        default: return "";
+    }
+}
+
+// The first wait of a section (the longest for a listener's handshakes, which all start together).
+std::optional<std::string> waitEvidence(const CaptureAnalysis& analysis, const ReportSection& section) {
+    const FindingSpan* chosen = nullptr;
+    for (const size_t index : section.group.findings) {
+        for (const FindingSpan& span : analysis.findings[index].spans) {
+            if (span.endNs <= span.startNs || span.frames.empty()) {
+                continue;
+            }
+            const bool better = section.group.kind == FindingKind::SynBacklogOverflow
+                                    ? chosen == nullptr || span.endNs - span.startNs > chosen->endNs - chosen->startNs
+                                    : chosen == nullptr || span.startNs < chosen->startNs;
+            chosen = better ? &span : chosen;
+        }
+    }
+    if (chosen == nullptr) {
+        return std::nullopt;
+    }
+    const bool longest = section.group.kind == FindingKind::SynBacklogOverflow;
+    const std::string where = chosen->connection == kNoConnection ? causeEndpoints(analysis, section.group)
+                                                                  : fmt::format("flow #{}", chosen->connection);
+    return fmt::format("{} wait ({}), {}: {}{}, from {} for {}.", longest ? "Longest" : "First",
+                       findingKindTitle(section.group.kind), where, framesText(chosen->frames),
+                       frameRoles(section.group.kind), whenText(analysis, chosen->startNs),
+                       reportDuration(static_cast<double>(chosen->endNs - chosen->startNs) / 1e6));
+}
+
+std::string logName(const StraceAlignment* alignment) {
+    if (alignment == nullptr || alignment->logs.empty() || alignment->logs.front().files.empty()) {
+        return "the strace log";
+    }
+    const std::string& path = alignment->logs.front().files.front();
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The trace's word on the stalls: the first confirmed held write, or the failed connect() calls.
+std::vector<std::string> straceEvidence(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+    std::vector<std::string> lines;
+    size_t confirmed = 0;
+    size_t judged = 0;
+    const StraceVerdict* first = nullptr;
+    for (const Finding& finding : analysis.findings) {
+        for (const StraceVerdict& verdict : finding.straceVerdicts) {
+            judged += verdict.verdict == StraceVerdictKind::NoTrace ? 0 : 1;
+            if (verdict.verdict == StraceVerdictKind::Confirmed) {
+                ++confirmed;
+                if (first == nullptr || verdict.heldWrite.tsNs < first->heldWrite.tsNs) {
+                    first = &verdict;
+                }
+            }
+        }
+        if (finding.failedConnects && finding.failedConnects->count > 0) {
+            const FailedConnects& failed = *finding.failedConnects;
+            lines.push_back(fmt::format("strace: {} failed with EADDRNOTAVAIL (no free local port), from {} to {}.",
+                                        plural(failed.count, "connect() call", "connect() calls"),
+                                        whenText(analysis, failed.firstTsNs), whenText(analysis, failed.lastTsNs)));
+        }
+    }
+    if (first != nullptr) {
+        lines.push_back(fmt::format(
+            "strace confirms {} of {} traced stalls. The first: {}() of {} bytes on fd {} (pid {}, line {} of {}) at "
+            "{}; the kernel held the bytes {} before they left; TCP_NODELAY {}{}.",
+            confirmed, judged, first->heldWrite.name, first->heldWrite.bytes, first->fd, first->pid,
+            first->heldWrite.line, logName(alignment), whenText(analysis, first->heldWrite.tsNs),
+            reportDuration(first->kernelHoldMs), first->nodelaySet ? "was set" : "was never set",
+            first->pattern.empty() ? "" : fmt::format("; calls: {}", first->pattern)));
+    }
+    return lines;
+}
+
+std::string impactText(const CaptureAnalysis& analysis, const std::vector<ReportSection>& sections) {
+    const AnalysisEngine& engine = *analysis.engine;
+    const double captureMs = static_cast<double>(engine.lastTsNs() - engine.firstTsNs()) / 1e6;
+    std::vector<size_t> all(analysis.findings.size());
+    double connectionMs = 0;
+    double worstMs = 0;
+    for (size_t index = 0; index < all.size(); ++index) {
+        all[index] = index;
+        connectionMs += analysis.findings[index].impact.connectionMs;
+        worstMs = std::max(worstMs, analysis.findings[index].impact.maxMs);
+    }
+    std::map<std::string, std::pair<FindingKind, uint64_t>> waitsByNoun;  // "requests delayed" -> waits
+    for (const ReportSection& section : sections) {
+        if (section.group.delayedRequests > 0) {
+            const std::string noun = waitsText(section.group.kind, 2).substr(2);
+            waitsByNoun.try_emplace(noun, section.group.kind, 0).first->second.second += section.group.delayedRequests;
+        }
+    }
+    if (waitsByNoun.empty()) {
+        return fmt::format("Nothing waited: none of the {} held up a connection during the capture's {}.",
+                           plural(analysis.findings.size(), "finding", "findings"), reportDuration(captureMs));
+    }
+    const double wallMs = wallMsOf(analysis, all);
+    std::string waits;
+    for (const auto& [noun, kindAndWaits] : waitsByNoun) {
+        waits += (waits.empty() ? "" : ", ") + waitsText(kindAndWaits.first, kindAndWaits.second);
+    }
+    return fmt::format(
+        "Something waited during {} of the capture's {} ({:.0f}%): {}; the longest wait lasted {}. "
+        "Added up over connections that is {} of connection-time.",
+        reportDuration(wallMs), reportDuration(captureMs), captureMs > 0 ? 100 * wallMs / captureMs : 0.0, waits,
+        reportDuration(worstMs), reportDuration(connectionMs));
+}
+
+}  // namespace
+
+std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
+                                               const std::vector<ReportSection>& sections,
+                                               const StraceAlignment* alignment) {
+    std::vector<ReportBlock> blocks;
+    ReportBlock heading;
+    heading.kind = ReportBlock::Kind::Heading;
+    heading.text = "Summary";
+    heading.label = "summary";
+    blocks.push_back(heading);
+    if (sections.empty()) {
+        blocks.push_back(paragraph("What happened.",
+                                   "No findings: nothing in this capture cost time that tcpscope "
+                                   "can explain."));
+        return blocks;
+    }
+    const size_t named = std::min(sections.size(), kSummaryCauses);
+    std::vector<std::string> causes;
+    for (size_t index = 0; index < named; ++index) {
+        const ReportSection& section = sections[index];
+        causes.push_back(fmt::format("{} ({}): {}.", sectionTitle(analysis, section.group),
+                                     severityName(section.group.severity), sectionImpactText(analysis, section)));
+    }
+    if (sections.size() > named) {
+        causes.push_back(fmt::format("and {} more, below.", plural(sections.size() - named, "cause", "causes")));
+    }
+    blocks.push_back(paragraph("What happened.", fmt::format("{} in {}:", plural(sections.size(), "cause", "causes"),
+                                                             plural(analysis.findings.size(), "finding", "findings"))));
+    blocks.push_back(list(std::move(causes)));
+    blocks.push_back(paragraph("Impact.", impactText(analysis, sections)));
+
+    // The root cause and the fix once per kind among the causes named that are as severe as the
+    // worst or made something wait (TIME_WAIT churn beside the port exhaustion it led to is its
+    // section's business).
+    std::vector<FindingKind> kinds;
+    for (size_t index = 0; index < named; ++index) {
+        const FindingGroup& group = sections[index].group;
+        const bool leading = group.severity == sections.front().group.severity || group.delayedRequests > 0;
+        if (leading && std::find(kinds.begin(), kinds.end(), group.kind) == kinds.end()) {
+            kinds.push_back(sections[index].group.kind);
+        }
+    }
+    if (kinds.size() == 1) {
+        blocks.push_back(paragraph("Root cause.", std::string(causeAndFix(kinds.front()).cause)));
+        blocks.push_back(paragraph("Fix.", std::string(causeAndFix(kinds.front()).fix)));
+    } else {
+        std::vector<std::string> causeLines;
+        std::vector<std::string> fixLines;
+        for (const FindingKind kind : kinds) {
+            causeLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), causeAndFix(kind).cause));
+            fixLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), causeAndFix(kind).fix));
+        }
+        blocks.push_back(paragraph("Root cause.", ""));
+        blocks.push_back(list(std::move(causeLines)));
+        blocks.push_back(paragraph("Fix.", ""));
+        blocks.push_back(list(std::move(fixLines)));
+    }
+
+    std::vector<std::string> evidence;
+    for (size_t index = 0; index < named && evidence.size() < kEvidenceLines - 1; ++index) {
+        if (const auto line = waitEvidence(analysis, sections[index])) {
+            evidence.push_back(*line);
+        }
+    }
+    for (std::string& line : straceEvidence(analysis, alignment)) {
+        if (evidence.size() < kEvidenceLines) {
+            evidence.push_back(std::move(line));
+        }
+    }
+    if (!evidence.empty()) {
+        blocks.push_back(paragraph("Evidence.", ""));
+        blocks.push_back(list(std::move(evidence)));
+    }
+    return blocks;
+}
+
+}  // namespace tcpscope

@@ -1,0 +1,21 @@
+#pragma once
+#include <vector>
+
+#include "align/strace_alignment.hpp"
+#include "analysis/capture_analysis.hpp"
+#include "report/incident_sections.hpp"
+#include "report/report_blocks.hpp"
+
+namespace tcpscope {
+
+/// At most this many causes are named in the summary.
+inline constexpr size_t kSummaryCauses = 3;
+
+/// The one-screen summary of an incident report: what happened (the top causes), the wall-clock
+/// impact, the root cause and the fix once per kind, and two or three lines of evidence (the first
+/// wait's frames and times; the strace calls that confirm it when `alignment` is given).
+std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
+                                               const std::vector<ReportSection>& sections,
+                                               const StraceAlignment* alignment);
+
+}  // namespace tcpscope

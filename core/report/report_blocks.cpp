@@ -1,0 +1,153 @@
+#include "report/report_blocks.hpp"
+
+#include <fmt/format.h>
+
+namespace tcpscope {
+
+namespace {
+
+std::string markdownCell(const std::string& text) {
+    std::string cell;
+    for (const char c : text) {
+        if (c == '|') {
+            cell += "\\|";
+        } else if (c == '\n' || c == '\r') {
+            cell += ' ';
+        } else {
+            cell += c;
+        }
+    }
+    return cell;
+}
+
+std::string htmlEscape(const std::string& text) {
+    std::string escaped;
+    for (const char c : text) {
+        switch (c) {
+            case '&': escaped += "&amp;"; break;
+            case '<': escaped += "&lt;"; break;
+            case '>': escaped += "&gt;"; break;
+            case '"': escaped += "&quot;"; break;
+            default: escaped += c;
+        }
+    }
+    return escaped;
+}
+
+void writeMarkdownTable(std::ostream& out, const ReportBlock& block) {
+    for (size_t row = 0; row < block.rows.size(); ++row) {
+        out << '|';
+        for (const std::string& cell : block.rows[row]) {
+            out << ' ' << markdownCell(cell) << " |";
+        }
+        out << '\n';
+        if (row == 0) {
+            out << '|';
+            for (size_t column = 0; column < block.rows[row].size(); ++column) {
+                out << "---|";
+            }
+            out << '\n';
+        }
+    }
+    out << '\n';
+}
+
+void writeHtmlTable(std::ostream& out, const ReportBlock& block, const HtmlReportOptions& options) {
+    out << (options.forPrint ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" : "<table>\n");
+    for (size_t row = 0; row < block.rows.size(); ++row) {
+        out << "<tr>";
+        for (const std::string& cell : block.rows[row]) {
+            out << (row == 0 ? "<th>" : "<td>") << htmlEscape(cell) << (row == 0 ? "</th>" : "</td>");
+        }
+        out << "</tr>\n";
+    }
+    out << "</table>\n";
+}
+
+void writeHtmlImage(std::ostream& out, const ReportBlock& block, const HtmlReportOptions& options) {
+    if (options.forPrint) {
+        out << fmt::format("<p><img src=\"{}\" width=\"{:.0f}\" alt=\"{}\"></p>\n", htmlEscape(block.file),
+                           options.printWidthPx, htmlEscape(block.text));
+    } else if (!block.dataUri.empty()) {
+        // The page loads no file but itself: the picture is in it.
+        out << "<p><img src=\"" << block.dataUri << "\" alt=\"" << htmlEscape(block.text) << "\"></p>\n";
+    } else {
+        out << "<p><em>" << htmlEscape(block.text) << ": no picture.</em></p>\n";
+    }
+}
+
+}  // namespace
+
+void writeMarkdownBlocks(std::ostream& out, const std::vector<ReportBlock>& blocks) {
+    for (const ReportBlock& block : blocks) {
+        switch (block.kind) {
+            case ReportBlock::Kind::Heading:
+                out << std::string(static_cast<size_t>(block.level), '#') << ' ' << block.text << "\n\n";
+                break;
+            case ReportBlock::Kind::Paragraph:
+                out << (block.label.empty() ? "" : "**" + block.label + "** ") << block.text << "\n\n";
+                break;
+            case ReportBlock::Kind::List:
+                for (const std::string& item : block.rows.empty() ? std::vector<std::string>() : block.rows.front()) {
+                    out << "- " << item << '\n';
+                }
+                out << '\n';
+                break;
+            case ReportBlock::Kind::Table: writeMarkdownTable(out, block); break;
+            case ReportBlock::Kind::Image:
+                out << "![" << markdownCell(block.text) << "](" << block.file << ")\n";
+                if (!block.vectorFile.empty()) {
+                    out << "\n[" << block.vectorFile << "](" << block.vectorFile << ") (vector)\n";
+                }
+                out << '\n';
+                break;
+            case ReportBlock::Kind::Code: out << "```" << block.file << '\n' << block.text << "```\n\n"; break;
+        }
+    }
+}
+
+void writeHtmlBlocks(std::ostream& out, const std::string& title, const std::vector<ReportBlock>& blocks,
+                     const HtmlReportOptions& options) {
+    out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << htmlEscape(title) << "</title>\n";
+    if (options.forPrint) {
+        out << "<style>body{font-family:sans-serif;font-size:9pt;}h1{font-size:16pt;}h2{font-size:13pt;}"
+               "th{background-color:#e5e7eb;}</style></head><body>\n";
+    } else {
+        out << "<style>body{font-family:sans-serif;max-width:1320px;margin:2em auto;line-height:1.4;}"
+               "table{border-collapse:collapse;}td,th{border:1px solid #bbb;padding:3px 8px;text-align:left;"
+               "vertical-align:top;}th{background:#f3f4f6;}img{max-width:100%;border:1px solid #ddd;}"
+               "pre{background:#f3f4f6;padding:8px;overflow:auto;}details{margin:0.5em 0 1.5em 0;}"
+               "</style></head><body>\n";
+    }
+    for (const ReportBlock& block : blocks) {
+        switch (block.kind) {
+            case ReportBlock::Kind::Heading:
+                out << fmt::format("<h{0}{2}>{1}</h{0}>\n", block.level, htmlEscape(block.text),
+                                   block.label.empty() ? "" : fmt::format(" id=\"{}\"", htmlEscape(block.label)));
+                break;
+            case ReportBlock::Kind::Paragraph:
+                out << "<p>" << (block.label.empty() ? "" : "<b>" + htmlEscape(block.label) + "</b> ")
+                    << htmlEscape(block.text) << "</p>\n";
+                break;
+            case ReportBlock::Kind::List:
+                out << "<ul>\n";
+                for (const std::string& item : block.rows.empty() ? std::vector<std::string>() : block.rows.front()) {
+                    out << "<li>" << htmlEscape(item) << "</li>\n";
+                }
+                out << "</ul>\n";
+                break;
+            case ReportBlock::Kind::Table: writeHtmlTable(out, block, options); break;
+            case ReportBlock::Kind::Image: writeHtmlImage(out, block, options); break;
+            case ReportBlock::Kind::Code:
+                if (options.forPrint) {
+                    break;  // the Mermaid text is for report.md and report.html; the picture says it on paper
+                }
+                out << "<details><summary>" << htmlEscape(block.file) << " text</summary><pre class=\""
+                    << htmlEscape(block.file) << "\">" << htmlEscape(block.text) << "</pre></details>\n";
+                break;
+        }
+    }
+    out << "</body></html>\n";
+}
+
+}  // namespace tcpscope
