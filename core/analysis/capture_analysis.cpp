@@ -1,5 +1,6 @@
 #include "analysis/capture_analysis.hpp"
 
+#include "analysis/analysis_release.hpp"
 #include "detect/detector_set.hpp"
 
 namespace tcpscope {
@@ -30,6 +31,13 @@ CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const Ana
         engineCheckpoint = [&](const AnalysisEngine& engine) { checkpoint(AnalysisCheckpoint{engine, log}); };
     }
     analysis.inputs = loadCaptures(paths, *analysis.engine, progress, stop, engineCheckpoint);
+    releaseFindings(analysis, std::move(authors), options);
+    return analysis;
+}
+
+void releaseFindings(CaptureAnalysis& analysis, std::unique_ptr<FindingAuthors> authors,
+                     const AnalysisOptions& options) {
+    FindingLog& log = authors->log();
     analysis.engine->clearObservers();
     analysis.engine->releaseTracking();
     analysis.populations = log.releasePopulations();
@@ -39,7 +47,6 @@ CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const Ana
     } else {
         analysis.findings = log.release();
     }
-    return analysis;
 }
 
 }  // namespace tcpscope

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "analysis/analysis_release.hpp"
 #include "capture/capture_error.hpp"
 #include "capture/capture_reader.hpp"
 #include "decode/packet_decoder.hpp"
@@ -173,17 +174,8 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
     CaptureAnalysis& analysis = result.analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
     auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors, options.runDetectors);
-    FindingLog& log = authors->log();
     analysis.inputs = feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points);
-    analysis.engine->clearObservers();
-    analysis.engine->releaseTracking();
-    analysis.populations = log.releasePopulations();
-    if (options.describeWhenWritten) {
-        analysis.findings = log.releaseMeasured();
-        analysis.authors = std::move(authors);
-    } else {
-        analysis.findings = log.release();
-    }
+    releaseFindings(analysis, std::move(authors), options);
     return result;
 }
 
