@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/batch_queue.hpp"
+#include "engine/input_summary_count.hpp"
 #include "engine/worker_threads.hpp"
 
 namespace tcpscope {
@@ -26,24 +27,10 @@ void advance(OpenInput& input) {
     if (!input.hasPending) {
         return;
     }
-    ++input.summary.frames;
-    const uint32_t linkType = input.pending.linkType;
-    auto& seen = input.summary.linkTypes;
-    if (seen.empty() || (seen.back() != linkType && std::find(seen.begin(), seen.end(), linkType) == seen.end())) {
-        seen.push_back(linkType);
-    }
+    countFrame(input.summary, input.pending.linkType);
 }
 
-void closeOut(OpenInput& input) {
-    const CaptureReader& reader = *input.reader;
-    input.summary.format = reader.format();
-    input.summary.bytes = reader.bytesConsumed();
-    input.summary.warnings = reader.warnings();
-    if (const InputProblem* problem = reader.error()) {
-        input.summary.errors.push_back(*problem);
-    }
-    input.summary.comments = reader.sectionComments();
-}
+void closeOut(OpenInput& input) { closeSummary(input.summary, *input.reader); }
 
 // The input whose pending frame comes first (ties: the input given first), or null at the end.
 // A linear scan is fine: one input is the common case and a few is the rare one.
@@ -273,6 +260,24 @@ void analyseInThisThread(std::vector<OpenInput>& inputs, AnalysisEngine& engine,
 }
 
 }  // namespace
+
+void countFrame(InputSummary& summary, uint32_t linkType) {
+    ++summary.frames;
+    auto& seen = summary.linkTypes;
+    if (seen.empty() || (seen.back() != linkType && std::find(seen.begin(), seen.end(), linkType) == seen.end())) {
+        seen.push_back(linkType);
+    }
+}
+
+void closeSummary(InputSummary& summary, const CaptureReader& reader) {
+    summary.format = reader.format();
+    summary.bytes = reader.bytesConsumed();
+    summary.warnings = reader.warnings();
+    if (const InputProblem* problem = reader.error()) {
+        summary.errors.push_back(*problem);
+    }
+    summary.comments = reader.sectionComments();
+}
 
 std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, AnalysisEngine& engine,
                                        LoadProgress* progress, const StopToken* stop,

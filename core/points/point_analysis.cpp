@@ -7,6 +7,7 @@
 #include "capture/capture_error.hpp"
 #include "capture/capture_reader.hpp"
 #include "decode/packet_decoder.hpp"
+#include "engine/input_summary_count.hpp"
 #include "points/connection_vantage.hpp"
 #include "points/point_segments.hpp"
 #include "points/segment_matching.hpp"
@@ -30,23 +31,10 @@ void advance(PointInput& input, const PointClock& clock) {
         return;
     }
     input.referenceTsNs = clock.toReferenceNs(input.pending.tsNs);
-    ++input.summary.frames;
-    std::vector<uint32_t>& seen = input.summary.linkTypes;
-    if (std::find(seen.begin(), seen.end(), input.pending.linkType) == seen.end()) {
-        seen.push_back(input.pending.linkType);
-    }
+    countFrame(input.summary, input.pending.linkType);
 }
 
-void closeOut(PointInput& input) {
-    const CaptureReader& reader = *input.reader;
-    input.summary.format = reader.format();
-    input.summary.bytes = reader.bytesConsumed();
-    input.summary.warnings = reader.warnings();
-    if (const InputProblem* problem = reader.error()) {
-        input.summary.errors.push_back(*problem);
-    }
-    input.summary.comments = reader.sectionComments();
-}
+void closeOut(PointInput& input) { closeSummary(input.summary, *input.reader); }
 
 // The input whose pending frame comes first on the reference clock (ties: the one given first).
 PointInput* earliestInput(std::vector<PointInput>& inputs, uint32_t& index) {
