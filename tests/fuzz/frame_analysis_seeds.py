@@ -23,10 +23,12 @@ def seed(path, out, limit):
         last = t
         data += struct.pack('>HB', len(f), ms) + f
     open(out, 'wb').write(data)
-for name, path, limit in [("path-mtu", "samples/rtt/rtt-path-mtu-server.pcap", 60),
-                          ("bulk-cwnd", "samples/rtt/rtt-bulk-cwnd.pcap", 80),
-                          ("syn-dropped", "samples/rtt/rtt-syn-dropped-client.pcap", 30),
-                          ("duplicated-any", "samples/rtt/rtt-duplicated-any.pcap", 48),
-                          ("port-reuse", "samples/port-reuse-collision.pcap", 60),
-                          ("backlog", "samples/backlog-overflow.pcap", 80)]:
-    seed(path, f"tests/fuzz/corpus/frame_analysis/seed-{name}", limit)
+SEEDS = [("path-mtu", "samples/rtt/rtt-path-mtu-server.pcap", 60),
+         ("bulk-cwnd", "samples/rtt/rtt-bulk-cwnd.pcap", 80),
+         ("syn-dropped", "samples/rtt/rtt-syn-dropped-client.pcap", 30),
+         ("duplicated-any", "samples/rtt/rtt-duplicated-any.pcap", 48),
+         ("port-reuse", "samples/port-reuse-collision.pcap", 60),
+         ("backlog", "samples/backlog-overflow.pcap", 80)]
+if __name__ == "__main__":
+    for name, path, limit in SEEDS:
+        seed(path, f"tests/fuzz/corpus/frame_analysis/seed-{name}", limit)
