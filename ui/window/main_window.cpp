@@ -21,6 +21,7 @@
 #include "capture/live_capture_controller.hpp"
 #include "export/headless_export.hpp"
 #include "export/view_export_dialog.hpp"
+#include "fleet_browser/fleet_window.hpp"
 #include "loading/input_kind.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
@@ -98,6 +99,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreWindowState();
 }
 
+FleetWindow& MainWindow::showFleet() {
+    if (fleetWindow_ == nullptr) {
+        fleetWindow_ = new FleetWindow(this);
+    }
+    fleetWindow_->show();
+    fleetWindow_->raise();
+    fleetWindow_->activateWindow();
+    return *fleetWindow_;
+}
+
 QString MainWindow::bundledSample() { return bundledFile(QStringLiteral("proxy-nagle.pcap")); }
 
 QStringList MainWindow::bundledStraceLogs() { return {bundledFile(QStringLiteral("proxy-nagle.strace"))}; }
@@ -124,6 +135,11 @@ void MainWindow::buildFileMenu() {
     report->setObjectName(QStringLiteral("exportIncidentReportAction"));
     report->setToolTip(tr("Write report.md, report.html and report.pdf with the summary, one section per cause and "
                           "their pictures, as tcpscope-cli report does"));
+    fileMenu_->addSeparator();
+    QAction* fleet = fileMenu_->addAction(tr("Open &fleet..."), this, [this] { showFleet(); });
+    fleet->setObjectName(QStringLiteral("openFleetAction"));
+    fleet->setToolTip(tr("The findings of many hosts from the records they export into ClickHouse (tcpscope-cli "
+                         "export --to clickhouse://...), and what no single host shows"));
     fileMenu_->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     toolbar_ = addToolBar(tr("Main"));
