@@ -124,7 +124,8 @@ void FleetWindow::refresh() {
     try {
         const SinkTarget parsed = parseSinkTarget(url_->text().trimmed().toStdString());
         if (!std::holds_alternative<ClickHouseTarget>(parsed)) {
-            throw std::invalid_argument("the fleet is read from clickhouse://HOST:PORT/DB");
+            throw std::invalid_argument(url_->text().trimmed().toStdString() +
+                                        ": the fleet is read from clickhouse://HOST:PORT/DB");
         }
         target_ = std::get<ClickHouseTarget>(parsed);
         options_ = FleetQueryOptions{};
