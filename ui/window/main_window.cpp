@@ -22,6 +22,7 @@
 #include "export/headless_export.hpp"
 #include "export/view_export_dialog.hpp"
 #include "fleet_browser/fleet_window.hpp"
+#include "loading/bundled_samples.hpp"
 #include "loading/input_kind.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
@@ -56,14 +57,6 @@ QString tracedSocketsText(const StraceAlignment& alignment) {
     return QObject::tr(", %1 of %2 traced sockets on captured connections").arg(tied).arg(alignment.sockets.size());
 }
 
-// The bundled sample next to the executable when installed, else in the source tree it was built from.
-QString bundledFile(const QString& name) {
-    const QString installed = QApplication::applicationDirPath() + QStringLiteral("/../share/tcpscope/samples/") + name;
-    if (QFileInfo::exists(installed)) {
-        return QFileInfo(installed).canonicalFilePath();
-    }
-    return QStringLiteral(TCPSCOPE_SAMPLES_DIR "/") + name;
-}
 }  // namespace
 
 // QWidget deletes the children after this body, and the loader member goes right after it: a
