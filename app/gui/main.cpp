@@ -8,6 +8,7 @@
 
 #include "align/strace_time_zone.hpp"
 #include "capture/capture_settings.hpp"
+#include "fleet_browser/fleet_window.hpp"
 #include "tcpscope_version.hpp"
 #include "window/main_window.hpp"
 #include "window/palettes.hpp"
@@ -59,7 +60,11 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("save the window as PNG once the analysis is shown, then quit"),
                                         QStringLiteral("png"));
-    parser.addOptions({filter, capture, strace, straceTz, straceOffset, palette, screenshot});
+    const QCommandLineOption fleet(QStringLiteral("fleet"),
+                                   QStringLiteral("open the fleet window on this ClickHouse database "
+                                                  "(clickhouse://HOST:PORT/DB); with --screenshot, save that window"),
+                                   QStringLiteral("url"));
+    parser.addOptions({filter, capture, strace, straceTz, straceOffset, palette, screenshot, fleet});
     parser.process(app);
 
     if (!tcpscope::ui::applyPalette(parser.value(palette))) {
@@ -102,6 +107,19 @@ int main(int argc, char** argv) {
                              QApplication::exit(3);
                          }
                      });
+    if (parser.isSet(fleet)) {
+        tcpscope::ui::FleetWindow& fleetWindow = window.showFleet();
+        if (parser.isSet(screenshot)) {
+            const QString target = parser.value(screenshot);
+            QObject::connect(&fleetWindow, &tcpscope::ui::FleetWindow::settled, &fleetWindow, [&fleetWindow, target]() {
+                QTimer::singleShot(300, &fleetWindow, [&fleetWindow, target]() {
+                    QApplication::exit(fleetWindow.grab().save(target) ? 0 : 1);
+                });
+            });
+        }
+        fleetWindow.open(parser.value(fleet));
+        return QApplication::exec();
+    }
     if (parser.isSet(screenshot)) {
         QObject::connect(&window, &tcpscope::ui::MainWindow::loadFailed, &window, []() { QApplication::exit(3); });
         const QString target = parser.value(screenshot);

@@ -24,8 +24,23 @@ struct CaptureNotes {
 };
 
 /// Reads the sidecar of `paths` (if any) and adds the capture's own comments.
+/// Where the user's notes of a capture are kept: beside the capture, unless it lies in a folder
+/// that is not the user's (a bundled sample's, or one the user cannot write), where they go into
+/// the user's own notes folder instead.
+struct NotePlacement {
+    /// The user's notes folder (e.g. ~/.local/share/tcpscope/notes); empty: always beside the capture.
+    std::string userNotesDir;
+    /// Folders whose captures never get notes written beside them (the bundled samples).
+    std::vector<std::string> sharedDirs;
+};
+
+/// The sidecar of `capturePath` under `placement`; `shipped` gets the sidecar beside the capture
+/// when the notes go elsewhere (notes that came with the capture are read from it until the user's
+/// own are saved), else empty.
+std::string placedSidecarPath(const std::string& capturePath, const NotePlacement& placement, std::string& shipped);
+
 CaptureNotes openCaptureNotes(const std::vector<std::string>& paths, const AnalysisEngine& engine,
-                              const std::vector<InputSummary>& inputs);
+                              const std::vector<InputSummary>& inputs, const NotePlacement& placement = {});
 /// Writes the user's notes to the sidecar. Throws NoteFileError if there is no sidecar path
 /// (standard input) or the existing sidecar could not be read (it is kept as it is).
 void saveCaptureNotes(const CaptureNotes& notes);

@@ -300,3 +300,16 @@ TEST_CASE("File > Export diagram writes the view that is shown", "[export][windo
     const QImage image(png);
     CHECK(image.width() == 2000);
 }
+
+TEST_CASE("the export dialog adds the chosen type's extension to a name typed without one", "[export]") {
+    using tcpscope::ui::withFilterExtension;
+    CHECK(withFilterExtension(QStringLiteral("/tmp/stall"), QStringLiteral("PDF document (*.pdf)")) ==
+          QStringLiteral("/tmp/stall.pdf"));
+    CHECK(withFilterExtension(QStringLiteral("/tmp/stall"), QStringLiteral("PNG image at 2x (*.png)")) ==
+          QStringLiteral("/tmp/stall.png"));
+    // A name that has one keeps it, whatever the type chosen.
+    CHECK(withFilterExtension(QStringLiteral("/tmp/stall.svg"), QStringLiteral("PDF document (*.pdf)")) ==
+          QStringLiteral("/tmp/stall.svg"));
+    CHECK(withFilterExtension(QStringLiteral("/tmp/v1.2"), QStringLiteral("SVG image (*.svg)")) ==
+          QStringLiteral("/tmp/v1.2.svg"));
+}

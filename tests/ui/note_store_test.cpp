@@ -141,3 +141,39 @@ TEST_CASE("the notes table lists user notes and the capture's comments; only use
     CHECK(activated.front().front().toULongLong() == id);
     fs::remove_all(folder);
 }
+
+TEST_CASE("notes on a bundled sample go into the user's notes folder, never beside the sample") {
+    const fs::path sample = fs::path(TCPSCOPE_SOURCE_DIR) / "samples" / "proxy-nagle.pcap";
+    const fs::path beside = noteSidecarPath(sample.string());
+    REQUIRE_FALSE(fs::exists(beside));
+    const fs::path userNotes = freshFolder("user-data") / "notes";  // made when the first note is saved
+    NotePlacement placement{userNotes.string(), {TCPSCOPE_SOURCE_DIR "/samples"}};
+    const ResultsPtr results = analyse(sample);
+
+    NoteStore store;
+    store.setPlacement(placement);
+    QSignalSpy failed(&store, &NoteStore::saveFailed);
+    store.open(results);
+    REQUIRE(store.add(SpanNoteTarget{results->firstTsNs(), results->firstTsNs() + 1'000'000}, "first write") != 0);
+    CHECK(failed.isEmpty());
+    CHECK_FALSE(fs::exists(beside));
+    const fs::path saved = store.sidecarPath().toStdString();
+    CHECK(saved.parent_path() == userNotes);
+    CHECK(saved.filename().string().rfind("proxy-nagle.pcap-", 0) == 0);
+    REQUIRE(readNoteSidecar(saved.string()).has_value());
+
+    NoteStore reopened;
+    reopened.setPlacement(placement);
+    reopened.open(results);
+    REQUIRE(reopened.notes().size() == 1);
+    CHECK(reopened.notes().userNotes().front().text == "first write");
+
+    // A copy of the sample elsewhere is the user's own: its notes go beside it, as before.
+    const fs::path folder = freshFolder("own-copy");
+    const fs::path copy = copyOfSample(folder);
+    std::string shipped;
+    CHECK(placedSidecarPath(copy.string(), placement, shipped) == noteSidecarPath(copy.string()));
+    CHECK(shipped.empty());
+    fs::remove_all(folder);
+    fs::remove_all(userNotes.parent_path());
+}

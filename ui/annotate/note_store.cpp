@@ -1,8 +1,11 @@
 #include "annotate/note_store.hpp"
 
+#include <QStandardPaths>
+
 #include <chrono>
 
 #include "annotate/note_sidecar.hpp"
+#include "loading/bundled_samples.hpp"
 
 namespace tcpscope::ui {
 
@@ -14,6 +17,17 @@ int64_t nowNs() {
 }
 
 }  // namespace
+
+NotePlacement NoteStore::defaultNotePlacement() {
+    NotePlacement placement;
+    placement.userNotesDir =
+        (QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/tcpscope/notes"))
+            .toStdString();
+    for (const QString& dir : bundledSampleDirs()) {
+        placement.sharedDirs.push_back(dir.toStdString());
+    }
+    return placement;
+}
 
 NoteStore::NoteStore(QObject* parent) : QObject(parent), pins_(std::make_shared<std::vector<NotePin>>()) {}
 
@@ -27,7 +41,7 @@ void NoteStore::open(const ResultsPtr& results) {
     for (const InputSummary& input : analysis->inputs) {
         capturePaths_.push_back(input.path);
     }
-    notes_ = openCaptureNotes(capturePaths_, *analysis->engine, analysis->inputs);
+    notes_ = openCaptureNotes(capturePaths_, *analysis->engine, analysis->inputs, placement_);
     problem_.clear();
     if (notes_.sidecarProblem) {
         problem_ = QString::fromStdString(notes_.sidecarProblem->describe());

@@ -18,9 +18,15 @@ class NoteStore : public QObject {
 public:
     explicit NoteStore(QObject* parent = nullptr);
 
-    /// Reads the notes of the captures of complete `results` (the sidecar beside the first file,
-    /// and the files' own comments). A sidecar that cannot be read is reported by problem().
+    /// Reads the notes of the captures of complete `results` (the sidecar of the first file, and
+    /// the files' own comments). A sidecar that cannot be read is reported by problem().
     void open(const ResultsPtr& results);
+    /// Where notes go (defaultNotePlacement() unless set): a bundled sample's, or those of a capture in
+    /// a folder the user cannot write, into the user's data folder instead of beside the capture.
+    void setPlacement(NotePlacement placement) { placement_ = std::move(placement); }
+    /// DATA/tcpscope/notes (DATA: QStandardPaths::GenericDataLocation, ~/.local/share), and the
+    /// bundled samples' folders.
+    static NotePlacement defaultNotePlacement();
     /// Forgets every note (no capture open).
     void close();
 
@@ -52,6 +58,7 @@ private:
     void changedAndSave();
 
     CaptureNotes notes_;
+    NotePlacement placement_ = defaultNotePlacement();
     std::vector<std::string> capturePaths_;
     NotePins pins_;
     QString problem_;

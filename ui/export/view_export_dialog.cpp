@@ -1,8 +1,9 @@
 #include "export/view_export_dialog.hpp"
 
 #include <QFileDialog>
-#include <functional>
 #include <QMessageBox>
+#include <QRegularExpression>
+#include <functional>
 
 #include "charts/chart_view.hpp"
 #include "export/view_export.hpp"
@@ -39,6 +40,17 @@ QString exportChart(const QString& path, double scale, const ChartView& chart, c
     return exportDiagrams({chartExportPage(chart, results)}, path, *format, scale, chart.palette());
 }
 
+// A name typed without .svg, .png or .pdf gets the extension of the type chosen in the dialog
+// (Qt's own dialog adds none on every platform).
+QString withFilterExtension(const QString& path, const QString& filter) {
+    if (exportFormatOf(path)) {
+        return path;
+    }
+    static const QRegularExpression extension(QStringLiteral("\\*(\\.[a-z]+)"));
+    const QRegularExpressionMatch match = extension.match(filter);
+    return match.hasMatch() ? path + match.captured(1) : path;
+}
+
 namespace {
 
 // Asks for the file of an export (SVG, PDF, PNG, PNG at 2x), writes it with `write(path, scale)`
@@ -53,7 +65,7 @@ void runExportDialog(QWidget* parent, const QString& suggestedName,
     if (path.isEmpty()) {
         return;
     }
-    const QString error = write(path, filter == png2x ? 2.0 : 1.0);
+    const QString error = write(withFilterExtension(path, filter), filter == png2x ? 2.0 : 1.0);
     if (!error.isEmpty()) {
         QMessageBox::warning(parent, QObject::tr("Export diagram"), error);
     }

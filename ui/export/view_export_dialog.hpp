@@ -20,6 +20,10 @@ QString exportShownView(const QString& path, double scale, const TimelineView& t
 /// empty string or one line saying why not.
 QString exportChart(const QString& path, double scale, const ChartView& chart, const AnalysisResults* results);
 
+/// `path` as the export dialog writes it: with the extension of the chosen file type (`filter`,
+/// e.g. "PDF document (*.pdf)") when the name typed has none of .svg, .png, .pdf.
+QString withFilterExtension(const QString& path, const QString& filter);
+
 /// File > Export diagram: asks for a file (SVG, PDF, PNG, PNG at 2x) and exports the shown view.
 void exportShownViewDialog(QWidget* parent, const TimelineView& timeline, const SequenceView& sequence,
                            bool sequenceShown);

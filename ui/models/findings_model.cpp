@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include "models/duration_text.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
@@ -23,10 +25,6 @@ QIcon severityIcon(Severity severity) {
 
 QString fromView(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-QString formatMs(double ms) {
-    return ms >= 1000 ? QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 2) : QStringLiteral("%1 ms").arg(ms, 0, 'f', 1);
 }
 
 }  // namespace
@@ -156,7 +154,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
         if (role == Qt::DisplayRole) {
             switch (index.column()) {
                 case KindColumn: return QStringLiteral("%1 (%2)").arg(group.kind).arg(group.findings.size());
-                case TimeLostColumn: return formatMs(group.wallMs);
+                case TimeLostColumn: return durationText(group.wallMs);
                 default: return {};
             }
         }
@@ -166,7 +164,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
         if (role == Qt::ToolTipRole) {
             return tr("%1 (%2): something waited for %3 of wall-clock time; %4 of connection-time added up over "
                       "connections")
-                .arg(group.kind, group.name, formatMs(group.wallMs), formatMs(group.connectionMs));
+                .arg(group.kind, group.name, durationText(group.wallMs), durationText(group.connectionMs));
         }
         if (role == FindingIdRole || role == FlowIdRole) {
             return -1;
@@ -182,7 +180,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
                     return finding.connection == kNoConnection ? QStringLiteral("-")
                                                                : QStringLiteral("#%1").arg(finding.connection);
                 case TimeLostColumn:  // a stall still going on (live capture): its time so far, growing
-                    return finding.ongoing ? tr("%1 so far").arg(formatMs(finding.durationMs)) : formatMs(shownMs(finding));
+                    return finding.ongoing ? tr("%1 so far").arg(durationText(finding.durationMs)) : durationText(shownMs(finding));
                 case SummaryColumn: return QString::fromStdString(finding.summary);
                 default: return {};
             }

@@ -21,6 +21,8 @@
 #include "capture/live_capture_controller.hpp"
 #include "export/headless_export.hpp"
 #include "export/view_export_dialog.hpp"
+#include "fleet_browser/fleet_window.hpp"
+#include "loading/bundled_samples.hpp"
 #include "loading/input_kind.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
@@ -55,14 +57,6 @@ QString tracedSocketsText(const StraceAlignment& alignment) {
     return QObject::tr(", %1 of %2 traced sockets on captured connections").arg(tied).arg(alignment.sockets.size());
 }
 
-// The bundled sample next to the executable when installed, else in the source tree it was built from.
-QString bundledFile(const QString& name) {
-    const QString installed = QApplication::applicationDirPath() + QStringLiteral("/../share/tcpscope/samples/") + name;
-    if (QFileInfo::exists(installed)) {
-        return QFileInfo(installed).canonicalFilePath();
-    }
-    return QStringLiteral(TCPSCOPE_SAMPLES_DIR "/") + name;
-}
 }  // namespace
 
 // QWidget deletes the children after this body, and the loader member goes right after it: a
@@ -98,6 +92,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreWindowState();
 }
 
+FleetWindow& MainWindow::showFleet() {
+    if (fleetWindow_ == nullptr) {
+        fleetWindow_ = new FleetWindow(this);
+    }
+    fleetWindow_->show();
+    fleetWindow_->raise();
+    fleetWindow_->activateWindow();
+    return *fleetWindow_;
+}
+
 QString MainWindow::bundledSample() { return bundledFile(QStringLiteral("proxy-nagle.pcap")); }
 
 QStringList MainWindow::bundledStraceLogs() { return {bundledFile(QStringLiteral("proxy-nagle.strace"))}; }
@@ -124,6 +128,11 @@ void MainWindow::buildFileMenu() {
     report->setObjectName(QStringLiteral("exportIncidentReportAction"));
     report->setToolTip(tr("Write report.md, report.html and report.pdf with the summary, one section per cause and "
                           "their pictures, as tcpscope-cli report does"));
+    fileMenu_->addSeparator();
+    QAction* fleet = fileMenu_->addAction(tr("Open &fleet..."), this, [this] { showFleet(); });
+    fleet->setObjectName(QStringLiteral("openFleetAction"));
+    fleet->setToolTip(tr("The findings of many hosts from the records they export into ClickHouse (tcpscope-cli "
+                         "export --to clickhouse://...), and what no single host shows"));
     fileMenu_->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     toolbar_ = addToolBar(tr("Main"));

@@ -29,6 +29,7 @@ class QToolBar;
 namespace tcpscope::ui {
 
 class LiveCaptureController;
+class FleetWindow;
 struct CaptureSettings;
 
 /// The main window: findings first, then the connections, the packets of the selected one and
@@ -74,6 +75,9 @@ public:
     /// incident report does once a directory is chosen, and the same files as `tcpscope-cli report`
     /// for the same inputs. Returns an empty string, or why nothing was written.
     QString exportIncidentReportTo(const QString& directory);
+
+    /// The fleet window (File > Open fleet), made at the first call and shown.
+    FleetWindow& showFleet();
 
     /// The current results (partial while loading), or null.
     [[nodiscard]] const ResultsPtr& results() const { return results_; }
@@ -186,6 +190,7 @@ private:
     TimelineView* timelineView_ = nullptr;
     SequenceView* sequenceView_ = nullptr;
     ChartPanel* chartPanel_ = nullptr;
+    FleetWindow* fleetWindow_ = nullptr;
     QLabel* summaryLabel_ = nullptr;
     QProgressBar* progressBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
