@@ -24,6 +24,9 @@ public:
     virtual ~RecordSink() = default;
     /// One record: its JSON object on one line (no newline), and its time (`ts_ns`, UTC ns).
     virtual void write(RecordType type, int64_t tsNs, std::string_view line) = 0;
+    /// Sends or writes out what it holds so far, without waiting for a server that does not answer
+    /// (a live capture calls it every second or so); by default nothing.
+    virtual void flush() {}
 };
 
 }  // namespace tcpscope
