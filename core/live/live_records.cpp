@@ -23,9 +23,6 @@ constexpr int64_t kFlowSettleNs = 2 * kSecondNs;
 // A second of a series is sent once the capture clock is this far past its end (packets reach the
 // analysis a little after their time).
 constexpr int64_t kSeriesSettleNs = kSecondNs;
-// Population series are asked for these many addresses at most during the capture (each costs a
-// pass over the detectors' hosts and pools); the others' come at the end.
-constexpr size_t kMaxLiveSeriesHosts = 256;
 
 bool ended(const Connection& connection) {
     return connection.state == ConnectionState::Closed || connection.state == ConnectionState::Reset;
@@ -84,10 +81,8 @@ void LiveRecords::onTick(const LiveResults& results) {
     const int64_t completeUntilNs = utcSecondOf(clockNs - kSeriesSettleNs) * kSecondNs;
     countNewConnections(results.engine.connections());
     sendRates(completeUntilNs);
-    for (const IpAddress& host : seriesHosts_) {
-        for (const HostPopulation& population : results.detectors.populationsOf(host)) {
-            sendPopulation(population, clockNs, completeUntilNs);
-        }
+    for (const HostPopulation& population : results.detectors.allPopulations()) {
+        sendPopulation(population, clockNs, completeUntilNs);
     }
 }
 
@@ -203,12 +198,6 @@ void LiveRecords::sendFlows(const LiveResults& results, bool atEnd) {
 void LiveRecords::countNewConnections(const ConnectionStore& connections) {
     for (; countedConnections_ < connections.size(); ++countedConnections_) {
         const Connection& connection = connections[countedConnections_];
-        if (seriesHosts_.size() < kMaxLiveSeriesHosts) {
-            seriesHosts_.insert(connection.client.address);
-        }
-        if (seriesHosts_.size() < kMaxLiveSeriesHosts) {
-            seriesHosts_.insert(connection.server.address);
-        }
         if (countsInConnectionRate(connection)) {
             ++rates_[{connection.server, utcSecondOf(connection.firstTsNs)}];
         }
@@ -232,7 +221,7 @@ void LiveRecords::sendPopulation(const HostPopulation& population, int64_t endTs
     const SeriesKey key = seriesKeyOf(population);
     int64_t& sentUntilNs = seriesSentUntilNs_.try_emplace(seriesKeyText(key), INT64_MIN).first->second;
     const uint32_t capacity = seriesCapacityOf(population);
-    for (const SeriesSlot& slot : populationSlots(population.series, endTsNs)) {
+    for (const SeriesSlot& slot : populationSlots(population.series, endTsNs, sentUntilNs)) {
         const int64_t slotEndNs = slot.startNs + int64_t{slot.intervalSeconds} * kSecondNs;
         // A series made coarser since may have a slot over seconds already sent: it is sent again
         // (a series' value is a highest count, so a second sent twice counts once).

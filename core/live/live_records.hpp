@@ -2,7 +2,6 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,7 +67,6 @@ private:
     std::vector<uint32_t> endingFlows_;  // ids that saw a FIN or RST, or were retired, not yet sent
     size_t countedConnections_ = 0;      // connections whose first SYN was counted in rates_
     std::map<std::pair<Endpoint, int64_t>, int64_t> rates_;  // (listener, UTC second) -> new connections
-    std::set<IpAddress> seriesHosts_;                         // addresses whose population series are sent
     std::map<std::string, int64_t> seriesSentUntilNs_;       // per series key: the end of the last row sent
 };
 

@@ -75,7 +75,7 @@ std::string seriesRecord(const RecordSource& source, const SeriesKey& key, const
     return std::move(record).take();
 }
 
-std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs) {
+std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs, int64_t fromNs) {
     const std::vector<int64_t> buckets = series.bucketMaxima();
     if (buckets.empty()) {
         return {};
@@ -85,8 +85,11 @@ std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t 
     const int64_t slotNs = int64_t{intervalSeconds} * kSecondNs;
     std::map<int64_t, int64_t> slots;  // slot number -> highest
     for (size_t i = 0; i < buckets.size(); ++i) {
-        const int64_t fromNs = series.startTsNs() + static_cast<int64_t>(i) * bucketNs;
-        raiseSlots(slots, slotNs, fromNs, fromNs + bucketNs, buckets[i]);
+        const int64_t bucketStartNs = series.startTsNs() + static_cast<int64_t>(i) * bucketNs;
+        // A bucket within a slot that ends by fromNs raises only slots left out below.
+        if (fromNs == INT64_MIN || bucketStartNs + bucketNs > fromNs - slotNs) {
+            raiseSlots(slots, slotNs, bucketStartNs, bucketStartNs + bucketNs, buckets[i]);
+        }
     }
     // After the last change the count holds until the end of the capture.
     const int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
@@ -96,7 +99,9 @@ std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t 
     std::vector<SeriesSlot> out;
     out.reserve(slots.size());
     for (const auto& [slot, highest] : slots) {
-        out.push_back({slot * slotNs, intervalSeconds, highest});
+        if ((slot + 1) * slotNs > fromNs) {
+            out.push_back({slot * slotNs, intervalSeconds, highest});
+        }
     }
     return out;
 }

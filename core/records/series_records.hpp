@@ -17,8 +17,8 @@ struct SeriesSlot {
 
 /// A population series (TIME_WAIT, ports in use) per UTC second, or per coarser aligned stretch when
 /// the series was kept coarser than a second; the count is held until `endTsNs`. Stretches whose
-/// highest count is 0 are left out.
-std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs);
+/// highest count is 0 are left out, and so are those that end by `fromNs` (what a live capture sent).
+std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs, int64_t fromNs = INT64_MIN);
 
 /// What one series counts: its `series` (time_wait, ports_in_use, connection_rate), `subject`,
 /// `server` and `role` fields.
