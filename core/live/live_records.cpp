@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "detect/detector_set.hpp"
@@ -28,16 +29,13 @@ bool ended(const Connection& connection) {
     return connection.state == ConnectionState::Closed || connection.state == ConnectionState::Reset;
 }
 
-std::string seriesKeyText(const SeriesKey& key) {
-    return std::string(key.series) + '\n' + key.subject + '\n' + key.server + '\n' + key.role;
-}
-
 }  // namespace
 
-LiveRecords::LiveRecords(RecordSource source, RecordSink& sink) : source_(std::move(source)), sink_(sink) {}
+LiveRecords::LiveRecords(RecordSource source, RecordSink& sink)
+    : source_(std::make_shared<const RecordSource>(std::move(source))), sink_(sink) {}
 
-void LiveRecords::write(RecordType type, int64_t tsNs, std::string line) {
-    sink_.write(type, tsNs, line);
+void LiveRecords::write(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) {
+    sink_.writeLater(type, tsNs, std::move(makeLine));
     ++counts_.byType[static_cast<size_t>(type)];
 }
 
@@ -134,8 +132,13 @@ void LiveRecords::sendFindings(const LiveResults& results, bool atEnd) {
 void LiveRecords::sendFinding(const Finding& finding, const ConnectionStore& connections, SentFinding& sent,
                               bool final) {
     const FindingRevision revision{sent.sent ? sent.revision + 1 : 0, final};
-    const Connection* flow = finding.connection < connections.size() ? &connections[finding.connection] : nullptr;
-    write(RecordType::Finding, finding.tsNs, findingRecord(source_, finding, flow, revision));
+    std::optional<Connection> flow;
+    if (finding.connection < connections.size()) {
+        flow = connections[finding.connection];
+    }
+    write(RecordType::Finding, finding.tsNs, [source = source_, finding, flow, revision] {
+        return findingRecord(*source, finding, flow ? &*flow : nullptr, revision);
+    });
     sent = {true,
             final,
             revision.revision,
@@ -190,7 +193,10 @@ void LiveRecords::sendFlows(const LiveResults& results, bool atEnd) {
     }
     for (const uint32_t id : ready) {
         const Connection& connection = connections[id];
-        write(RecordType::Flow, connection.firstTsNs, flowRecord(source_, connection, timeLost[id]));
+        write(RecordType::Flow, connection.firstTsNs,
+              [source = source_, connection, lost = std::move(timeLost[id])] {
+                  return flowRecord(*source, connection, lost);
+              });
         flows_[id] = FlowState::Sent;
     }
 }
@@ -212,23 +218,33 @@ void LiveRecords::sendRates(int64_t completeUntilNs) {
             continue;
         }
         const SeriesKey key{"connection_rate", std::string(), rate->first.first.toString(), std::string()};
-        write(RecordType::Series, startNs, seriesRecord(source_, key, SeriesSlot{startNs, 1, rate->second}, 0));
+        write(RecordType::Series, startNs, [source = source_, key, slot = SeriesSlot{startNs, 1, rate->second}] {
+            return seriesRecord(*source, key, slot, 0);
+        });
         rate = rates_.erase(rate);
     }
 }
 
 void LiveRecords::sendPopulation(const HostPopulation& population, int64_t endTsNs, int64_t completeUntilNs) {
+    int64_t& sentUntilNs =
+        seriesSentUntilNs_
+            .try_emplace({population.kind, population.host, population.role, population.server}, INT64_MIN)
+            .first->second;
+    const std::vector<SeriesSlot> slots = populationSlots(population.series, endTsNs, sentUntilNs);
+    if (slots.empty()) {
+        return;
+    }
     const SeriesKey key = seriesKeyOf(population);
-    int64_t& sentUntilNs = seriesSentUntilNs_.try_emplace(seriesKeyText(key), INT64_MIN).first->second;
     const uint32_t capacity = seriesCapacityOf(population);
-    for (const SeriesSlot& slot : populationSlots(population.series, endTsNs, sentUntilNs)) {
+    for (const SeriesSlot& slot : slots) {
         const int64_t slotEndNs = slot.startNs + int64_t{slot.intervalSeconds} * kSecondNs;
         // A series made coarser since may have a slot over seconds already sent: it is sent again
         // (a series' value is a highest count, so a second sent twice counts once).
         if (slotEndNs <= sentUntilNs || (completeUntilNs != INT64_MAX && slotEndNs > completeUntilNs)) {
             continue;
         }
-        write(RecordType::Series, slot.startNs, seriesRecord(source_, key, slot, capacity));
+        write(RecordType::Series, slot.startNs,
+              [source = source_, key, slot, capacity] { return seriesRecord(*source, key, slot, capacity); });
         sentUntilNs = slotEndNs;
     }
 }

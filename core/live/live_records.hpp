@@ -1,8 +1,11 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -56,9 +59,10 @@ private:
     void countNewConnections(const ConnectionStore& connections);
     void sendRates(int64_t completeUntilNs);
     void sendPopulation(const HostPopulation& population, int64_t endTsNs, int64_t completeUntilNs);
-    void write(RecordType type, int64_t tsNs, std::string line);
+    // Hands a record to the sink, to be made by `makeLine` on the sink's thread (RecordSink::writeLater).
+    void write(RecordType type, int64_t tsNs, std::function<std::string()> makeLine);
 
-    RecordSource source_;
+    std::shared_ptr<const RecordSource> source_;  // shared with the records still to be made
     RecordSink& sink_;
     RecordCounts counts_;
     std::chrono::steady_clock::time_point lastPass_{};
@@ -67,7 +71,8 @@ private:
     std::vector<uint32_t> endingFlows_;  // ids that saw a FIN or RST, or were retired, not yet sent
     size_t countedConnections_ = 0;      // connections whose first SYN was counted in rates_
     std::map<std::pair<Endpoint, int64_t>, int64_t> rates_;  // (listener, UTC second) -> new connections
-    std::map<std::string, int64_t> seriesSentUntilNs_;       // per series key: the end of the last row sent
+    // Per population series (kind, host, role, server): the end of the last row sent.
+    std::map<std::tuple<HostPopulation::Kind, IpAddress, Side, Endpoint>, int64_t> seriesSentUntilNs_;
 };
 
 }  // namespace tcpscope

@@ -13,15 +13,30 @@ QueuedRecordSink::QueuedRecordSink(RecordSink& sink, std::chrono::milliseconds f
 
 QueuedRecordSink::~QueuedRecordSink() { close(); }
 
+namespace {
+
+// What a record still to be made is counted as against the limit: about a flow record's line.
+constexpr size_t kUnmadeRecordBytes = 512;
+
+}  // namespace
+
 void QueuedRecordSink::write(RecordType type, int64_t tsNs, std::string_view line) {
+    push({type, tsNs, std::string(line), {}}, line.size());
+}
+
+void QueuedRecordSink::writeLater(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) {
+    push({type, tsNs, std::string(), std::move(makeLine)}, kUnmadeRecordBytes);
+}
+
+void QueuedRecordSink::push(Queued queued, size_t bytes) {
     {
         const std::lock_guard lock(mutex_);
-        if (closing_ || !error_.empty() || queuedBytes_ + line.size() > limitBytes_) {
+        if (closing_ || !error_.empty() || queuedBytes_ + bytes > limitBytes_) {
             ++dropped_;
             return;
         }
-        queuedBytes_ += line.size();
-        queue_.push_back({type, tsNs, std::string(line)});
+        queuedBytes_ += bytes;
+        queue_.push_back(std::move(queued));
         highWater_ = std::max(highWater_, queue_.size());
     }
     wake_.notify_one();
@@ -53,7 +68,11 @@ void QueuedRecordSink::loop() {
         size_t written = 0;
         try {
             for (; written < taken.size(); ++written) {
-                sink_.write(taken[written].type, taken[written].tsNs, taken[written].line);
+                Queued& queued = taken[written];
+                if (queued.makeLine) {
+                    queued.line = queued.makeLine();
+                }
+                sink_.write(queued.type, queued.tsNs, queued.line);
             }
             if (!closing && Clock::now() >= nextFlush) {
                 sink_.flush();

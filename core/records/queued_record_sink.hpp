@@ -23,6 +23,7 @@ public:
     QueuedRecordSink& operator=(const QueuedRecordSink&) = delete;
 
     void write(RecordType type, int64_t tsNs, std::string_view line) override;
+    void writeLater(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) override;
     /// Writes what is queued into the sink and ends the thread; the sink is the caller's again
     /// (to finish it). Records written after are dropped.
     void close();
@@ -39,7 +40,9 @@ private:
         RecordType type;
         int64_t tsNs;
         std::string line;
+        std::function<std::string()> makeLine;  // set: the line is made on the sink's thread
     };
+    void push(Queued queued, size_t bytes);
     void loop();
 
     RecordSink& sink_;

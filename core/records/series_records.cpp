@@ -92,7 +92,10 @@ std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t 
         }
     }
     // After the last change the count holds until the end of the capture.
-    const int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
+    int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
+    if (fromNs != INT64_MIN) {
+        heldFromNs = std::max(heldFromNs, fromNs - slotNs);
+    }
     if (endTsNs > heldFromNs) {
         raiseSlots(slots, slotNs, heldFromNs, endTsNs, series.value());
     }
