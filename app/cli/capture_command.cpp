@@ -316,8 +316,9 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     }
     const bool json = options.format == "json";
     StopSignals signals;
-    std::unique_ptr<LiveSession> session;
+    // Before the session: the session's analysis thread writes into it until the session is gone.
     std::unique_ptr<LiveRecordsRun> records;
+    std::unique_ptr<LiveSession> session;
     try {
         std::unique_ptr<PacketSource> source = openCaptureSource(options.source);
         LiveSessionOptions sessionOptions;
