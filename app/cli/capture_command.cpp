@@ -13,17 +13,22 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include "capture/bpf_filter.hpp"
 #include "capture/pcapng_writer.hpp"
 #include "commands.hpp"
 #include "live/capture_source.hpp"
 #include "live/live_error.hpp"
+#include "live/live_records.hpp"
 #include "live/live_report.hpp"
 #include "live/live_session.hpp"
 #include "live/pcap_capture.hpp"
+#include "record_sink_options.hpp"
+#include "records/queued_record_sink.hpp"
 #include "report/json_report.hpp"
 #include "report/text_report.hpp"
+#include "tcpscope_version.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -38,6 +43,8 @@ struct CaptureCommandOptions {
     std::string format = "text";
     ThresholdOptions thresholds;
     std::string indexDirectory;
+    RecordSinkOptions records;  // --to: records while the capture runs
+    double flushSeconds = 1;
 };
 
 // "100M", "2G", "500k", "1048576" (bytes; k, M, G are powers of 1000 as tcpdump -C counts).
@@ -191,6 +198,106 @@ private:
     std::vector<Printed> printed_;
 };
 
+// Where the records of a capture go while it runs (--to): the sink, the queue that keeps the
+// analysis thread from ever waiting for it, and the records made from the analysis.
+struct LiveRecordsRun {
+    OpenRecordSink sink;
+    std::unique_ptr<QueuedRecordSink> queue;
+    std::unique_ptr<LiveRecords> records;
+    std::string captureId;
+    SinkReport report;
+    std::vector<std::string> files;
+    uint64_t queueDropped = 0;
+    std::string queueError;
+
+    LiveRecordsRun(const SinkTarget& target, const CaptureCommandOptions& options, const std::string& device,
+                   int64_t startNs)
+        : sink(openRecordSink(target, options.records)) {
+        captureId = options.records.captureId.empty()
+                        ? captureIdOf(options.records.host, {"live:" + device}, startNs)
+                        : options.records.captureId;
+        queue = std::make_unique<QueuedRecordSink>(
+            *sink.sink, std::chrono::milliseconds(static_cast<int64_t>(options.flushSeconds * 1000)));
+        records = std::make_unique<LiveRecords>(
+            RecordSource{options.records.host, captureId, fmt::format("{}+{}", kVersion, kGitCommit)}, *queue);
+    }
+
+    // After the session finished: the last series, then everything out of the queue and the sink.
+    void finish(const CaptureAnalysis& analysis) {
+        records->finishSeries(analysis);
+        queue->close();
+        queueDropped = queue->recordsDropped();
+        queueError = queue->error();
+        report = sink.finish(files);
+        report.recordsDropped += queueDropped;
+    }
+
+    [[nodiscard]] nlohmann::ordered_json json(const CaptureCommandOptions& options) const {
+        const RecordCounts& counts = records->counts();
+        return {{"host", options.records.host},
+                {"capture_id", captureId},
+                {"to", options.records.to},
+                {"records",
+                 {{"flow", counts.of(RecordType::Flow)},
+                  {"finding", counts.of(RecordType::Finding)},
+                  {"series", counts.of(RecordType::Series)}}},
+                {"sent", report.recordsSent},
+                {"spooled", report.recordsSpooled},
+                {"dropped", report.recordsDropped},
+                {"from_earlier_runs", report.recordsFromEarlierRuns},
+                {"batches_sent", report.batchesSent},
+                {"batches_found_landed", report.batchesFoundLanded},
+                {"failed_attempts", report.batchesRetried},
+                {"record_queue_high_water", queue->highWater()},
+                {"error", queueError.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(queueError)},
+                {"files", files}};
+    }
+
+    void printText(std::ostream& out, const CaptureCommandOptions& options) const {
+        const RecordCounts& counts = records->counts();
+        fmt::print(out, "Records to {} as host {} (capture {}): {} flows, {} finding records, {} series\n",
+                   options.records.to, options.records.host, captureId, counts.of(RecordType::Flow),
+                   counts.of(RecordType::Finding), counts.of(RecordType::Series));
+        fmt::print(out, "  {}\n\n", sinkReportLine(report));
+    }
+
+    // Says on stderr what was not delivered, and returns the exit code it calls for.
+    [[nodiscard]] int warn(const CaptureCommandOptions& options) const {
+        if (!queueError.empty()) {
+            fmt::print(stderr, "tcpscope-cli: the records' sink failed: {}\n", queueError);
+        }
+        if (queueDropped > 0) {
+            fmt::print(stderr, "tcpscope-cli: {} records were DROPPED before the sink took them\n", queueDropped);
+        }
+        SinkReport spoolReport = report;
+        spoolReport.recordsDropped -= queueDropped;
+        warnUndelivered(options.records, spoolReport, "the next export or capture");
+        return report.recordsDropped > 0 || report.recordsSpooled > 0 ? kExitNotDelivered : kExitAnalysed;
+    }
+};
+
+// The sink of --to, or nullopt without it; a usage problem said on stderr sets `status`.
+std::optional<SinkTarget> recordTarget(const CaptureCommandOptions& options, int& status) {
+    if (options.records.to.empty()) {
+        return std::nullopt;
+    }
+    try {
+        SinkTarget target = parseSinkTarget(options.records.to);
+        if (!isValidHostName(options.records.host)) {
+            fmt::print(stderr,
+                       "tcpscope-cli: --host '{}': give the capturing host's name (letters, digits, '.', '-', '_')\n",
+                       options.records.host);
+            status = kExitUsage;
+            return std::nullopt;
+        }
+        return target;
+    } catch (const std::invalid_argument& error) {
+        fmt::print(stderr, "tcpscope-cli: --to {}\n", error.what());
+        status = kExitUsage;
+        return std::nullopt;
+    }
+}
+
 int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     const std::optional<DetectorOptions> detectors = resolveDetectorOptions(command, options.thresholds);
     if (!detectors) {
@@ -202,8 +309,15 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         fmt::print(stderr, "tcpscope-cli: {}\n", problem);
         return kExitUsage;
     }
+    int status = kExitAnalysed;
+    const std::optional<SinkTarget> target = recordTarget(options, status);
+    if (status != kExitAnalysed) {
+        return status;
+    }
     const bool json = options.format == "json";
     StopSignals signals;
+    // Before the session: the session's analysis thread writes into it until the session is gone.
+    std::unique_ptr<LiveRecordsRun> records;
     std::unique_ptr<LiveSession> session;
     try {
         std::unique_ptr<PacketSource> source = openCaptureSource(options.source);
@@ -219,12 +333,19 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         // the first time it has its summary.
         sessionOptions.onFinding = [stream = std::make_shared<FindingStream>(json, startNs)](
                                        const Finding& finding, bool /*isNew*/) { stream->onFinding(finding); };
+        if (target) {
+            records = std::make_unique<LiveRecordsRun>(*target, options, options.source.capture.device, startNs);
+            sessionOptions.observer = records->records.get();
+        }
         session = std::make_unique<LiveSession>(std::move(source), std::move(sessionOptions));
     } catch (const LiveCaptureError& error) {
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
         return error.kind() == LiveErrorKind::BadFilter ? kExitUsage : kExitUnreadable;
     } catch (const PcapngWriteError& error) {
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    } catch (const std::runtime_error& error) {  // the records' folder or spool
+        fmt::print(stderr, "tcpscope-cli: --to {}: {}\n", options.records.to, error.what());
         return kExitUnreadable;
     }
     session->read([](const LiveResults& results) {
@@ -251,21 +372,34 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     if (!result.summary.error.empty()) {
         fmt::print(stderr, "tcpscope-cli: the capture stopped early: {}\n", result.summary.error);
     }
+    if (records) {
+        records->finish(result.analysis);
+    }
     if (json) {
         // Written as it goes, on one line (as the finding lines before it), not built as a tree:
         // the flows of a long capture would take more memory than the whole capture did.
         {
             JsonStreamWriter writer(std::cout, JsonStreamWriter::Compact{});
-            writeAnalysisReportJson(writer, result.analysis, nullptr, Json{{"live", liveCaptureJson(result.summary)}});
+            nlohmann::ordered_json live = liveCaptureJson(result.summary);
+            if (records) {
+                live["records"] = records->json(options);
+            }
+            writeAnalysisReportJson(writer, result.analysis, nullptr, Json{{"live", std::move(live)}});
         }
         std::cout << '\n';
     } else {
         std::cout << '\n';
         writeLiveCaptureText(std::cout, result.summary);
+        if (records) {
+            records->printText(std::cout, options);
+        }
         writeAnalysisText(std::cout, result.analysis);
     }
     std::cout.flush();
-    return result.summary.error.empty() ? kExitAnalysed : kExitUnreadable;
+    if (!result.summary.error.empty()) {
+        return kExitUnreadable;
+    }
+    return records ? records->warn(options) : kExitAnalysed;
 }
 
 }  // namespace
@@ -293,6 +427,10 @@ Subcommand addCaptureCommand(CLI::App& app) {
     command->add_option("--index-dir", options->indexDirectory,
                         "where the packet index moves its older part on a long capture (an unlinked file; "
                         "default: beside --write, else $TMPDIR or /tmp)");
+    addRecordSinkOptions(*command, options->records, false)
+        ->description("also send the capture's records while it runs: dir:PATH or clickhouse://HOST:PORT/DB");
+    command->add_option("--flush-s", options->flushSeconds, "with --to: send or write out the records this often")
+        ->check(CLI::Range(0.1, 3600.0));
     command->add_flag("--via-helper", options->source.viaHelper,
                       "capture through tcpscope-capture even when this process could open the device");
     command->add_option("--helper", options->source.helperPath,

@@ -485,13 +485,13 @@ std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& p
     return population;
 }
 
-void PortExhaustionDetector::addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const {
+void PortExhaustionDetector::addPopulations(const IpAddress* host, std::vector<HostPopulation>& populations) const {
     for (uint32_t index = 0; index < pools_.size(); ++index) {
         if (pools_[index].compact()) {
             continue;
         }
         const Pool& pool = fullPool(index);
-        if (pool.key.client == host && pool.portsInUse.peak() >= 2) {
+        if ((host == nullptr || pool.key.client == *host) && pool.portsInUse.peak() >= 2) {
             if (std::optional<HostPopulation> population = populationOf(pool, pool.portsInUse)) {
                 populations.push_back(std::move(*population));
             }

@@ -37,9 +37,16 @@ public:
     void prefetch(const SegmentEvent& event) const;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
-    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override;
+    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override {
+        addPopulations(&host, populations);
+    }
+    void addAllPopulations(std::vector<HostPopulation>& populations) const override {
+        addPopulations(nullptr, populations);
+    }
 
 private:
+    // The population series about `host`, or about every host if it is null.
+    void addPopulations(const IpAddress* host, std::vector<HostPopulation>& populations) const;
     struct PoolKey {
         IpAddress client;
         Endpoint server;

@@ -322,9 +322,9 @@ HostPopulation TimeWaitDetector::populationOf(const HostState& host, PopulationS
     return population;
 }
 
-void TimeWaitDetector::addPopulationsOf(const IpAddress& address, std::vector<HostPopulation>& populations) const {
+void TimeWaitDetector::addPopulations(const IpAddress* address, std::vector<HostPopulation>& populations) const {
     for (const HostState& host : hosts_) {
-        if (host.key.address == address) {
+        if (address == nullptr || host.key.address == *address) {
             populations.push_back(populationOf(host, host.population));
         }
     }

@@ -24,7 +24,8 @@ constexpr const char* kFlowColumns =
 constexpr const char* kFindingColumns =
     "finding_id UInt32, kind String, severity String, flow_id Int64, duration_ms Float64, "
     "wall_ms Float64, connections UInt32, delayed_requests UInt64, p50_ms Float64, p99_ms Float64, max_ms Float64, "
-    "connection_ms Float64, client String, server String, summary String, frames Array(UInt32), evidence String";
+    "connection_ms Float64, client String, server String, summary String, frames Array(UInt32), evidence String, "
+    "revision UInt32, final UInt8, ongoing UInt8, provisional UInt8, withdrawn UInt8";
 
 constexpr const char* kSeriesColumns =
     "series String, interval_s UInt32, value Int64, subject String, server String, role String, capacity UInt32";
@@ -47,6 +48,16 @@ std::string_view clickHouseTable(RecordType type) {
         case RecordType::Series: return "series";
     }
     return "flows";
+}
+
+const std::vector<ClickHouseColumn>& clickHouseAddedFindingColumns() {
+    // A file's finding is final at revision 0; what an older table lacks reads as that.
+    static const std::vector<ClickHouseColumn> columns{{"revision", "UInt32 DEFAULT 0"},
+                                                       {"final", "UInt8 DEFAULT 1"},
+                                                       {"ongoing", "UInt8 DEFAULT 0"},
+                                                       {"provisional", "UInt8 DEFAULT 0"},
+                                                       {"withdrawn", "UInt8 DEFAULT 0"}};
+    return columns;
 }
 
 std::vector<std::string> clickHouseSchema(const std::string& database) {

@@ -14,4 +14,15 @@ std::string_view clickHouseTable(RecordType type);
 /// of docs/records.md (MergeTree, partitioned by day, ordered by host and time).
 std::vector<std::string> clickHouseSchema(const std::string& database);
 
+/// A column and its type (with its default) for ALTER TABLE ... ADD COLUMN.
+struct ClickHouseColumn {
+    const char* name;
+    const char* type;
+};
+
+/// The columns of `findings` that tables made by an older tcpscope lack and the fleet queries read
+/// (a finding's revision, docs/records.md): the sink adds those missing (ClickHouse 18.16 has no
+/// ADD COLUMN IF NOT EXISTS).
+const std::vector<ClickHouseColumn>& clickHouseAddedFindingColumns();
+
 }  // namespace tcpscope

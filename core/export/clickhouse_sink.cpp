@@ -104,7 +104,47 @@ bool ClickHouseSink::ensureTables() {
             return false;
         }
     }
+    if (!addMissingFindingColumns()) {
+        return false;
+    }
     tablesReady_ = true;
+    return true;
+}
+
+bool ClickHouseSink::addMissingFindingColumns() {
+    const HttpResult columns = http_.post(
+        target_.httpBase(),
+        fmt::format("SELECT name FROM system.columns WHERE database = '{}' AND table = 'findings'", target_.database),
+        options_.timeoutSeconds);
+    if (!columns.ok()) {
+        failed(columns.outcome == HttpResult::Outcome::Answered
+                   ? fmt::format("reading the columns of findings: HTTP {}: {}", columns.status, firstLine(columns.body))
+                   : columns.error);
+        return false;
+    }
+    std::vector<std::string_view> present;
+    for (size_t start = 0; start < columns.body.size();) {
+        const size_t end = std::min(columns.body.find('\n', start), columns.body.size());
+        present.push_back(std::string_view(columns.body).substr(start, end - start));
+        start = end + 1;
+    }
+    for (const ClickHouseColumn& column : clickHouseAddedFindingColumns()) {
+        if (std::find(present.begin(), present.end(), column.name) != present.end()) {
+            continue;
+        }
+        const HttpResult added = http_.post(
+            target_.httpBase(),
+            fmt::format("ALTER TABLE {}.findings ADD COLUMN {} {}", target_.database, column.name, column.type),
+            options_.timeoutSeconds);
+        // Another sink may have added it meanwhile: that is as good.
+        if (!added.ok() && added.body.find("already exists") == std::string::npos) {
+            failed(added.outcome == HttpResult::Outcome::Answered
+                       ? fmt::format("adding column {} to findings: HTTP {}: {}", column.name, added.status,
+                                     firstLine(added.body))
+                       : added.error);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -212,6 +252,13 @@ void ClickHouseSink::pump(Clock::time_point waitUntil) {
             report_.lastError.clear();
         }
     }
+}
+
+void ClickHouseSink::flush() {
+    for (const RecordType type : {RecordType::Flow, RecordType::Finding, RecordType::Series}) {
+        spoolOpenBatch(type);
+    }
+    pump(Clock::now());
 }
 
 SinkReport ClickHouseSink::finish() {

@@ -48,6 +48,10 @@ public:
     ClickHouseSink& operator=(const ClickHouseSink&) = delete;
 
     void write(RecordType type, int64_t tsNs, std::string_view line) override;
+    /// Seals the open batches into the spool and sends what it holds, unless a failure's back-off
+    /// still runs (then they wait for the next write or flush): never waits for the server longer
+    /// than one request's timeout.
+    void flush() override;
     /// Seals the open batches and sends what the spool holds, trying for options.retrySeconds at
     /// most; what is left stays in the spool for the next run.
     SinkReport finish();
@@ -76,6 +80,8 @@ private:
     void pump(std::chrono::steady_clock::time_point waitUntil);
     Delivery deliverOldest();
     bool ensureTables();
+    // Adds to a findings table made by an older tcpscope the columns the fleet queries read.
+    bool addMissingFindingColumns();
     // Whether a batch sent before without an answer is in the store (Unknown: ask again later).
     Landed landedBefore(const SpooledBatch& batch, const std::string& table);
     // A query answering one number, or nullopt (the failure noted).

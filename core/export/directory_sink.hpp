@@ -24,6 +24,8 @@ public:
     void write(RecordType type, int64_t tsNs, std::string_view line) override;
     /// Ends the frame of every open file and closes it; the sink takes more records after it.
     void finish();
+    /// As finish(): what was written so far becomes readable (a new zstd frame follows).
+    void flush() override { finish(); }
 
     [[nodiscard]] uint64_t recordsWritten() const { return recordsWritten_; }
     /// The files written to, in the order they were first opened.

@@ -28,6 +28,11 @@ LiveAnalysis::~LiveAnalysis() {
     }
 }
 
+void LiveAnalysis::setObserver(LiveObserver* observer) {
+    observer_ = observer;
+    engine_->addObserver(observer);
+}
+
 void LiveAnalysis::start() { thread_ = std::thread([this] { loop(); }); }
 
 void LiveAnalysis::loop() {
@@ -64,6 +69,9 @@ void LiveAnalysis::loop() {
                         engine_->lastTsNs() +
                         std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastPacketTaken).count());
                 }
+                if (observer_ != nullptr) {
+                    observer_->onTick(LiveResults{{*engine_, log_}, *detectors_});
+                }
             }
         }
         if (onUpdate_ && !batch.empty() && now - lastUpdate >= updateInterval_) {
@@ -79,6 +87,9 @@ CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
     }
     const std::lock_guard lock(resultsMutex_);
     engine_->finish();
+    if (observer_ != nullptr) {
+        observer_->onFinished(LiveResults{{*engine_, log_}, *detectors_});
+    }
     engine_->clearObservers();
     CaptureAnalysis analysis;
     analysis.inputs = std::move(inputs);

@@ -7,6 +7,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "detect/finding_log.hpp"
+#include "engine/segment_observer.hpp"
 #include "live/packet_queue.hpp"
 
 namespace tcpscope {
@@ -18,6 +19,17 @@ class DetectorSet;
 /// population series (DetectorSet::populationsOf) a host chart copies while the capture runs.
 struct LiveResults : AnalysisCheckpoint {
     const DetectorSet& detectors;
+};
+
+/// Follows a live analysis on its thread, with the engine at rest between two batches of packets
+/// (as well as every segment, as any SegmentObserver): what a live capture's records are made from.
+class LiveObserver : public SegmentObserver {
+public:
+    /// After each tick of the capture clock (a few times a second), whether packets came or not.
+    virtual void onTick(const LiveResults& results) = 0;
+    /// Once, when the input has ended and the detectors made their last findings, before the
+    /// findings are released (their ids are still those the finding listener heard).
+    virtual void onFinished(const LiveResults& results) = 0;
 };
 
 /// The analysis side of a live capture: its own thread takes packets from the queue and pushes
@@ -40,6 +52,8 @@ public:
     LiveAnalysis(const LiveAnalysis&) = delete;
     LiveAnalysis& operator=(const LiveAnalysis&) = delete;
 
+    /// Lets `observer` follow the analysis (before start(); it must outlive finish()).
+    void setObserver(LiveObserver* observer);
     /// Starts the analysis thread.
     void start();
     /// Waits until the queue is closed and drained, ends the analysis (detectors' end-of-input
@@ -59,6 +73,7 @@ private:
     FindingLog log_;
     std::unique_ptr<DetectorSet> detectors_;
     UpdateListener onUpdate_;
+    LiveObserver* observer_ = nullptr;
     std::chrono::milliseconds updateInterval_;
     mutable std::mutex resultsMutex_;
     std::thread thread_;

@@ -26,7 +26,8 @@ std::string evidenceText(const nlohmann::json& evidence, std::initializer_list<c
 
 }  // namespace
 
-std::string findingRecord(const RecordSource& source, const Finding& finding, const Connection* flow) {
+std::string findingRecord(const RecordSource& source, const Finding& finding, const Connection* flow,
+                          FindingRevision revision) {
     RecordLine record(source, RecordType::Finding, finding.tsNs,
                       flow != nullptr ? communityIdV1(flow->client, flow->server) : std::string());
     record.field("finding_id", finding.id);
@@ -62,6 +63,11 @@ std::string findingRecord(const RecordSource& source, const Finding& finding, co
     record.field("frames", std::span<const uint32_t>(finding.frames));
     const nlohmann::json evidence = hasStraceEvidence(finding) ? findingEvidenceJson(finding) : finding.evidence;
     record.field("evidence", evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    record.field("revision", revision.revision);
+    record.field("final", uint64_t{revision.final ? 1u : 0u});
+    record.field("ongoing", uint64_t{finding.ongoing ? 1u : 0u});
+    record.field("provisional", uint64_t{finding.provisional ? 1u : 0u});
+    record.field("withdrawn", uint64_t{finding.withdrawn ? 1u : 0u});
     return std::move(record).take();
 }
 

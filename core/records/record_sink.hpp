@@ -1,5 +1,7 @@
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <string_view>
 
 namespace tcpscope {
@@ -24,6 +26,15 @@ public:
     virtual ~RecordSink() = default;
     /// One record: its JSON object on one line (no newline), and its time (`ts_ns`, UTC ns).
     virtual void write(RecordType type, int64_t tsNs, std::string_view line) = 0;
+    /// One record whose line `makeLine` writes (it must hold copies of what it reads): a sink with a
+    /// thread of its own (QueuedRecordSink) calls it there, so that the caller does not pay for the
+    /// formatting; by default it is called at once.
+    virtual void writeLater(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) {
+        write(type, tsNs, makeLine());
+    }
+    /// Sends or writes out what it holds so far, without waiting for a server that does not answer
+    /// (a live capture calls it every second or so); by default nothing.
+    virtual void flush() {}
 };
 
 }  // namespace tcpscope

@@ -30,39 +30,12 @@ void raiseSlots(std::map<int64_t, int64_t>& slots, int64_t slotNs, int64_t fromN
     }
 }
 
-struct PopulationKey {
-    const char* series;
-    std::string subject;
-    std::string server;
-    std::string role;
-};
-
-PopulationKey keyOf(const HostPopulation& population) {
-    if (population.kind == HostPopulation::Kind::TimeWait) {
-        return {"time_wait", population.host.toString(), std::string(), std::string(sideName(population.role))};
-    }
-    return {"ports_in_use", population.host.toString(), population.server.toString(), std::string()};
-}
-
-void writeSeries(const RecordSource& source, const PopulationKey& key, const SeriesSlot& slot, uint32_t capacity,
-                 RecordSink& sink) {
-    RecordLine record(source, RecordType::Series, slot.startNs, std::string_view());
-    record.field("series", key.series);
-    record.field("interval_s", slot.intervalSeconds);
-    record.field("value", slot.highest);
-    record.field("subject", key.subject);
-    record.field("server", key.server);
-    record.field("role", key.role);
-    record.field("capacity", capacity);
-    sink.write(RecordType::Series, slot.startNs, std::move(record).take());
-}
-
 // New connections (a first SYN in the capture) per listener and UTC second.
 std::map<std::pair<Endpoint, int64_t>, int64_t> connectionsPerListenerSecond(const ConnectionStore& connections) {
     std::map<std::pair<Endpoint, int64_t>, int64_t> counts;
     for (size_t i = 0; i < connections.size(); ++i) {
         const Connection& connection = connections[i];
-        if (!connection.midstream && connection.from(Side::Client).sawSyn) {
+        if (countsInConnectionRate(connection)) {
             ++counts[{connection.server, floorDiv(connection.firstTsNs, kSecondNs)}];
         }
     }
@@ -71,7 +44,38 @@ std::map<std::pair<Endpoint, int64_t>, int64_t> connectionsPerListenerSecond(con
 
 }  // namespace
 
-std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs) {
+int64_t utcSecondOf(int64_t tsNs) { return floorDiv(tsNs, kSecondNs); }
+
+bool countsInConnectionRate(const Connection& connection) {
+    return !connection.midstream && connection.from(Side::Client).sawSyn;
+}
+
+SeriesKey seriesKeyOf(const HostPopulation& population) {
+    if (population.kind == HostPopulation::Kind::TimeWait) {
+        return {"time_wait", population.host.toString(), std::string(), std::string(sideName(population.role))};
+    }
+    return {"ports_in_use", population.host.toString(), population.server.toString(), std::string()};
+}
+
+uint32_t seriesCapacityOf(const HostPopulation& population) {
+    return static_cast<uint32_t>(population.portRangeHigh >= population.portRangeLow
+                                     ? population.portRangeHigh - population.portRangeLow + 1
+                                     : 0);
+}
+
+std::string seriesRecord(const RecordSource& source, const SeriesKey& key, const SeriesSlot& slot, uint32_t capacity) {
+    RecordLine record(source, RecordType::Series, slot.startNs, std::string_view());
+    record.field("series", key.series);
+    record.field("interval_s", slot.intervalSeconds);
+    record.field("value", slot.highest);
+    record.field("subject", key.subject);
+    record.field("server", key.server);
+    record.field("role", key.role);
+    record.field("capacity", capacity);
+    return std::move(record).take();
+}
+
+std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs, int64_t fromNs) {
     const std::vector<int64_t> buckets = series.bucketMaxima();
     if (buckets.empty()) {
         return {};
@@ -81,18 +85,26 @@ std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t 
     const int64_t slotNs = int64_t{intervalSeconds} * kSecondNs;
     std::map<int64_t, int64_t> slots;  // slot number -> highest
     for (size_t i = 0; i < buckets.size(); ++i) {
-        const int64_t fromNs = series.startTsNs() + static_cast<int64_t>(i) * bucketNs;
-        raiseSlots(slots, slotNs, fromNs, fromNs + bucketNs, buckets[i]);
+        const int64_t bucketStartNs = series.startTsNs() + static_cast<int64_t>(i) * bucketNs;
+        // A bucket within a slot that ends by fromNs raises only slots left out below.
+        if (fromNs == INT64_MIN || bucketStartNs + bucketNs > fromNs - slotNs) {
+            raiseSlots(slots, slotNs, bucketStartNs, bucketStartNs + bucketNs, buckets[i]);
+        }
     }
     // After the last change the count holds until the end of the capture.
-    const int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
+    int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
+    if (fromNs != INT64_MIN) {
+        heldFromNs = std::max(heldFromNs, fromNs - slotNs);
+    }
     if (endTsNs > heldFromNs) {
         raiseSlots(slots, slotNs, heldFromNs, endTsNs, series.value());
     }
     std::vector<SeriesSlot> out;
     out.reserve(slots.size());
     for (const auto& [slot, highest] : slots) {
-        out.push_back({slot * slotNs, intervalSeconds, highest});
+        if ((slot + 1) * slotNs > fromNs) {
+            out.push_back({slot * slotNs, intervalSeconds, highest});
+        }
     }
     return out;
 }
@@ -101,18 +113,17 @@ uint64_t writeSeriesRecords(const RecordSource& source, const CaptureAnalysis& a
     uint64_t written = 0;
     const int64_t endTsNs = analysis.engine->lastTsNs();
     for (const HostPopulation& population : analysis.populations) {
-        const PopulationKey key = keyOf(population);
-        const auto capacity = static_cast<uint32_t>(population.portRangeHigh >= population.portRangeLow
-                                                        ? population.portRangeHigh - population.portRangeLow + 1
-                                                        : 0);
+        const SeriesKey key = seriesKeyOf(population);
+        const uint32_t capacity = seriesCapacityOf(population);
         for (const SeriesSlot& slot : populationSlots(population.series, endTsNs)) {
-            writeSeries(source, key, slot, capacity, sink);
+            sink.write(RecordType::Series, slot.startNs, seriesRecord(source, key, slot, capacity));
             ++written;
         }
     }
     for (const auto& [listenerSecond, count] : connectionsPerListenerSecond(analysis.engine->connections())) {
-        const PopulationKey key{"connection_rate", std::string(), listenerSecond.first.toString(), std::string()};
-        writeSeries(source, key, SeriesSlot{listenerSecond.second * kSecondNs, 1, count}, 0, sink);
+        const SeriesKey key{"connection_rate", std::string(), listenerSecond.first.toString(), std::string()};
+        const SeriesSlot slot{listenerSecond.second * kSecondNs, 1, count};
+        sink.write(RecordType::Series, slot.startNs, seriesRecord(source, key, slot, 0));
         ++written;
     }
     return written;

@@ -17,8 +17,29 @@ struct SeriesSlot {
 
 /// A population series (TIME_WAIT, ports in use) per UTC second, or per coarser aligned stretch when
 /// the series was kept coarser than a second; the count is held until `endTsNs`. Stretches whose
-/// highest count is 0 are left out.
-std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs);
+/// highest count is 0 are left out, and so are those that end by `fromNs` (what a live capture sent).
+std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs, int64_t fromNs = INT64_MIN);
+
+/// What one series counts: its `series` (time_wait, ports_in_use, connection_rate), `subject`,
+/// `server` and `role` fields.
+struct SeriesKey {
+    const char* series = "";
+    std::string subject;
+    std::string server;
+    std::string role;
+};
+
+/// The UTC second (since the epoch) that `tsNs` falls in.
+int64_t utcSecondOf(int64_t tsNs);
+/// Whether `connection` counts in `connection_rate`: the capture holds its first SYN.
+bool countsInConnectionRate(const Connection& connection);
+
+/// The key of a detector's population series.
+SeriesKey seriesKeyOf(const HostPopulation& population);
+/// The port range's size a population is judged against (`capacity`).
+uint32_t seriesCapacityOf(const HostPopulation& population);
+/// The `series` record of one stretch of a series.
+std::string seriesRecord(const RecordSource& source, const SeriesKey& key, const SeriesSlot& slot, uint32_t capacity);
 
 /// Writes the `series` records of an analysis (docs/records.md): the TIME_WAIT and ports-in-use
 /// series its detectors kept, and new connections per second per listener. Returns how many.

@@ -105,6 +105,21 @@ TEST_CASE("fleet drill-down: hosts, a fleet finding's findings per host, and a f
     CHECK(seventh[0].packets == flows[7]["packets"]["client_to_server"].get<uint64_t>() +
                                     flows[7]["packets"]["server_to_client"].get<uint64_t>());
     CHECK(seventh[0].handshakeRttMs.has_value());
+
+    // A later revision that withdrew job-1's port exhaustion (as a live capture sends one): the
+    // finding counts no more and is listed no more; job_2.dc's stays.
+    (void)server.query(
+        "INSERT INTO drill.findings (record, schema, host, capture_id, ts_ns, finding_id, kind, severity, server, "
+        "revision, final, withdrawn) SELECT record, schema, host, capture_id, ts_ns, finding_id, kind, severity, "
+        "server, 1, 1, 1 FROM drill.findings WHERE host = 'job-1' AND kind = 'port_exhaustion'");
+    const std::vector<tcpscope::FleetHost> afterWithdrawal = tcpscope::queryFleetHosts(target, 0, kTimeoutSeconds);
+    REQUIRE(afterWithdrawal.size() == 2);
+    CHECK(afterWithdrawal[0].findings == analysis["findings"].size() - 1);
+    CHECK(afterWithdrawal[1].findings == analysis["findings"].size());
+    filter.kind = "port_exhaustion";
+    const std::vector<tcpscope::HostFinding> left = tcpscope::queryHostFindings(target, filter, kTimeoutSeconds);
+    REQUIRE(left.size() == 1);
+    CHECK(left[0].host == hosts[1]);
 }
 
 TEST_CASE("fleet drill-down: a server that is not there is one line", "[clickhouse]") {

@@ -76,3 +76,31 @@ TEST_CASE("fleet: a bad --from or --since is a one-line error", "[clickhouse]") 
         CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
     }
 }
+
+TEST_CASE("fleet: a findings table made before revisions gets their columns, and each finding counts once",
+          "[clickhouse]") {
+    ClickHouseServer& server = ClickHouseServer::shared();
+    TempDir spool("ch-spool-old");
+    // The findings table as tcpscope made it before a finding had revisions (docs/records.md history).
+    (void)server.query("CREATE DATABASE IF NOT EXISTS fleet_old");
+    (void)server.query(
+        "CREATE TABLE fleet_old.findings (record String, schema String, host String, capture_id String, "
+        "tcpscope_version String, ts_ns Int64, community_id String, batch_id String, "
+        "time DateTime('UTC') MATERIALIZED toDateTime(intDiv(ts_ns, 1000000000), 'UTC'), "
+        "finding_id UInt32, kind String, severity String, flow_id Int64, duration_ms Float64, "
+        "wall_ms Float64, connections UInt32, delayed_requests UInt64, p50_ms Float64, p99_ms Float64, max_ms Float64, "
+        "connection_ms Float64, client String, server String, summary String, frames Array(UInt32), evidence String) "
+        "ENGINE = MergeTree PARTITION BY toYYYYMMDD(time) ORDER BY (host, time)");
+    // job-1 exported twice (the same capture id): its findings count once.
+    for (const char* host : {"job-1", "job-1", "job-2"}) {
+        exportAs(host, server.url("fleet_old"), spool);
+    }
+    CHECK(server.number("SELECT count() FROM system.columns WHERE database = 'fleet_old' AND table = 'findings' "
+                        "AND name IN ('revision', 'final', 'ongoing', 'provisional', 'withdrawn')") == 5);
+    const json exhaustion =
+        fleetFinding(cliJson({"fleet", "--from", server.url("fleet_old"), "--format", "json"}), "port_exhaustion",
+                     "127.0.0.1:9000");
+    REQUIRE_FALSE(exhaustion.is_null());
+    CHECK(exhaustion["hosts"] == json::array({"job-1", "job-2"}));
+    CHECK(exhaustion["findings"] == 2);
+}

@@ -14,6 +14,7 @@
 
 #include "clickhouse/clickhouse_server.hpp"
 #include "clickhouse/rewritten_capture.hpp"
+#include "fleet/fleet_findings.hpp"
 #include "fleet/port_pool_findings.hpp"
 #include "support/export_fixtures.hpp"
 
@@ -173,11 +174,12 @@ TEST_CASE("fleet: hosts behind one client address fill its ports towards one ser
     CHECK(ofKind(fleetOf(server.url("nat_both_ends"), {"--nat-ports", "200"}), "nat_ports_toward_server").empty());
 }
 
-TEST_CASE("fleet: docs/records.md holds the port pool queries as they are sent", "[clickhouse]") {
+TEST_CASE("fleet: docs/records.md holds the fleet queries as they are sent", "[clickhouse]") {
     std::ifstream file(std::string(TCPSCOPE_SOURCE_DIR) + "/docs/records.md");
     std::stringstream docs;
     docs << file.rdbuf();
     const tcpscope::FleetQueryOptions defaults;
     CHECK(docs.str().find(tcpscope::portsAcrossServersSql("DB", defaults)) != std::string::npos);
     CHECK(docs.str().find(tcpscope::natPortsTowardServerSql("DB", defaults)) != std::string::npos);
+    CHECK(docs.str().find(tcpscope::sameFindingOnManyHostsSql("DB", defaults)) != std::string::npos);
 }
