@@ -34,15 +34,15 @@ std::vector<uint32_t> StretchCount::columnMaxima(int64_t fromNs, double nsPerCol
     int64_t count = countAt(fromNs);
     auto start = std::upper_bound(startsNs_.begin(), startsNs_.end(), fromNs);
     auto end = std::upper_bound(endsNs_.begin(), endsNs_.end(), fromNs);
-    for (size_t column = 0; column < columns; ++column) {
-        const double columnEnd = static_cast<double>(fromNs) + static_cast<double>(column + 1) * nsPerColumn;
-        int64_t highest = count;
-        // The changes within the column in time order, an end before a start at the same time.
+    int64_t highest = count;
+    // The changes before `limit` in time order, an end before a start at the same time; the
+    // highest count they reach.
+    const auto advance = [&](double limit) {
         while (true) {
-            const bool startIn = start != startsNs_.end() && static_cast<double>(*start) < columnEnd;
-            const bool endIn = end != endsNs_.end() && static_cast<double>(*end) < columnEnd;
+            const bool startIn = start != startsNs_.end() && static_cast<double>(*start) < limit;
+            const bool endIn = end != endsNs_.end() && static_cast<double>(*end) < limit;
             if (!startIn && !endIn) {
-                break;
+                return;
             }
             if (endIn && (!startIn || *end <= *start)) {
                 --count;
@@ -53,7 +53,19 @@ std::vector<uint32_t> StretchCount::columnMaxima(int64_t fromNs, double nsPerCol
                 highest = std::max(highest, count);
             }
         }
+    };
+    for (size_t column = 0; column < columns; ++column) {
+        const double columnEnd = static_cast<double>(fromNs) + static_cast<double>(column + 1) * nsPerColumn;
+        advance(columnEnd);
         maxima[column] = static_cast<uint32_t>(std::max<int64_t>(highest, 0));
+        // The next column starts with what is under way at its start (a stretch ending exactly
+        // there is over: changes at the boundary belong to the next column, ends first).
+        const int64_t boundary = static_cast<int64_t>(std::floor(columnEnd));
+        while (end != endsNs_.end() && *end <= boundary && (start == startsNs_.end() || *end <= *start)) {
+            --count;
+            ++end;
+        }
+        highest = count;
     }
     return maxima;
 }

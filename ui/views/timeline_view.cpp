@@ -236,6 +236,9 @@ void TimelineView::fitGutter() {
     constexpr size_t kGroupsMeasured = 200;
     const std::vector<LaneGroup>& groups = model_->groups();
     for (size_t group = 0; group < std::min(groups.size(), kGroupsMeasured); ++group) {
+        if (groups[group].connections.size() == 1 && model_->grouping() == LaneGrouping::ClientToServer) {
+            continue;  // drawn as its connection's lane, without a header
+        }
         widest = std::max({widest, boldMetrics.horizontalAdvance(QStringLiteral("▸ ") + fromUtf8(groups[group].label)),
                            metrics.horizontalAdvance(fromUtf8(groups[group].detail))});
     }

@@ -11,6 +11,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "series/capture_population.hpp"
+#include "series/stretch_count.hpp"
 
 using namespace tcpscope;
 
@@ -187,4 +188,23 @@ TEST_CASE("a staircase read per column holds its value until its last point, the
     const std::vector<ChartPoint> points{{0, 0}, {1, 0}, {1, 5}, {2.5, 5}, {2.5, 2}, {4, 2}};
     const std::vector<double> columns = stepColumnMaxima(points, 0, 1, 6);
     CHECK(columns == std::vector<double>{0, 5, 5, 2, 2, 0});
+}
+
+TEST_CASE("handshakes waiting: the most at one moment in each column, not the most that touched it") {
+    StretchCount waiting;
+    // Ten short waits one after another in the first column, then two that overlap from 150 ms.
+    for (int64_t at = 0; at < 10; ++at) {
+        waiting.add(at * 5 * kMs, at * 5 * kMs + 2 * kMs);
+    }
+    waiting.add(150 * kMs, 400 * kMs);
+    waiting.add(180 * kMs, 220 * kMs);
+    waiting.add(300 * kMs, 300 * kMs);  // empty: left out
+    waiting.finish();
+    CHECK(waiting.size() == 12);
+    CHECK(waiting.peak() == 2);
+    CHECK(waiting.countAt(1 * kMs) == 1);
+    CHECK(waiting.countAt(2 * kMs) == 0);  // ended at 2 ms
+    CHECK(waiting.columnMaxima(0, 100.0 * kMs, 5) == std::vector<uint32_t>{1, 2, 2, 1, 0});
+    // A column that starts inside a wait counts it.
+    CHECK(waiting.columnMaxima(250 * kMs, 10.0 * kMs, 2) == std::vector<uint32_t>{1, 1});
 }
