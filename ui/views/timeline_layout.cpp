@@ -341,11 +341,20 @@ private:
             double clusterEnd = start.rect.right();
             std::string text = stallLabel(start.cause, count, lost);
             double textEnd = startX + textWidth(text);
+            bool textStale = false;  // measured only when a span too far from the cluster asks (a folded
+                                     // group header has thousands of spans; a width is a font lookup)
             size_t last = first;
             while (last + 1 < end) {
                 const LayoutSpan& next = frame_.spans[last + 1];
-                if (next.cause != start.cause ||
-                    next.rect.x >= std::max(clusterEnd + kClusterGapPx, textEnd + kLabelGapPx)) {
+                if (next.cause != start.cause) {
+                    break;
+                }
+                if (next.rect.x >= clusterEnd + kClusterGapPx && textStale) {
+                    text = stallLabel(start.cause, count, lost);
+                    textEnd = startX + textWidth(text);
+                    textStale = false;
+                }
+                if (next.rect.x >= std::max(clusterEnd + kClusterGapPx, textEnd + kLabelGapPx)) {
                     break;
                 }
                 ++last;
@@ -357,8 +366,10 @@ private:
                     lost += next.lostNs;
                 }
                 clusterEnd = std::max(clusterEnd, next.rect.right());
+                textStale = true;
+            }
+            if (textStale) {
                 text = stallLabel(start.cause, count, lost);
-                textEnd = startX + textWidth(text);
             }
             const double x = std::max(startX, cursor);
             const double width = std::min(textWidth(text) + 1, plot.right() - x);
