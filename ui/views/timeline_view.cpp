@@ -651,9 +651,10 @@ std::optional<size_t> TimelineView::groupForKeyboard() const {
     if (const auto group = model_->groupOfConnection(selectedConnection_)) {
         return group;
     }
-    for (const LayoutRow& row : frame_.rows) {
-        if (row.kind == RowKind::GroupHeader) {
-            return row.index;
+    const std::vector<LaneRow>& rows = model_->rows();
+    for (size_t row = model_->rowAt(verticalScrollBar()->value()).value_or(0); row < rows.size(); ++row) {
+        if (rows[row].kind == RowKind::GroupHeader) {
+            return rows[row].index;
         }
     }
     return std::nullopt;
