@@ -513,12 +513,11 @@ TEST_CASE("findings that cost no time are ticks with a flag on their lane, in li
 }
 
 TEST_CASE("a population opens and folds with a click on its header, Enter, * and /", "[timeline][view]") {
-    const ResultsPtr churn = AnalysisResults::complete(
-        analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/churn-exhaustion.pcap"}, AnalysisOptions{}));
     TimelineView view;
     view.resize(1200, 500);
     view.show();
-    view.setResults(churn);
+    view.setResults(AnalysisResults::complete(
+        analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/churn-exhaustion.pcap"}, AnalysisOptions{})));
     const auto folded = [&view]() { return view.model().groups().at(0).collapsed; };
     REQUIRE(view.model().groups().size() == 1);
     CHECK(folded());  // 150 connections: their population's strip, not 150 lanes
@@ -546,6 +545,6 @@ TEST_CASE("a population opens and folds with a click on its header, Enter, * and
 
     // The user's choice of one lane per connection stays for the next capture.
     view.setGrouping(LaneGrouping::Connection);
-    view.setResults(churn);
+    view.setResults(ResultsPtr(view.results()));
     CHECK(view.model().grouping() == LaneGrouping::Connection);
 }
