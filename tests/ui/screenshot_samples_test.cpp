@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeView>
@@ -223,4 +224,122 @@ TEST_CASE("the Nagle sample with a dark palette keeps its text and drawings visi
     }
     QApplication::setStyle(QStyleFactory::create(originalStyleName));
     QApplication::setPalette(original);
+}
+
+namespace {
+
+// The rows of `frame` that are wholly inside its lanes' area: what a person sees without scrolling.
+std::vector<LayoutRow> rowsOnScreen(const TimelineFrame& frame) {
+    std::vector<LayoutRow> rows;
+    std::copy_if(frame.rows.begin(), frame.rows.end(), std::back_inserter(rows), [&frame](const LayoutRow& row) {
+        return row.rect.y >= frame.lanesClip.y - 0.5 && row.rect.bottom() <= frame.lanesClip.bottom() + 0.5;
+    });
+    return rows;
+}
+
+bool onScreen(const std::vector<LayoutRow>& rows, RowKind kind, uint32_t index) {
+    return std::any_of(rows.begin(), rows.end(),
+                       [kind, index](const LayoutRow& row) { return row.kind == kind && row.index == index; });
+}
+
+size_t barsOf(const TimelineFrame& frame, BarRole role) {
+    return static_cast<size_t>(
+        std::count_if(frame.bars.begin(), frame.bars.end(), [role](const LayoutBar& bar) { return bar.role == role; }));
+}
+
+}  // namespace
+
+TEST_CASE("incidents of many connections read at a glance at 1366 x 768", "[ui][screenshot][samples-screenshot]") {
+    const auto openAt1366 = [](TestWindow& test, const char* sample) {
+        const QString capture = samplePath(sample);
+        QStringList straceLogs;
+        const QDir dir(QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples"));
+        for (const QFileInfo& log : dir.entryInfoList({QFileInfo(capture).completeBaseName() + QStringLiteral(".strace*")},
+                                                      QDir::Files, QDir::Name)) {
+            straceLogs << log.absoluteFilePath();
+        }
+        REQUIRE(test.open({capture}, straceLogs));
+        QApplication::processEvents();
+    };
+    const auto timelineOf = [](TestWindow& test) -> TimelineView& {
+        auto* timeline = test.window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+        REQUIRE(timeline != nullptr);
+        return *timeline;
+    };
+    // The window as it opens, and with the timeline's tab in front if it opened on another.
+    const auto save = [](TestWindow& test, const char* name) {
+        QApplication::processEvents();
+        CHECK(test.window.grab().toImage().save(screenshotPath(QLatin1String(name))));
+        auto* timeline = test.window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+        QTabWidget* tabs = nullptr;
+        for (QWidget* parent = timeline->parentWidget(); parent != nullptr && tabs == nullptr;
+             parent = parent->parentWidget()) {
+            tabs = qobject_cast<QTabWidget*>(parent);
+        }
+        if (tabs != nullptr && tabs->currentWidget() != timeline) {
+            tabs->setCurrentWidget(timeline);
+            QApplication::processEvents();
+            CHECK(test.window.grab().toImage().save(screenshotPath(QLatin1String(name) + QStringLiteral("-timeline"))));
+        }
+    };
+
+    SECTION("churn: one population in TIME_WAIT, its port range and the pause on one screen") {
+        TestWindow test(true, {1366, 768});
+        openAt1366(test, "churn-exhaustion.pcap");
+        TimelineView& timeline = timelineOf(test);
+        const TimelineModel& model = timeline.model();
+        CHECK(model.grouping() == LaneGrouping::ClientToServer);
+        REQUIRE(model.groups().size() == 1);
+        CHECK(model.groups()[0].collapsed);
+        CHECK(model.groups()[0].detail == "150 connections · 100 in TIME_WAIT");
+        // The 150 lanes are one row: every row fits the screen.
+        const TimelineFrame frame = timeline.prepareFrame(timeline.viewport()->size(), timeline.visibleRange());
+        const std::vector<LayoutRow> shown = rowsOnScreen(frame);
+        CHECK(shown.size() == model.rows().size());
+        CHECK(onScreen(shown, RowKind::Population, static_cast<uint32_t>(PopulationRow::TimeWait)));
+        CHECK(onScreen(shown, RowKind::Population, static_cast<uint32_t>(PopulationRow::PortsInUse)));
+        CHECK(onScreen(shown, RowKind::GroupHeader, 0));
+        CHECK(barsOf(frame, BarRole::TimeWait) > 0);
+        CHECK(std::any_of(frame.lines.begin(), frame.lines.end(),
+                          [](const LayoutLine& line) { return line.role == LineRole::Capacity; }));
+        save(test, "churn-exhaustion-1366x768");
+
+        // Selecting a connection (from the connections table, a finding) opens its group.
+        timeline.scrollToConnection(42);
+        CHECK_FALSE(model.groups()[0].collapsed);
+        CHECK(model.rowOfConnection(42).has_value());
+    }
+    SECTION("backlog: the clients waiting on their SYNs") {
+        TestWindow test(true, {1366, 768});
+        openAt1366(test, "backlog-overflow.pcap");
+        TimelineView& timeline = timelineOf(test);
+        const TimelineModel& model = timeline.model();
+        REQUIRE(model.groups().size() == 1);
+        CHECK(model.groups()[0].peaks[static_cast<size_t>(PopulationState::SynWait)] == 18);
+        const TimelineFrame frame = timeline.prepareFrame(timeline.viewport()->size(), timeline.visibleRange());
+        const std::vector<LayoutRow> shown = rowsOnScreen(frame);
+        CHECK(onScreen(shown, RowKind::Population, static_cast<uint32_t>(PopulationRow::SynWaits)));
+        CHECK(barsOf(frame, BarRole::SynWait) > 0);
+        CHECK(barsOf(frame, BarRole::SynRetransmissions) > 0);
+        save(test, "backlog-overflow-1366x768");
+    }
+    SECTION("collision: the six reuses of one 4-tuple as lanes under their population") {
+        TestWindow test(true, {1366, 768});
+        openAt1366(test, "port-reuse-collision.pcap");
+        const TimelineModel& model = timelineOf(test).model();
+        REQUIRE(model.groups().size() == 1);
+        CHECK_FALSE(model.groups()[0].collapsed);  // 6 connections: few enough to show as lanes
+        CHECK(model.populationRows().empty());    // and too few for capture-wide rows
+        save(test, "port-reuse-collision-1366x768");
+    }
+    SECTION("Nagle: two connections, two lanes as before") {
+        TestWindow test(true, {1366, 768});
+        openAt1366(test, "proxy-nagle.pcap");
+        const TimelineModel& model = timelineOf(test).model();
+        CHECK(std::none_of(model.rows().begin(), model.rows().end(),
+                           [](const LaneRow& row) { return row.kind == RowKind::GroupHeader; }));
+        CHECK(std::count_if(model.rows().begin(), model.rows().end(),
+                            [](const LaneRow& row) { return row.kind == RowKind::Connection; }) == 2);
+        save(test, "proxy-nagle-1366x768");
+    }
 }

@@ -138,6 +138,16 @@ TEST_CASE("timeline frame time with 1 million packets in 2,000 connections", "[.
     std::printf("  %-34s prepare %6.2f ms  paint %6.2f ms  worst %6.2f ms  (%zu marks, %zu entries read)\n",
                 "grouped by server, whole capture", grouped.prepareMs, grouped.paintMs, grouped.worstMs, grouped.marks,
                 grouped.visited);
+    // The population view: groups folded to their density strips (every member's life and
+    // stalls counted per pixel column, each frame).
+    const auto populationStart = Clock::now();
+    model.setGrouping(LaneGrouping::ClientToServer);
+    const double populationGroupMs = msSince(populationStart);
+    model.setAllGroupsCollapsed(true);
+    const FrameTimes populations = measure(model, viewport, image, colors, font, 30);
+    std::printf("  %-34s prepare %6.2f ms  paint %6.2f ms  worst %6.2f ms  (%zu groups, grouping %.1f ms)\n",
+                "populations folded, whole capture", populations.prepareMs, populations.paintMs, populations.worstMs,
+                model.groups().size(), populationGroupMs);
     image.save(QStringLiteral("timeline-benchmark.png"));
 }
 

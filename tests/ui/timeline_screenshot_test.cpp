@@ -46,3 +46,15 @@ TEST_CASE("timeline screenshots of the Nagle sample", "[.screenshot][timeline-sc
     view.zoomToRange({capture.startNs + 20'000'000, capture.startNs + 240'000'000});
     REQUIRE(view.grab().save(QStringLiteral("timeline-dark.png")));
 }
+
+TEST_CASE("timeline screenshots of the population samples", "[.screenshot][timeline-screenshot]") {
+    for (const char* sample : {"churn-exhaustion", "backlog-overflow", "port-reuse-collision"}) {
+        const ResultsPtr results = AnalysisResults::complete(analyzeCaptures(
+            {std::string(TCPSCOPE_SOURCE_DIR "/samples/") + sample + ".pcap"}, AnalysisOptions{}));
+        TimelineView view;
+        view.resize(1366, 420);
+        view.show();
+        view.setResults(results);
+        REQUIRE(view.grab().save(QStringLiteral("timeline-%1.png").arg(QLatin1String(sample))));
+    }
+}

@@ -511,3 +511,40 @@ TEST_CASE("findings that cost no time are ticks with a flag on their lane, in li
         CHECK(pixelsNear(image, colors.stall(StallCause::PortReuse)) > 20);
     }
 }
+
+TEST_CASE("a population opens and folds with a click on its header, Enter, * and /", "[timeline][view]") {
+    TimelineView view;
+    view.resize(1200, 500);
+    view.show();
+    view.setResults(AnalysisResults::complete(
+        analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/churn-exhaustion.pcap"}, AnalysisOptions{})));
+    const auto folded = [&view]() { return view.model().groups().at(0).collapsed; };
+    REQUIRE(view.model().groups().size() == 1);
+    CHECK(folded());  // 150 connections: their population's strip, not 150 lanes
+    const auto key = [&view](Qt::Key code, const QString& text = {}) {
+        QKeyEvent press(QEvent::KeyPress, code, Qt::NoModifier, text);
+        QApplication::sendEvent(&view, &press);
+    };
+    key(Qt::Key_Return);
+    CHECK_FALSE(folded());
+    key(Qt::Key_Slash, QStringLiteral("/"));
+    CHECK(folded());
+    key(Qt::Key_Asterisk, QStringLiteral("*"));
+    CHECK_FALSE(folded());
+    view.setAllGroupsCollapsed(true);
+
+    // A click on the header's strip, away from its findings, opens it.
+    view.grab();
+    const TimelineFrame& frame = view.lastFrame();
+    const auto header = std::find_if(frame.rows.begin(), frame.rows.end(),
+                                     [](const LayoutRow& row) { return row.kind == RowKind::GroupHeader; });
+    REQUIRE(header != frame.rows.end());
+    click(view.viewport(), QPointF(header->markBand.x + header->markBand.w / 2, header->markBand.bottom() - 2));
+    CHECK_FALSE(folded());
+    CHECK(view.model().rows().size() > 150);
+
+    // The user's choice of one lane per connection stays for the next capture.
+    view.setGrouping(LaneGrouping::Connection);
+    view.setResults(ResultsPtr(view.results()));
+    CHECK(view.model().grouping() == LaneGrouping::Connection);
+}

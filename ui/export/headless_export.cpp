@@ -69,13 +69,14 @@ void prepareTimeline(TimelineView& view, const ResultsPtr& results, double width
 // Tallest picture of a report, heading included, at 1x: a page a person can read and print.
 constexpr double kMaxPictureHeightPx = 2000;
 
-// `range` of `view` as a page no taller than kMaxPictureHeightPx: one lane per connection when they
-// fit, else lanes grouped by server endpoint and folded to one strip each, else cut at the bottom.
+// `range` of `view` as a page no taller than kMaxPictureHeightPx: as the view opens it (one lane per
+// connection, or the population view of a capture of many), else in the population view, else cut
+// at the bottom.
 ExportPage boundedTimelinePage(TimelineView& view, TimeRange range, const QString& title) {
     const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
     ExportPage page = timelineExportPage(view, range, kReportWidthPx);
     if (page.size.height() > lanesPx) {
-        view.setGrouping(LaneGrouping::ServerEndpoint);
+        view.setGrouping(LaneGrouping::ClientToServer);
         view.setAllGroupsCollapsed(true);
         page = timelineExportPage(view, range, kReportWidthPx);
     }
@@ -93,9 +94,12 @@ std::string timelineNote(const TimelineView& view) {
     const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
     const bool cut = view.renderSize(kReportWidthPx).height() > lanesPx;
     return fmt::format(
-        "{} connections in {}, one strip per server endpoint with the packets and stalls of all its "
-        "connections{}.",
-        model.connections().size(), plural(model.groups().size(), "lane", "lanes"),
+        "{} connections in {} (client host → server endpoint); a folded population is one strip of how many "
+        "of its connections wait on a SYN, are open, stalled or in TIME_WAIT{}{}.",
+        model.connections().size(), plural(model.groups().size(), "population", "populations"),
+        model.populationRows().empty() ? ""
+                                       : ", under capture-wide rows of new connections per second, TIME_WAIT and "
+                                         "ports in use against their limit, and handshakes waiting",
         cut ? "; the lanes below the picture's 2,000 px are left out" : "");
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "detect/wording.hpp"
+#include "views/timeline_population.hpp"
 
 namespace tcpscope::ui {
 
@@ -17,6 +18,7 @@ constexpr double kClusterGapPx = 24;      // stalls closer than this share one l
 constexpr double kInstantHalfWidthPx = 3.5;  // a finding that cost no time: a tick this far either side
 constexpr double kMinElidedLabelPx = 60;  // a label cut shorter than this says nothing
 constexpr double kGroupIndentPx = 14;
+constexpr double kHeaderSpanPx = 5;  // a group header's findings: a bar between its label and its strip
 
 std::string stallLabel(StallCause cause, uint32_t count, int64_t lostNs) {
     // Some findings mark an instant (a port reuse, TIME_WAIT churn): no duration to tell.
@@ -77,10 +79,11 @@ private:
             laid.index = row->index;
             const double top = frame_.plot.y + row->topPx - scroll;
             laid.rect = {0, top, viewport_.widthPx, row->heightPx};
-            if (row->kind == RowKind::Extra) {
+            if (row->kind == RowKind::Extra || row->kind == RowKind::Population) {
                 laid.markBand = {frame_.plot.x, top + 3, frame_.plot.w, std::max(row->heightPx - 6, 2.0)};
             } else {
-                const double bandTop = top + lineHeight_ + 4;
+                // A group header keeps room for its findings' bar above its density strip.
+                const double bandTop = top + lineHeight_ + 4 + (row->kind == RowKind::GroupHeader ? kHeaderSpanPx + 1 : 0);
                 laid.markBand = {frame_.plot.x, bandTop, frame_.plot.w,
                                  std::max(top + row->heightPx - 3 - bandTop, 4.0)};
             }
@@ -163,17 +166,36 @@ private:
         switch (row.kind) {
             case RowKind::Connection: {
                 const ConnectionLane& lane = model_.connections()[row.index];
-                const double indent = model_.grouping() == LaneGrouping::Connection ? 0 : kGroupIndentPx;
+                const auto group = model_.groupOfConnection(lane.connection);
+                const bool underHeader = group && model_.groups()[*group].connections.size() > 1;
+                const double indent = underHeader || (group && model_.grouping() != LaneGrouping::ClientToServer)
+                                          ? kGroupIndentPx
+                                          : 0;
                 addGutterLines(row, fmt::format("#{}  {}", lane.connection, lane.clientText()),
                                fmt::format("→ {}", lane.serverText()), TextRole::LaneLabel, indent);
                 addContent(row, lane.content, lane.state == ConnectionState::Reset);
                 break;
             }
             case RowKind::GroupHeader: {
+                // The population at a glance: its density strip under its stalls' labels.
                 const LaneGroup& group = model_.groups()[row.index];
-                addGutterLines(row, (group.collapsed ? "▸ " : "▾ ") + group.label,
-                               plural(group.connections.size(), "connection", "connections"), TextRole::GroupLabel, 0);
-                addContent(row, group.content, false);
+                addGutterLines(row, (group.collapsed ? "▸ " : "▾ ") + group.label, group.detail, TextRole::GroupLabel, 0);
+                layoutDensityStrip(model_, group, row.markBand, frame_);
+                addSpans(row, group.content);
+                // Its findings as a thin bar over the strip, which they would hide.
+                for (size_t span = row.firstSpan; span < frame_.spans.size(); ++span) {
+                    frame_.spans[span].rect.y = row.markBand.y - kHeaderSpanPx - 1;
+                    frame_.spans[span].rect.h = kHeaderSpanPx;
+                }
+                addStallLabels(row);
+                break;
+            }
+            case RowKind::Population: {
+                const auto population = static_cast<PopulationRow>(row.index);
+                PopulationRowLabel label = populationRowLabel(model_, population);
+                std::string scale = layoutPopulationRow(model_, population, row, frame_);
+                addGutterLines(row, std::move(label.title), std::move(label.detail), TextRole::LaneLabel, 0,
+                               std::move(scale));
                 break;
             }
             case RowKind::CaptureFindings: {
@@ -189,12 +211,26 @@ private:
         row.spanEnd = frame_.spans.size();
     }
 
-    void addGutterLines(const LayoutRow& row, std::string first, std::string second, TextRole role, double indent) {
+    // Two lines of label; `right`, if any, right-aligned on the first line (a row's scale).
+    void addGutterLines(const LayoutRow& row, std::string first, std::string second, TextRole role, double indent,
+                        std::string right = {}) {
         const double x = kTextPadPx * 2 + indent;
         const double width = std::max(frame_.plot.x - x - kTextPadPx, 0.0);
         const double top = row.rect.y + std::max((row.rect.h - 2 * lineHeight_) / 2, 0.0);
+        double firstWidth = width;
+        if (!right.empty()) {
+            const double rightWidth = std::min(textWidth(right) + 1, width / 2);
+            firstWidth = std::max(width - rightWidth - kTextPadPx, 0.0);
+            frame_.texts.push_back({{x + width - rightWidth, top, rightWidth, lineHeight_},
+                                    std::move(right),
+                                    TextRole::LaneDetail,
+                                    true,
+                                    StallCause::Other,
+                                    UINT32_MAX,
+                                    row.row});
+        }
         frame_.texts.push_back(
-            {{x, top, width, lineHeight_}, std::move(first), role, false, StallCause::Other, UINT32_MAX, row.row});
+            {{x, top, firstWidth, lineHeight_}, std::move(first), role, false, StallCause::Other, UINT32_MAX, row.row});
         frame_.texts.push_back({{x, top + lineHeight_, width, lineHeight_},
                                 std::move(second),
                                 TextRole::LaneDetail,
@@ -295,22 +331,45 @@ private:
             const double startX = std::max(start.rect.x, plot.x);
             uint32_t count = start.count;
             int64_t lost = start.lostNs;
+            // A group header tells the wall-clock time its connections waited (the union of their
+            // spans), not their waits added up: 18 handshakes waiting at once cost no 18 times as long.
+            const bool wallClock = row.kind == RowKind::GroupHeader;
+            int64_t unionEndNs = start.endNs;
+            if (wallClock) {
+                lost = start.endNs - start.startNs;
+            }
             double clusterEnd = start.rect.right();
             std::string text = stallLabel(start.cause, count, lost);
             double textEnd = startX + textWidth(text);
+            bool textStale = false;  // measured only when a span too far from the cluster asks (a folded
+                                     // group header has thousands of spans; a width is a font lookup)
             size_t last = first;
             while (last + 1 < end) {
                 const LayoutSpan& next = frame_.spans[last + 1];
-                if (next.cause != start.cause ||
-                    next.rect.x >= std::max(clusterEnd + kClusterGapPx, textEnd + kLabelGapPx)) {
+                if (next.cause != start.cause) {
+                    break;
+                }
+                if (next.rect.x >= clusterEnd + kClusterGapPx && textStale) {
+                    text = stallLabel(start.cause, count, lost);
+                    textEnd = startX + textWidth(text);
+                    textStale = false;
+                }
+                if (next.rect.x >= std::max(clusterEnd + kClusterGapPx, textEnd + kLabelGapPx)) {
                     break;
                 }
                 ++last;
                 count += next.count;
-                lost += next.lostNs;
+                if (wallClock) {
+                    lost += std::max<int64_t>(next.endNs - std::max(next.startNs, unionEndNs), 0);
+                    unionEndNs = std::max(unionEndNs, next.endNs);
+                } else {
+                    lost += next.lostNs;
+                }
                 clusterEnd = std::max(clusterEnd, next.rect.right());
+                textStale = true;
+            }
+            if (textStale) {
                 text = stallLabel(start.cause, count, lost);
-                textEnd = startX + textWidth(text);
             }
             const double x = std::max(startX, cursor);
             const double width = std::min(textWidth(text) + 1, plot.right() - x);
@@ -394,14 +453,27 @@ private:
                  TextRole::Notice});
             x += textWidth(notice) + 4 * kTextPadPx;
         }
+        const auto barEntry = [&](BarRole role) {
+            entry(barRoleLabel(role), static_cast<uint16_t>(role), false, StallCause::Other, BoxRole::BarSwatch);
+        };
+        if (model_.hasGroupHeaders()) {
+            for (const BarRole role : {BarRole::SynWait, BarRole::Open, BarRole::Stalled, BarRole::TimeWait}) {
+                barEntry(role);
+            }
+        }
+        for (const StallCause cause : model_.causesPresent()) {
+            entry(std::string(stallCauseLabel(cause)), 0, true, cause);
+        }
+        if (!model_.populationRows().empty()) {
+            for (const BarRole role : {BarRole::NewConnections, BarRole::SynRetransmissions, BarRole::PortsInUse}) {
+                barEntry(role);
+            }
+        }
         entry("client → server", 0, false, StallCause::Other);
         entry("server → client", markstyle::kFromServer, false, StallCause::Other);
         entry("retransmission, RST", markstyle::kRetransmission, false, StallCause::Other);
         entry("zero window", markstyle::kZeroWindow, false, StallCause::Other);
         entry("dup ACK, out of order", markstyle::kAnomaly, false, StallCause::Other);
-        for (const StallCause cause : model_.causesPresent()) {
-            entry(std::string(stallCauseLabel(cause)), 0, true, cause);
-        }
         if (!model_.extraLanes().empty()) {
             entry("write", eventStyle(EventKind::Write), false, StallCause::Other, BoxRole::ExtraEvent);
             entry("read", eventStyle(EventKind::Read), false, StallCause::Other, BoxRole::ExtraEvent);
@@ -443,6 +515,9 @@ RowHeights rowHeightsFor(double lineHeightPx) {
     // Two lines of label in the gutter; in the plot, a line of stall labels over a packet band.
     heights.lanePx = std::round(std::max(2 * lineHeightPx + 14, lineHeightPx + 28));
     heights.extraPx = std::round(lineHeightPx + 10);
+    heights.populationPx = std::round(2 * lineHeightPx + 6);
+    // A label line, the findings' bar, and four density strips of at least 6 px.
+    heights.groupPx = std::round(std::max(heights.lanePx, lineHeightPx + 4 + kHeaderSpanPx + 1 + 4 * 7 + 3));
     return heights;
 }
 

@@ -60,6 +60,7 @@ enum class BoxRole : uint8_t {
     ExtraEvent,      ///< an event of an extra lane with its duration
     LegendBackground,
     LegendSwatch,  ///< style / cause tell the colour
+    BarSwatch,     ///< a legend swatch of a population bar: style is its BarRole
 };
 
 enum class LineRole : uint8_t {
@@ -69,6 +70,7 @@ enum class LineRole : uint8_t {
     LaneSeparator,
     LegendSeparator,
     Cursor,  ///< the selected packet's time, across every lane and the ruler
+    Capacity,  ///< a population row's limit (the port range), dashed
 };
 
 enum class TextRole : uint8_t {
@@ -85,6 +87,25 @@ enum class TextRole : uint8_t {
 };
 
 enum class MarkSource : uint8_t { Packet, Event };
+
+/// What a bar of the population view counts; the first four are the PopulationState values.
+enum class BarRole : uint8_t {
+    SynWait,
+    Open,
+    Stalled,
+    TimeWait,
+    NewConnections,
+    SynRetransmissions,
+    PortsInUse,
+};
+
+/// A run of pixel columns of a density strip (drawn at `level` opacity, 1..255) or one column
+/// of a capture-wide row's bar chart (opaque, its height the count).
+struct LayoutBar {
+    LayoutRect rect;
+    BarRole role = BarRole::Open;
+    uint8_t level = 255;
+};
 
 struct LayoutBox {
     LayoutRect rect;
@@ -182,6 +203,7 @@ struct TimelineFrame {
     std::vector<LayoutLine> lines;
     std::vector<LayoutSpan> spans;
     std::vector<LayoutMark> marks;
+    std::vector<LayoutBar> bars;
     std::vector<LayoutText> texts;
     std::vector<LayoutBox> chromeBoxes;
     std::vector<LayoutLine> chromeLines;

@@ -5,7 +5,11 @@
 #include <map>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "decode/decoded_packet.hpp"
+#include "detect/detector_options.hpp"
+#include "detect/wording.hpp"
 #include "loading/analysis_results.hpp"
 
 namespace tcpscope::ui {
@@ -40,11 +44,8 @@ TimeRange unite(TimeRange range, int64_t startNs, int64_t endNs) {
     return {std::min(range.startNs, startNs), std::max(range.endNs, endNs)};
 }
 
-void copyMarks(const MarkTrack& from, MarkStoreBuilder& to, uint32_t track) {
-    for (size_t mark = 0; mark < from.size(); ++mark) {
-        to.append(track, from.tsNs(mark), from.item(mark), from.style(mark), from.endNs(mark));
-    }
-}
+// How long a TIME_WAIT lasts in the density strips: the detectors' default (Linux: 60 s).
+const int64_t kTimeWaitNs = static_cast<int64_t>(DetectorOptions{}.timeWaitSeconds * 1e9);
 
 }  // namespace
 
@@ -90,6 +91,7 @@ TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections,
         lane.midstream = connection.midstream;
         lane.content.firstTsNs = connection.firstTsNs;
         lane.content.lastTsNs = std::max(connection.lastTsNs, connection.firstTsNs);
+        lane.life = connectionLife(connection, kTimeWaitNs);
         if (capture.empty()) {
             model.capture_ = unite(model.capture_, lane.content.firstTsNs, lane.content.lastTsNs);
         }
@@ -128,6 +130,13 @@ void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t 
 
 TimelineModelBuilder::TimelineModelBuilder(const AnalysisResults& results)
     : TimelineModelBuilder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()}) {}
+
+void TimelineModelBuilder::addPopulation(const AnalysisResults& results) {
+    const CaptureAnalysis* analysis = results.analysis();
+    if (analysis != nullptr && analysis->engine != nullptr && model_.connections_.size() >= kPopulationRowsConnections) {
+        model_.population_ = std::make_shared<const CapturePopulation>(capturePopulation(*analysis));
+    }
+}
 
 void TimelineModelBuilder::addPackets(const AnalysisResults& results) {
     const CaptureAnalysis* analysis = results.analysis();
@@ -169,6 +178,7 @@ TimelineModel TimelineModelBuilder::lanes() const {
 
 TimelineModel TimelineModel::fromResults(const AnalysisResults& results) {
     TimelineModelBuilder builder(results);
+    builder.addPopulation(results);
     builder.addPackets(results);
     return builder.finish();
 }
@@ -211,11 +221,32 @@ uint32_t TimelineModel::findingConnection(uint32_t id) const {
     return kNoConnection;
 }
 
+std::vector<uint32_t> TimelineModel::findingConnections(uint32_t id) const {
+    std::vector<uint32_t> connections;
+    std::vector<bool> seen(connections_.size());
+    for (const StallSpan& span : spans_) {
+        if (span.finding == id && span.connection < connections_.size() && !seen[span.connection]) {
+            seen[span.connection] = true;
+            connections.push_back(span.connection);
+        }
+    }
+    return connections;
+}
+
 void TimelineModel::setGrouping(LaneGrouping grouping) {
     grouping_ = grouping;
     groups_.clear();
     groupOf_.assign(connections_.size(), UINT32_MAX);
-    if (grouping != LaneGrouping::Connection) {
+    if (grouping == LaneGrouping::ClientToServer) {
+        for (EndpointGroup& population : endpointGroups(connectionOrder_, [this](uint32_t id) {
+                 return std::pair{connections_[id].client.address, connections_[id].server};
+             })) {
+            LaneGroup group;
+            group.label = fmt::format("{} → {}", population.client.toString(), population.server.toString());
+            group.connections = std::move(population.connections);
+            groups_.push_back(std::move(group));
+        }
+    } else if (grouping != LaneGrouping::Connection) {
         std::map<std::string, size_t> byKey;
         for (const uint32_t id : connectionOrder_) {
             const ConnectionLane& lane = connections_[id];
@@ -228,18 +259,22 @@ void TimelineModel::setGrouping(LaneGrouping grouping) {
                 groups_.push_back(std::move(group));
             }
             groups_[slot->second].connections.push_back(id);
-            groupOf_[id] = static_cast<uint32_t>(slot->second);
         }
-        // A group's header lane holds all its members' packets together.
-        MarkStoreBuilder marks(static_cast<uint32_t>(groups_.size() * 2));
-        marks.reserve(packets_);
-        for (uint32_t group = 0; group < groups_.size(); ++group) {
-            LaneContent& content = groups_[group].content;
+    }
+    for (uint32_t group = 0; group < groups_.size(); ++group) {
+        for (const uint32_t id : groups_[group].connections) {
+            groupOf_[id] = group;
+        }
+        describeGroup(groups_[group]);
+    }
+    if (grouping != LaneGrouping::Connection) {
+        // A group's header lane holds its members' stalls together (its density strip stands for
+        // their packets: copying a million packets into header tracks cost more than it showed).
+        for (LaneGroup& group : groups_) {
+            LaneContent& content = group.content;
             bool first = true;
-            for (const uint32_t id : groups_[group].connections) {
+            for (const uint32_t id : group.connections) {
                 const LaneContent& member = connections_[id].content;
-                copyMarks(member.toServer, marks, group * 2);
-                copyMarks(member.toClient, marks, group * 2 + 1);
                 content.stalls.insert(content.stalls.end(), member.stalls.begin(), member.stalls.end());
                 content.firstTsNs = first ? member.firstTsNs : std::min(content.firstTsNs, member.firstTsNs);
                 content.lastTsNs = first ? member.lastTsNs : std::max(content.lastTsNs, member.lastTsNs);
@@ -247,15 +282,64 @@ void TimelineModel::setGrouping(LaneGrouping grouping) {
             }
             content.finishStalls();
         }
-        groupMarks_ = marks.finish();
-        for (uint32_t group = 0; group < groups_.size(); ++group) {
-            groups_[group].content.toServer = groupMarks_->track(group * 2);
-            groups_[group].content.toClient = groupMarks_->track(group * 2 + 1);
-        }
-    } else {
-        groupMarks_.reset();
     }
     layoutRows();
+}
+
+std::vector<StallStretch> TimelineModel::stallStretches(const LaneContent& content) {
+    // The lane's stalls are sorted by start; overlapping ones (two findings on one wait) count once.
+    std::vector<StallStretch> stretches;
+    for (const StallSpan& stall : content.stalls) {
+        if (stall.endNs <= stall.startNs) {
+            continue;  // a finding that cost no time
+        }
+        if (!stretches.empty() && stall.startNs <= stretches.back().endNs) {
+            stretches.back().endNs = std::max(stretches.back().endNs, stall.endNs);
+        } else {
+            stretches.push_back({stall.startNs, stall.endNs});
+        }
+    }
+    return stretches;
+}
+
+void TimelineModel::describeGroup(LaneGroup& group) const {
+    std::vector<ConnectionLife> lives;
+    std::vector<StallStretch> stalls;
+    lives.reserve(group.connections.size());
+    for (const uint32_t id : group.connections) {
+        lives.push_back(connections_[id].life);
+        const std::vector<StallStretch> own = stallStretches(connections_[id].content);
+        stalls.insert(stalls.end(), own.begin(), own.end());
+    }
+    group.peaks = peakPopulation(lives, stalls, capture_.endNs);
+    std::string detail = plural(group.connections.size(), "connection", "connections");
+    // The one peak that tells most about this population: handshakes queued, else stalls, else
+    // TIME_WAIT (every peak is in the header's tooltip).
+    const auto peak = [&group](PopulationState state) { return group.peaks[static_cast<size_t>(state)]; };
+    if (peak(PopulationState::SynWait) >= 2) {
+        detail += fmt::format(" · {} waiting on a SYN", peak(PopulationState::SynWait));
+    } else if (peak(PopulationState::Stalled) >= 1) {
+        detail += fmt::format(" · {} stalled", peak(PopulationState::Stalled));
+    } else if (peak(PopulationState::TimeWait) >= 1) {
+        detail += fmt::format(" · {} in TIME_WAIT", peak(PopulationState::TimeWait));
+    }
+    group.detail = std::move(detail);
+}
+
+std::vector<PopulationRow> TimelineModel::populationRows() const {
+    std::vector<PopulationRow> rows;
+    if (grouping_ == LaneGrouping::Connection || population_ == nullptr) {
+        return rows;
+    }
+    rows.push_back(PopulationRow::ConnectionRate);
+    if (population_->timeWait() != nullptr) {
+        rows.push_back(PopulationRow::TimeWait);
+    }
+    if (population_->portsInUse() != nullptr) {
+        rows.push_back(PopulationRow::PortsInUse);
+    }
+    rows.push_back(PopulationRow::SynWaits);
+    return rows;
 }
 
 void TimelineModel::setGroupCollapsed(size_t group, bool collapsed) {
@@ -263,6 +347,25 @@ void TimelineModel::setGroupCollapsed(size_t group, bool collapsed) {
         groups_[group].collapsed = collapsed;
         layoutRows();
     }
+}
+
+bool TimelineModel::foldGroupsAs(const TimelineModel& other) {
+    if (other.grouping_ != grouping_ || other.groups_.size() != groups_.size() ||
+        other.connections_.size() != connections_.size()) {
+        return false;
+    }
+    for (size_t group = 0; group < groups_.size(); ++group) {
+        groups_[group].collapsed = other.groups_[group].collapsed;
+    }
+    layoutRows();
+    return true;
+}
+
+void TimelineModel::foldLargeGroups() {
+    for (LaneGroup& group : groups_) {
+        group.collapsed = group.connections.size() > kFoldedGroupConnections;
+    }
+    layoutRows();
 }
 
 void TimelineModel::setAllGroupsCollapsed(bool collapsed) {
@@ -309,6 +412,7 @@ void TimelineModel::setRowHeights(RowHeights heights) {
 
 void TimelineModel::layoutRows() {
     rows_.clear();
+    hasGroupHeaders_ = false;
     rows_.reserve(connections_.size() + groups_.size() + extraLanes_.size() + 1);
     double y = 0;
     const auto add = [&](RowKind kind, uint32_t index, double height) {
@@ -324,6 +428,9 @@ void TimelineModel::layoutRows() {
         }
     }
     std::sort(attached.begin(), attached.end());
+    for (const PopulationRow row : populationRows()) {
+        add(RowKind::Population, static_cast<uint32_t>(row), heights_.populationPx);
+    }
     if (!captureFindings_.stalls.empty()) {
         add(RowKind::CaptureFindings, 0, heights_.lanePx);
     }
@@ -349,7 +456,12 @@ void TimelineModel::layoutRows() {
         return;
     }
     for (uint32_t group = 0; group < groups_.size(); ++group) {
-        add(RowKind::GroupHeader, group, heights_.lanePx);
+        if (grouping_ == LaneGrouping::ClientToServer && groups_[group].connections.size() == 1) {
+            addConnection(groups_[group].connections.front());  // a population of one: its lane is all there is
+            continue;
+        }
+        add(RowKind::GroupHeader, group, heights_.groupPx);
+        hasGroupHeaders_ = true;
         if (!groups_[group].collapsed) {
             for (const uint32_t id : groups_[group].connections) {
                 addConnection(id);
@@ -373,10 +485,19 @@ std::optional<size_t> TimelineModel::rowAt(double yPx) const {
 
 size_t TimelineModel::markMemoryBytes() const {
     size_t bytes = 0;
-    for (const auto* store : {packetMarks_.get(), groupMarks_.get(), extraMarks_.get()}) {
+    for (const auto* store : {packetMarks_.get(), extraMarks_.get()}) {
         bytes += store != nullptr ? store->memoryBytes() : 0;
     }
     return bytes;
+}
+
+std::optional<size_t> TimelineModel::rowOfGroup(size_t group) const {
+    for (size_t row = 0; row < rows_.size(); ++row) {
+        if (rows_[row].kind == RowKind::GroupHeader && rows_[row].index == group) {
+            return row;
+        }
+    }
+    return std::nullopt;
 }
 
 std::optional<size_t> TimelineModel::rowOfConnection(uint32_t id) const {

@@ -1,12 +1,16 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "detect/finding.hpp"
+#include "series/capture_population.hpp"
+#include "series/endpoint_groups.hpp"
 #include "tcp/analysis_flags.hpp"
 #include "tcp/connection.hpp"
 #include "views/event_kind.hpp"
@@ -23,6 +27,22 @@ enum class LaneGrouping : uint8_t {
     Connection,      ///< one lane per connection, in order of their first packet
     ClientAddress,   ///< a header lane per client address, its connections below
     ServerEndpoint,  ///< a header lane per server address and port, its connections below
+    ClientToServer,  ///< a header lane per client host and server endpoint (a population), with its
+                     ///< density strip; a group of one connection is that connection's lane alone
+};
+
+/// A population of more connections than this opens folded to its density strip: about what
+/// a 1366 x 768 window shows as lanes.
+inline constexpr size_t kFoldedGroupConnections = 8;
+/// Captures of at least this many connections get the capture-wide population rows.
+inline constexpr size_t kPopulationRowsConnections = 10;
+
+/// The capture-wide rows of the population view, top to bottom.
+enum class PopulationRow : uint8_t {
+    ConnectionRate,  ///< new connections (first SYNs) per second, SYN retransmissions
+    TimeWait,        ///< TIME_WAIT population of the busiest host against its port range
+    PortsInUse,      ///< ephemeral ports that host holds towards one server
+    SynWaits,        ///< connections waiting on their handshake (a full SYN queue)
 };
 
 /// One event of an extra lane: an instant or a stretch of time, with a short label ("write 35").
@@ -65,6 +85,7 @@ struct ConnectionLane {
     Endpoint server;
     ConnectionState state = ConnectionState::Established;
     bool midstream = false;
+    ConnectionLife life;  ///< handshake wait, open, TIME_WAIT: what the density strips count
     LaneContent content;
 
     /// "127.0.0.1:58562"
@@ -77,7 +98,9 @@ struct ConnectionLane {
 struct LaneGroup {
     std::string label;                  ///< "client 10.0.0.1", "server 10.0.0.2:80"
     std::vector<uint32_t> connections;  ///< in order of their first packet
-    LaneContent content;                ///< every member's packets and stalls together
+    std::string detail;                 ///< "150 connections · peak 100 in TIME_WAIT"
+    LaneContent content;                ///< every member's stalls together (no packets: the density strip)
+    std::array<uint32_t, kPopulationStateCount> peaks{};  ///< most members at once in each state
     bool collapsed = false;
 };
 
@@ -88,12 +111,12 @@ struct ExtraLane {
     MarkTrack waits;   ///< the waits (EventKind::Wait), item = position in lane.events
 };
 
-enum class RowKind : uint8_t { CaptureFindings, GroupHeader, Connection, Extra };
+enum class RowKind : uint8_t { CaptureFindings, Population, GroupHeader, Connection, Extra };
 
 /// One lane as laid out from top to bottom.
 struct LaneRow {
     RowKind kind = RowKind::Connection;
-    uint32_t index = 0;  ///< connection id, group index or extra lane index (0 for capture findings)
+    uint32_t index = 0;  ///< connection id, group index, extra lane index or PopulationRow (0 for capture findings)
     double topPx = 0;
     double heightPx = 0;
 };
@@ -102,6 +125,8 @@ struct LaneRow {
 struct RowHeights {
     double lanePx = 38;   ///< connection lanes and group headers: a label band and a packet band
     double extraPx = 24;  ///< extra lanes
+    double populationPx = 34;  ///< capture-wide population rows
+    double groupPx = 46;       ///< group headers: a label band over a density strip
 };
 
 /// The timeline's content, built once per results snapshot: lanes with time-sorted, summarised
@@ -133,6 +158,13 @@ public:
     [[nodiscard]] const std::vector<ExtraLane>& extraLanes() const { return extraLanes_; }
     /// Spans of findings that concern no single connection (port exhaustion, TIME_WAIT churn).
     [[nodiscard]] const LaneContent& captureFindings() const { return captureFindings_; }
+    /// The capture-wide population (connection rate, TIME_WAIT, ports), or null: few connections,
+    /// or no packet index to read.
+    [[nodiscard]] const CapturePopulation* population() const { return population_.get(); }
+    /// The capture-wide rows shown: in a grouped view, those with something to draw.
+    [[nodiscard]] std::vector<PopulationRow> populationRows() const;
+    /// The stalls of a lane as disjoint stretches (overlapping spans merged, instants left out).
+    static std::vector<StallStretch> stallStretches(const LaneContent& content);
     /// Every stall span, in finding order.
     [[nodiscard]] const std::vector<StallSpan>& spans() const { return spans_; }
     /// Causes that have at least one span, for the legend.
@@ -141,10 +173,17 @@ public:
     [[nodiscard]] std::optional<TimeRange> findingRange(uint32_t id) const;
     /// The connection lane a finding is drawn on (its first span's), or kNoConnection.
     [[nodiscard]] uint32_t findingConnection(uint32_t id) const;
+    /// Every connection lane a finding has a span on, in span order, each once.
+    [[nodiscard]] std::vector<uint32_t> findingConnections(uint32_t id) const;
 
     void setGrouping(LaneGrouping grouping);
     [[nodiscard]] LaneGrouping grouping() const { return grouping_; }
     void setGroupCollapsed(size_t group, bool collapsed);
+    /// Folds the groups as those of `other` when it holds the same groups (a model of the same
+    /// results built again); false, and nothing changed, otherwise.
+    bool foldGroupsAs(const TimelineModel& other);
+    /// Folds the groups of more than kFoldedGroupConnections connections, unfolds the others.
+    void foldLargeGroups();
     /// Folds (or unfolds) every group, laying the rows out once.
     void setAllGroupsCollapsed(bool collapsed);
     /// Group of connection `id` in the current grouping, or nullopt (ungrouped).
@@ -156,11 +195,15 @@ public:
     void setRowHeights(RowHeights heights);
     [[nodiscard]] const RowHeights& rowHeights() const { return heights_; }
     [[nodiscard]] const std::vector<LaneRow>& rows() const { return rows_; }
+    /// True when some row is a group's header (its density strip is shown, and the legend names it).
+    [[nodiscard]] bool hasGroupHeaders() const { return hasGroupHeaders_; }
     [[nodiscard]] double totalHeightPx() const {
         return rows_.empty() ? 0 : rows_.back().topPx + rows_.back().heightPx;
     }
     /// The row under `yPx` (0 = top of the first row), or nullopt.
     [[nodiscard]] std::optional<size_t> rowAt(double yPx) const;
+    /// The header row of group `group` (nullopt if it has none: a population of one).
+    [[nodiscard]] std::optional<size_t> rowOfGroup(size_t group) const;
     /// The row of connection `id` (nullopt if hidden in a collapsed group or unknown).
     [[nodiscard]] std::optional<size_t> rowOfConnection(uint32_t id) const;
     /// Bytes held by the packet and event marks and their summaries.
@@ -171,6 +214,8 @@ private:
     // Copies share the mark stores, which are never changed once built (only replaced).
     TimelineModel(const TimelineModel&) = default;
     void layoutRows();
+    // The peaks and the detail line of `group`.
+    void describeGroup(LaneGroup& group) const;
 
     TimeRange capture_;
     TimeRange bounds_;
@@ -178,16 +223,17 @@ private:
     std::vector<ConnectionLane> connections_;  // indexed by connection id
     std::vector<uint32_t> connectionOrder_;    // ids by first packet time
     std::vector<StallSpan> spans_;
+    std::shared_ptr<const CapturePopulation> population_;
     LaneContent captureFindings_;
     std::vector<LaneGroup> groups_;
     std::vector<uint32_t> groupOf_;  // per connection id: its group, when grouped
     std::vector<ExtraLane> extraLanes_;
     std::shared_ptr<const MarkStore> packetMarks_;  // track 2c: connection c to the server, 2c+1: to the client
-    std::shared_ptr<const MarkStore> groupMarks_;   // the same per group
     std::shared_ptr<const MarkStore> extraMarks_;   // one track per extra lane
     LaneGrouping grouping_ = LaneGrouping::Connection;
     RowHeights heights_;
     std::vector<LaneRow> rows_;
+    bool hasGroupHeaders_ = false;
 };
 
 /// Feeds a model from parts: connections, findings, then every packet in capture order.
@@ -202,6 +248,8 @@ public:
     /// Before any addPacket(); the builder goes on as before (a large capture shows its lanes first,
     /// then the same lanes with their packets, without building the lanes twice).
     [[nodiscard]] TimelineModel lanes() const;
+    /// The capture-wide population rows' series of `results` (a pass over its packet index).
+    void addPopulation(const AnalysisResults& results);
     /// Adds every packet of the packet index of `results` (none for partial results).
     void addPackets(const AnalysisResults& results);
     /// Optional: room for `packets` packets.

@@ -56,6 +56,7 @@ QColor boxColor(const LayoutBox& box, const TimelineColors& colors) {
         case BoxRole::ExtraEvent: return colors.eventColor(box.style);
         case BoxRole::LegendBackground: return colors.rulerBackground;
         case BoxRole::LegendSwatch: return box.causeSwatch ? colors.stall(box.cause) : colors.mark(box.style);
+        case BoxRole::BarSwatch: return colors.bar(static_cast<BarRole>(box.style));
     }
     return colors.base;
 }
@@ -64,6 +65,9 @@ QColor lineColor(LineRole role, const TimelineColors& colors) {
     // Grid lines are faint; ticks and separators take the ruler's text colour.
     if (role == LineRole::Cursor) {
         return colors.selection;
+    }
+    if (role == LineRole::Capacity) {
+        return colors.capacity;
     }
     return role == LineRole::GridLine ? colors.grid : colors.tick;
 }
@@ -75,9 +79,19 @@ void paintBoxes(QPainter& painter, const std::vector<LayoutBox>& boxes, const Ti
     }
 }
 
-void paintLines(QPainter& painter, const std::vector<LayoutLine>& lines, const TimelineColors& colors) {
+// The lines of `lines` (all, or only the population rows' limits, or all but those).
+enum class LineSet : uint8_t { All, Limits, AllButLimits };
+
+void paintLines(QPainter& painter, const std::vector<LayoutLine>& lines, const TimelineColors& colors,
+                LineSet set = LineSet::All) {
     for (const LayoutLine& line : lines) {
-        painter.setPen(QPen(lineColor(line.role, colors), line.role == LineRole::Cursor ? 2 : 1));
+        if ((set == LineSet::Limits && line.role != LineRole::Capacity) ||
+            (set == LineSet::AllButLimits && line.role == LineRole::Capacity)) {
+            continue;
+        }
+        QPen pen(lineColor(line.role, colors), line.role == LineRole::Cursor ? 2 : 1);
+        pen.setStyle(line.role == LineRole::Capacity ? Qt::DashLine : Qt::SolidLine);
+        painter.setPen(pen);
         painter.drawLine(QLineF(line.x1, line.y1, line.x2, line.y2));
     }
 }
@@ -108,6 +122,15 @@ void paintTexts(QPainter& painter, const std::vector<LayoutText>& texts, const T
         painter.drawText(toQt(text.rect).adjusted(0, 0, 2, 0), elided, QTextOption(alignment));
     }
     painter.setFont(font);
+}
+
+// Density strips and capture-wide counts: one fill per colour and opacity.
+void paintBars(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors) {
+    RectBatches batches;
+    for (const LayoutBar& bar : frame.bars) {
+        batches.add(withAlpha(colors.bar(bar.role), bar.level), toQt(bar.rect));
+    }
+    batches.fill(painter);
 }
 
 void paintSpans(QPainter& painter, const TimelineFrame& frame, const TimelineColors& colors) {
@@ -235,6 +258,17 @@ TimelineColors TimelineColors::fromPalette(const QPalette& palette) {
     colors.stalls[static_cast<size_t>(StallCause::PortExhaustion)] = pick(dark, "#a0740b", "#fcc419");
     colors.stalls[static_cast<size_t>(StallCause::TimeWait)] = pick(dark, "#5c940d", "#a9e34b");
     colors.stalls[static_cast<size_t>(StallCause::Other)] = pick(dark, "#868e96", "#adb5bd");
+
+    // The population view: a state keeps the colour of the finding it leads to (TIME_WAIT churn,
+    // a SYN backlog), open connections the colour of their packets; stalls of any cause, violet.
+    colors.bars[static_cast<size_t>(BarRole::SynWait)] = colors.stall(StallCause::SynBacklog);
+    colors.bars[static_cast<size_t>(BarRole::Open)] = colors.toServer;
+    colors.bars[static_cast<size_t>(BarRole::Stalled)] = pick(dark, "#6741d9", "#9775fa");
+    colors.bars[static_cast<size_t>(BarRole::TimeWait)] = colors.stall(StallCause::TimeWait);
+    colors.bars[static_cast<size_t>(BarRole::NewConnections)] = pick(dark, "#495057", "#ced4da");
+    colors.bars[static_cast<size_t>(BarRole::SynRetransmissions)] = colors.retransmission;
+    colors.bars[static_cast<size_t>(BarRole::PortsInUse)] = colors.stall(StallCause::PortExhaustion);
+    colors.capacity = colors.retransmission;
     return colors;
 }
 
@@ -278,7 +312,9 @@ void paintTimelineFrame(QPainter& painter, const TimelineFrame& frame, const Tim
     painter.setClipRect(toQt(frame.lanesClip));
     painter.fillRect(toQt(frame.lanesClip), colors.base);
     paintBoxes(painter, frame.boxes, colors);
-    paintLines(painter, frame.lines, colors);
+    paintLines(painter, frame.lines, colors, LineSet::AllButLimits);
+    paintBars(painter, frame, colors);
+    paintLines(painter, frame.lines, colors, LineSet::Limits);  // over the bars that reach them
     paintSpans(painter, frame, colors);
     paintMarks(painter, frame, colors);
     paintInstantTicks(painter, frame, colors);

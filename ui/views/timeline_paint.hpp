@@ -20,6 +20,8 @@ struct TimelineColors {
     std::array<QColor, kStallCauseCount> stalls;
     QColor event;  ///< writes and calls without a kind of their own
     QColor eventRead, eventWait, eventFailed;
+    std::array<QColor, 7> bars;  ///< by BarRole: density states and capture-wide counts
+    QColor capacity;             ///< a population row's limit line
 
     static TimelineColors fromPalette(const QPalette& palette);
     /// The colour of a mark of `style` bits: the most serious flag wins, then the direction.
@@ -27,6 +29,7 @@ struct TimelineColors {
     /// The colour of an extra lane's event of eventStyle() bits: a failure, then bytes moved, then waits.
     [[nodiscard]] QColor eventColor(uint16_t style) const;
     [[nodiscard]] QColor stall(StallCause cause) const { return stalls[static_cast<size_t>(cause)]; }
+    [[nodiscard]] QColor bar(BarRole role) const { return bars[static_cast<size_t>(role)]; }
     /// A stall's fill, translucent so the packets under it stay visible.
     [[nodiscard]] QColor stallFill(StallCause cause) const;
 };

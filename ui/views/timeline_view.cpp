@@ -18,8 +18,10 @@
 #include <utility>
 
 #include "annotate/note_paint.hpp"
+#include "detect/wording.hpp"
 #include "models/packets_model.hpp"
 #include "views/syscall_lanes.hpp"
+#include "views/timeline_population.hpp"
 
 namespace tcpscope::ui {
 
@@ -134,6 +136,7 @@ void TimelineView::setResults(ResultsPtr results) {
     buildWatcher_.setFuture(QtConcurrent::run(
         [results = results_, manyLanes, manyPackets](QPromise<std::shared_ptr<TimelineModel>>& promise) {
             TimelineModelBuilder builder(*results);
+            builder.addPopulation(*results);
             if (!manyPackets) {
                 promise.addResult(std::make_shared<TimelineModel>(builder.finish()));
                 return;
@@ -147,11 +150,17 @@ void TimelineView::setResults(ResultsPtr results) {
 }
 
 void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {
-    model_ = std::move(model);
+    const std::shared_ptr<TimelineModel> previous = std::exchange(model_, std::move(model));
     model_->setRowHeights(rowHeightsFor(lineHeightPx_));
+    if (!groupingChosen_) {
+        // Populations first, the large ones folded (docs/gui.md, "The population view").
+        grouping_ = model_->connections().size() > 1 ? LaneGrouping::ClientToServer : LaneGrouping::Connection;
+    }
     if (model_->grouping() != grouping_) {
         model_->setGrouping(grouping_);
+        keepFoldedGroups(*previous);
     }
+    fitGutter();
     if (!extraLanes_.empty() || !model_->extraLanes().empty() || (results_ && results_->alignment() != nullptr)) {
         model_->setExtraLanes(lanesToShow());
     }
@@ -180,9 +189,22 @@ std::vector<TimelineLane> TimelineView::lanesToShow() const {
     return lanes;
 }
 
+void TimelineView::keepFoldedGroups(const TimelineModel& previous) {
+    // The same results' groups again (the lanes, then the lanes with packets): as they were folded.
+    if (!model_->foldGroupsAs(previous) && grouping_ == LaneGrouping::ClientToServer) {
+        model_->foldLargeGroups();
+    }
+}
+
 void TimelineView::setGrouping(LaneGrouping grouping) {
+    groupingChosen_ = true;
     grouping_ = grouping;
     model_->setGrouping(grouping);
+    if (grouping == LaneGrouping::ClientToServer) {
+        model_->foldLargeGroups();  // populations first; a click opens one
+    }
+    fitGutter();
+    setAxis(axis_, false);
     updateScrollBars();
     if (selectedConnection_ != kNoConnection) {
         scrollToConnection(selectedConnection_);
@@ -199,9 +221,28 @@ void TimelineView::setAllGroupsCollapsed(bool collapsed) {
 void TimelineView::applyFontMetrics() {
     const QFontMetricsF metrics(pixelFont(font()));
     lineHeightPx_ = std::ceil(metrics.height());
-    gutterPx_ = std::ceil(metrics.horizontalAdvance(QStringLiteral("#00000  [ffff:ffff::ffff]:65535")) + 16);
-    gutterPx_ = std::clamp(gutterPx_, 160.0, 320.0);
     model_->setRowHeights(rowHeightsFor(lineHeightPx_));
+    fitGutter();
+}
+
+void TimelineView::fitGutter() {
+    const QFont font = pixelFont(this->font());
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF metrics(font);
+    const QFontMetricsF boldMetrics(bold);
+    double widest = metrics.horizontalAdvance(QStringLiteral("#00000  [ffff:ffff::ffff]:65535"));
+    // Group headers name a client host and a listener in bold: as much room as the first ones need.
+    constexpr size_t kGroupsMeasured = 200;
+    const std::vector<LaneGroup>& groups = model_->groups();
+    for (size_t group = 0; group < std::min(groups.size(), kGroupsMeasured); ++group) {
+        if (groups[group].connections.size() == 1 && model_->grouping() == LaneGrouping::ClientToServer) {
+            continue;  // drawn as its connection's lane, without a header
+        }
+        widest = std::max({widest, boldMetrics.horizontalAdvance(QStringLiteral("▸ ") + fromUtf8(groups[group].label)),
+                           metrics.horizontalAdvance(fromUtf8(groups[group].detail))});
+    }
+    gutterPx_ = std::clamp(std::ceil(widest + 16), 160.0, 320.0);
     axis_ = axis_.withLeft(gutterPx_);
 }
 
@@ -385,21 +426,33 @@ void TimelineView::scrollToConnection(uint32_t id) {
         model_->setGroupCollapsed(*group, false);
         updateScrollBars();
     }
-    if (const auto row = model_->rowOfConnection(id)) {
-        const LaneRow& lane = model_->rows()[*row];
-        const double top = verticalScrollBar()->value();
-        if (lane.topPx < top || lane.topPx + lane.heightPx > top + lanesHeight()) {
-            verticalScrollBar()->setValue(static_cast<int>(lane.topPx - lanesHeight() / 3));
-        }
-    }
+    scrollToRow(model_->rowOfConnection(id));
     viewport()->update();
+}
+
+void TimelineView::scrollToRow(std::optional<size_t> row) {
+    if (!row || *row >= model_->rows().size()) {
+        return;
+    }
+    const LaneRow& lane = model_->rows()[*row];
+    const double top = verticalScrollBar()->value();
+    if (lane.topPx < top || lane.topPx + lane.heightPx > top + lanesHeight()) {
+        verticalScrollBar()->setValue(static_cast<int>(lane.topPx - lanesHeight() / 3));
+    }
 }
 
 void TimelineView::showFinding(uint32_t id) {
     selectedFinding_ = id;
-    const uint32_t connection = model_->findingConnection(id);
-    if (connection != kNoConnection) {
-        scrollToConnection(connection);
+    const std::vector<uint32_t> connections = model_->findingConnections(id);
+    const auto group = connections.empty() ? std::nullopt : model_->groupOfConnection(connections.front());
+    const auto sameGroup = [&](uint32_t connection) { return model_->groupOfConnection(connection) == group; };
+    if (connections.size() > 1 && group && model_->groups()[*group].collapsed &&
+        std::all_of(connections.begin(), connections.end(), sameGroup)) {
+        // A finding of a population (a listen backlog, churn): its spans are on the folded group's
+        // header, which says more than one of its lanes.
+        scrollToRow(model_->rowOfGroup(*group));
+    } else if (!connections.empty()) {
+        scrollToConnection(connections.front());
     }
     const TimeRange shown = visibleRange();
     if (const auto range = model_->findingRange(id);
@@ -548,10 +601,8 @@ void TimelineView::handleClick(const QPointF& position) {
     if (hit.kind == HitKind::None || hit.kind == HitKind::Ruler) {
         return;
     }
-    if (hit.rowKind == RowKind::GroupHeader && hit.inGutter) {
-        model_->setGroupCollapsed(hit.rowIndex, !model_->groups()[hit.rowIndex].collapsed);
-        updateScrollBars();
-        viewport()->update();
+    if (hit.rowKind == RowKind::GroupHeader && hit.kind != HitKind::Stall) {
+        toggleGroup(hit.rowIndex);
         return;
     }
     switch (hit.kind) {
@@ -580,6 +631,33 @@ void TimelineView::handleClick(const QPointF& position) {
             return;
         default: return;
     }
+}
+
+void TimelineView::toggleGroup(size_t group) {
+    if (group >= model_->groups().size()) {
+        return;
+    }
+    currentGroup_ = group;
+    model_->setGroupCollapsed(group, !model_->groups()[group].collapsed);
+    updateScrollBars();
+    viewport()->update();
+}
+
+std::optional<size_t> TimelineView::groupForKeyboard() const {
+    // The group last opened or closed, else that of the selected connection, else the first in view.
+    if (currentGroup_ < model_->groups().size()) {
+        return currentGroup_;
+    }
+    if (const auto group = model_->groupOfConnection(selectedConnection_)) {
+        return group;
+    }
+    const std::vector<LaneRow>& rows = model_->rows();
+    for (size_t row = model_->rowAt(verticalScrollBar()->value()).value_or(0); row < rows.size(); ++row) {
+        if (rows[row].kind == RowKind::GroupHeader) {
+            return rows[row].index;
+        }
+    }
+    return std::nullopt;
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
@@ -611,6 +689,14 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_PageDown: verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd); break;
         case Qt::Key_Home:
         case Qt::Key_0: zoomToFit(); break;
+        case Qt::Key_Return:
+        case Qt::Key_Enter:
+            if (const auto group = groupForKeyboard()) {
+                toggleGroup(*group);
+            }
+            break;
+        case Qt::Key_Asterisk: setAllGroupsCollapsed(false); break;
+        case Qt::Key_Slash: setAllGroupsCollapsed(true); break;
         case Qt::Key_Escape:
             if (!selectedSpan_) {
                 QAbstractScrollArea::keyPressEvent(event);
@@ -638,6 +724,11 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     addGrouping(tr("One lane per connection"), LaneGrouping::Connection);
     addGrouping(tr("Group by client address"), LaneGrouping::ClientAddress);
     addGrouping(tr("Group by server endpoint"), LaneGrouping::ServerEndpoint);
+    addGrouping(tr("Populations: client host → server endpoint"), LaneGrouping::ClientToServer);
+    if (!model_->groups().empty()) {
+        menu.addAction(tr("Expand all groups\t*"), this, [this]() { setAllGroupsCollapsed(false); });
+        menu.addAction(tr("Collapse all groups\t/"), this, [this]() { setAllGroupsCollapsed(true); });
+    }
     menu.addSeparator();
     menu.addAction(tr("Zoom in\t+"), this, &TimelineView::zoomIn);
     menu.addAction(tr("Zoom out\t-"), this, &TimelineView::zoomOut);
@@ -706,8 +797,21 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
             return {};
         }
         case HitKind::Lane: {
-            if (hit.rowKind == RowKind::GroupHeader) {
-                return hit.inGutter ? tr("Click to expand or collapse the group") : QString();
+            if (hit.rowKind == RowKind::GroupHeader && hit.rowIndex < model_->groups().size()) {
+                const LaneGroup& group = model_->groups()[hit.rowIndex];
+                const auto peak = [&group](PopulationState state) { return group.peaks[static_cast<size_t>(state)]; };
+                return tr("%1: %2\nAt most at once: %3 waiting on a SYN, %4 open, %5 stalled, %6 in TIME_WAIT\n"
+                          "Strips, top to bottom: waiting on a SYN, open, stalled, TIME_WAIT; darker: more of them\n"
+                          "Click or press Enter to %7 its lanes")
+                    .arg(fromUtf8(group.label), fromUtf8(plural(group.connections.size(), "connection", "connections")))
+                    .arg(peak(PopulationState::SynWait))
+                    .arg(peak(PopulationState::Open))
+                    .arg(peak(PopulationState::Stalled))
+                    .arg(peak(PopulationState::TimeWait))
+                    .arg(group.collapsed ? tr("show") : tr("hide"));
+            }
+            if (hit.rowKind == RowKind::Population) {
+                return tr("Capture-wide: %1").arg(populationRowTooltip(static_cast<PopulationRow>(hit.rowIndex)));
             }
             const ConnectionLane* lane = model_->connection(hit.connection);
             if (lane == nullptr) {
@@ -734,6 +838,25 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
         }
         default: return {};
     }
+}
+
+QString TimelineView::populationRowTooltip(PopulationRow row) const {
+    const PopulationRowLabel label = populationRowLabel(*model_, row);
+    QString text = fromUtf8(label.title) + QLatin1Char('\n') + fromUtf8(label.detail);
+    switch (row) {
+        case PopulationRow::ConnectionRate:
+            text += tr("\nFirst SYNs per second (grey) and retransmitted SYNs (red), in bins that follow the zoom");
+            break;
+        case PopulationRow::TimeWait:
+        case PopulationRow::PortsInUse:
+            text += tr("\nAs the detectors counted them (the Charts tab shows the same series); the dashed line is "
+                       "the limit they are judged against");
+            break;
+        case PopulationRow::SynWaits:
+            text += tr("\nConnections whose first SYN is not answered yet: a full listen queue keeps them waiting");
+            break;
+    }
+    return text;
 }
 
 }  // namespace tcpscope::ui

@@ -38,6 +38,10 @@ struct TimelineContext {
 /// with UTC and capture-relative time. Wheel or +/- zoom about the pointer, drag or arrow keys
 /// pan, Home shows everything; the wheel over the lane names (or Shift+wheel) scrolls lanes.
 /// Shift+drag selects a time span (a translucent band; a click or Escape clears it).
+/// Lanes open grouped by population (client host -> server endpoint; a group of one is its lane
+/// alone), a group of more than kFoldedGroupConnections folded to its density strip, under
+/// capture-wide rows: a click or Enter opens a group, * opens all, / folds all; selecting a
+/// connection opens its group.
 /// Draws only what is in view, from summaries when zoomed out.
 class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
@@ -147,6 +151,15 @@ protected:
 
 private:
     void setModel(std::shared_ptr<TimelineModel> model);
+    // The groups of a new model of the same results folded as those of `previous`.
+    void keepFoldedGroups(const TimelineModel& previous);
+    void toggleGroup(size_t group);
+    // A gutter wide enough for the lane labels and the first groups' headers.
+    void fitGutter();
+    // Brings row `row` into view (a third from the top) if it is not.
+    void scrollToRow(std::optional<size_t> row);
+    [[nodiscard]] std::optional<size_t> groupForKeyboard() const;
+    [[nodiscard]] QString populationRowTooltip(PopulationRow row) const;
     [[nodiscard]] std::vector<TimelineLane> lanesToShow() const;
     void applyFontMetrics();
     void updateScrollBars();
@@ -172,6 +185,8 @@ private:
     std::shared_ptr<TimelineModel> model_;
     std::vector<TimelineLane> extraLanes_;
     LaneGrouping grouping_ = LaneGrouping::Connection;
+    bool groupingChosen_ = false;  // by the user; else it follows the number of connections
+    size_t currentGroup_ = SIZE_MAX;
     TimeAxis axis_;
     bool userMovedAxis_ = false;
     uint32_t selectedConnection_ = kNoConnection;
