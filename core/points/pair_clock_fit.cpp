@@ -62,7 +62,10 @@ SortedDirections sortDirections(const std::vector<SegmentPair>& pairs) {
             {pair.firstPointTsNs, static_cast<double>(pair.secondPointTsNs - pair.firstPointTsNs)});
     }
     SortedDirections sorted;
-    for (auto& [direction, timed] : byDirection) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    for (auto& entry : byDirection) {
+        const HostDirection& direction = entry.first;
+        std::vector<TimedDifference>& timed = entry.second;
         const auto reverse = byDirection.find({direction.second, direction.first});
         auto& into = [&]() -> std::vector<TimedDifference>& {
             if (reverse == byDirection.end()) {
