@@ -337,6 +337,26 @@ void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) 
         }
     }
     std::sort(finding.frames.begin(), finding.frames.end());
+    // One span, the delayed handshake: the first SYN, the server's answer (the challenge ACK, or its
+    // RST) and the packet that completed the handshake (or the last SYN sent when none did). The
+    // sequence diagram draws it as a bracket beside the client, which waited.
+    finding.spans.clear();
+    const uint32_t answerFrame = reuse.challengeAckFrame != 0 ? reuse.challengeAckFrame : reuse.receiverRstFrame;
+    const uint32_t lastSynFrame =
+        reuse.synRetransmissionFrames.empty() ? reuse.synFrame : reuse.synRetransmissionFrames.back();
+    const uint32_t endFrame = established ? reuse.establishedFrame : lastSynFrame;
+    FindingSpan& span = finding.spans.emplace_back(FindingSpan{.startNs = reuse.synTsNs,
+                                                               .endNs = reuse.synTsNs + delayNsOf(reuse),
+                                                               .connection = reuse.connection,
+                                                               .side = Side::Client,
+                                                               .frames = {reuse.synFrame}});
+    if (answerFrame != 0) {
+        span.frames.push_back(answerFrame);
+    }
+    if (endFrame != reuse.synFrame) {
+        span.frames.push_back(endFrame);
+    }
+    finding.totalSpans = 1;
     finding.evidence = describe(reuse);
     finding.evidence["outcome"] = portReuseOutcomeName(Outcome::Collision);
     finding.evidence["client"] = reuse.client.toString();

@@ -90,20 +90,23 @@ void ladderBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analy
         return;
     }
     const SequenceDiagram diagram = ladderDiagram(analysis, section.ladder);
-    const LadderWindow window = ladderWindow(diagram, ladderArrowsOf(input, index));
+    const LadderWindow window = reportLadderWindow(diagram, ladderArrowsOf(input, index));
     if (index < input.sections.size() && !input.sections[index].file.empty()) {
         blocks.push_back(image(input.sections[index]));
     }
-    blocks.push_back(paragraph("Picture.", fmt::format("the ladder of {}: packets {} to {} of {}, from just before "
-                                                       "the first stall; brackets beside the side that waited.",
-                                                       flowsText(section.ladder.flows), window.first + 1,
-                                                       window.first + window.count, diagram.arrows().size())));
+    const bool handshake = !diagram.stalls().empty() && diagram.stalls().front().kind == FindingKind::PortReuse;
+    const char* extent = handshake ? "its handshake, from the first SYN to the first data; the bracket beside the "
+                                     "client that waited."
+                                   : "from just before the first stall; brackets beside the side that waited.";
+    blocks.push_back(paragraph(
+        "Picture.", fmt::format("the ladder of {}: packets {} to {} of {}, {}", flowsText(section.ladder.flows),
+                                window.first + 1, window.first + window.count, diagram.arrows().size(), extent)));
 }
 
 void mermaidBlock(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis, const IncidentReportInput& input,
                   const ReportSection& section, size_t index) {
     const SequenceDiagram diagram = ladderDiagram(analysis, section.ladder);
-    const LadderWindow window = ladderWindow(diagram, ladderArrowsOf(input, index));
+    const LadderWindow window = reportLadderWindow(diagram, ladderArrowsOf(input, index));
     MermaidOptions options;
     options.firstArrow = window.first;
     options.maxArrows = window.count;

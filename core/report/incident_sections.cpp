@@ -14,6 +14,7 @@ namespace tcpscope {
 namespace {
 
 constexpr size_t kArrowsBeforeStall = 4;
+constexpr size_t kArrowsAfterHandshake = 4;  // a collision's picture: to the first data, at most this far
 
 SectionPicture pictureOf(FindingKind kind) {
     switch (kind) {
@@ -31,6 +32,15 @@ SectionPicture pictureOf(FindingKind kind) {
         case FindingKind::CaptureQuality: return SectionPicture::None;
     }
     return SectionPicture::None;
+}
+
+// A group of port reuse collisions (handshakes that waited), not of reuses the server accepted.
+bool isCollision(const CaptureAnalysis& analysis, const FindingGroup& group) {
+    if (group.kind != FindingKind::PortReuse || group.findings.empty()) {
+        return false;
+    }
+    const Finding& worst = analysis.findings[group.findings.front()];
+    return worst.durationMs > 0 && worst.spans.size() == 1 && worst.spans.front().connection == worst.connection;
 }
 
 // The time of a group's findings (their waits and spans, or their duration), with a margin, inside
@@ -159,6 +169,9 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
     for (size_t index = 0; index < sections.size(); ++index) {
         ReportSection& section = sections[index];
         section.range = sectionRange(analysis, section.group);
+        if (isCollision(analysis, section.group)) {
+            section.picture = SectionPicture::Ladder;  // the handshake of its worst connection
+        }
         if (section.picture != SectionPicture::Ladder) {
             continue;
         }
@@ -193,6 +206,27 @@ LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows) {
     }
     first = std::min(first, arrows);
     return {first, std::min(maxArrows, arrows - first)};
+}
+
+LadderWindow reportLadderWindow(const SequenceDiagram& diagram, size_t maxArrows) {
+    LadderWindow window = ladderWindow(diagram, maxArrows);
+    const auto& stalls = diagram.stalls();
+    if (stalls.empty() || stalls.front().kind != FindingKind::PortReuse) {
+        return window;
+    }
+    // A collision's story ends with the handshake: up to the first data after it, not the bulk data.
+    const SequenceStall& collision = stalls.front();
+    size_t last = collision.endArrow;
+    const size_t arrows = diagram.arrows().size();
+    while (last + 1 < arrows && last < collision.endArrow + kArrowsAfterHandshake) {
+        ++last;
+        if (diagram.packetOf(last).payloadLength > 0) {
+            break;
+        }
+    }
+    window.first = std::min(window.first, collision.startArrow);
+    window.count = std::min(maxArrows, last + 1 - window.first);
+    return window;
 }
 
 std::string reportDuration(double ms) {

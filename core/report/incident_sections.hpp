@@ -52,6 +52,10 @@ SequenceDiagram ladderDiagram(const CaptureAnalysis& analysis, const ReportLadde
 /// The arrows to draw of `diagram`: `maxArrows` from a few before the first stall (or from the start).
 LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows);
 
+/// The arrows a report's picture draws: those of ladderWindow, but for a port reuse collision its
+/// handshake only, from the first SYN to the first data after it.
+LadderWindow reportLadderWindow(const SequenceDiagram& diagram, size_t maxArrows);
+
 /// "41.2 ms", "1.72 s": a wait or a wall-clock time as the incident report writes it.
 std::string reportDuration(double ms);
 /// Who a cause is about: "127.0.0.1 -> 127.0.0.1:3307", "listener 127.0.0.1:9200", "client

@@ -55,6 +55,8 @@ std::string frameRoles(FindingKind kind) {
         case FindingKind::DelayedAckStall: return " (the small segment, the late ACK, the held segment)";
         case FindingKind::PortExhaustion: return " (the last SYN before the pause, the next one)";
         case FindingKind::SynBacklogOverflow: return " (the first SYN)";
+        case FindingKind::PortReuse:
+            return " (the first SYN, the server's answer for the old connection, the end of the handshake)";
         default: return "";
     }
 }

@@ -67,39 +67,57 @@ std::string straceProof(const StraceVerdict& verdict) {
 
 SequenceDiagram SequenceDiagram::ofConnection(const CaptureAnalysis& analysis, uint32_t connection) {
     const Connection& flow = connectionAt(analysis, connection);
-    return ofConnection(analysis.engine->packets(), flow, analysis.findings);
+    return assemble(analysis.engine->packets(), {flow}, analysis.findings, &analysis.engine->connections());
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32_t clientSide, uint32_t serverSide) {
     const Connection& front = connectionAt(analysis, clientSide);
     const Connection& back = connectionAt(analysis, serverSide);
-    return ofProxy(analysis.engine->packets(), front, back, analysis.findings);
+    if (clientSide == serverSide) {
+        throw std::invalid_argument("a proxy diagram needs two different connections");
+    }
+    return assemble(analysis.engine->packets(), {front, back}, analysis.findings, &analysis.engine->connections());
 }
 
 SequenceDiagram SequenceDiagram::ofConnection(const PacketIndex& packets, const Connection& connection,
-                                              const std::vector<Finding>& findings) {
-    SequenceDiagram diagram;
-    diagram.packets_ = &packets;
-    diagram.connections_ = {connection.id};
-    diagram.flows_ = {connection};
-    diagram.participants_ = {{"client", {connection.client}}, {"server", {connection.server}}};
-    diagram.collectArrows();
-    diagram.collectStalls(findings);
-    return diagram;
+                                              const std::vector<Finding>& findings, const ConnectionStore* store) {
+    return assemble(packets, {connection}, findings, store);
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const PacketIndex& packets, const Connection& clientSide,
-                                         const Connection& serverSide, const std::vector<Finding>& findings) {
+                                         const Connection& serverSide, const std::vector<Finding>& findings,
+                                         const ConnectionStore* store) {
     if (clientSide.id == serverSide.id) {
         throw std::invalid_argument("a proxy diagram needs two different connections");
     }
+    return assemble(packets, {clientSide, serverSide}, findings, store);
+}
+
+SequenceDiagram SequenceDiagram::assemble(const PacketIndex& packets, std::vector<Connection> flows,
+                                          const std::vector<Finding>& findings, const ConnectionStore* store) {
     SequenceDiagram diagram;
     diagram.packets_ = &packets;
-    diagram.connections_ = {clientSide.id, serverSide.id};
-    diagram.flows_ = {clientSide, serverSide};
-    diagram.participants_ = {{"client", {clientSide.client}},
-                             {"proxy", {clientSide.server, serverSide.client}},
-                             {"server", {serverSide.server}}};
+    for (const Connection& flow : flows) {
+        diagram.connections_.push_back(flow.id);
+        std::optional<Side> earlierCloser;
+        if (store != nullptr && flow.reusedFrom != kNoConnection && flow.reusedFrom < store->size() &&
+            store->holds(flow.reusedFrom)) {
+            const Connection& earlier = (*store)[flow.reusedFrom];
+            if (earlier.hasActiveCloser) {
+                earlierCloser = earlier.activeCloser;
+            }
+        }
+        diagram.earlierCloser_.push_back(earlierCloser);
+    }
+    diagram.flows_ = std::move(flows);
+    const Connection& front = diagram.flows_.front();
+    if (diagram.flows_.size() == 2) {
+        const Connection& back = diagram.flows_.back();
+        diagram.participants_ = {
+            {"client", {front.client}}, {"proxy", {front.server, back.client}}, {"server", {back.server}}};
+    } else {
+        diagram.participants_ = {{"client", {front.client}}, {"server", {front.server}}};
+    }
     diagram.collectArrows();
     diagram.collectStalls(findings);
     return diagram;
@@ -214,6 +232,8 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                     "the receiver's buffer was full (it announced a window of 0 bytes), so the "
                     "sender could not send until it opened again";
                 stall.causeText = "the window opens";
+            } else if (finding.kind == FindingKind::PortReuse) {
+                describeCollision(stall, span, legIndex);
             } else {
                 stall.text = fmt::format("{} for {:.1f} ms", findingKindName(finding.kind), spanMs);
             }
@@ -222,7 +242,115 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
     }
     std::stable_sort(stalls_.begin(), stalls_.end(),
                      [](const SequenceStall& a, const SequenceStall& b) { return a.startArrow < b.startArrow; });
+    std::sort(collisionArrows_.begin(), collisionArrows_.end(),
+              [](const CollisionArrow& a, const CollisionArrow& b) { return a.arrow < b.arrow; });
 }
+
+void SequenceDiagram::describeCollision(SequenceStall& stall, const FindingSpan& span, uint8_t leg) {
+    const Connection& flow = flows_[leg];
+    const uint32_t earlier = flow.reusedFrom;
+    stall.earlierConnection = earlier;
+    const std::string earlierName = earlier != kNoConnection ? fmt::format("#{}", earlier) : "an earlier connection";
+    const uint8_t clientLifeline = leg;
+    // The packets between the first SYN and the end of the wait, named by what they are.
+    size_t answerArrow = kNoArrow;
+    if (span.frames.size() == 3) {
+        answerArrow = arrowOfFrame(span.frames[1]);
+    }
+    bool serverReset = false;
+    bool clientReset = false;
+    bool synAgain = false;
+    for (size_t arrow = stall.startArrow; arrow <= stall.endArrow && arrow < arrows_.size(); ++arrow) {
+        if (arrows_[arrow].leg != leg) {
+            continue;
+        }
+        const IndexedPacket packet = packetOf(arrow);
+        const bool fromClient = arrows_[arrow].from == clientLifeline;
+        const bool syn = (packet.tcpFlags & tcpflag::kSyn) != 0 && (packet.tcpFlags & tcpflag::kAck) == 0;
+        const bool rst = (packet.tcpFlags & tcpflag::kRst) != 0;
+        std::optional<CollisionRole> role;
+        if (arrow == stall.startArrow) {
+            role = CollisionRole::ReusingSyn;
+        } else if (arrow == answerArrow) {
+            role = rst ? CollisionRole::ServerRst : CollisionRole::ChallengeAck;
+            serverReset = rst;
+        } else if (fromClient && rst) {
+            role = CollisionRole::OldStateRst;
+            clientReset = true;
+        } else if (fromClient && syn) {
+            role = CollisionRole::SynAgain;
+            synAgain = true;
+        }
+        if (role) {
+            collisionArrows_.push_back({arrow, *role, earlier});
+        }
+    }
+    // The server answering for the old connection that it closed first: its TIME_WAIT.
+    const std::optional<Side> closer = earlierCloser_[leg];
+    std::string held;
+    if (answerArrow != kNoArrow && closer == Side::Server) {
+        held = fmt::format("the server's TIME_WAIT of {}", earlierName);
+    } else if (closer == Side::Client) {
+        held = fmt::format("the client's TIME_WAIT of {}", earlierName);
+    } else {
+        held = fmt::format("the server's old state of {}", earlierName);
+    }
+    const double waitMs = msBetween(span.startNs, span.endNs);
+    stall.text = fmt::format("+{:.1f} ms: SYN into {}", waitMs, held);
+    if (earlier != kNoConnection) {
+        stall.text += fmt::format(", closed {:.1f} ms before", static_cast<double>(flow.reuseGapNs) / 1e6);
+    }
+    std::string story = earlier != kNoConnection
+                            ? fmt::format("{} closed {:.1f} ms before this SYN on the same 4-tuple", earlierName,
+                                          static_cast<double>(flow.reuseGapNs) / 1e6)
+                            : std::string("the SYN reused the 4-tuple of an earlier connection");
+    if (answerArrow != kNoArrow) {
+        story += serverReset ? "; the server reset the SYN"
+                             : fmt::format("; the server answered with an ACK of {}'s (a challenge ACK)", earlierName);
+    }
+    if (clientReset) {
+        story += synAgain ? ", the client reset it and sent the SYN again" : ", the client reset it";
+    } else if (synAgain) {
+        story += ", the client sent the SYN again";
+    }
+    stall.explanation =
+        story + ". Fix: let the kernel pick source ports, keep TCP timestamps on, have the client close first";
+    if (answerArrow != kNoArrow) {
+        stall.causeArrow = answerArrow;
+        stall.causeText = serverReset ? "RST for the old connection" : "ACK of the old connection";
+    }
+    stall.endText = fmt::format("established +{:.1f} ms", waitMs);
+}
+
+const CollisionArrow* SequenceDiagram::collisionArrowOf(size_t arrow) const {
+    const auto found = std::lower_bound(collisionArrows_.begin(), collisionArrows_.end(), arrow,
+                                        [](const CollisionArrow& entry, size_t value) { return entry.arrow < value; });
+    return found != collisionArrows_.end() && found->arrow == arrow ? &*found : nullptr;
+}
+
+namespace {
+
+// "SYN (reuses the 4-tuple of #3)": what a packet of a collision is; `brief` for narrow columns.
+std::string collisionText(const CollisionArrow& entry, bool brief) {
+    const std::string earlier =
+        entry.earlierConnection != kNoConnection ? fmt::format("#{}", entry.earlierConnection) : "the old connection";
+    switch (entry.role) {
+        case CollisionRole::ReusingSyn:
+            return brief ? fmt::format("SYN, reuses {}", earlier)
+                         : fmt::format("SYN (reuses the 4-tuple of {})", earlier);
+        case CollisionRole::ChallengeAck:
+            return brief ? std::string("challenge ACK")
+                         : fmt::format("challenge ACK (ack for {}'s sequence space)", earlier);
+        case CollisionRole::ServerRst:
+            return brief ? std::string("RST") : fmt::format("RST (the server still holds {})", earlier);
+        case CollisionRole::OldStateRst:
+            return brief ? std::string("RST") : std::string("RST (client drops the old state)");
+        case CollisionRole::SynAgain: return "SYN again";
+    }
+    return {};
+}
+
+}  // namespace
 
 IndexedPacket SequenceDiagram::packetOf(size_t arrow) const {
     return packets_->at(arrows_.at(arrow).packet);
@@ -235,6 +363,11 @@ bool SequenceDiagram::isPureAck(size_t arrow) const {
 
 std::string SequenceDiagram::arrowLabel(size_t arrow) const {
     const IndexedPacket packet = packetOf(arrow);
+    if (const CollisionArrow* collision = collisionArrowOf(arrow)) {
+        // Its numbers are of the earlier connection's sequence space (or an ISN): they would read as
+        // this connection's relative numbers.
+        return fmt::format("[{}] {}", tcpFlagsText(packet.tcpFlags), collisionText(*collision, false));
+    }
     const Connection& connection = flowOf(packet.connection);
     const RelativeNumbers relative = relativeNumbers(connection, packet);
     std::string label = fmt::format("[{}] seq={}", tcpFlagsText(packet.tcpFlags), relative.seq);
@@ -251,6 +384,9 @@ std::string SequenceDiagram::arrowLabel(size_t arrow) const {
 
 std::string SequenceDiagram::arrowShortLabel(size_t arrow) const {
     const IndexedPacket packet = packetOf(arrow);
+    if (const CollisionArrow* collision = collisionArrowOf(arrow)) {
+        return fmt::format("[{}] {}", tcpFlagsText(packet.tcpFlags), collisionText(*collision, true));
+    }
     const Connection& connection = flowOf(packet.connection);
     const RelativeNumbers relative = relativeNumbers(connection, packet);
     if (isPureAck(arrow)) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,23 @@ struct SequenceArrow {
 
 inline constexpr size_t kNoArrow = SIZE_MAX;
 
+/// What a packet of a port reuse collision is, when the ladder names it instead of printing its
+/// sequence numbers (those of the server's answer and the client's RST belong to the earlier connection).
+enum class CollisionRole : uint8_t {
+    ReusingSyn,    ///< the first SYN, on the 4-tuple of the earlier connection
+    ChallengeAck,  ///< the server's bare ACK, for the earlier connection's sequence space
+    ServerRst,     ///< the server's RST of the SYN
+    OldStateRst,   ///< the client's RST of the challenge ACK: it drops the old state
+    SynAgain,      ///< the SYN sent again
+};
+
+/// One packet of a collision, with the earlier connection whose 4-tuple it reuses.
+struct CollisionArrow {
+    size_t arrow = 0;
+    CollisionRole role = CollisionRole::ReusingSyn;
+    uint32_t earlierConnection = kNoConnection;
+};
+
 /// A stall drawn as a bracket beside the lifeline of the side that waited, with its cause.
 struct SequenceStall {
     FindingKind kind = FindingKind::DelayedAckStall;  ///< the finding's kind
@@ -42,6 +60,8 @@ struct SequenceStall {
     std::string causeText;    ///< note on the cause arrow, e.g. "delayed ACK (40.0 ms)"
     std::string endText;      ///< note on the arrow that ended the wait, e.g. "held 40.1 ms"
     std::string proof;        ///< what the system call trace says, e.g. "strace confirms: sendto(128), ..."
+    /// A port reuse collision: the connection whose TIME_WAIT (or old state) the SYN ran into.
+    uint32_t earlierConnection = kNoConnection;
 };
 
 /// The content of a ladder diagram of one connection, or of two connections through a proxy:
@@ -57,11 +77,13 @@ public:
     /// to the proxy, `serverSide` the one from the proxy to the server.
     static SequenceDiagram ofProxy(const CaptureAnalysis& analysis, uint32_t clientSide, uint32_t serverSide);
     /// The same from a packet index, the connections' state read with it and the findings (a
-    /// live capture's snapshot).
+    /// live capture's snapshot); `store`, if given, holds the earlier generations of reused 4-tuples
+    /// (who closed them first: whose TIME_WAIT a colliding SYN ran into).
     static SequenceDiagram ofConnection(const PacketIndex& packets, const Connection& connection,
-                                        const std::vector<Finding>& findings);
+                                        const std::vector<Finding>& findings, const ConnectionStore* store = nullptr);
     static SequenceDiagram ofProxy(const PacketIndex& packets, const Connection& clientSide,
-                                   const Connection& serverSide, const std::vector<Finding>& findings);
+                                   const Connection& serverSide, const std::vector<Finding>& findings,
+                                   const ConnectionStore* store = nullptr);
 
     [[nodiscard]] const std::vector<SequenceParticipant>& participants() const { return participants_; }
     [[nodiscard]] const std::vector<SequenceArrow>& arrows() const { return arrows_; }
@@ -70,10 +92,16 @@ public:
     /// The connection ids drawn: one, or two for a proxy (client side first).
     [[nodiscard]] const std::vector<uint32_t>& connections() const { return connections_; }
     [[nodiscard]] bool isProxy() const { return connections_.size() == 2; }
+    /// The packets of port reuse collisions named by what they are, ordered by arrow.
+    [[nodiscard]] const std::vector<CollisionArrow>& collisionArrows() const { return collisionArrows_; }
+    /// What `arrow` is in a collision, or nullptr for an ordinary packet.
+    [[nodiscard]] const CollisionArrow* collisionArrowOf(size_t arrow) const;
 
-    /// "[P.] seq=1 ack=1 len=128", with Wireshark's analysis flags in parentheses when set.
+    /// "[P.] seq=1 ack=1 len=128", with Wireshark's analysis flags in parentheses when set; a packet
+    /// of a collision says what it is: "[.] challenge ACK (ack for #3's sequence space)".
     [[nodiscard]] std::string arrowLabel(size_t arrow) const;
-    /// The label for narrow columns: "[.] ack=292" for a pure ACK, "[P.] seq=292 len=35" for data.
+    /// The label for narrow columns: "[.] ack=292" for a pure ACK, "[P.] seq=292 len=35" for data,
+    /// "[.] challenge ACK" in a collision.
     [[nodiscard]] std::string arrowShortLabel(size_t arrow) const;
     /// The packet behind `arrow`, read from the index.
     [[nodiscard]] IndexedPacket packetOf(size_t arrow) const;
@@ -88,8 +116,14 @@ public:
 
 private:
     SequenceDiagram() = default;
+    // The diagram of `flows` (one, or a proxy's two); `store` (when not a live snapshot) gives the
+    // earlier generations of reused 4-tuples.
+    static SequenceDiagram assemble(const PacketIndex& packets, std::vector<Connection> flows,
+                                    const std::vector<Finding>& findings, const ConnectionStore* store);
     void collectArrows();
     void collectStalls(const std::vector<Finding>& findings);
+    // A port reuse collision's bracket and the roles of its packets, from its span.
+    void describeCollision(SequenceStall& stall, const FindingSpan& span, uint8_t leg);
     // The drawn connection whose id is `id` (one of connections_).
     [[nodiscard]] const Connection& flowOf(uint32_t id) const;
 
@@ -99,6 +133,10 @@ private:
     std::vector<SequenceParticipant> participants_;
     std::vector<SequenceArrow> arrows_;
     std::vector<SequenceStall> stalls_;
+    std::vector<CollisionArrow> collisionArrows_;
+    // Per drawn connection: the side that closed its earlier generation first, when the analysis
+    // (not a live snapshot) has that connection: who holds TIME_WAIT.
+    std::vector<std::optional<Side>> earlierCloser_;
 };
 
 }  // namespace tcpscope

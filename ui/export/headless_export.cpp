@@ -266,7 +266,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
             // Fewer arrows where system calls beside the lifelines make the rows taller.
             size_t arrows = kReportLadderArrows;
             const auto ladderPage = [&] {
-                const LadderWindow window = ladderWindow(*layout.diagram(), arrows);
+                const LadderWindow window = reportLadderWindow(*layout.diagram(), arrows);
                 return sequenceExportPage(layout, {window.first, window.first + window.count},
                                           exportSequenceOptions(results));
             };

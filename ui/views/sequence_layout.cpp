@@ -42,7 +42,8 @@ SequenceLayout SequenceLayout::ofConnection(ResultsPtr results, uint32_t connect
         return {};
     }
     auto diagram = std::make_shared<const SequenceDiagram>(
-        SequenceDiagram::ofConnection(*results->packets(), results->connections()[connection], results->findings()));
+        SequenceDiagram::ofConnection(*results->packets(), results->connections()[connection], results->findings(),
+                                      &results->connections()));
     return {std::move(results), std::move(diagram), scale};
 }
 
@@ -54,7 +55,7 @@ SequenceLayout SequenceLayout::ofProxy(ResultsPtr results, uint32_t clientSide, 
     }
     auto diagram = std::make_shared<const SequenceDiagram>(
         SequenceDiagram::ofProxy(*results->packets(), results->connections()[clientSide],
-                                 results->connections()[serverSide], results->findings()));
+                                 results->connections()[serverSide], results->findings(), &results->connections()));
     return {std::move(results), std::move(diagram), scale};
 }
 
@@ -143,6 +144,27 @@ void SequenceLayout::place() {
     anchors_.resize(arrows.size());
     layoutTs_.resize(arrows.size());
     breaks_.assign(arrows.size(), 0);
+    // A collision has packets inside its wait (the challenge ACK, the RST, the SYN again): its text
+    // goes into its longest silence, which is made tall enough to hold it.
+    const auto& stalls = diagram_->stalls();
+    stallQuietRow_.assign(stalls.size(), kNoArrow);
+    std::vector<size_t> roomyRows;
+    for (size_t i = 0; i < stalls.size(); ++i) {
+        const SequenceStall& stall = stalls[i];
+        if (stall.kind != FindingKind::PortReuse || stall.endArrow <= stall.startArrow + 1) {
+            continue;
+        }
+        size_t quiet = stall.startArrow + 1;
+        for (size_t row = quiet + 1; row <= stall.endArrow; ++row) {
+            if (arrows[row].tsNs - arrows[row - 1].tsNs > arrows[quiet].tsNs - arrows[quiet - 1].tsNs) {
+                quiet = row;
+            }
+        }
+        stallQuietRow_[i] = quiet;
+        roomyRows.push_back(quiet);
+    }
+    std::sort(roomyRows.begin(), roomyRows.end());
+    const double roomyHeight = scale_.slopePx + 6 + kBracketLabelHeight + kLabelHeight + 4;
     double y = kTopPad + kLabelHeight;
     int64_t previousTs = arrows.empty() ? 0 : arrows.front().tsNs;
     for (size_t row = 0; row < arrows.size(); ++row) {
@@ -154,7 +176,8 @@ void SequenceLayout::place() {
                 y += scale_.rowHeight + scale_.breakHeight;
                 breaks_[row] = 1;
             } else {
-                y += std::max(scale_.rowHeight, msOf(gapNs) * scale_.pixelsPerMs);
+                const bool roomy = std::binary_search(roomyRows.begin(), roomyRows.end(), row);
+                y += std::max({scale_.rowHeight, msOf(gapNs) * scale_.pixelsPerMs, roomy ? roomyHeight : 0.0});
             }
         }
         anchors_[row] = y;
@@ -174,7 +197,6 @@ void SequenceLayout::place() {
     }
     frameColumn_ = std::max(40.0, static_cast<double>(QString::number(lastFrame).size() + 1) * kDigitPx + 2);
     timeGutter_ = std::max(kTimeGutter, static_cast<double>(timeChars) * kDigitPx + 6 + frameColumn_ + 4);
-    const auto& stalls = diagram_->stalls();
     stallReach_.resize(stalls.size());
     size_t reach = 0;
     for (size_t i = 0; i < stalls.size(); ++i) {
@@ -350,6 +372,10 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             bracket.causeY = anchors_[stall.causeArrow];
             freeBottom = std::min(freeBottom, bracket.causeY - kLabelHeight - 4);
         }
+        if (const size_t quiet = stallQuietRow_[k]; quiet != kNoArrow) {
+            freeTop = anchors_[quiet - 1] + scale_.slopePx + 6;
+            freeBottom = anchors_[quiet] - kLabelHeight - 4;
+        }
         auto [left, right] = columnTextSpan(stall.lifeline, stall.peer, kLabelInset);
         if (right - left < kMinBracketLabelWidth) {
             // A narrow column (a proxy's, beside its syscall labels): the text takes the whole
@@ -385,7 +411,8 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         list.brackets.push_back(std::move(bracket));
         // The arrows that make the story: the one that began the wait, its late release, the held one.
         for (SequenceDrawList::Arrow& drawn : list.arrows) {
-            if (drawn.arrow == stall.startArrow || drawn.arrow == stall.endArrow || drawn.arrow == stall.causeArrow) {
+            if (drawn.arrow == stall.startArrow || drawn.arrow == stall.endArrow || drawn.arrow == stall.causeArrow ||
+                (stall.kind == FindingKind::PortReuse && diagram_->collisionArrowOf(drawn.arrow) != nullptr)) {
                 drawn.inStall = true;
             }
             if (drawn.arrow == stall.causeArrow && !stall.causeText.empty()) {

@@ -198,10 +198,11 @@ private:
     ResultsPtr results_;
     std::shared_ptr<const SequenceDiagram> diagram_;
     SequenceScale scale_;
-    std::vector<double> anchors_;     // y of each arrow's start
-    std::vector<int64_t> layoutTs_;   // running maximum of capture times, for time lookups
-    std::vector<uint8_t> breaks_;     // 1 if the silence before the row is cut
-    std::vector<size_t> stallReach_;  // running maximum of stalls' end arrows, for lower_bound
+    std::vector<double> anchors_;        // y of each arrow's start
+    std::vector<int64_t> layoutTs_;      // running maximum of capture times, for time lookups
+    std::vector<uint8_t> breaks_;        // 1 if the silence before the row is cut
+    std::vector<size_t> stallReach_;     // running maximum of stalls' end arrows, for lower_bound
+    std::vector<size_t> stallQuietRow_;  // per stall: the row after the silence that holds its text, or kNoArrow
     std::vector<SequenceSyscall> syscalls_;
     double timeGutter_ = kTimeGutter;
     double frameColumn_ = 40;

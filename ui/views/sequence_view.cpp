@@ -362,10 +362,38 @@ SequenceContext SequenceView::contextAt(const QPointF& viewportPoint) const {
     return context;
 }
 
+uint32_t SequenceView::earlierConnectionAt(const QPointF& viewportPoint) const {
+    if (layout_.diagram() == nullptr || viewportPoint.y() <= headerHeight()) {
+        return kNoConnection;
+    }
+    const SequenceDiagram& diagram = *layout_.diagram();
+    const QPointF point = contentPoint(viewportPoint);
+    if (const CollisionArrow* collision = diagram.collisionArrowOf(layout_.arrowAt(point))) {
+        return collision->earlierConnection;
+    }
+    const SequenceDrawList list = layout_.prepare(QRectF(0, point.y() - 1, layout_.scale().width, 2));
+    for (const auto& bracket : list.brackets) {
+        if (bracket.band.adjusted(-14, 0, 0, 0).contains(point) || bracket.labelRect.contains(point)) {
+            return diagram.stalls()[bracket.stall].earlierConnection;
+        }
+    }
+    return kNoConnection;
+}
+
 void SequenceView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
     if (layout_.diagram() != nullptr && event->pos().y() > headerHeight()) {
         emit contextMenuAboutToShow(&menu, contextAt(QPointF(event->pos())));
+    }
+    // A port reuse collision: the connection whose TIME_WAIT its SYN ran into is one step away.
+    const uint32_t earlier = earlierConnectionAt(QPointF(event->pos()));
+    if (earlier != kNoConnection && layout_.results()) {
+        if (!menu.isEmpty()) {
+            menu.addSeparator();
+        }
+        const ResultsPtr results = layout_.results();
+        menu.addAction(tr("Show #%1, whose old state the SYN ran into").arg(earlier), this,
+                       [this, results, earlier] { showConnection(results, earlier); });
     }
     if (!menu.isEmpty()) {
         menu.addSeparator();

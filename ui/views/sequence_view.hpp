@@ -102,6 +102,9 @@ private:
     void applyScale();
     void updateScrollBar();
     void select(size_t arrow, bool emitClick);
+    // The connection whose old state a collision under `viewportPoint` ran into (its bracket or one
+    // of its packets), or kNoConnection.
+    [[nodiscard]] uint32_t earlierConnectionAt(const QPointF& viewportPoint) const;
     [[nodiscard]] double headerHeight() const;
     [[nodiscard]] double contentWidth() const;
     [[nodiscard]] double viewportHeight() const;
