@@ -11,9 +11,13 @@
 #include <sstream>
 
 #include "detect/wording.hpp"
+#include "export/handshake_picture.hpp"
+#include "export/port_pool_picture.hpp"
 #include "export/report_pdf.hpp"
 #include "export/view_export.hpp"
+#include "report/handshake_retries.hpp"
 #include "report/incident_report.hpp"
+#include "report/port_pool_marks.hpp"
 #include "report/report_notes.hpp"
 #include "views/syscall_lanes.hpp"
 
@@ -29,6 +33,7 @@ char* gArgv[] = {gName, nullptr};
 constexpr size_t kReportLadderArrows = 60;
 constexpr size_t kMinReportLadderArrows = 20;
 constexpr double kReportWidthPx = 1280;
+constexpr size_t kMaxHandshakeRows = 48;  // rows of 36 px: the picture stays under 2,000 px
 
 // A ladder laid out for an export: syscalls of the traced processes beside the lifelines.
 SequenceLayout exportLayout(const ResultsPtr& results, const std::vector<uint32_t>& flows, double widthPx) {
@@ -277,6 +282,27 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
             }
             input.sections.push_back(picture(page, baseName + QStringLiteral("-ladder"), {}));
             input.sections.back().ladderArrows = arrows;
+        } else if (section.picture == SectionPicture::Handshakes) {
+            const HandshakeRetries retries = handshakeRetries(analysis, section.group.findings, kMaxHandshakeRows);
+            const ExportPage page =
+                handshakeExportPage(retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
+                                    exportSubtitle(*results, {retries.startNs, retries.endNs}), kReportWidthPx);
+            input.sections.push_back(
+                picture(page, baseName + QStringLiteral("-handshakes"), handshakeRetriesNote(retries)));
+        } else if (section.picture == SectionPicture::PortPool) {
+            // The capture-wide rows over the cause's time, the pause shaded, the failed connect()s in a lane.
+            TimelineView view;
+            prepareTimeline(view, results, kReportWidthPx);
+            const PortPoolMarks marks =
+                portPoolMarks(analysis, section.group.findings, view.model().population(), results->alignment());
+            if (std::optional<TimelineLane> lane = failedConnectsLane(marks)) {
+                view.setExtraLanes({std::move(*lane)});
+            }
+            const TimeRange range{section.range.startNs, section.range.endNs};
+            ExportPage page = boundedTimelinePage(
+                view, range, QString::fromStdString("Ports and TIME_WAIT: " + sectionTitle(analysis, section.group)));
+            addPortPoolOverlay(page, view, range, marks);
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-ports"), portPoolNote(marks)));
         } else if (section.picture == SectionPicture::Timeline) {
             TimelineView view;
             prepareTimeline(view, results, kReportWidthPx);
