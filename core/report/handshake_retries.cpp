@@ -82,8 +82,7 @@ std::string handshakeRetriesNote(const HandshakeRetries& retries) {
         "and the wait between them as a bar",
         retries.rows.size(), retries.retriedSyns);
     if (retries.leftOut > 0) {
-        note += fmt::format("; {} with shorter waits left out",
-                            plural(retries.leftOut, "handshake", "handshakes"));
+        note += fmt::format("; {} with shorter waits left out", plural(retries.leftOut, "handshake", "handshakes"));
     }
     return note + ".";
 }

@@ -15,13 +15,13 @@ namespace tcpscope {
 /// and the wait from the first SYN to the SYN-ACK that finally answered.
 struct RetriedHandshake {
     uint32_t connection = 0;
-    std::string client;                 ///< "127.0.0.1:49446"
+    std::string client;  ///< "127.0.0.1:49446"
     int64_t firstSynNs = 0;
     std::vector<int64_t> retriedSynsNs;  ///< the SYNs sent again after the first, in order
     std::vector<int64_t> synAcksNs;      ///< every SYN-ACK of the server, in order
-    std::optional<int64_t> answerNs;    ///< the first SYN-ACK after the last SYN; nullopt: none came
-    int64_t waitNs = 0;                 ///< first SYN to the answer (or to the last SYN, unanswered)
-    std::string label;                  ///< "+35.7 s: SYN retried 9x, answered at 03:29:51.934 UTC"
+    std::optional<int64_t> answerNs;     ///< the first SYN-ACK after the last SYN; nullopt: none came
+    int64_t waitNs = 0;                  ///< first SYN to the answer (or to the last SYN, unanswered)
+    std::string label;                   ///< "+35.7 s: SYN retried 9x, answered at 03:29:51.934 UTC"
 };
 
 /// The delayed handshakes of a cause, the longest waits first chosen, drawn in order of first SYN.

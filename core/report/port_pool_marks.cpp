@@ -13,13 +13,13 @@ namespace tcpscope {
 
 namespace {
 
-std::string limitLabelOf(const CapturePopulation& population) {
+std::string limitOf(const CapturePopulation& population) {
     const HostPopulationChart& chart = population.chart;
     if (population.capacityOnScale()) {
-        return fmt::format("limit: {} ports ({}-{})", groupedDigits(chart.capacityPorts), chart.portRangeLow,
+        return fmt::format("{} ports ({}-{})", groupedDigits(chart.capacityPorts), chart.portRangeLow,
                            chart.portRangeHigh);
     }
-    return chart.observedRangePorts > 0 ? fmt::format("limit: {} ports", groupedDigits(chart.observedRangePorts)) : "";
+    return chart.observedRangePorts > 0 ? fmt::format("{} ports", groupedDigits(chart.observedRangePorts)) : "";
 }
 
 void addPauses(const Finding& finding, std::vector<PortPoolPause>& pauses) {
@@ -60,23 +60,24 @@ PortPoolMarks portPoolMarks(const CaptureAnalysis& analysis, std::span<const siz
     std::sort(marks.pauses.begin(), marks.pauses.end(),
               [](const PortPoolPause& a, const PortPoolPause& b) { return a.startNs < b.startNs; });
     if (population != nullptr) {
-        marks.limitLabel = limitLabelOf(*population);
+        marks.limit = limitOf(*population);
+        marks.limitLabel = marks.limit.empty() ? std::string() : "limit: " + marks.limit;
     }
     if (alignment != nullptr) {
         marks.failedConnectsNs = failedConnectTimes(*alignment, server);
         if (!marks.failedConnectsNs.empty()) {
-            marks.failedConnectsLabel =
-                fmt::format("{} connect() calls failed: EADDRNOTAVAIL, no free local port",
-                            groupedDigits(marks.failedConnectsNs.size()));
+            marks.failedConnectsLabel = fmt::format("{} connect() calls failed: EADDRNOTAVAIL, no free local port",
+                                                    groupedDigits(marks.failedConnectsNs.size()));
         }
     }
     return marks;
 }
 
 std::string portPoolNote(const PortPoolMarks& marks) {
-    std::string note =
-        "the capture-wide rows over the cause's time: new connections per second, the client's TIME_WAIT and "
-        "ports in use against the limit of its port range (dashed)";
+    std::string note = fmt::format(
+        "the capture-wide rows over the cause's time: new connections per second, the host's TIME_WAIT and ports "
+        "in use{}",
+        marks.limit.empty() ? std::string() : " against the limit of its port range (dashed, " + marks.limit + ")");
     if (!marks.pauses.empty()) {
         note += fmt::format("; shaded: {} during which no new connection could be made",
                             plural(marks.pauses.size(), "pause", "pauses"));

@@ -22,10 +22,11 @@ struct PortPoolPause {
 /// capture-wide rows (TIME_WAIT against the port range, new connections per second): the pauses,
 /// the limit's words, and the connect() calls the trace saw fail for want of a port.
 struct PortPoolMarks {
-    std::vector<PortPoolPause> pauses;     ///< in time order
-    std::string limitLabel;                ///< "limit: 100 ports", "limit: 28,232 ports (32768-60999)", or ""
+    std::vector<PortPoolPause> pauses;      ///< in time order
+    std::string limit;                      ///< "100 ports", "28,232 ports (32768-60999)", or "": none drawn
+    std::string limitLabel;                 ///< "limit: 100 ports", "limit: 28,232 ports (32768-60999)", or ""
     std::vector<int64_t> failedConnectsNs;  ///< connect() = -1 EADDRNOTAVAIL, sorted; empty without a trace
-    std::string failedConnectsLabel;       ///< "592 connect() calls failed: EADDRNOTAVAIL, no free local port", or ""
+    std::string failedConnectsLabel;        ///< "592 connect() calls failed: EADDRNOTAVAIL, no free local port", or ""
 };
 
 /// The marks of the cause made of `findings` (indices into analysis.findings): the pauses of its

@@ -51,8 +51,9 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
     const double rowsBottom = rowsTop + kRowPx * static_cast<double>(retries.rows.size());
 
     // The ruler: seconds since the first SYN, its ticks down through the rows.
-    const RulerTicks ticks = rulerTicks(axis, plotWidth, retries.startNs, false,
-                                        [&metrics](const std::string& text) { return metrics.horizontalAdvance(qs(text)); });
+    const RulerTicks ticks = rulerTicks(axis, plotWidth, retries.startNs, false, [&metrics](const std::string& text) {
+        return metrics.horizontalAdvance(qs(text));
+    });
     picture.texts.push_back({QRectF(4, 4, kGutterPx - 8, lineHeight), QStringLiteral("since the first SYN"), true});
     for (const RulerTick& tick : ticks.ticks) {
         if (tick.tsNs < retries.startNs) {
@@ -106,7 +107,9 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
     legendItem(HandshakePicture::MarkKind::FirstSyn, QStringLiteral("first SYN"));
     legendItem(HandshakePicture::MarkKind::RetriedSyn, QStringLiteral("SYN retried (dropped: the queue was full)"));
     legendItem(HandshakePicture::MarkKind::Answer, QStringLiteral("SYN-ACK that answered"));
-    legendItem(HandshakePicture::MarkKind::SynAck, QStringLiteral("other SYN-ACK"));
+    if (picture.count(HandshakePicture::MarkKind::SynAck) > 0) {
+        legendItem(HandshakePicture::MarkKind::SynAck, QStringLiteral("SYN-ACK sent again"));
+    }
     double bottom = rowsBottom + kLegendPx;
     if (retries.leftOut > 0) {
         picture.texts.push_back(

@@ -37,8 +37,8 @@ struct HandshakePicture {
     std::vector<QLineF> grid;     ///< the ruler's ticks down the rows
     std::vector<QRectF> waits;    ///< first SYN to answer, one per row
     std::vector<Mark> marks;
-    std::vector<Text> labels;     ///< the row labels, one per row, in row order
-    std::vector<Text> texts;      ///< gutter, ruler, legend and note
+    std::vector<Text> labels;  ///< the row labels, one per row, in row order
+    std::vector<Text> texts;   ///< gutter, ruler, legend and note
     std::vector<Mark> legendMarks;
 
     /// How many marks of `kind` the picture draws (the legend's not counted).

@@ -166,9 +166,9 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
         }
     }
     const int64_t origin = results->firstTsNs();
-    const TimeRange range{request.fromSeconds ? origin + static_cast<int64_t>(*request.fromSeconds * 1e9) : origin,
-                          request.toSeconds ? origin + static_cast<int64_t>(*request.toSeconds * 1e9)
-                                            : results->lastTsNs()};
+    const TimeRange range{
+        request.fromSeconds ? origin + static_cast<int64_t>(*request.fromSeconds * 1e9) : origin,
+        request.toSeconds ? origin + static_cast<int64_t>(*request.toSeconds * 1e9) : results->lastTsNs()};
     if (range.endNs < range.startNs) {
         outcome.error = QStringLiteral("%1: the time range ends before it starts").arg(request.out);
         return outcome;
@@ -195,7 +195,8 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
         }
         rows.end = std::min(rows.end, rows.first + request.maxArrows);
         if (rows.empty()) {
-            outcome.error = QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
+            outcome.error =
+                QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
             return outcome;
         }
         pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
@@ -284,9 +285,9 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
             input.sections.back().ladderArrows = arrows;
         } else if (section.picture == SectionPicture::Handshakes) {
             const HandshakeRetries retries = handshakeRetries(analysis, section.group.findings, kMaxHandshakeRows);
-            const ExportPage page =
-                handshakeExportPage(retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
-                                    exportSubtitle(*results, {retries.startNs, retries.endNs}), kReportWidthPx);
+            const ExportPage page = handshakeExportPage(
+                retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
+                exportSubtitle(*results, {retries.startNs, retries.endNs}), kReportWidthPx);
             input.sections.push_back(
                 picture(page, baseName + QStringLiteral("-handshakes"), handshakeRetriesNote(retries)));
         } else if (section.picture == SectionPicture::PortPool) {

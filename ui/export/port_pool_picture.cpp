@@ -55,17 +55,18 @@ PortPoolOverlay layoutPortPoolOverlay(const TimelineFrame& frame, const PortPool
             continue;
         }
         overlay.pauses.emplace_back(startX, top, endX - startX, bottom - top);
-        overlay.pauseLabels.push_back(labelAt(QString::fromStdString(pause.label), (startX + endX) / 2, labelY, plot.x,
-                                              plot.right(), metrics));
+        overlay.pauseLabels.push_back(
+            labelAt(QString::fromStdString(pause.label), (startX + endX) / 2, labelY, plot.x, plot.right(), metrics));
     }
     if (!marks.limitLabel.empty()) {
+        // Where the counts sit at the limit: in the middle of the first pause (of the plot without one),
+        // under the pause's label, clear of where TIME_WAIT starts to expire at its end.
         const auto limit = std::find_if(frame.lines.begin(), frame.lines.end(),
                                         [](const LayoutLine& line) { return line.role == LineRole::Capacity; });
+        const double centreX = overlay.pauses.empty() ? plot.x + plot.w / 2 : overlay.pauses.front().center().x();
         if (limit != frame.lines.end()) {
-            PortPoolOverlay::Label label =
-                labelAt(QString::fromStdString(marks.limitLabel), plot.right(), limit->y1, plot.x, plot.right() - 4,
-                        metrics);
-            overlay.limitLabel = label;
+            overlay.limitLabel =
+                labelAt(QString::fromStdString(marks.limitLabel), centreX, limit->y1, plot.x, plot.right(), metrics);
         }
     }
     const LayoutRow* failedLane = nullptr;

@@ -16,7 +16,8 @@ class TimelineView;
 /// What the incident report's picture of a port exhaustion or TIME_WAIT churn cause draws over the
 /// timeline's capture-wide rows: each pause shaded across the rows and labelled with its length
 /// (in the new connections row, empty during a pause), the port-range limit's dashed line
-/// labelled at its right end, and the lane of failed connect() calls labelled with their count. Laid out from a prepared frame; painted over it.
+/// labelled under it, and the lane of failed connect() calls labelled with their count. Laid out from a
+/// prepared frame; painted over it.
 struct PortPoolOverlay {
     struct Label {
         QRectF rect;  ///< a box on the base colour, so that it reads over bars

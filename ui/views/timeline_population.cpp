@@ -115,11 +115,12 @@ PopulationRowLabel populationRowLabel(const TimelineModel& model, PopulationRow 
             const std::string peak = groupedDigits(line != nullptr ? static_cast<uint64_t>(line->peak) : 0);
             const HostPopulationChart& chart = population->chart;
             // Against the limit the row draws (see layoutPopulationRow).
-            std::string detail = population->capacityOnScale()
-                                     ? fmt::format("peak {} of the {}-port range", peak, groupedDigits(chart.capacityPorts))
-                                 : chart.observedRangePorts > 0
-                                     ? fmt::format("peak {} of its {} ports", peak, groupedDigits(chart.observedRangePorts))
-                                     : fmt::format("peak {} of {} ports", peak, groupedDigits(chart.capacityPorts));
+            std::string detail =
+                population->capacityOnScale()
+                    ? fmt::format("peak {} of the {}-port range", peak, groupedDigits(chart.capacityPorts))
+                : chart.observedRangePorts > 0
+                    ? fmt::format("peak {} of its {} ports", peak, groupedDigits(chart.observedRangePorts))
+                    : fmt::format("peak {} of {} ports", peak, groupedDigits(chart.capacityPorts));
             return {row == PopulationRow::TimeWait ? fmt::format("TIME_WAIT of {}", host)
                                                    : fmt::format("Ports in use by {}", host),
                     std::move(detail)};

@@ -1,0 +1,46 @@
+// What the incident report's pictures of population kinds say, without Qt: a delayed handshake's
+// label, and the marks of a port pool (its pause, its limit) when no strace log was given.
+#include <catch2/catch.hpp>
+
+#include "report/handshake_retries.hpp"
+#include "report/incident_sections.hpp"
+#include "report/port_pool_marks.hpp"
+
+using namespace tcpscope;
+
+TEST_CASE("a delayed handshake's label says its wait, its retries and its answer", "[report][pictures]") {
+    RetriedHandshake handshake;
+    handshake.firstSynNs = 1'795'231'756'240'000'000;
+    handshake.retriedSynsNs = {handshake.firstSynNs + 1'000'000'000, handshake.firstSynNs + 3'000'000'000};
+    handshake.answerNs = handshake.firstSynNs + 3'000'400'000;
+    handshake.waitNs = *handshake.answerNs - handshake.firstSynNs;
+    CHECK(retriedHandshakeLabel(handshake) == "+3.00 s: SYN retried 2x, answered at 03:29:19.240 UTC");
+    handshake.answerNs.reset();
+    handshake.waitNs = 3'000'000'000;
+    CHECK(retriedHandshakeLabel(handshake) == "+3.00 s: SYN retried 2x, never answered");
+}
+
+TEST_CASE("churn sample without strace: one pause of 60.6 s, the limit of 100 ports, no failed calls",
+          "[report][pictures]") {
+    const CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/churn-exhaustion.pcap"}, {});
+    const std::vector<ReportSection> sections = reportSections(analysis);
+    REQUIRE_FALSE(sections.empty());
+    const CapturePopulation population = capturePopulation(analysis);
+    for (const ReportSection& section : sections) {
+        if (section.picture != SectionPicture::PortPool) {
+            continue;
+        }
+        INFO(sectionTitle(analysis, section.group));
+        const PortPoolMarks marks = portPoolMarks(analysis, section.group.findings, &population, nullptr);
+        REQUIRE(marks.pauses.size() == 1);  // TIME_WAIT churn shows the pause it led to
+        CHECK(marks.pauses.front().label.rfind("pause: no new connection for 60.", 0) == 0);
+        CHECK(marks.limitLabel == "limit: 100 ports");
+        CHECK(marks.failedConnectsNs.empty());
+        CHECK(marks.failedConnectsLabel.empty());
+        const std::string note = portPoolNote(marks);
+        INFO(note);
+        CHECK(note.find("against the limit of its port range (dashed, 100 ports)") != std::string::npos);
+        CHECK(note.find("shaded: 1 pause during which no new connection could be made") != std::string::npos);
+        CHECK(note.find("EADDRNOTAVAIL") == std::string::npos);
+    }
+}
