@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <map>
+#include <utility>
 
 #include "decode/decoded_packet.hpp"
 #include "detect/wording.hpp"
@@ -15,6 +16,9 @@ namespace tcpscope {
 
 namespace {
 
+// Packets of a connection read for its handshake at most: a SYN retried this often never ends.
+constexpr size_t kMaxHandshakePackets = 64;
+
 bool isSyn(const IndexedPacket& packet) {
     return (packet.tcpFlags & tcpflag::kSyn) != 0 && (packet.tcpFlags & tcpflag::kAck) == 0;
 }
@@ -23,14 +27,15 @@ bool isSynAck(const IndexedPacket& packet) {
     return (packet.tcpFlags & tcpflag::kSyn) != 0 && (packet.tcpFlags & tcpflag::kAck) != 0;
 }
 
-// The handshake of `connection`: its client's SYNs and its server's SYN-ACKs until the client's
-// first packet without SYN (the handshake's end), or nullopt if no SYN of the client was seen.
+// The handshake of `connection`: its client's SYNs and its server's SYN-ACKs until the server's
+// first packet without SYN (it took the connection), or nullopt if no SYN of the client was seen.
 std::optional<RetriedHandshake> handshakeOf(const PacketIndex& packets, const Connection& connection) {
     RetriedHandshake handshake;
     handshake.connection = connection.id;
     handshake.client = connection.client.toString();
     bool sawSyn = false;
-    for (const size_t position : packetPositionsOf(packets, connection)) {
+    size_t visited = 0;
+    visitPacketsOf(packets, connection, [&](size_t position) {
         const IndexedPacket packet = packets.at(position);
         if (!packet.fromServer && isSyn(packet)) {
             if (sawSyn) {
@@ -41,11 +46,11 @@ std::optional<RetriedHandshake> handshakeOf(const PacketIndex& packets, const Co
             }
         } else if (packet.fromServer && isSynAck(packet)) {
             handshake.synAcksNs.push_back(packet.tsNs);
-        } else if (sawSyn && !packet.fromServer && (packet.tcpFlags & tcpflag::kSyn) == 0 &&
-                   !handshake.synAcksNs.empty()) {
-            break;  // the client went on: the handshake is over
+        } else if (packet.fromServer) {
+            return false;  // the server took the connection: the handshake is over
         }
-    }
+        return ++visited < kMaxHandshakePackets;
+    });
     if (!sawSyn) {
         return std::nullopt;
     }
@@ -75,6 +80,13 @@ std::string retriedHandshakeLabel(const RetriedHandshake& handshake) {
     return fmt::format("+{}: {}, {}", reportDuration(static_cast<double>(handshake.waitNs) / 1e6), retried, answer);
 }
 
+std::string handshakesLeftOutText(const HandshakeRetries& retries) {
+    return retries.leftOut == 0
+               ? std::string()
+               : fmt::format("{} not drawn: these rows are the longest waits",
+                             plural(retries.leftOut, "more delayed handshake", "more delayed handshakes"));
+}
+
 std::string handshakeRetriesNote(const HandshakeRetries& retries) {
     std::string note = fmt::format(
         "one row per delayed handshake ({}), in the order the clients began: its first SYN, each SYN the client "
@@ -82,7 +94,7 @@ std::string handshakeRetriesNote(const HandshakeRetries& retries) {
         "and the wait between them as a bar",
         retries.rows.size(), retries.retriedSyns);
     if (retries.leftOut > 0) {
-        note += fmt::format("; {} with shorter waits left out", plural(retries.leftOut, "handshake", "handshakes"));
+        note += "; " + handshakesLeftOutText(retries);
     }
     return note + ".";
 }
@@ -91,26 +103,30 @@ HandshakeRetries handshakeRetries(const CaptureAnalysis& analysis, std::span<con
     HandshakeRetries retries;
     const PacketIndex& packets = analysis.engine->packets();
     const ConnectionStore& connections = analysis.engine->connections();
-    std::set<uint32_t> named;
+    // The connections the spans name, with their waits: the longest are drawn when not all fit.
+    std::map<uint32_t, int64_t> waitOf;
     for (const size_t index : findings) {
-        for (const FindingSpan& span : analysis.findings[index].spans) {
+        const Finding& finding = analysis.findings[index];
+        // Handshakes the detector counted but did not list (it lists the first 1,000).
+        retries.leftOut += finding.totalSpans > finding.spans.size() ? finding.totalSpans - finding.spans.size() : 0;
+        for (const FindingSpan& span : finding.spans) {
             if (span.connection < connections.size() && connections.holds(span.connection)) {
-                named.insert(span.connection);
+                int64_t& wait = waitOf[span.connection];
+                wait = std::max(wait, span.endNs - span.startNs);
             }
         }
     }
+    std::vector<std::pair<uint32_t, int64_t>> longest(waitOf.begin(), waitOf.end());
+    std::stable_sort(longest.begin(), longest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (longest.size() > maxRows) {
+        retries.leftOut += longest.size() - maxRows;
+        longest.resize(maxRows);
+    }
     std::vector<RetriedHandshake> rows;
-    for (const uint32_t id : named) {
-        if (std::optional<RetriedHandshake> handshake = handshakeOf(packets, connections[id])) {
+    for (const auto& entry : longest) {
+        if (std::optional<RetriedHandshake> handshake = handshakeOf(packets, connections[entry.first])) {
             rows.push_back(std::move(*handshake));
         }
-    }
-    // The longest waits when they do not all fit, then in the order the clients began.
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const RetriedHandshake& a, const RetriedHandshake& b) { return a.waitNs > b.waitNs; });
-    if (rows.size() > maxRows) {
-        retries.leftOut = rows.size() - maxRows;
-        rows.resize(maxRows);
     }
     std::stable_sort(rows.begin(), rows.end(), [](const RetriedHandshake& a, const RetriedHandshake& b) {
         return a.firstSynNs != b.firstSynNs ? a.firstSynNs < b.firstSynNs : a.connection < b.connection;

@@ -27,16 +27,19 @@ struct RetriedHandshake {
 /// The delayed handshakes of a cause, the longest waits first chosen, drawn in order of first SYN.
 struct HandshakeRetries {
     std::vector<RetriedHandshake> rows;  ///< in order of their first SYN
-    size_t leftOut = 0;                  ///< delayed handshakes not drawn (shorter waits than those drawn)
-    uint64_t retriedSyns = 0;            ///< SYN retries over the rows drawn
-    int64_t startNs = 0;                 ///< the first SYN of any row
-    int64_t endNs = 0;                   ///< the last answer, SYN or SYN-ACK of any row
+    size_t leftOut = 0;        ///< delayed handshakes not drawn (shorter waits, or not listed by the detector)
+    uint64_t retriedSyns = 0;  ///< SYN retries over the rows drawn
+    int64_t startNs = 0;       ///< the first SYN of any row
+    int64_t endNs = 0;         ///< the last answer, SYN or SYN-ACK of any row
 };
 
 /// The handshakes of the connections the spans of `findings` (indices into analysis.findings,
 /// listen backlog overflow findings) name, each read from the packet index: at most `maxRows`,
 /// those that waited longest. Empty without a packet index.
 HandshakeRetries handshakeRetries(const CaptureAnalysis& analysis, std::span<const size_t> findings, size_t maxRows);
+
+/// "12 more delayed handshakes not drawn: these rows are the longest waits", or "" if none was left out.
+std::string handshakesLeftOutText(const HandshakeRetries& retries);
 
 /// What the picture of `retries` shows, for the report's "Picture." line.
 std::string handshakeRetriesNote(const HandshakeRetries& retries);

@@ -86,7 +86,7 @@ TEST_CASE("backlog sample: the report draws every retried SYN of each delayed ha
     const Finding& finding = analysis.findings[backlog.group.findings.front()];
     const auto reportedRetries = finding.evidence.at("syn_retransmissions").get<uint64_t>();
     CHECK(reportedRetries == 90);
-    const HandshakeRetries retries = handshakeRetries(analysis, backlog.group.findings, 48);
+    const HandshakeRetries retries = handshakeRetries(analysis, backlog.group.findings, kMaxHandshakePictureRows);
     REQUIRE(retries.rows.size() == finding.evidence.at("connections_delayed").get<size_t>());
     CHECK(retries.leftOut == 0);
     CHECK(retries.retriedSyns == reportedRetries);
@@ -115,6 +115,35 @@ TEST_CASE("backlog sample: the report draws every retried SYN of each delayed ha
         CHECK(worst->retriedSynsNs[gap] - worst->retriedSynsNs[gap - 1] >=
               previous - 50'000'000);  // timers fire a little late or early
     }
+
+    // Retried SYNs above the wait, SYN-ACKs below: an answer right after a retry hides neither.
+    for (const HandshakePicture::Mark& mark : picture.marks) {
+        const bool client =
+            mark.kind == HandshakePicture::MarkKind::FirstSyn || mark.kind == HandshakePicture::MarkKind::RetriedSyn;
+        const auto wait = std::find_if(picture.waits.begin(), picture.waits.end(), [&mark](const QRectF& bar) {
+            return mark.at.y() > bar.top() - 20 && mark.at.y() < bar.bottom() + 20;
+        });
+        REQUIRE(wait != picture.waits.end());
+        CHECK((client ? mark.at.y() < wait->center().y() : mark.at.y() > wait->center().y()));
+    }
+
+    // No mark sits on a label.
+    for (const HandshakePicture::Mark& mark : picture.marks) {
+        const QRectF box(mark.at - QPointF(5, 5), QSizeF(10, 10));
+        for (const HandshakePicture::Text& text : picture.labels) {
+            INFO(text.text.toStdString() << " at y " << text.rect.top() << ", a mark at y " << mark.at.y());
+            CHECK_FALSE(box.intersects(text.rect));
+        }
+    }
+
+    // The most rows a picture has, with the heading, fit in 2,000 px.
+    HandshakeRetries most = retries;
+    while (most.rows.size() < kMaxHandshakePictureRows) {
+        most.rows.push_back(retries.rows.front());
+    }
+    most.leftOut = 1000;
+    const QSizeF mostSize = layoutHandshakePicture(most, kReportWidthPx, QFont()).size;
+    CHECK(mostSize.height() + exportHeadingHeight() <= kMaxPictureHeightPx);
 
     const auto [size, markdown] = reportPicture(results, QStringLiteral("cause-1-handshakes.png"),
                                                 QStringLiteral("report-backlog-handshakes.png"));

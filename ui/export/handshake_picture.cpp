@@ -14,12 +14,16 @@ namespace tcpscope::ui {
 namespace {
 
 constexpr double kFontPx = 12;
-constexpr double kGutterPx = 190;
+constexpr double kMinGutterPx = 150;
+constexpr double kMaxGutterShare = 0.3;  // of the width
 constexpr double kRightPadPx = 16;
 constexpr double kRulerPx = 26;
-constexpr double kRowPx = 36;
+constexpr double kRowPx = 42;
 constexpr double kMarkRadiusPx = 4.5;
-constexpr double kWaitBarPx = 6;
+constexpr double kWaitBarPx = 4;
+// The client's SYNs sit above the wait, the server's SYN-ACKs below it: an answer right after a
+// retry (a queue that just freed up) hides neither.
+constexpr double kSideOffsetPx = 5;
 constexpr double kLegendPx = 30;
 constexpr double kNotePx = 20;
 constexpr double kTimePad = 0.02;  // of the time drawn, left empty at each end
@@ -41,8 +45,16 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
     picture.font.setPixelSize(static_cast<int>(kFontPx));
     const QFontMetricsF metrics(picture.font);
     const double lineHeight = std::ceil(metrics.height());
-    const double plotLeft = kGutterPx;
-    const double plotWidth = std::max(widthPx - kGutterPx - kRightPadPx, 100.0);
+    // The gutter as wide as its widest line: "#92961  10.16.14.211:41848".
+    std::vector<QString> names;
+    double gutterPx = kMinGutterPx;
+    for (const RetriedHandshake& row : retries.rows) {
+        names.push_back(QStringLiteral("#%1  %2").arg(row.connection).arg(qs(row.client)));
+        gutterPx = std::max(gutterPx, metrics.horizontalAdvance(names.back()) + 20);
+    }
+    gutterPx = std::min(gutterPx, widthPx * kMaxGutterShare);
+    const double plotLeft = gutterPx;
+    const double plotWidth = std::max(widthPx - gutterPx - kRightPadPx, 100.0);
     const double plotRight = plotLeft + plotWidth;
     const int64_t spanNs = std::max<int64_t>(retries.endNs - retries.startNs, 1'000'000);
     const auto padNs = static_cast<int64_t>(static_cast<double>(spanNs) * kTimePad);
@@ -54,7 +66,7 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
     const RulerTicks ticks = rulerTicks(axis, plotWidth, retries.startNs, false, [&metrics](const std::string& text) {
         return metrics.horizontalAdvance(qs(text));
     });
-    picture.texts.push_back({QRectF(4, 4, kGutterPx - 8, lineHeight), QStringLiteral("since the first SYN"), true});
+    picture.texts.push_back({QRectF(4, 4, gutterPx - 8, lineHeight), QStringLiteral("since the first SYN"), true});
     for (const RulerTick& tick : ticks.ticks) {
         if (tick.tsNs < retries.startNs) {
             continue;  // nothing before the first SYN
@@ -71,22 +83,21 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
         if (index % 2 == 1) {
             picture.stripes.emplace_back(0, top, widthPx, kRowPx);
         }
-        const double markY = top + kRowPx - kMarkRadiusPx - 5;
-        picture.texts.push_back({QRectF(8, top + 2, kGutterPx - 16, lineHeight),
-                                 QStringLiteral("#%1  %2").arg(row.connection).arg(qs(row.client)), false});
-        picture.texts.push_back({QRectF(8, top + 2 + lineHeight, kGutterPx - 16, lineHeight),
+        const double markY = top + kRowPx - kSideOffsetPx - kMarkRadiusPx - 3;
+        picture.texts.push_back({QRectF(8, top + 2, gutterPx - 16, lineHeight), names[index], false});
+        picture.texts.push_back({QRectF(8, top + 2 + lineHeight, gutterPx - 16, lineHeight),
                                  qs(plural(row.retriedSynsNs.size(), "retry", "retries")), true});
         const double firstX = axis.toX(row.firstSynNs);
         const double endX = axis.toX(row.firstSynNs + row.waitNs);
         picture.waits.emplace_back(firstX, markY - kWaitBarPx / 2, std::max(endX - firstX, 1.0), kWaitBarPx);
-        picture.marks.push_back({HandshakePicture::MarkKind::FirstSyn, {firstX, markY}});
+        picture.marks.push_back({HandshakePicture::MarkKind::FirstSyn, {firstX, markY - kSideOffsetPx}});
         for (const int64_t synNs : row.retriedSynsNs) {
-            picture.marks.push_back({HandshakePicture::MarkKind::RetriedSyn, {axis.toX(synNs), markY}});
+            picture.marks.push_back({HandshakePicture::MarkKind::RetriedSyn, {axis.toX(synNs), markY - kSideOffsetPx}});
         }
         for (const int64_t synAckNs : row.synAcksNs) {
             const bool answer = row.answerNs && *row.answerNs == synAckNs;
             picture.marks.push_back({answer ? HandshakePicture::MarkKind::Answer : HandshakePicture::MarkKind::SynAck,
-                                     {axis.toX(synAckNs), markY}});
+                                     {axis.toX(synAckNs), markY + kSideOffsetPx}});
         }
         // The label over its row's marks, from the first SYN, kept inside the plot.
         const QString label = qs(row.label);
@@ -113,10 +124,7 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
     double bottom = rowsBottom + kLegendPx;
     if (retries.leftOut > 0) {
         picture.texts.push_back(
-            {QRectF(plotLeft, bottom, plotWidth, lineHeight),
-             qs(fmt::format("and {} with shorter waits, not drawn",
-                            plural(retries.leftOut, "more delayed handshake", "more delayed handshakes"))),
-             true});
+            {QRectF(plotLeft, bottom, plotWidth, lineHeight), qs(handshakesLeftOutText(retries)), true});
         bottom += kNotePx;
     }
     picture.size = QSizeF(widthPx, bottom);

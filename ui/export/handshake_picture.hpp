@@ -5,6 +5,7 @@
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +16,9 @@
 class QPainter;
 
 namespace tcpscope::ui {
+
+/// Rows of the picture at most: with its heading it stays under the report's 2,000 px.
+inline constexpr size_t kMaxHandshakePictureRows = 40;
 
 /// The incident report's picture of a listen backlog overflow, laid out and not yet painted: a
 /// row per delayed handshake with its SYNs on the client's backoff (1 s, 2 s, 4 s ...), the

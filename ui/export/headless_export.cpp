@@ -33,7 +33,6 @@ char* gArgv[] = {gName, nullptr};
 constexpr size_t kReportLadderArrows = 60;
 constexpr size_t kMinReportLadderArrows = 20;
 constexpr double kReportWidthPx = 1280;
-constexpr size_t kMaxHandshakeRows = 48;  // rows of 36 px: the picture stays under 2,000 px
 
 // A ladder laid out for an export: syscalls of the traced processes beside the lifelines.
 SequenceLayout exportLayout(const ResultsPtr& results, const std::vector<uint32_t>& flows, double widthPx) {
@@ -284,7 +283,8 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
             input.sections.push_back(picture(page, baseName + QStringLiteral("-ladder"), {}));
             input.sections.back().ladderArrows = arrows;
         } else if (section.picture == SectionPicture::Handshakes) {
-            const HandshakeRetries retries = handshakeRetries(analysis, section.group.findings, kMaxHandshakeRows);
+            const HandshakeRetries retries =
+                handshakeRetries(analysis, section.group.findings, kMaxHandshakePictureRows);
             const ExportPage page = handshakeExportPage(
                 retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
                 exportSubtitle(*results, {retries.startNs, retries.endNs}), kReportWidthPx);

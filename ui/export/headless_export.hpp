@@ -31,13 +31,13 @@ struct DiagramRequest {
     enum class View : uint8_t { Sequence, Timeline, Both };
     View view = View::Sequence;
     uint32_t flow = 0;
-    std::optional<uint32_t> proxyFlow;     ///< three lifelines: flow is the client side, this the server side
-    std::optional<double> fromSeconds;     ///< since the capture's first packet
+    std::optional<uint32_t> proxyFlow;  ///< three lifelines: flow is the client side, this the server side
+    std::optional<double> fromSeconds;  ///< since the capture's first packet
     std::optional<double> toSeconds;
-    QString out;                           ///< NAME.svg, NAME.png or NAME.pdf
-    double scale = 1;                      ///< PNG only
+    QString out;       ///< NAME.svg, NAME.png or NAME.pdf
+    double scale = 1;  ///< PNG only
     double widthPx = 1280;
-    size_t maxArrows = 120;                ///< a ladder without a time range: this many from before its first stall
+    size_t maxArrows = 120;  ///< a ladder without a time range: this many from before its first stall
 };
 
 /// What was written, or why not.

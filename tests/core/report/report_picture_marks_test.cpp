@@ -44,3 +44,33 @@ TEST_CASE("churn sample without strace: one pause of 60.6 s, the limit of 100 po
         CHECK(note.find("EADDRNOTAVAIL") == std::string::npos);
     }
 }
+
+TEST_CASE("backlog sample: when not every delayed handshake fits, the longest waits are drawn", "[report][pictures]") {
+    const CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/backlog-overflow.pcap"}, {});
+    const std::vector<ReportSection> sections = reportSections(analysis);
+    REQUIRE_FALSE(sections.empty());
+    REQUIRE(sections.front().picture == SectionPicture::Handshakes);
+    const HandshakeRetries all = handshakeRetries(analysis, sections.front().group.findings, 100);
+    REQUIRE(all.rows.size() == 18);
+    CHECK(all.leftOut == 0);
+    CHECK(handshakesLeftOutText(all).empty());
+
+    const HandshakeRetries five = handshakeRetries(analysis, sections.front().group.findings, 5);
+    REQUIRE(five.rows.size() == 5);
+    CHECK(five.leftOut == 13);
+    CHECK(handshakesLeftOutText(five) == "13 more delayed handshakes not drawn: these rows are the longest waits");
+    int64_t shortestDrawnNs = INT64_MAX;
+    for (const RetriedHandshake& row : five.rows) {
+        shortestDrawnNs = std::min(shortestDrawnNs, row.waitNs);
+    }
+    size_t longer = 0;
+    for (const RetriedHandshake& row : all.rows) {
+        longer += row.waitNs > shortestDrawnNs ? 1 : 0;
+    }
+    CHECK(longer < 5);  // none left out waited longer than the shortest drawn
+    // Drawn in the order the clients began.
+    for (size_t index = 1; index < five.rows.size(); ++index) {
+        CHECK(five.rows[index - 1].firstSynNs <= five.rows[index].firstSynNs);
+    }
+    CHECK(handshakeRetriesNote(five).find("13 more delayed handshakes not drawn") != std::string::npos);
+}
