@@ -31,13 +31,13 @@ struct DiagramRequest {
     enum class View : uint8_t { Sequence, Timeline, Both };
     View view = View::Sequence;
     uint32_t flow = 0;
-    std::optional<uint32_t> proxyFlow;  ///< three lifelines: flow is the client side, this the server side
-    std::optional<double> fromSeconds;  ///< since the capture's first packet
+    std::optional<uint32_t> proxyFlow;     ///< three lifelines: flow is the client side, this the server side
+    std::optional<double> fromSeconds;     ///< since the capture's first packet
     std::optional<double> toSeconds;
-    QString out;       ///< NAME.svg, NAME.png or NAME.pdf
-    double scale = 1;  ///< PNG only
+    QString out;                           ///< NAME.svg, NAME.png or NAME.pdf
+    double scale = 1;                      ///< PNG only
     double widthPx = 1280;
-    size_t maxArrows = 120;  ///< a ladder without a time range: this many from before its first stall
+    size_t maxArrows = 120;                ///< a ladder without a time range: this many from before its first stall
 };
 
 /// What was written, or why not.
@@ -52,8 +52,10 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
 
 /// Writes the incident report into `directory` (made if missing): report.md (pictures beside it as
 /// PNG and SVG), report.html (one file, pictures embedded) and report.pdf (A4 pages): a summary,
-/// then per cause its ladder (a stall) or its timeline (a population of connections), none taller
-/// than 2,000 px. The CLI's `report` and the GUI's File > Export incident report both call it.
+/// then per cause its ladder (a stall), its delayed handshakes (a listen backlog), its port pool
+/// (TIME_WAIT against the limit, the pause, failed connect() calls) or its timeline (another
+/// population of connections), none taller than 2,000 px. The CLI's `report` and the GUI's
+/// File > Export incident report both call it.
 ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& directory);
 
 }  // namespace tcpscope::ui
