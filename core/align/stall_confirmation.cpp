@@ -6,11 +6,12 @@
 #include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
+#include "align/failed_connects.hpp"
+
 namespace tcpscope {
 
 namespace {
 
-constexpr int kEaddrnotavail = 99;             // Linux errno
 constexpr int64_t kRefuteBelowNs = 1'000'000;  // bytes written this close to their departure were not held
 
 double toMs(int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
@@ -130,30 +131,13 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
 }
 
 void addFailedConnects(Finding& finding, const StraceAlignment& alignment) {
-    const std::string server = finding.server ? finding.server->toString() : std::string();
-    int64_t first = INT64_MAX;
-    int64_t last = INT64_MIN;
-    uint64_t count = 0;
-    for (uint32_t logIndex = 0; logIndex < alignment.logs.size(); ++logIndex) {
-        for (const SyscallRecord& call : alignment.logs[logIndex].log.records) {
-            if (call.kind != SyscallKind::Connect || call.returnKind != ReturnKind::Error ||
-                call.errnoCode != kEaddrnotavail) {
-                continue;
-            }
-            if (!server.empty() && call.hasAddress() && call.address.toString() != server) {
-                continue;
-            }
-            ++count;
-            first = std::min(first, alignment.captureTsNs(logIndex, call));
-            last = std::max(last, alignment.captureTsNs(logIndex, call));
-        }
-    }
-    if (count == 0) {
+    const std::vector<int64_t> times = failedConnectTimes(alignment, finding.server);
+    if (times.empty()) {
         return;
     }
-    finding.failedConnects = FailedConnects{count, first, last};
+    finding.failedConnects = FailedConnects{times.size(), times.front(), times.back()};
     finding.summary += fmt::format(" The trace shows {} connect() calls failing with EADDRNOTAVAIL over {:.1f} s.",
-                                   count, static_cast<double>(last - first) / 1e9);
+                                   times.size(), static_cast<double>(times.back() - times.front()) / 1e9);
 }
 
 }  // namespace

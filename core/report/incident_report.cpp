@@ -146,7 +146,7 @@ void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& anal
     blocks.push_back(paragraph("Cause.", sameKind ? asBefore : std::string(causeAndFix(group.kind).cause)));
     if (section.picture == SectionPicture::Ladder) {
         ladderBlocks(blocks, analysis, input, section, index);
-    } else if (section.picture == SectionPicture::Timeline && index < input.sections.size() &&
+    } else if (section.picture != SectionPicture::None && index < input.sections.size() &&
                !input.sections[index].file.empty()) {
         blocks.push_back(image(input.sections[index]));
         if (!input.sections[index].note.empty()) {

@@ -22,10 +22,10 @@ SectionPicture pictureOf(FindingKind kind) {
         case FindingKind::RetransmissionStall:
         case FindingKind::ZeroWindowStall:
         case FindingKind::PathMtu: return SectionPicture::Ladder;
-        case FindingKind::SynBacklogOverflow:
-        case FindingKind::PortReuse:
+        case FindingKind::SynBacklogOverflow: return SectionPicture::Handshakes;
         case FindingKind::TimeWaitChurn:
-        case FindingKind::PortExhaustion:
+        case FindingKind::PortExhaustion: return SectionPicture::PortPool;
+        case FindingKind::PortReuse:
         case FindingKind::SynUnanswered:
         case FindingKind::SynFlood:
         case FindingKind::PortScan: return SectionPicture::Timeline;

@@ -23,9 +23,11 @@ struct ReportLadder {
     std::vector<uint32_t> flows;  ///< one flow, or the client side and the server side of a proxy
 };
 
-/// The picture that explains a cause: the ladder of one stalled connection, or the timeline of a
-/// population of connections over the cause's time, or none (a capture's quality).
-enum class SectionPicture : uint8_t { None, Ladder, Timeline };
+/// The picture that explains a cause: the ladder of one stalled connection; a listen backlog
+/// overflow's delayed handshakes, SYN by SYN (HandshakeRetries); a port pool's TIME_WAIT against its
+/// range with the pause and the failed connect() calls (PortPoolPicture); the timeline of a
+/// population of connections over the cause's time; or none (a capture's quality).
+enum class SectionPicture : uint8_t { None, Ladder, Handshakes, PortPool, Timeline };
 
 /// One cause of an incident report: the findings of one kind between one client host and one
 /// server endpoint (a FindingGroup), and what to draw for it.
@@ -34,7 +36,7 @@ struct ReportSection {
     SectionPicture picture = SectionPicture::None;
     ReportLadder ladder;                 ///< Ladder: its worst connection, joined with its proxy partner
     std::optional<size_t> sameLadderAs;  ///< Ladder: an earlier section that draws the same ladder
-    WaitRange range;                     ///< Timeline: the time of its findings, with a margin
+    WaitRange range;                     ///< Timeline, PortPool: the time of its findings, with a margin
     double wallMs = 0;                   ///< wall-clock time during which any of its findings waited
 };
 

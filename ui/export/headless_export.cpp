@@ -11,9 +11,13 @@
 #include <sstream>
 
 #include "detect/wording.hpp"
+#include "export/handshake_picture.hpp"
+#include "export/port_pool_picture.hpp"
 #include "export/report_pdf.hpp"
 #include "export/view_export.hpp"
+#include "report/handshake_retries.hpp"
 #include "report/incident_report.hpp"
+#include "report/port_pool_marks.hpp"
 #include "report/report_notes.hpp"
 #include "views/syscall_lanes.hpp"
 
@@ -161,9 +165,9 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
         }
     }
     const int64_t origin = results->firstTsNs();
-    const TimeRange range{request.fromSeconds ? origin + static_cast<int64_t>(*request.fromSeconds * 1e9) : origin,
-                          request.toSeconds ? origin + static_cast<int64_t>(*request.toSeconds * 1e9)
-                                            : results->lastTsNs()};
+    const TimeRange range{
+        request.fromSeconds ? origin + static_cast<int64_t>(*request.fromSeconds * 1e9) : origin,
+        request.toSeconds ? origin + static_cast<int64_t>(*request.toSeconds * 1e9) : results->lastTsNs()};
     if (range.endNs < range.startNs) {
         outcome.error = QStringLiteral("%1: the time range ends before it starts").arg(request.out);
         return outcome;
@@ -190,7 +194,8 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
         }
         rows.end = std::min(rows.end, rows.first + request.maxArrows);
         if (rows.empty()) {
-            outcome.error = QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
+            outcome.error =
+                QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
             return outcome;
         }
         pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
@@ -277,6 +282,28 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
             }
             input.sections.push_back(picture(page, baseName + QStringLiteral("-ladder"), {}));
             input.sections.back().ladderArrows = arrows;
+        } else if (section.picture == SectionPicture::Handshakes) {
+            const HandshakeRetries retries =
+                handshakeRetries(analysis, section.group.findings, kMaxHandshakePictureRows);
+            const ExportPage page = handshakeExportPage(
+                retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
+                exportSubtitle(*results, {retries.startNs, retries.endNs}), kReportWidthPx);
+            input.sections.push_back(
+                picture(page, baseName + QStringLiteral("-handshakes"), handshakeRetriesNote(retries)));
+        } else if (section.picture == SectionPicture::PortPool) {
+            // The capture-wide rows over the cause's time, the pause shaded, the failed connect()s in a lane.
+            TimelineView view;
+            prepareTimeline(view, results, kReportWidthPx);
+            const PortPoolMarks marks =
+                portPoolMarks(analysis, section.group.findings, view.model().population(), results->alignment());
+            if (std::optional<TimelineLane> lane = failedConnectsLane(marks)) {
+                view.setExtraLanes({std::move(*lane)});
+            }
+            const TimeRange range{section.range.startNs, section.range.endNs};
+            ExportPage page = boundedTimelinePage(
+                view, range, QString::fromStdString("Ports and TIME_WAIT: " + sectionTitle(analysis, section.group)));
+            addPortPoolOverlay(page, view, range, marks);
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-ports"), portPoolNote(marks)));
         } else if (section.picture == SectionPicture::Timeline) {
             TimelineView view;
             prepareTimeline(view, results, kReportWidthPx);

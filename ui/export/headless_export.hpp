@@ -52,8 +52,10 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
 
 /// Writes the incident report into `directory` (made if missing): report.md (pictures beside it as
 /// PNG and SVG), report.html (one file, pictures embedded) and report.pdf (A4 pages): a summary,
-/// then per cause its ladder (a stall) or its timeline (a population of connections), none taller
-/// than 2,000 px. The CLI's `report` and the GUI's File > Export incident report both call it.
+/// then per cause its ladder (a stall), its delayed handshakes (a listen backlog), its port pool
+/// (TIME_WAIT against the limit, the pause, failed connect() calls) or its timeline (another
+/// population of connections), none taller than 2,000 px. The CLI's `report` and the GUI's
+/// File > Export incident report both call it.
 ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& directory);
 
 }  // namespace tcpscope::ui

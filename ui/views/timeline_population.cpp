@@ -75,20 +75,6 @@ std::vector<double> toDoubles(const std::vector<uint32_t>& counts) {
     return {counts.begin(), counts.end()};
 }
 
-// "28,232"
-std::string grouped(uint64_t value) {
-    const std::string digits = std::to_string(value);
-    std::string text;
-    text.reserve(digits.size() + digits.size() / 3);
-    for (size_t position = 0; position < digits.size(); ++position) {
-        if (position > 0 && (digits.size() - position) % 3 == 0) {
-            text += ',';
-        }
-        text += digits[position];
-    }
-    return text;
-}
-
 // A dashed limit across the row at `value` of `top` (its value is in the row's gutter).
 void addLimit(double value, double top, const LayoutRect& area, TimelineFrame& frame) {
     // A pixel above the bars that reach it, so that it shows over them.
@@ -120,20 +106,21 @@ PopulationRowLabel populationRowLabel(const TimelineModel& model, PopulationRow 
     switch (row) {
         case PopulationRow::ConnectionRate:
             return {"New connections /s",
-                    fmt::format("{} new · {} SYNs retried", grouped(population->attempts.newConnections.size()),
-                                grouped(population->attempts.synRetransmissions.size()))};
+                    fmt::format("{} new · {} SYNs retried", groupedDigits(population->attempts.newConnections.size()),
+                                groupedDigits(population->attempts.synRetransmissions.size()))};
         case PopulationRow::TimeWait:
         case PopulationRow::PortsInUse: {
             const PopulationLine* line =
                 row == PopulationRow::TimeWait ? population->timeWait() : population->portsInUse();
-            const std::string peak = grouped(line != nullptr ? static_cast<uint64_t>(line->peak) : 0);
+            const std::string peak = groupedDigits(line != nullptr ? static_cast<uint64_t>(line->peak) : 0);
             const HostPopulationChart& chart = population->chart;
             // Against the limit the row draws (see layoutPopulationRow).
-            std::string detail = population->capacityOnScale()
-                                     ? fmt::format("peak {} of the {}-port range", peak, grouped(chart.capacityPorts))
-                                 : chart.observedRangePorts > 0
-                                     ? fmt::format("peak {} of its {} ports", peak, grouped(chart.observedRangePorts))
-                                     : fmt::format("peak {} of {} ports", peak, grouped(chart.capacityPorts));
+            std::string detail =
+                population->capacityOnScale()
+                    ? fmt::format("peak {} of the {}-port range", peak, groupedDigits(chart.capacityPorts))
+                : chart.observedRangePorts > 0
+                    ? fmt::format("peak {} of its {} ports", peak, groupedDigits(chart.observedRangePorts))
+                    : fmt::format("peak {} of {} ports", peak, groupedDigits(chart.capacityPorts));
             return {row == PopulationRow::TimeWait ? fmt::format("TIME_WAIT of {}", host)
                                                    : fmt::format("Ports in use by {}", host),
                     std::move(detail)};
@@ -166,7 +153,7 @@ std::string layoutPopulationRow(const TimelineModel& model, PopulationRow row, c
             const double top = std::max({highest(created), highest(retried), 1.0});
             addColumnBars(created, top, area, BarRole::NewConnections, frame);
             addColumnBars(retried, top, area, BarRole::SynRetransmissions, frame);
-            return fmt::format("{}/s", grouped(static_cast<uint64_t>(std::lround(top))));
+            return fmt::format("{}/s", groupedDigits(static_cast<uint64_t>(std::lround(top))));
         }
         case PopulationRow::TimeWait:
         case PopulationRow::PortsInUse: {
@@ -185,7 +172,7 @@ std::string layoutPopulationRow(const TimelineModel& model, PopulationRow row, c
                 addLimit(limit, top, area, frame);
                 return {};
             }
-            return grouped(static_cast<uint64_t>(top));
+            return groupedDigits(static_cast<uint64_t>(top));
         }
         case PopulationRow::SynWaits: {
             // The most connections waiting at one moment within each column.
@@ -193,7 +180,7 @@ std::string layoutPopulationRow(const TimelineModel& model, PopulationRow row, c
                 population->handshakesWaiting.columnMaxima(columns.fromNs, columns.nsPerColumn, columns.count));
             const double top = std::max(highest(waiting), 1.0);
             addColumnBars(waiting, top, area, BarRole::SynWait, frame);
-            return grouped(static_cast<uint64_t>(top));
+            return groupedDigits(static_cast<uint64_t>(top));
         }
     }
     return {};

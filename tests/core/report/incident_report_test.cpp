@@ -145,11 +145,11 @@ TEST_CASE("a section lists its connections and the ladder's Mermaid text has the
     }
 }
 
-TEST_CASE("population causes get a timeline and a short table of the connections or pauses", "[report][incident]") {
+TEST_CASE("population causes get their picture and a short table of the connections or pauses", "[report][incident]") {
     const CaptureAnalysis backlog = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/backlog-overflow.pcap"}, {});
     const std::vector<ReportSection> sections = reportSections(backlog);
     REQUIRE(sections.size() == 1);
-    CHECK(sections[0].picture == SectionPicture::Timeline);
+    CHECK(sections[0].picture == SectionPicture::Handshakes);
     const ReportBlock table = affectedTable(backlog, sections[0]);
     // The header, at most ten connections, and the rest counted in one row.
     REQUIRE(table.rows.size() == 12);
@@ -166,7 +166,7 @@ TEST_CASE("population causes get a timeline and a short table of the connections
     const std::vector<ReportSection> churnSections = reportSections(churn);
     REQUIRE_FALSE(churnSections.empty());
     CHECK(churnSections[0].group.kind == FindingKind::PortExhaustion);
-    CHECK(churnSections[0].picture == SectionPicture::Timeline);
+    CHECK(churnSections[0].picture == SectionPicture::PortPool);
     const ReportBlock pauses = affectedTable(churn, churnSections[0]);
     REQUIRE(pauses.rows.size() >= 2);
     CHECK(pauses.rows[1].front() == "pause");
