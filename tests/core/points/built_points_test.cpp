@@ -145,7 +145,8 @@ TEST_CASE("a point whose clock runs 50 ppm fast: offset and drift recovered", "[
 TEST_CASE("a point without drift: none is claimed", "[points]") {
     BuiltPoints built;
     buildConversation(built, 60, SkewedClock{-730'000'000, 0}, [](size_t, bool) { return true; });
-    const auto& b = analyseBoth(built).summary.points.at(1).clock;
+    const PointsAnalysis result = analyseBoth(built);  // kept: `b` refers into it
+    const auto& b = result.summary.points.at(1).clock;
     CHECK(b.clock.offsetNs / 1e6 == Approx(-730).margin(0.02));
     CHECK(std::abs(b.clock.drift * 1e6) < 1);
 }
