@@ -200,7 +200,15 @@ private:
             }
             case RowKind::CaptureFindings: {
                 const LaneContent& content = model_.captureFindings();
-                addGutterLines(row, "Capture-wide findings", plural(content.stalls.size(), "stall", "stalls"),
+                // Its spans are the findings of no one connection (churn, a port pool's pauses...),
+                // not stalls: counted as findings.
+                std::vector<uint32_t> findings;
+                for (const StallSpan& span : content.stalls) {
+                    findings.push_back(span.finding);
+                }
+                std::sort(findings.begin(), findings.end());
+                const auto distinct = static_cast<size_t>(std::unique(findings.begin(), findings.end()) - findings.begin());
+                addGutterLines(row, "Capture-wide findings", plural(distinct, "finding", "findings"),
                                TextRole::LaneLabel, 0);
                 addContent(row, content, false);
                 break;
