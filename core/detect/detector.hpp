@@ -35,8 +35,9 @@ public:
     /// Appends the population series this detector keeps about `host` as they are now, as
     /// onEnd() will hand them out (a live capture's host chart; the analysis is not changed).
     virtual void addPopulationsOf(const IpAddress& /*host*/, std::vector<HostPopulation>& /*populations*/) const {}
-    /// The same for every host at once (a live capture's series records).
-    virtual void addAllPopulations(std::vector<HostPopulation>& /*populations*/) const {}
+    /// Every host's population series, without copying them (a live capture's series records,
+    /// once a second: a copy of each would cost more than the records).
+    virtual void visitAllPopulations(const PopulationVisitor& /*visit*/) const {}
 
 protected:
     /// The engine's results; in onSegment(), only what SegmentObserver allows (the engine may be

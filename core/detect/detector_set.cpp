@@ -103,12 +103,9 @@ std::vector<HostPopulation> DetectorSet::populationsOf(const IpAddress& host) co
     return populations;
 }
 
-std::vector<HostPopulation> DetectorSet::allPopulations() const {
-    std::vector<HostPopulation> populations;
-    Detectors::forEach(std::as_const(*detectors_), [&]<typename Type>(const Type& detector) {
-        detector.Type::addAllPopulations(populations);
-    });
-    return populations;
+void DetectorSet::visitAllPopulations(const PopulationVisitor& visit) const {
+    Detectors::forEach(std::as_const(*detectors_),
+                       [&]<typename Type>(const Type& detector) { detector.Type::visitAllPopulations(visit); });
 }
 
 }  // namespace tcpscope

@@ -19,8 +19,8 @@ public:
     [[nodiscard]] size_t size() const;
     /// Every detector's population series about `host` as they are now (copies).
     [[nodiscard]] std::vector<HostPopulation> populationsOf(const IpAddress& host) const;
-    /// The same for every host.
-    [[nodiscard]] std::vector<HostPopulation> allPopulations() const;
+    /// Every detector's population series about every host, as they are now (no copies).
+    void visitAllPopulations(const PopulationVisitor& visit) const;
 
 private:
     struct Detectors;

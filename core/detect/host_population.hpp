@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include "decode/ip_address.hpp"
 #include "detect/detector_options.hpp"
@@ -38,5 +39,9 @@ struct HostPopulation {
         return population;
     }
 };
+
+/// Called with each population series a detector keeps, as it is now, without a copy: `about`
+/// names it (its own `series` is left empty), `series` lives until the detector next counts.
+using PopulationVisitor = std::function<void(const HostPopulation& about, const PopulationSeries& series)>;
 
 }  // namespace tcpscope

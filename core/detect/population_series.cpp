@@ -125,6 +125,24 @@ std::vector<int64_t> PopulationSeries::bucketMaxima() const {
     return dense;
 }
 
+void PopulationSeries::visitStretches(size_t firstBucket, const StretchVisitor& visit) const {
+    std::visit(
+        [&](const auto& changed) {
+            // The buckets between two changed ones carry the count of the later one's carriedBefore.
+            auto entry = std::lower_bound(changed.begin(), changed.end(), firstBucket,
+                                          [](const auto& stored, size_t bucket) { return stored.bucket < bucket; });
+            size_t next = firstBucket;  // the first bucket not visited yet
+            for (; entry != changed.end(); ++entry) {
+                if (entry->bucket > next) {
+                    visit(next, entry->bucket, entry->carriedBefore);
+                }
+                visit(entry->bucket, size_t{entry->bucket} + 1, entry->highest);
+                next = size_t{entry->bucket} + 1;
+            }
+        },
+        changed_);
+}
+
 std::vector<PopulationSeries::Point> PopulationSeries::pointList(int64_t originNs, int64_t endTsNs,
                                                                  size_t maxPoints) const {
     if (!started_ || maxPoints == 0) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <variant>
 #include <vector>
 
@@ -28,9 +29,19 @@ public:
     [[nodiscard]] int64_t peakTsNs() const { return peakTsNs_; }
     /// When the first change was recorded (0 before any).
     [[nodiscard]] int64_t startTsNs() const { return startNs_; }
-    /// The stored history: the highest count in each bucket of bucketNs() from startTsNs() on.
+    /// The stored history: the highest count in each bucket of bucketNs() from startTsNs() on, up
+    /// to the bucket of the last change.
     [[nodiscard]] int64_t bucketNs() const { return bucketNs_; }
     [[nodiscard]] std::vector<int64_t> bucketMaxima() const;
+    /// The same history as stretches of buckets [fromBucket, toBucket) with one highest count, in
+    /// order, from bucket `firstBucket` on: a call or two per change, however many buckets between.
+    using StretchVisitor = std::function<void(size_t fromBucket, size_t toBucket, int64_t highest)>;
+    void visitStretches(size_t firstBucket, const StretchVisitor& visit) const;
+    /// How many buckets the history has: the last change is in the last one.
+    [[nodiscard]] size_t bucketCount() const {
+        return std::visit([](const auto& changed) { return changed.empty() ? 0 : size_t{changed.back().bucket} + 1; },
+                          changed_);
+    }
 
     /// One point of a series: seconds since an origin (rounded to the millisecond), and the
     /// highest count in the stretch it stands for.
@@ -83,10 +94,6 @@ private:
     using NarrowBuckets = std::vector<ChangedBucket<int32_t>>;
     using WideBuckets = std::vector<ChangedBucket<int64_t>>;
 
-    [[nodiscard]] size_t bucketCount() const {
-        return std::visit([](const auto& changed) { return changed.empty() ? 0 : size_t{changed.back().bucket} + 1; },
-                          changed_);
-    }
     void widen();
     template <typename Buckets>
     void record(Buckets& changed, int64_t tsNs, int64_t value);

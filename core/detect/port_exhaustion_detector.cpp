@@ -475,8 +475,13 @@ std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& p
     if (series.peak() < 2) {
         return std::nullopt;  // one port at a time says nothing on a chart; thousands of such pools would cost memory
     }
-    HostPopulation population =
-        HostPopulation::of(HostPopulation::Kind::PortsInUse, pool.key.client, options(), std::move(series));
+    HostPopulation population = aboutPool(pool);
+    population.series = std::move(series);
+    return population;
+}
+
+HostPopulation PortExhaustionDetector::aboutPool(const Pool& pool) const {
+    HostPopulation population = HostPopulation::of(HostPopulation::Kind::PortsInUse, pool.key.client, options(), {});
     population.server = pool.key.server;
     if (!pool.ports.empty()) {
         population.observedLowPort = pool.lowestPort;
@@ -485,16 +490,25 @@ std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& p
     return population;
 }
 
-void PortExhaustionDetector::addPopulations(const IpAddress* host, std::vector<HostPopulation>& populations) const {
+void PortExhaustionDetector::addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const {
     for (uint32_t index = 0; index < pools_.size(); ++index) {
         if (pools_[index].compact()) {
             continue;
         }
         const Pool& pool = fullPool(index);
-        if ((host == nullptr || pool.key.client == *host) && pool.portsInUse.peak() >= 2) {
+        if (pool.key.client == host && pool.portsInUse.peak() >= 2) {
             if (std::optional<HostPopulation> population = populationOf(pool, pool.portsInUse)) {
                 populations.push_back(std::move(*population));
             }
+        }
+    }
+}
+
+void PortExhaustionDetector::visitAllPopulations(const PopulationVisitor& visit) const {
+    for (uint32_t index = 0; index < pools_.size(); ++index) {
+        if (!pools_[index].compact() && fullPool(index).portsInUse.peak() >= 2) {  // as populationOf
+            const Pool& pool = fullPool(index);
+            visit(aboutPool(pool), pool.portsInUse);
         }
     }
 }

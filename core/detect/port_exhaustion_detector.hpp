@@ -37,16 +37,10 @@ public:
     void prefetch(const SegmentEvent& event) const;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
-    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override {
-        addPopulations(&host, populations);
-    }
-    void addAllPopulations(std::vector<HostPopulation>& populations) const override {
-        addPopulations(nullptr, populations);
-    }
+    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override;
+    void visitAllPopulations(const PopulationVisitor& visit) const override;
 
 private:
-    // The population series about `host`, or about every host if it is null.
-    void addPopulations(const IpAddress* host, std::vector<HostPopulation>& populations) const;
     struct PoolKey {
         IpAddress client;
         Endpoint server;
@@ -224,6 +218,8 @@ private:
     // The chart's series of `pool` (none for a pool that never held two ports at once): `series` is
     // a copy of pool.portsInUse, or the series itself.
     [[nodiscard]] std::optional<HostPopulation> populationOf(const Pool& pool, PopulationSeries series) const;
+    // The pool's population without its series.
+    [[nodiscard]] HostPopulation aboutPool(const Pool& pool) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]
     FifoQueue<Expiry> expiries_;          // in time order: every entry lasts the same time

@@ -322,11 +322,17 @@ HostPopulation TimeWaitDetector::populationOf(const HostState& host, PopulationS
     return population;
 }
 
-void TimeWaitDetector::addPopulations(const IpAddress* address, std::vector<HostPopulation>& populations) const {
+void TimeWaitDetector::addPopulationsOf(const IpAddress& address, std::vector<HostPopulation>& populations) const {
     for (const HostState& host : hosts_) {
-        if (address == nullptr || host.key.address == *address) {
+        if (host.key.address == address) {
             populations.push_back(populationOf(host, host.population));
         }
+    }
+}
+
+void TimeWaitDetector::visitAllPopulations(const PopulationVisitor& visit) const {
+    for (const HostState& host : hosts_) {
+        visit(populationOf(host, {}), host.population);
     }
 }
 

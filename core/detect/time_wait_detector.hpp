@@ -30,16 +30,10 @@ public:
     void prefetch(const SegmentEvent& event) const;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
-    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override {
-        addPopulations(&host, populations);
-    }
-    void addAllPopulations(std::vector<HostPopulation>& populations) const override {
-        addPopulations(nullptr, populations);
-    }
+    void addPopulationsOf(const IpAddress& host, std::vector<HostPopulation>& populations) const override;
+    void visitAllPopulations(const PopulationVisitor& visit) const override;
 
 private:
-    // The population series about `host`, or about every host if it is null.
-    void addPopulations(const IpAddress* host, std::vector<HostPopulation>& populations) const;
     // A host is an address in one role: on loopback the client and the server share an address
     // but accumulate TIME_WAIT for different reasons.
     struct HostKey {

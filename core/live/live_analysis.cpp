@@ -1,6 +1,7 @@
 #include "live/live_analysis.hpp"
 
 #include <algorithm>
+#include <ctime>
 
 #include "detect/detector_set.hpp"
 
@@ -78,6 +79,10 @@ void LiveAnalysis::loop() {
             lastUpdate = now;
             read(onUpdate_);
         }
+    }
+    timespec cpu{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0) {
+        threadCpuNs_ = int64_t{cpu.tv_sec} * 1'000'000'000 + cpu.tv_nsec;
     }
 }
 

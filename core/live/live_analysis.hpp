@@ -64,6 +64,9 @@ public:
     void read(const std::function<void(const LiveResults& results)>& reader) const;
     /// Packets analysed so far.
     [[nodiscard]] uint64_t packetsAnalysed() const;
+    /// CPU time (user + system) the analysis thread used until the input ended: what keeping up
+    /// with the packets cost, observers included (valid after finish()).
+    [[nodiscard]] int64_t threadCpuNs() const { return threadCpuNs_; }
 
 private:
     void loop();
@@ -78,6 +81,7 @@ private:
     mutable std::mutex resultsMutex_;
     std::thread thread_;
     uint64_t analysed_ = 0;
+    int64_t threadCpuNs_ = 0;  // written by the thread as it ends, read after join
 };
 
 }  // namespace tcpscope

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "detect/detector_set.hpp"
 #include "records/finding_record.hpp"
@@ -35,8 +35,14 @@ LiveRecords::LiveRecords(RecordSource source, RecordSink& sink)
     : source_(std::make_shared<const RecordSource>(std::move(source))), sink_(sink) {}
 
 void LiveRecords::write(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) {
-    sink_.writeLater(type, tsNs, std::move(makeLine));
+    pending_.push_back({type, tsNs, std::move(makeLine)});
     ++counts_.byType[static_cast<size_t>(type)];
+}
+
+void LiveRecords::handOver() {
+    if (!pending_.empty()) {
+        sink_.writeLater(std::exchange(pending_, {}));
+    }
 }
 
 void LiveRecords::onSegment(const SegmentEvent& event) {
@@ -79,9 +85,10 @@ void LiveRecords::onTick(const LiveResults& results) {
     const int64_t completeUntilNs = utcSecondOf(clockNs - kSeriesSettleNs) * kSecondNs;
     countNewConnections(results.engine.connections());
     sendRates(completeUntilNs);
-    for (const HostPopulation& population : results.detectors.allPopulations()) {
-        sendPopulation(population, clockNs, completeUntilNs);
-    }
+    results.detectors.visitAllPopulations([&](const HostPopulation& about, const PopulationSeries& series) {
+        sendPopulation(about, series, clockNs, completeUntilNs);
+    });
+    handOver();
 }
 
 void LiveRecords::onFinished(const LiveResults& results) {
@@ -89,12 +96,14 @@ void LiveRecords::onFinished(const LiveResults& results) {
     sendFlows(results, true);
     countNewConnections(results.engine.connections());
     sendRates(INT64_MAX);
+    handOver();
 }
 
 void LiveRecords::finishSeries(const CaptureAnalysis& analysis) {
     for (const HostPopulation& population : analysis.populations) {
-        sendPopulation(population, analysis.engine->lastTsNs(), INT64_MAX);
+        sendPopulation(population, population.series, analysis.engine->lastTsNs(), INT64_MAX);
     }
+    handOver();
 }
 
 void LiveRecords::sendFindings(const LiveResults& results, bool atEnd) {
@@ -132,13 +141,13 @@ void LiveRecords::sendFindings(const LiveResults& results, bool atEnd) {
 void LiveRecords::sendFinding(const Finding& finding, const ConnectionStore& connections, SentFinding& sent,
                               bool final) {
     const FindingRevision revision{sent.sent ? sent.revision + 1 : 0, final};
-    std::optional<Connection> flow;
-    if (finding.connection < connections.size()) {
-        flow = connections[finding.connection];
-    }
-    write(RecordType::Finding, finding.tsNs, [source = source_, finding, flow, revision] {
-        return findingRecord(*source, finding, flow ? &*flow : nullptr, revision);
-    });
+    const Connection* flow = finding.connection < connections.size() ? &connections[finding.connection] : nullptr;
+    // The evidence goes with the final revision only: copying it at every revision cost the
+    // analysis more than the rest of the records together (docs/records.md, "Revisions").
+    write(RecordType::Finding, finding.tsNs,
+          [source = source_, parts = findingRecordParts(finding, flow, final), revision] {
+              return findingRecord(*source, parts, revision);
+          });
     sent = {true,
             final,
             revision.revision,
@@ -225,17 +234,16 @@ void LiveRecords::sendRates(int64_t completeUntilNs) {
     }
 }
 
-void LiveRecords::sendPopulation(const HostPopulation& population, int64_t endTsNs, int64_t completeUntilNs) {
+void LiveRecords::sendPopulation(const HostPopulation& about, const PopulationSeries& series, int64_t endTsNs,
+                                 int64_t completeUntilNs) {
     int64_t& sentUntilNs =
-        seriesSentUntilNs_
-            .try_emplace({population.kind, population.host, population.role, population.server}, INT64_MIN)
-            .first->second;
-    const std::vector<SeriesSlot> slots = populationSlots(population.series, endTsNs, sentUntilNs);
+        seriesSentUntilNs_.try_emplace({about.kind, about.host, about.role, about.server}, INT64_MIN).first->second;
+    const std::vector<SeriesSlot> slots = populationSlots(series, endTsNs, sentUntilNs);
     if (slots.empty()) {
         return;
     }
-    const SeriesKey key = seriesKeyOf(population);
-    const uint32_t capacity = seriesCapacityOf(population);
+    const auto key = std::make_shared<const SeriesKey>(seriesKeyOf(about));  // shared by its rows
+    const uint32_t capacity = seriesCapacityOf(about);
     for (const SeriesSlot& slot : slots) {
         const int64_t slotEndNs = slot.startNs + int64_t{slot.intervalSeconds} * kSecondNs;
         // A series made coarser since may have a slot over seconds already sent: it is sent again
@@ -244,7 +252,7 @@ void LiveRecords::sendPopulation(const HostPopulation& population, int64_t endTs
             continue;
         }
         write(RecordType::Series, slot.startNs,
-              [source = source_, key, slot, capacity] { return seriesRecord(*source, key, slot, capacity); });
+              [source = source_, key, slot, capacity] { return seriesRecord(*source, *key, slot, capacity); });
         sentUntilNs = slotEndNs;
     }
 }

@@ -58,13 +58,17 @@ private:
     void sendFlows(const LiveResults& results, bool atEnd);
     void countNewConnections(const ConnectionStore& connections);
     void sendRates(int64_t completeUntilNs);
-    void sendPopulation(const HostPopulation& population, int64_t endTsNs, int64_t completeUntilNs);
-    // Hands a record to the sink, to be made by `makeLine` on the sink's thread (RecordSink::writeLater).
+    void sendPopulation(const HostPopulation& about, const PopulationSeries& series, int64_t endTsNs,
+                        int64_t completeUntilNs);
+    // Adds a record, to be made by `makeLine` on the sink's thread, to those handOver() gives the sink.
     void write(RecordType type, int64_t tsNs, std::function<std::string()> makeLine);
+    // Gives the sink the records of this pass at once (RecordSink::writeLater).
+    void handOver();
 
     std::shared_ptr<const RecordSource> source_;  // shared with the records still to be made
     RecordSink& sink_;
     RecordCounts counts_;
+    std::vector<LaterRecord> pending_;  // made in this pass, not handed over yet
     std::chrono::steady_clock::time_point lastPass_{};
     std::vector<SentFinding> findings_;  // [live finding id]
     std::vector<FlowState> flows_;       // [connection id]

@@ -56,6 +56,7 @@ nlohmann::ordered_json liveCaptureJson(const LiveCaptureSummary& summary) {
         summary.indexProblem.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(summary.indexProblem);
     live["connections_retired"] = summary.connectionsRetired;
     live["connection_bytes"] = summary.connectionBytes;
+    live["analysis_cpu_s"] = static_cast<double>(summary.analysisCpuNs) / 1e9;
     return live;
 }
 
@@ -67,6 +68,7 @@ void writeLiveCaptureText(std::ostream& out, const LiveCaptureSummary& summary) 
     fmt::print(out, "  {} packets captured, {} dropped by the kernel, {} dropped by the interface, {} not analysed\n",
                summary.kernel.captured, summary.kernel.droppedByKernel, summary.kernel.droppedByInterface,
                summary.analysisDropped);
+    fmt::print(out, "  analysis: {:.2f} s of CPU on its thread\n", static_cast<double>(summary.analysisCpuNs) / 1e9);
     if (!summary.files.empty()) {
         fmt::print(out, "  {} packets written to {}{}\n", summary.written, fmt::join(summary.files, ", "),
                    summary.filesDeleted > 0 ? fmt::format(" ({} older files deleted)", summary.filesDeleted) : "");

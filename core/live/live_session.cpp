@@ -194,6 +194,7 @@ LiveSession::Result LiveSession::finish() {
         input.linkTypes.push_back(summary.source.linkType);
     }
     result.analysis = analysis_.finish({std::move(input)});
+    summary.analysisCpuNs = analysis_.threadCpuNs();
     const PacketIndex& index = result.analysis.engine->packets();
     summary.indexBytesInMemory = index.memoryBytes();
     summary.indexBytesOnDisk = index.spilledBytes();

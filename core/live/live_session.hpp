@@ -42,6 +42,7 @@ struct LiveCaptureSummary {
     CaptureStats kernel;                ///< captured and dropped by the kernel / the interface
     uint64_t analysisDropped = 0;       ///< captured (and written) but not analysed: the analysis fell behind
     size_t queueHighWater = 0;          ///< the most packets that waited for the analysis at once
+    int64_t analysisCpuNs = 0;          ///< CPU time of the analysis thread until the input ended
     uint64_t written = 0;               ///< packets written to files
     std::vector<std::string> files;     ///< files written and kept, oldest first
     uint64_t filesDeleted = 0;          ///< ring files deleted

@@ -21,25 +21,31 @@ constexpr size_t kUnmadeRecordBytes = 512;
 }  // namespace
 
 void QueuedRecordSink::write(RecordType type, int64_t tsNs, std::string_view line) {
-    push({type, tsNs, std::string(line), {}}, line.size());
-}
-
-void QueuedRecordSink::writeLater(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) {
-    push({type, tsNs, std::string(), std::move(makeLine)}, kUnmadeRecordBytes);
-}
-
-void QueuedRecordSink::push(Queued queued, size_t bytes) {
     {
         const std::lock_guard lock(mutex_);
-        if (closing_ || !error_.empty() || queuedBytes_ + bytes > limitBytes_) {
-            ++dropped_;
-            return;
-        }
-        queuedBytes_ += bytes;
-        queue_.push_back(std::move(queued));
-        highWater_ = std::max(highWater_, queue_.size());
+        pushLocked({type, tsNs, std::string(line), {}}, line.size());
     }
     wake_.notify_one();
+}
+
+void QueuedRecordSink::writeLater(std::vector<LaterRecord> records) {
+    {
+        const std::lock_guard lock(mutex_);
+        for (LaterRecord& record : records) {
+            pushLocked({record.type, record.tsNs, std::string(), std::move(record.makeLine)}, kUnmadeRecordBytes);
+        }
+    }
+    wake_.notify_one();
+}
+
+void QueuedRecordSink::pushLocked(Queued queued, size_t bytes) {
+    if (closing_ || !error_.empty() || queuedBytes_ + bytes > limitBytes_) {
+        ++dropped_;
+        return;
+    }
+    queuedBytes_ += bytes;
+    queue_.push_back(std::move(queued));
+    highWater_ = std::max(highWater_, queue_.size());
 }
 
 void QueuedRecordSink::close() {

@@ -23,7 +23,7 @@ public:
     QueuedRecordSink& operator=(const QueuedRecordSink&) = delete;
 
     void write(RecordType type, int64_t tsNs, std::string_view line) override;
-    void writeLater(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) override;
+    void writeLater(std::vector<LaterRecord> records) override;
     /// Writes what is queued into the sink and ends the thread; the sink is the caller's again
     /// (to finish it). Records written after are dropped.
     void close();
@@ -42,7 +42,8 @@ private:
         std::string line;
         std::function<std::string()> makeLine;  // set: the line is made on the sink's thread
     };
-    void push(Queued queued, size_t bytes);
+    // Queues `queued` unless it would take the queue past the limit; the caller holds mutex_.
+    void pushLocked(Queued queued, size_t bytes);
     void loop();
 
     RecordSink& sink_;

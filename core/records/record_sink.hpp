@@ -3,6 +3,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tcpscope {
 
@@ -20,17 +21,26 @@ constexpr std::string_view recordTypeName(RecordType type) {
     return "flow";
 }
 
+/// A record whose line is made later by `makeLine`, which must hold copies of what it reads.
+struct LaterRecord {
+    RecordType type = RecordType::Flow;
+    int64_t tsNs = 0;
+    std::function<std::string()> makeLine;
+};
+
 /// Where records go: a directory of zstd files, ClickHouse, a test's memory.
 class RecordSink {
 public:
     virtual ~RecordSink() = default;
     /// One record: its JSON object on one line (no newline), and its time (`ts_ns`, UTC ns).
     virtual void write(RecordType type, int64_t tsNs, std::string_view line) = 0;
-    /// One record whose line `makeLine` writes (it must hold copies of what it reads): a sink with a
-    /// thread of its own (QueuedRecordSink) calls it there, so that the caller does not pay for the
-    /// formatting; by default it is called at once.
-    virtual void writeLater(RecordType type, int64_t tsNs, std::function<std::string()> makeLine) {
-        write(type, tsNs, makeLine());
+    /// Records whose lines are made later (LaterRecord::makeLine), in order: a sink with a thread of
+    /// its own (QueuedRecordSink) makes them there, taking them in one hand-over, so that the caller
+    /// pays neither for the formatting nor for a wake-up per record; by default they are made at once.
+    virtual void writeLater(std::vector<LaterRecord> records) {
+        for (LaterRecord& record : records) {
+            write(record.type, record.tsNs, record.makeLine());
+        }
     }
     /// Sends or writes out what it holds so far, without waiting for a server that does not answer
     /// (a live capture calls it every second or so); by default nothing.

@@ -18,15 +18,22 @@ int64_t floorDiv(int64_t value, int64_t divisor) {
     return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient;
 }
 
-// Puts `highest` into every slot that [fromNs, toNs) overlaps.
-void raiseSlots(std::map<int64_t, int64_t>& slots, int64_t slotNs, int64_t fromNs, int64_t toNs, int64_t highest) {
+// Slots by number with their highest count, in order.
+using Slots = std::vector<std::pair<int64_t, int64_t>>;
+
+// Puts `highest` into every slot that [fromNs, toNs) overlaps. Stretches come in time order without
+// overlapping, so a stretch's first slot is the last one raised or a later one.
+void raiseSlots(Slots& slots, int64_t slotNs, int64_t fromNs, int64_t toNs, int64_t highest) {
     if (highest <= 0) {
         return;
     }
     const int64_t last = floorDiv(std::max(fromNs, toNs - 1), slotNs);
     for (int64_t slot = floorDiv(fromNs, slotNs); slot <= last; ++slot) {
-        int64_t& value = slots[slot];
-        value = std::max(value, highest);
+        if (!slots.empty() && slots.back().first == slot) {
+            slots.back().second = std::max(slots.back().second, highest);
+        } else {
+            slots.emplace_back(slot, highest);
+        }
     }
 }
 
@@ -76,23 +83,38 @@ std::string seriesRecord(const RecordSource& source, const SeriesKey& key, const
 }
 
 std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t endTsNs, int64_t fromNs) {
-    const std::vector<int64_t> buckets = series.bucketMaxima();
-    if (buckets.empty()) {
+    const size_t bucketCount = series.bucketCount();
+    if (bucketCount == 0) {
         return {};
     }
     const int64_t bucketNs = series.bucketNs();
     const auto intervalSeconds = static_cast<uint32_t>(std::max<int64_t>(1, (bucketNs + kSecondNs - 1) / kSecondNs));
     const int64_t slotNs = int64_t{intervalSeconds} * kSecondNs;
-    std::map<int64_t, int64_t> slots;  // slot number -> highest
-    for (size_t i = 0; i < buckets.size(); ++i) {
-        const int64_t bucketStartNs = series.startTsNs() + static_cast<int64_t>(i) * bucketNs;
-        // A bucket within a slot that ends by fromNs raises only slots left out below.
-        if (fromNs == INT64_MIN || bucketStartNs + bucketNs > fromNs - slotNs) {
-            raiseSlots(slots, slotNs, bucketStartNs, bucketStartNs + bucketNs, buckets[i]);
-        }
+    // Only the buckets that end after fromNs - slotNs can raise a slot not sent yet (a live
+    // capture asks once a second: the history before is read no more).
+    size_t firstBucket = 0;
+    if (fromNs != INT64_MIN && fromNs - slotNs > series.startTsNs()) {
+        firstBucket = std::min(bucketCount, static_cast<size_t>((fromNs - slotNs - series.startTsNs()) / bucketNs));
     }
+    if (firstBucket == bucketCount) {
+        // No change since: the count held fills every slot from the one holding fromNs on (what the
+        // general case below gives, without its work: a live capture asks this of every series
+        // once a second).
+        std::vector<SeriesSlot> held;
+        if (series.value() > 0) {
+            for (int64_t slot = floorDiv(fromNs, slotNs); slot * slotNs < endTsNs; ++slot) {
+                held.push_back({slot * slotNs, intervalSeconds, series.value()});
+            }
+        }
+        return held;
+    }
+    Slots slots;
+    series.visitStretches(firstBucket, [&](size_t fromBucket, size_t toBucket, int64_t highest) {
+        raiseSlots(slots, slotNs, series.startTsNs() + static_cast<int64_t>(fromBucket) * bucketNs,
+                   series.startTsNs() + static_cast<int64_t>(toBucket) * bucketNs, highest);
+    });
     // After the last change the count holds until the end of the capture.
-    int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
+    int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(bucketCount) * bucketNs;
     if (fromNs != INT64_MIN) {
         heldFromNs = std::max(heldFromNs, fromNs - slotNs);
     }

@@ -79,6 +79,13 @@ TEST_CASE("tcpscope-cli capture --to dir: a growing finding's revisions, each fl
         for (size_t index = 0; index < list.size(); ++index) {
             CHECK(list[index]["revision"] == index);
             CHECK(list[index]["final"] == (index + 1 == list.size() ? 1 : 0));
+            // The evidence comes with the final revision only (docs/records.md, "Revisions").
+            if (index + 1 < list.size()) {
+                CHECK(list[index]["evidence"] == "{}");
+            } else if (list[index]["kind"] == "delayed_ack_stall" && list[index]["withdrawn"] == 0) {
+                CHECK(list[index]["evidence"] != "{}");
+            }
+            CHECK(!list[index]["summary"].get<std::string>().empty());
         }
         const nlohmann::json& last = list.back();
         if (last["kind"] == "delayed_ack_stall" && last["withdrawn"] == 0) {

@@ -152,3 +152,96 @@ TEST_CASE("population slots are aligned UTC seconds holding the highest count", 
     // second 3 shows its 2 as well (a step counts in every second it touches: no peak is missed).
     CHECK(bySecond == std::map<int64_t, int64_t>{{0, 3}, {1, 1}, {2, 1}, {3, 2}, {4, 2}, {5, 2}, {6, 2}});
 }
+
+namespace {
+
+// populationSlots as first written: every bucket expanded, every slot in a map (the reference the
+// cheaper version must equal).
+std::vector<SeriesSlot> slotsOfEveryBucket(const PopulationSeries& series, int64_t endTsNs, int64_t fromNs) {
+    const std::vector<int64_t> buckets = series.bucketMaxima();
+    if (buckets.empty()) {
+        return {};
+    }
+    const int64_t second = 1'000'000'000;
+    const int64_t bucketNs = series.bucketNs();
+    const int64_t slotNs = std::max<int64_t>(1, (bucketNs + second - 1) / second) * second;
+    std::map<int64_t, int64_t> slots;
+    const auto raise = [&](int64_t from, int64_t to, int64_t highest) {
+        if (highest <= 0) {
+            return;
+        }
+        for (int64_t slot = from / slotNs; slot <= std::max(from, to - 1) / slotNs; ++slot) {
+            slots[slot] = std::max(slots[slot], highest);
+        }
+    };
+    for (size_t i = 0; i < buckets.size(); ++i) {
+        const int64_t start = series.startTsNs() + static_cast<int64_t>(i) * bucketNs;
+        if (fromNs == INT64_MIN || start + bucketNs > fromNs - slotNs) {
+            raise(start, start + bucketNs, buckets[i]);
+        }
+    }
+    int64_t heldFromNs = series.startTsNs() + static_cast<int64_t>(buckets.size()) * bucketNs;
+    if (fromNs != INT64_MIN) {
+        heldFromNs = std::max(heldFromNs, fromNs - slotNs);
+    }
+    if (endTsNs > heldFromNs) {
+        raise(heldFromNs, endTsNs, series.value());
+    }
+    std::vector<SeriesSlot> out;
+    for (const auto& [slot, highest] : slots) {
+        if ((slot + 1) * slotNs > fromNs) {
+            out.push_back({slot * slotNs, static_cast<uint32_t>(slotNs / second), highest});
+        }
+    }
+    return out;
+}
+
+bool sameSlots(const std::vector<SeriesSlot>& a, const std::vector<SeriesSlot>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const SeriesSlot& x, const SeriesSlot& y) {
+        return x.startNs == y.startNs && x.intervalSeconds == y.intervalSeconds && x.highest == y.highest;
+    });
+}
+
+}  // namespace
+
+TEST_CASE("population slots asked a second at a time read only the history since, with the same result", "[records][series]") {
+    // A live capture asks each series once a second for the slots after those it sent; the answer
+    // reads only the history since, and must be what reading every bucket gives.
+    const int64_t second = 1'000'000'000;
+    const int64_t base = 1'700'000'000 * second + 123'456'789;
+    uint64_t state = 42;
+    const auto next = [&state](uint64_t below) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (state >> 33) % below;
+    };
+    PopulationSeries series;
+    int64_t value = 0;
+    int64_t tsNs = base;
+    int64_t sentUntilNs = INT64_MIN;
+    std::map<int64_t, int64_t> sent;  // slot start -> highest, as sent
+    size_t passes = 0;
+    for (int64_t clockNs = base + second; clockNs <= base + 40 * second; clockNs += second) {
+        // Bursts of changes, and seconds with none (the held count fills them).
+        if (next(3) != 0) {
+            for (uint64_t change = next(200); change > 0 && tsNs < clockNs; --change) {
+                tsNs += static_cast<int64_t>(next(static_cast<uint64_t>(second / 50)));
+                value = std::max<int64_t>(0, value + static_cast<int64_t>(next(7)) - 3);
+                series.set(std::min(tsNs, clockNs - 1), value);
+            }
+        }
+        tsNs = std::max(tsNs, clockNs);
+        const std::vector<SeriesSlot> slots = populationSlots(series, clockNs, sentUntilNs);
+        REQUIRE(sameSlots(slots, slotsOfEveryBucket(series, clockNs, sentUntilNs)));
+        for (const SeriesSlot& slot : slots) {
+            const int64_t slotEndNs = slot.startNs + slot.intervalSeconds * second;
+            if (slotEndNs <= clockNs - second && slotEndNs > sentUntilNs) {  // complete: sent
+                sent[slot.startNs] = slot.highest;
+                sentUntilNs = slotEndNs;
+            }
+        }
+        ++passes;
+    }
+    CHECK(passes == 40);
+    CHECK(series.bucketNs() > 16'000'000);  // the series was made coarser on the way
+    CHECK(sent.size() > 20);
+}
