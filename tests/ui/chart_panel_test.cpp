@@ -118,6 +118,14 @@ TEST_CASE("time-sequence and RTT of the Nagle sample follow the selected connect
     CHECK(axis(view, Qt::Horizontal)->titleText() == QStringLiteral("Time since capture start (s)"));
     CHECK(axis(view, Qt::Vertical)->titleText() == QStringLiteral("Relative sequence number (bytes)"));
     CHECK(axis(view, Qt::Vertical)->max() == Approx(6522 * 1.1));  // the data fills the height
+    // The connection's stalls (its findings' spans) are shaded behind the series, on both charts.
+    size_t stallsOnIt = 0;
+    for (const Finding& finding : results->findings()) {
+        stallsOnIt += static_cast<size_t>(std::count_if(finding.spans.begin(), finding.spans.end(),
+                                                        [](const FindingSpan& span) { return span.connection == 0; }));
+    }
+    CHECK(stallsOnIt > 0);
+    CHECK(view.shadedSpanCount() == stallsOnIt);
     const QImage sequence = grabbed(panel, QStringLiteral("chart-time-sequence.png"));
     CHECK(inkedPixels(sequence, panel.palette().color(QPalette::Base)) > 5000);
 
@@ -128,6 +136,7 @@ TEST_CASE("time-sequence and RTT of the Nagle sample follow the selected connect
     // The proxy's 35-byte answers wait ~47 ms for the client's delayed ACK: the axis shows them.
     CHECK(axis(view, Qt::Vertical)->max() >= 47.584);
     CHECK(axis(view, Qt::Vertical)->max() < 100);
+    CHECK(view.shadedSpanCount() == stallsOnIt);
     grabbed(panel, QStringLiteral("chart-rtt.png"));
 
     // Another selection redraws for that connection.

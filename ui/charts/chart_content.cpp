@@ -86,6 +86,23 @@ void setRange(ChartData& chart, std::pair<double, double> x, double fromY, doubl
     chart.toY = toY;
 }
 
+// The spans of the findings on `connection` (a stall, a retransmission timeout, a closed
+// window...), in seconds since `originNs`; an instant gets a sliver so that it shows.
+std::vector<ShadedSpan> stallsOn(const AnalysisResults& results, uint32_t connection, int64_t originNs) {
+    constexpr double kInstantSeconds = 0.002;
+    std::vector<ShadedSpan> stalls;
+    for (const Finding& finding : results.findings()) {
+        for (const FindingSpan& span : finding.spans) {
+            if (span.connection == connection) {
+                const double from = static_cast<double>(span.startNs - originNs) / 1e9;
+                const double to = static_cast<double>(span.endNs - originNs) / 1e9;
+                stalls.push_back({from, std::max(to, from + kInstantSeconds)});
+            }
+        }
+    }
+    return stalls;
+}
+
 }  // namespace
 
 ChartData timeSequenceData(const AnalysisResults& results, uint32_t connectionId, Side sender) {
@@ -106,6 +123,7 @@ ChartData timeSequenceData(const AnalysisResults& results, uint32_t connectionId
     add(chart, tr("segments (%1)").arg(series.dataSegments), std::move(series.segments), SeriesRole::Data);
     add(chart, tr("retransmissions (%1)").arg(series.retransmittedSegments), std::move(series.retransmissions),
         SeriesRole::Alert, SeriesStyle::markers());
+    chart.stalls = stallsOn(results, connectionId, originNs);
     setRange(chart, connectionXRange(originNs, connection), fromY, toY);
     return chart;
 }
@@ -120,6 +138,7 @@ ChartData rttData(const AnalysisResults& results, uint32_t connectionId, Side se
     const auto [fromY, toY] = yRange({&points});
     add(chart, tr("RTT samples (%1; none for retransmitted data)").arg(samples.size()), std::move(points),
         SeriesRole::Data, SeriesStyle::markers());
+    chart.stalls = stallsOn(results, connectionId, originNs);
     setRange(chart, connectionXRange(originNs, connection), fromY, toY * 1.1);
     return chart;
 }
@@ -205,6 +224,9 @@ void showChart(ChartView& view, ChartData chart) {
         } else {
             view.addSeries(series.name, std::move(series.points), series.role, series.style);
         }
+    }
+    if (!chart.stalls.empty()) {
+        view.setShadedSpans(tr("stalls (findings)"), chart.stalls);
     }
     view.setFullRange(chart.fromX, chart.toX, chart.fromY, chart.toY, chart.autoY);
 }

@@ -32,6 +32,7 @@ struct ChartData {
     QString yTitle;
     int64_t originTsNs = 0;
     std::vector<ChartSeriesData> series;
+    std::vector<ShadedSpan> stalls;  ///< the charted connection's stalls: its findings' spans, shaded
     double fromX = 0;
     double toX = 1;
     double fromY = 0;

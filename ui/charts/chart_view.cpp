@@ -1,9 +1,11 @@
 #include "charts/chart_view.hpp"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QEvent>
 #include <QKeyEvent>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -92,6 +94,7 @@ ChartView::ChartView(QWidget* parent) : QChartView(parent) {
 void ChartView::reset(const QString& title, const QString& xTitle, const QString& yTitle, int64_t originTsNs) {
     chart()->removeAllSeries();
     sources_.clear();
+    shaded_.clear();
     chart()->setTitle(title);
     axisX_->setTitleText(xTitle);
     axisY_->setTitleText(yTitle);
@@ -122,6 +125,31 @@ void ChartView::addSeries(const QString& name, std::vector<ChartPoint> points, S
     source.style = style;
     source.points = std::move(points);
     attach(std::move(source), name);
+}
+
+void ChartView::setShadedSpans(const QString& name, const std::vector<ShadedSpan>& spans) {
+    // Far beyond any axis: the plot clips the area to its height, whatever the y range shown.
+    constexpr double kBeyondAxis = 1e12;
+    for (const ShadedSpan& span : spans) {
+        auto* upper = new QLineSeries;
+        auto* lower = new QLineSeries;
+        upper->append({QPointF(span.fromX, kBeyondAxis), QPointF(span.toX, kBeyondAxis)});
+        lower->append({QPointF(span.fromX, -kBeyondAxis), QPointF(span.toX, -kBeyondAxis)});
+        auto* area = new QAreaSeries(upper, lower);
+        upper->setParent(area);
+        lower->setParent(area);
+        area->setName(name);
+        area->setUseOpenGL(false);
+        chart()->addSeries(area);
+        area->attachAxis(axisX_);
+        area->attachAxis(axisY_);
+        const QList<QLegendMarker*> markers = chart()->legend()->markers(area);
+        for (QLegendMarker* marker : markers) {
+            marker->setVisible(shaded_.empty());  // one legend entry for them all
+        }
+        shaded_.push_back(area);
+    }
+    applyColours();
 }
 
 void ChartView::addRateSeries(const QString& name, std::vector<double> times, SeriesRole role) {
@@ -235,6 +263,12 @@ void ChartView::applyColours() {
         } else {
             source.series->setPen(pen);
         }
+    }
+    QColor stall = colours.alert;
+    stall.setAlpha(45);
+    for (QAreaSeries* area : shaded_) {
+        area->setBrush(stall);
+        area->setPen(Qt::NoPen);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "charts/chart_colours.hpp"
 #include "series/chart_point.hpp"
 
+class QAreaSeries;
 class QValueAxis;
 class QXYSeries;
 
@@ -15,6 +16,12 @@ namespace tcpscope::ui {
 
 /// What a series stands for, which picks its colour from the palette.
 enum class SeriesRole { Data, Acks, Window, Alert, SecondaryLimit };
+
+/// A stretch of x shaded behind the series over the plot's height: a stall on the charted connection.
+struct ShadedSpan {
+    double fromX = 0;
+    double toX = 0;
+};
 
 /// How a series is drawn: a line (solid or dashed, of a width) or markers.
 struct SeriesStyle {
@@ -44,6 +51,9 @@ public:
                    SeriesStyle style = SeriesStyle::line());
     /// Adds the rate of events at `times` (sorted seconds), in events per second, binned to the view.
     void addRateSeries(const QString& name, std::vector<double> times, SeriesRole role);
+    /// Shades `spans` over the plot's height (named `name` once in the legend); reset() removes them.
+    void setShadedSpans(const QString& name, const std::vector<ShadedSpan>& spans);
+    [[nodiscard]] size_t shadedSpanCount() const { return shaded_.size(); }
     /// The range "show everything" returns to; y is fixed, or follows the visible data if `autoY`.
     void setFullRange(double fromX, double toX, double fromY, double toY, bool autoY = false);
     void resetZoom();
@@ -100,6 +110,7 @@ private:
     QValueAxis* axisX_ = nullptr;
     QValueAxis* axisY_ = nullptr;
     std::vector<Source> sources_;
+    std::vector<QAreaSeries*> shaded_;  // owned by the chart
     int64_t originTsNs_ = 0;
     double fullFromX_ = 0;
     double fullToX_ = 1;
