@@ -96,18 +96,6 @@ std::vector<SeriesSlot> populationSlots(const PopulationSeries& series, int64_t 
     if (fromNs != INT64_MIN && fromNs - slotNs > series.startTsNs()) {
         firstBucket = std::min(bucketCount, static_cast<size_t>((fromNs - slotNs - series.startTsNs()) / bucketNs));
     }
-    if (firstBucket == bucketCount) {
-        // No change since: the count held fills every slot from the one holding fromNs on (what the
-        // general case below gives, without its work: a live capture asks this of every series
-        // once a second).
-        std::vector<SeriesSlot> held;
-        if (series.value() > 0) {
-            for (int64_t slot = floorDiv(fromNs, slotNs); slot * slotNs < endTsNs; ++slot) {
-                held.push_back({slot * slotNs, intervalSeconds, series.value()});
-            }
-        }
-        return held;
-    }
     Slots slots;
     series.visitStretches(firstBucket, [&](size_t fromBucket, size_t toBucket, int64_t highest) {
         raiseSlots(slots, slotNs, series.startTsNs() + static_cast<int64_t>(fromBucket) * bucketNs,
