@@ -226,7 +226,7 @@ void showChart(ChartView& view, ChartData chart) {
         }
     }
     if (!chart.stalls.empty()) {
-        view.setShadedSpans(tr("stalls (findings)"), chart.stalls);
+        view.setShadedSpans(tr("stalls (findings)"), std::move(chart.stalls));
     }
     view.setFullRange(chart.fromX, chart.toX, chart.fromY, chart.toY, chart.autoY);
 }

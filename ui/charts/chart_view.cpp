@@ -5,7 +5,6 @@
 #include <QEvent>
 #include <QKeyEvent>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -94,7 +93,8 @@ ChartView::ChartView(QWidget* parent) : QChartView(parent) {
 void ChartView::reset(const QString& title, const QString& xTitle, const QString& yTitle, int64_t originTsNs) {
     chart()->removeAllSeries();
     sources_.clear();
-    shaded_.clear();
+    shaded_ = nullptr;
+    shadedCount_ = 0;
     chart()->setTitle(title);
     axisX_->setTitleText(xTitle);
     axisY_->setTitleText(yTitle);
@@ -127,28 +127,37 @@ void ChartView::addSeries(const QString& name, std::vector<ChartPoint> points, S
     attach(std::move(source), name);
 }
 
-void ChartView::setShadedSpans(const QString& name, const std::vector<ShadedSpan>& spans) {
-    // Far beyond any axis: the plot clips the area to its height, whatever the y range shown.
-    constexpr double kBeyondAxis = 1e12;
-    for (const ShadedSpan& span : spans) {
-        auto* upper = new QLineSeries;
-        auto* lower = new QLineSeries;
-        upper->append({QPointF(span.fromX, kBeyondAxis), QPointF(span.toX, kBeyondAxis)});
-        lower->append({QPointF(span.fromX, -kBeyondAxis), QPointF(span.toX, -kBeyondAxis)});
-        auto* area = new QAreaSeries(upper, lower);
-        upper->setParent(area);
-        lower->setParent(area);
-        area->setName(name);
-        area->setUseOpenGL(false);
-        chart()->addSeries(area);
-        area->attachAxis(axisX_);
-        area->attachAxis(axisY_);
-        const QList<QLegendMarker*> markers = chart()->legend()->markers(area);
-        for (QLegendMarker* marker : markers) {
-            marker->setVisible(shaded_.empty());  // one legend entry for them all
-        }
-        shaded_.push_back(area);
+void ChartView::setShadedSpans(const QString& name, std::vector<ShadedSpan> spans) {
+    if (spans.empty()) {
+        return;
     }
+    // One area for them all, however many: its upper edge steps up to far beyond any axis over
+    // each span and back down to its lower edge between them (the plot clips it to its height).
+    constexpr double kBeyondAxis = 1e12;
+    std::sort(spans.begin(), spans.end(), [](const ShadedSpan& a, const ShadedSpan& b) { return a.fromX < b.fromX; });
+    auto* upper = new QLineSeries;
+    auto* lower = new QLineSeries;
+    QList<QPointF> steps;
+    for (size_t at = 0; at < spans.size();) {  // spans that overlap are drawn as one
+        const double from = spans[at].fromX;
+        double to = spans[at].toX;
+        for (++at; at < spans.size() && spans[at].fromX <= to; ++at) {
+            to = std::max(to, spans[at].toX);
+        }
+        steps.append({QPointF(from, -kBeyondAxis), QPointF(from, kBeyondAxis), QPointF(to, kBeyondAxis),
+                      QPointF(to, -kBeyondAxis)});
+    }
+    upper->append(steps);
+    lower->append({QPointF(steps.front().x(), -kBeyondAxis), QPointF(steps.back().x(), -kBeyondAxis)});
+    shaded_ = new QAreaSeries(upper, lower);
+    upper->setParent(shaded_);
+    lower->setParent(shaded_);
+    shaded_->setName(name);
+    shaded_->setUseOpenGL(false);
+    chart()->addSeries(shaded_);
+    shaded_->attachAxis(axisX_);
+    shaded_->attachAxis(axisY_);
+    shadedCount_ = spans.size();
     applyColours();
 }
 
@@ -264,11 +273,11 @@ void ChartView::applyColours() {
             source.series->setPen(pen);
         }
     }
-    QColor stall = colours.alert;
-    stall.setAlpha(45);
-    for (QAreaSeries* area : shaded_) {
-        area->setBrush(stall);
-        area->setPen(Qt::NoPen);
+    if (shaded_ != nullptr) {
+        QColor stall = colours.alert;
+        stall.setAlpha(45);
+        shaded_->setBrush(stall);
+        shaded_->setPen(Qt::NoPen);
     }
 }
 

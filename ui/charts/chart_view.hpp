@@ -51,9 +51,9 @@ public:
                    SeriesStyle style = SeriesStyle::line());
     /// Adds the rate of events at `times` (sorted seconds), in events per second, binned to the view.
     void addRateSeries(const QString& name, std::vector<double> times, SeriesRole role);
-    /// Shades `spans` over the plot's height (named `name` once in the legend); reset() removes them.
-    void setShadedSpans(const QString& name, const std::vector<ShadedSpan>& spans);
-    [[nodiscard]] size_t shadedSpanCount() const { return shaded_.size(); }
+    /// Shades `spans` over the plot's height, as one series named `name`; reset() removes them.
+    void setShadedSpans(const QString& name, std::vector<ShadedSpan> spans);
+    [[nodiscard]] size_t shadedSpanCount() const { return shadedCount_; }
     /// The range "show everything" returns to; y is fixed, or follows the visible data if `autoY`.
     void setFullRange(double fromX, double toX, double fromY, double toY, bool autoY = false);
     void resetZoom();
@@ -110,7 +110,8 @@ private:
     QValueAxis* axisX_ = nullptr;
     QValueAxis* axisY_ = nullptr;
     std::vector<Source> sources_;
-    std::vector<QAreaSeries*> shaded_;  // owned by the chart
+    QAreaSeries* shaded_ = nullptr;  // owned by the chart
+    size_t shadedCount_ = 0;
     int64_t originTsNs_ = 0;
     double fullFromX_ = 0;
     double fullToX_ = 1;
