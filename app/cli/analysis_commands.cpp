@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "points/points_report.hpp"
 #include "report/json_report.hpp"
+#include "report/placement_text.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_text.hpp"
 #include "report/text_report.hpp"
@@ -37,6 +38,7 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
             } else {
                 if (loaded.points) {
                     writePointsText(std::cout, *loaded.points);
+                    writePlacementsText(std::cout, analysis);
                 }
                 writeAnalysisText(std::cout, analysis);
                 if (aligned != nullptr) {

@@ -18,6 +18,7 @@
 #include "report/finding_evidence.hpp"
 #include "report/finding_groups.hpp"
 #include "report/json_report_writer.hpp"
+#include "report/placement_json.hpp"
 #include "report/report_format.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_json.hpp"
@@ -251,6 +252,9 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
         out.field("evidence", findingEvidenceJson(finding));
     } else {
         out.field("evidence", finding.evidence);
+    }
+    if (finding.placement) {
+        out.field("placement", placementJson(*finding.placement));  // only with several capture points
     }
     out.endObject();
 }
