@@ -39,6 +39,8 @@ struct AnalysisInputOptions {
     std::vector<std::string> files;
     /// --point NAME=FILE as given: several capture points of one incident (addCapturePointOption).
     std::vector<std::string> points;
+    /// --clock NAME=OFFSET_MS[,DRIFT_PPM] as given: a point's clock instead of the fitted one.
+    std::vector<std::string> clocks;
     std::string filter;
     ThresholdOptions thresholds;
     std::vector<std::string> straceLogs;
@@ -59,7 +61,8 @@ struct AnalysisInputOptions {
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.
 void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles);
 
-/// Registers --point NAME=FILE (repeatable) and lets the files be left out when it is given.
+/// Registers --point NAME=FILE and --clock NAME=OFFSET_MS[,DRIFT_PPM] (both repeatable) and lets
+/// the files be left out when --point is given.
 void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options);
 
 /// Registers --os and every detector threshold (group "Detector thresholds").

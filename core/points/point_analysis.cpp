@@ -107,6 +107,29 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
     return inputSummaries;
 }
 
+// The clocks the user gave (CapturePoint::clock; not the reference's) in place of the fitted ones,
+// which the summary keeps; the one-way delays of the hops whose clocks moved measured again.
+void applyGivenClocks(const std::vector<CapturePoint>& points, const std::vector<PointSegments>& segments,
+                      int64_t referenceOriginNs, std::vector<PointClock>& clocks, CapturePointsSummary& summary) {
+    std::vector<bool> moved(points.size(), false);
+    for (uint32_t p = 1; p < points.size() && p < clocks.size(); ++p) {
+        moved[p] = points[p].clock.has_value() ||
+                   std::any_of(clocks[p].via.begin(), clocks[p].via.end(),
+                               [&](uint32_t via) { return points[via].clock.has_value(); });
+    }
+    for (uint32_t p = 1; p < points.size() && p < clocks.size(); ++p) {
+        if (points[p].clock) {
+            summary.points[p].fittedClock = overrideClock(clocks, p, *points[p].clock, referenceOriginNs);
+        }
+    }
+    for (PointLink& hop : summary.hops) {
+        if (moved[hop.first] || moved[hop.second]) {
+            remeasureDelays(hop.fit, matchSegments(segments[hop.first], segments[hop.second]),
+                            relativeClock(clocks[hop.first], clocks[hop.second]));
+        }
+    }
+}
+
 }  // namespace
 
 PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const AnalysisOptions& options) {
@@ -133,12 +156,15 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
             }
         }
     }
-    const std::vector<PointClock> clocks =
+    std::vector<PointClock> clocks =
         chainPointClocks(static_cast<uint32_t>(points.size()), result.summary.hops, referenceOriginNs);
     for (uint32_t p = 0; p < points.size(); ++p) {
         PointSummary& summary = result.summary.points.emplace_back();
         summary.point = points[p];
-        summary.clock = clocks[p];
+    }
+    applyGivenClocks(points, segments, referenceOriginNs, clocks, result.summary);
+    for (uint32_t p = 0; p < points.size(); ++p) {
+        result.summary.points[p].clock = clocks[p];
     }
 
     if (points.size() <= 1) {

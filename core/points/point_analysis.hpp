@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct PointSummary {
     uint64_t analysedSegments = 0;     ///< those the analysis took (of connections it is the vantage point of)
     uint64_t connectionsAnalysed = 0;  ///< connections whose packets were taken from this point
     PointClock clock;
+    /// The fitted clock, when the user gave another (CapturePoint::clock); clock is then the given one.
+    std::optional<PointClock> fittedClock;
 };
 
 /// The capture points of an analysis: each one's clock and what it saw, and the hops between them.
@@ -38,7 +41,8 @@ struct PointsAnalysis {
 };
 
 /// Reads every point's files, matches the segments seen at two points, fits each point's clock to
-/// the first point's, chooses one point per connection (chooseVantagePoints) and analyses those
+/// the first point's (or takes the clock given: CapturePoint::clock, ignored on the first point, the
+/// reference), chooses one point per connection (chooseVantagePoints) and analyses those
 /// packets, their times put on the reference clock, with every detector; then places the findings'
 /// stalls along the path (placeFindingSpans: Finding::placement). With one point, the
 /// analysis is exactly analyzeCaptures() of its files. Throws CaptureError if a file cannot be

@@ -140,6 +140,7 @@ TEST_CASE("one capture point alone: the same report as the file alone", "[points
 
 TEST_CASE("bad --point arguments: one clear line and usage status", "[points][cli]") {
     const std::string proxy = sample("proxy").string();
+    const std::string server = sample("server").string();
     struct Case {
         std::vector<std::string> arguments;
         std::string says;
@@ -150,6 +151,14 @@ TEST_CASE("bad --point arguments: one clear line and usage status", "[points][cl
         {{"--point", "proxy="}, "must be NAME=FILE"},
         {{"--point", "proxy=/nonexistent/x.pcap"}, "no such file: /nonexistent/x.pcap"},
         {{"--point", "proxy=" + proxy, proxy}, "either all with --point"},
+        {{"--point", "proxy=" + proxy, "--clock", "proxy=1"}, "the first point is the reference clock"},
+        {{"--point", "proxy=" + proxy, "--point", "server=" + server, "--clock", "client=1"},
+         "--clock client: no capture point of that name"},
+        {{"--point", "proxy=" + proxy, "--point", "server=" + server, "--clock", "server=abc"},
+         "must be NAME=OFFSET_MS[,DRIFT_PPM]"},
+        {{"--point", "proxy=" + proxy, "--point", "server=" + server, "--clock", "server=1,x"},
+         "must be NAME=OFFSET_MS[,DRIFT_PPM]"},
+        {{proxy, "--clock", "server=1"}, "--clock needs the capture points"},
     };
     for (const Case& c : cases) {
         std::vector<std::string> argv{TCPSCOPE_CLI, "analyze"};
@@ -269,4 +278,52 @@ TEST_CASE("one capture point: nothing placed, the text as the file alone gives i
     const size_t blockEnd = point.out.find("\n\n");
     REQUIRE(blockEnd != std::string::npos);
     CHECK(point.out.substr(blockEnd + 2) == alone.out);
+}
+
+TEST_CASE("a clock given with --clock: used, and shown beside the fitted one", "[points][cli]") {
+    const ShiftedCaptures shifted;
+    const std::vector<std::string> points{"--point", "client=" + shifted.client.string(),
+                                          "--point", "proxy=" + sample("proxy").string(),
+                                          "--point", "server=" + shifted.server.string()};
+    // 10 ms short of the server's real shift (3200 ms): the server's clock is taken as given, so
+    // the proxy -> server segments seem 10 ms slower and the way back 10 ms quicker.
+    std::vector<std::string> arguments = points;
+    arguments.insert(arguments.end(), {"--clock", "server=3190"});
+    const Json report = analyzeJson(arguments);
+    const Json& server = pointNamed(report, "server");
+    CHECK(server.at("overridden") == true);
+    CHECK(server.at("offset_ms").get<double>() == 3190);
+    CHECK(server.at("drift_ppm").get<double>() == 0);
+    CHECK(server.at("offset_uncertainty_ms").is_null());
+    REQUIRE(server.at("fitted").is_object());
+    CHECK(server.at("fitted").at("offset_ms").get<double>() == Approx(3200).margin(0.5));
+    const Json& proxy = pointNamed(report, "proxy");
+    CHECK(proxy.at("overridden") == false);
+    CHECK(proxy.at("fitted").is_null());
+    CHECK(proxy.at("offset_ms").get<double>() == Approx(730).margin(0.5));
+    const Json& back = hopBetween(report, "proxy", "server");
+    CHECK(back.at("from_to").at("median_ms").get<double>() == Approx(22).margin(0.5));
+    CHECK(back.at("to_from").at("median_ms").get<double>() == Approx(2).margin(0.5));
+    const Json& front = hopBetween(report, "client", "proxy");
+    CHECK(front.at("from_to").at("median_ms").get<double>() == Approx(3).margin(0.5));
+
+    // Given the proxy's clock instead, the server (fitted through the proxy) moves with it.
+    arguments = points;
+    arguments.insert(arguments.end(), {"--clock", "proxy=735,1.5"});
+    const Json moved = analyzeJson(arguments);
+    CHECK(pointNamed(moved, "proxy").at("offset_ms").get<double>() == 735);
+    CHECK(pointNamed(moved, "proxy").at("drift_ppm").get<double>() == 1.5);
+    CHECK(pointNamed(moved, "server").at("overridden") == false);
+    CHECK(pointNamed(moved, "server").at("offset_ms").get<double>() == Approx(3205).margin(0.5));
+    CHECK(hopBetween(moved, "proxy", "server").at("from_to").at("median_ms").get<double>() ==
+          Approx(12).margin(0.5));
+
+    // The text shows both.
+    arguments = points;
+    arguments.insert(arguments.end(), {"--clock", "server=3190"});
+    arguments.insert(arguments.begin(), {TCPSCOPE_CLI, "analyze"});
+    const auto text = runCommand(arguments);
+    REQUIRE(text.ok());
+    CHECK(text.out.find("clock +3190.000 ms, drift +0.0 ppm, given by --clock (fitted: clock +3200.") !=
+          std::string::npos);
 }
