@@ -104,7 +104,8 @@ void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options) {
                        "NAME=OFFSET_MS[,DRIFT_PPM]: the clock of point NAME, ahead of the first point's by OFFSET_MS "
                        "at its first packet and running DRIFT_PPM fast (default 0), instead of the fitted one")
         ->allow_extra_args(false);
-    command.get_option("files")->required(false);
+    CLI::Option* files = command.get_option_no_throw("files");
+    (files != nullptr ? files : command.get_option("file"))->required(false);
 }
 
 void addDetectorOptions(CLI::App& command, ThresholdOptions& options) {
@@ -249,6 +250,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
             PointsAnalysis pointsAnalysis = analyzePoints(*points, analysisOptions);
             loaded.analysis = std::move(pointsAnalysis.analysis);
             loaded.points = std::move(pointsAnalysis.summary);
+            loaded.sightings = std::move(pointsAnalysis.sightings);
         } else {
             loaded.analysis = analyzeCaptures(options.files, analysisOptions);
         }

@@ -2,6 +2,7 @@
 // What every tcpscope-cli subcommand shares: exit codes, the options that choose and analyse
 // captures (files, filter, detector thresholds, strace logs), and loading them.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +79,8 @@ struct LoadedAnalysis {
     std::optional<StraceAlignment> alignment;
     /// With --point: each point's clock and the hops between them.
     std::optional<CapturePointsSummary> points;
+    /// With several points: where each segment was seen (the packets listing shows it).
+    std::shared_ptr<const PointSightings> sightings;
 
     [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
 };

@@ -58,6 +58,18 @@ std::optional<SegmentIdentity> PointSightings::segmentOfFrame(uint32_t frame) co
     return points_[origin.point].segments[origin.segment].id;
 }
 
+std::vector<PointSightings::Sighting> PointSightings::sightingsOfFrame(uint32_t frame) const {
+    std::vector<Sighting> sightings;
+    if (const std::optional<SegmentIdentity> id = segmentOfFrame(frame)) {
+        for (uint32_t p = 0; p < points_.size(); ++p) {
+            if (const std::optional<int64_t> atNs = seenAtNs(p, *id)) {
+                sightings.push_back({p, *atNs});
+            }
+        }
+    }
+    return sightings;
+}
+
 std::optional<uint32_t> PointSightings::pointOfFrame(uint32_t frame) const {
     if (frame == 0 || frame > frames_.size()) {
         return std::nullopt;

@@ -32,6 +32,14 @@ public:
     void addFrame(uint32_t point, const std::optional<SegmentIdentity>& id);
     /// The segment of frame `frame` of the merged analysis; nullopt for a frame that is no TCP segment.
     [[nodiscard]] std::optional<SegmentIdentity> segmentOfFrame(uint32_t frame) const;
+    /// One point's sighting of a segment.
+    struct Sighting {
+        uint32_t point = 0;
+        int64_t tsNs = 0;  ///< on the reference clock
+    };
+    /// Every point that saw the segment of frame `frame` of the merged analysis, in the order of
+    /// the points (seenAtNs of each); empty for a frame that is no TCP segment.
+    [[nodiscard]] std::vector<Sighting> sightingsOfFrame(uint32_t frame) const;
     /// The point frame `frame` of the merged analysis came from.
     [[nodiscard]] std::optional<uint32_t> pointOfFrame(uint32_t frame) const;
 

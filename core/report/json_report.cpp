@@ -564,9 +564,10 @@ Json parsedReport(const Write& write) {
 
 }  // namespace
 
-void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                          const Json& sections) {
     JsonStreamWriter writer(out, 2);
-    writeFlowsSections(writer, analysis, alignment);
+    writeFlowsSections(writer, analysis, alignment, Json::object(), sections);
     writer.endObject();
 }
 
@@ -604,7 +605,8 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
     writeAnalysisSections(writer, analysis, alignment, Json::object(), sections);
 }
 
-void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
+void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
+                            const PacketSightingsFn& seenAt) {
     const AnalysisEngine& engine = *analysis.engine;
     const PacketIndex& packets = engine.packets();
     const auto& connections = engine.connections();
@@ -644,6 +646,17 @@ void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, 
         writer.endArray();
         if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
             writer.field("comment", comment);
+        }
+        if (seenAt) {
+            writer.key("seen_at");
+            writer.beginArray();
+            for (const PacketSighting& sighting : seenAt(packet.frame)) {
+                writer.beginObject();
+                writer.field("point", sighting.point);
+                writer.field("ts", epochSeconds(sighting.tsNs));
+                writer.endObject();
+            }
+            writer.endArray();
         }
         writer.endObject();
     }
