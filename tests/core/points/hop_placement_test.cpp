@@ -1,7 +1,7 @@
 // Stalls placed along the path, with packets built in code: a client and a server 5 ms apart, a
 // capture point on each host (the server's clock 2.47 s ahead), and one request that the client
 // had to send again after its retransmission timer, lost on the way or answered by an ACK lost on
-// the way back.
+// the way back; or a window the server closed for a while.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -26,8 +26,10 @@ constexpr int64_t kOneWayNs = 5'000'000;
 constexpr int64_t kServerClockAheadNs = 2'470'000'000;
 constexpr int64_t kRetransmissionTimerNs = 300'000'000;
 
-// Which segment of the exchange goes missing between the two points.
-enum class Lost { Request, AckOfRequest };
+// What goes wrong in round 10: the request is lost between the hosts, or the server's ACK of it
+// is, or the server's window closes for kWindowClosedNs (its application not reading).
+enum class Lost { Request, AckOfRequest, None };
+constexpr int64_t kWindowClosedNs = 100'000'000;
 
 struct BuiltExchange {
     std::filesystem::path atClient;
@@ -59,7 +61,7 @@ void buildExchange(BuiltExchange& built, Lost lost) {
     // Sends a segment now from `seq` (its sender's next sequence number unless given), seen at
     // the sender's point and, unless `arrives` is false, kOneWayNs later at the other host's point.
     // Returns when it arrived (or would have).
-    auto send = [&](bool fromClient, uint16_t flags, uint32_t bytes, bool arrives = true) {
+    auto send = [&](bool fromClient, uint16_t flags, uint32_t bytes, bool arrives = true, uint16_t window = 65535) {
         test::SegmentSpec spec;
         if (!fromClient) {
             std::swap(spec.source, spec.destination);
@@ -69,6 +71,7 @@ void buildExchange(BuiltExchange& built, Lost lost) {
         spec.ack = (flags & kAck) != 0 ? (fromClient ? serverSeq : clientSeq) : 0;
         spec.flags = flags;
         spec.payloadLength = bytes;
+        spec.window = window;
         spec.ipId = fromClient ? clientId++ : serverId++;
         const int64_t arrivesNs = nowNs + kOneWayNs;
         const int64_t atClientNs = fromClient ? nowNs : arrivesNs;
@@ -103,6 +106,11 @@ void buildExchange(BuiltExchange& built, Lost lost) {
         const bool dropAtServer = lost == Lost::AckOfRequest && (round == 15 || round == 16);
         nowNs = send(true, kAck | kPsh, 100) + 100'000;
         consume(true, 100);
+        if (round == 10 && lost == Lost::None) {
+            send(false, kAck, 0, true, 0);  // the window closes, then opens again
+            nowNs += kWindowClosedNs;
+            nowNs = send(false, kAck, 0) + 100'000;
+        }
         nowNs = send(false, kAck | kPsh, 300) + 100'000;
         consume(false, 300);
         nowNs = send(true, kAck, 0, !dropAtServer) + 100'000'000;
@@ -179,4 +187,25 @@ TEST_CASE("one capture point: no finding is placed", "[points]") {
     REQUIRE(stall != nullptr);
     CHECK_FALSE(stall->placement.has_value());
     CHECK(result.sightings == nullptr);
+}
+
+TEST_CASE("a window closed by the server's application: placed on the server", "[points]") {
+    BuiltExchange built;
+    buildExchange(built, Lost::None);
+    const PointsAnalysis result = analyse(built);
+    const Finding* closed = nullptr;
+    for (const Finding& finding : result.analysis.findings) {
+        if (finding.kind == FindingKind::ZeroWindowStall) {
+            closed = &finding;
+        }
+    }
+    REQUIRE(closed != nullptr);
+    REQUIRE(closed->placement.has_value());
+    CHECK(closed->placement->waitedAt == "client");  // the client's data waited
+    REQUIRE(closed->placement->spans.size() == 1);
+    const tcpscope::SpanPlacement& span = closed->placement->spans.front();
+    REQUIRE(span.parts.size() == 1);
+    CHECK(span.parts.front().kind == WaitPartKind::WaitingOnApplication);
+    CHECK(span.parts.front().from == "server");
+    CHECK(span.parts.front().ms == Approx(kWindowClosedNs / 1e6).margin(0.01));
 }
