@@ -143,8 +143,8 @@ std::optional<SpanPlacement> placeRetransmission(const FindingSpan& span, const 
         }
         return placement;
     }
-    const std::optional<uint32_t> receiverPoint = places.sightings.hostPointOf(
-        original->sourceIsLow ? original->flow.high.address : original->flow.low.address);
+    const std::optional<uint32_t> receiverPoint =
+        places.sightings.hostPointOf(original->sourceIsLow ? original->flow.high.address : original->flow.low.address);
     placement.reachedReceiver = lastSeen && lastSeen == receiverPoint;
     return placement;
 }
@@ -205,8 +205,8 @@ void placeFindingSpans(CaptureAnalysis& analysis, const PointSightings& sighting
         if (const std::optional<SegmentIdentity> first = sightings.segmentOfFrame(finding.spans.front().frames[0])) {
             // The waiting side sent the span's first segment, except for a window closed by the receiver.
             const bool receiverFirst = finding.kind == FindingKind::ZeroWindowStall;
-            const IpAddress& waiting = receiverFirst == first->sourceIsLow ? first->flow.high.address
-                                                                            : first->flow.low.address;
+            const IpAddress& waiting =
+                receiverFirst == first->sourceIsLow ? first->flow.high.address : first->flow.low.address;
             placement.waitedAt = places.name(sightings.hostPointOf(waiting));
         }
         placement.spans.reserve(finding.spans.size());

@@ -7,7 +7,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double roundedMs(double ms) { return std::round(ms * 1000) / 1000; }
+double roundedMs(double ms) {
+    return std::round(ms * 1000) / 1000;
+}
 
 // A part on one host (or beyond one point and back) is "at" it; a part between two points goes "from", "to".
 void addPlace(Json& object, const std::string& from, const std::string& to) {
@@ -19,7 +21,9 @@ void addPlace(Json& object, const std::string& from, const std::string& to) {
     object["to"] = to.empty() ? Json(nullptr) : Json(to);
 }
 
-Json hopJson(const PointHop& hop) { return {{"from", hop.from}, {"to", hop.to}}; }
+Json hopJson(const PointHop& hop) {
+    return {{"from", hop.from}, {"to", hop.to}};
+}
 
 }  // namespace
 

@@ -9,18 +9,15 @@ namespace {
 std::string partText(const PlacedPartTotal& part) {
     const double ms = part.medianMs;
     switch (part.kind) {
-        case WaitPartKind::InFlight:
-            return fmt::format("{:.1f} ms in flight {} -> {}", ms, part.from, part.to);
-        case WaitPartKind::DelayedAck:
-            return fmt::format("{:.1f} ms held by {}'s delayed ACK", ms, part.from);
+        case WaitPartKind::InFlight: return fmt::format("{:.1f} ms in flight {} -> {}", ms, part.from, part.to);
+        case WaitPartKind::DelayedAck: return fmt::format("{:.1f} ms held by {}'s delayed ACK", ms, part.from);
         case WaitPartKind::ReleasedAfterAck:
             return fmt::format("{:.1f} ms in {}'s kernel after the ACK", ms, part.from);
         case WaitPartKind::RetransmissionTimer:
             return fmt::format("{:.1f} ms {}'s retransmission timer", ms, part.from.empty() ? "the sender" : part.from);
         case WaitPartKind::WaitingOnApplication:
             return fmt::format("{:.1f} ms waiting on {}'s application (window closed)", ms, part.from);
-        case WaitPartKind::OutOfSight:
-            break;
+        case WaitPartKind::OutOfSight: break;
     }
     if (part.from == part.to) {
         return fmt::format("{:.1f} ms beyond {} and back, where no point was", ms, part.from);

@@ -125,9 +125,9 @@ void buildExchange(BuiltExchange& built, Lost lost) {
 }
 
 PointsAnalysis analyse(const BuiltExchange& built) {
-    return tcpscope::analyzePoints({CapturePoint{"client", {built.atClient.string()}},
-                                    CapturePoint{"server", {built.atServer.string()}}},
-                                   AnalysisOptions{});
+    return tcpscope::analyzePoints(
+        {CapturePoint{"client", {built.atClient.string()}}, CapturePoint{"server", {built.atServer.string()}}},
+        AnalysisOptions{});
 }
 
 const Finding* onlyRetransmissionStall(const PointsAnalysis& result) {

@@ -17,7 +17,9 @@ using Json = nlohmann::json;
 using tcpscope::test::runCommand;
 using tcpscope::test::ShiftedCaptures;
 
-fs::path sample(const std::string& point) { return tcpscope::test::proxySample(point); }
+fs::path sample(const std::string& point) {
+    return tcpscope::test::proxySample(point);
+}
 
 Json cliJson(std::vector<std::string> arguments) {
     arguments.insert(arguments.begin(), TCPSCOPE_CLI);
@@ -28,9 +30,9 @@ Json cliJson(std::vector<std::string> arguments) {
 }
 
 std::vector<std::string> withPoints(std::vector<std::string> arguments, const ShiftedCaptures& shifted) {
-    arguments.insert(arguments.end(), {"--point", "client=" + shifted.client.string(), "--point",
-                                       "proxy=" + sample("proxy").string(), "--point",
-                                       "server=" + shifted.server.string()});
+    arguments.insert(arguments.end(),
+                     {"--point", "client=" + shifted.client.string(), "--point", "proxy=" + sample("proxy").string(),
+                      "--point", "server=" + shifted.server.string()});
     return arguments;
 }
 
@@ -88,8 +90,8 @@ TEST_CASE("packets --point: where and when each packet was seen, on the referenc
 TEST_CASE("export --point: the records of each connection once", "[points][cli]") {
     const ShiftedCaptures shifted;
     const fs::path out = shifted.folder / "records";
-    const Json exported =
-        cliJson(withPoints({"export", "--host", "proxy-1", "--to", "dir:" + out.string(), "--format", "json"}, shifted));
+    const Json exported = cliJson(
+        withPoints({"export", "--host", "proxy-1", "--to", "dir:" + out.string(), "--format", "json"}, shifted));
     const Json proxyAlone = cliJson({"flows", sample("proxy").string(), "--format", "json"});
     CHECK(exported.at("records").at("flow") == proxyAlone.at("flows").size());
     CHECK(exported.at("dropped") == 0);
