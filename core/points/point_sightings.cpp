@@ -125,6 +125,54 @@ void PointSightings::placeHosts() {
         }
         hostPoint_.emplace(address, best);
     }
+    placeHostsByHandshake();
+}
+
+void PointSightings::placeHostsByHandshake() {
+    // Per connection at one point: when its SYN, SYN-ACK and the handshake's last ACK were seen.
+    struct Handshake {
+        int64_t synNs = 0;
+        int64_t synAckNs = 0;
+        bool synFromLow = true;
+        bool synAckSeen = false;
+        bool done = false;
+    };
+    constexpr uint16_t kSynAck = tcpflag::kSyn | tcpflag::kAck;
+    for (uint32_t p = 0; p < points_.size(); ++p) {
+        if (!comparable_[p]) {
+            continue;
+        }
+        absl::flat_hash_map<FlowKey, Handshake> handshakes;
+        for (const SeenSegment& seen : points_[p].segments) {
+            const SegmentIdentity& id = seen.id;
+            const uint16_t handshakeFlags = id.flags & kSynAck;
+            if (handshakeFlags == tcpflag::kSyn) {
+                handshakes[id.flow] = {seen.tsNs, 0, id.sourceIsLow, false, false};
+                continue;
+            }
+            const auto found = handshakes.find(id.flow);
+            if (found == handshakes.end() || found->second.done) {
+                continue;
+            }
+            Handshake& handshake = found->second;
+            if (handshakeFlags == kSynAck && id.sourceIsLow != handshake.synFromLow) {
+                handshake.synAckNs = seen.tsNs;
+                handshake.synAckSeen = true;
+            } else if (handshakeFlags == tcpflag::kAck && handshake.synAckSeen && id.sourceIsLow == handshake.synFromLow) {
+                handshake.done = true;
+                // The round trip from the point to each end: next to one end, that one is a tenth of the other or less.
+                const int64_t towardsReceiverNs = handshake.synAckNs - handshake.synNs;
+                const int64_t towardsSenderNs = seen.tsNs - handshake.synAckNs;
+                const IpAddress& sender = handshake.synFromLow ? id.flow.low.address : id.flow.high.address;
+                const IpAddress& receiver = handshake.synFromLow ? id.flow.high.address : id.flow.low.address;
+                if (towardsSenderNs * 10 <= towardsReceiverNs) {
+                    hostPoint_.try_emplace(sender, p);
+                } else if (towardsReceiverNs * 10 <= towardsSenderNs) {
+                    hostPoint_.try_emplace(receiver, p);
+                }
+            }
+        }
+    }
 }
 
 }  // namespace tcpscope

@@ -46,7 +46,9 @@ public:
     /// The point on the host of `address`: the one that saw most of that address's segments first
     /// (before every other point that saw them, on the reference clock). A point on the sending host
     /// sees a segment before it travels anywhere; TTLs cannot tell (on a host's own loopback or
-    /// veth every TTL is the initial one). nullopt when no segment of it was seen at two comparable points.
+    /// veth every TTL is the initial one). An address no two comparable points saw segments of: the
+    /// point whose view of one of its handshakes puts it next to it (the round trip from the point
+    /// to that end a tenth of the round trip to the other end, or less). Otherwise nullopt.
     [[nodiscard]] std::optional<uint32_t> hostPointOf(const IpAddress& address) const;
 
 private:
@@ -62,6 +64,7 @@ private:
     };
 
     void placeHosts();
+    void placeHostsByHandshake();
 
     std::vector<PointSegments> points_;
     std::vector<PointClock> clocks_;

@@ -262,6 +262,35 @@ TEST_CASE("three capture points: every Nagle stall placed on the proxy, the rece
     CHECK(text.out.find("held by client's delayed ACK") != std::string::npos);
 }
 
+TEST_CASE("no point on the server: its stalls placed on the proxy, the rest out of sight", "[points][cli]") {
+    const ShiftedCaptures shifted;
+    const Json report =
+        analyzeJson({"--point", "client=" + shifted.client.string(), "--point", "proxy=" + sample("proxy").string()});
+    size_t towardsServer = 0;
+    for (const Json& finding : report.at("findings")) {
+        if (finding.at("kind") != "delayed_ack_stall" || receiverPoint(finding.at("evidence").at("receiver")) != "server") {
+            continue;
+        }
+        ++towardsServer;
+        // Only the proxy saw the proxy's back address: its handshake there puts the proxy next to it.
+        const Json& placement = finding.at("placement");
+        CHECK(placement.at("waited_at") == "proxy");
+        const Json& instances = finding.at("evidence").at("instances");
+        REQUIRE(placement.at("spans").size() == instances.size());
+        for (size_t i = 0; i < instances.size(); ++i) {
+            const Json& parts = placement.at("spans")[i].at("parts");
+            REQUIRE(parts.size() == 2);
+            CHECK(parts[0].at("what") == "out_of_sight");
+            CHECK(parts[0].at("at") == "proxy");
+            // The way to the server and back and its delayed ACK: the ACK's delay as the proxy saw it.
+            CHECK(parts[0].at("ms").get<double>() == Approx(instances[i].at("ack_delay_ms").get<double>()).margin(0.01));
+            CHECK(parts[1].at("what") == "released_after_ack");
+            CHECK(parts[1].at("at") == "proxy");
+        }
+    }
+    CHECK(towardsServer == 1);
+}
+
 TEST_CASE("one capture point: nothing placed, the text as the file alone gives it after the points block",
           "[points][cli]") {
     const std::string proxy = sample("proxy").string();
