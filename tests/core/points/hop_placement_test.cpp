@@ -58,8 +58,8 @@ void buildExchange(BuiltExchange& built, Lost lost) {
     uint16_t serverId = 1;
     int64_t nowNs = kStartNs;
     using namespace tcpscope::tcpflag;
-    // Sends a segment now from `seq` (its sender's next sequence number unless given), seen at
-    // the sender's point and, unless `arrives` is false, kOneWayNs later at the other host's point.
+    // Sends a segment now from its sender's next sequence number, seen at the sender's point and,
+    // unless `arrives` is false, kOneWayNs later at the other host's point.
     // Returns when it arrived (or would have).
     auto send = [&](bool fromClient, uint16_t flags, uint32_t bytes, bool arrives = true, uint16_t window = 65535) {
         test::SegmentSpec spec;
