@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "points/points_report.hpp"
 #include "report/json_report.hpp"
+#include "report/placement_text.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_text.hpp"
 #include "report/text_report.hpp"
@@ -21,6 +22,20 @@ struct AnalysisCommandOptions {
 };
 
 enum class Output { Analyze, Flows, Packets };
+
+// With several capture points, the points that saw each packet; otherwise none.
+PacketSightingsFn packetSightings(const LoadedAnalysis& loaded) {
+    if (!loaded.sightings || !loaded.points) {
+        return {};
+    }
+    return [sightings = loaded.sightings, points = &loaded.points->points](uint32_t frame) {
+        std::vector<PacketSighting> seen;
+        for (const PointSightings::Sighting& sighting : sightings->sightingsOfFrame(frame)) {
+            seen.push_back({(*points)[sighting.point].point.name, sighting.tsNs});
+        }
+        return seen;
+    };
+}
 
 void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisCommandOptions& options) {
     const CaptureAnalysis& analysis = loaded.analysis;
@@ -37,6 +52,7 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
             } else {
                 if (loaded.points) {
                     writePointsText(std::cout, *loaded.points);
+                    writePlacementsText(std::cout, analysis);
                 }
                 writeAnalysisText(std::cout, analysis);
                 if (aligned != nullptr) {
@@ -47,18 +63,22 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
             break;
         case Output::Flows:
             if (json) {
-                writeFlowsReportJson(std::cout, analysis, aligned);
+                writeFlowsReportJson(std::cout, analysis, aligned,
+                                     loaded.points ? pointsJson(*loaded.points) : Json::object());
                 std::cout << '\n';
             } else {
+                if (loaded.points) {
+                    writePointsText(std::cout, *loaded.points);
+                }
                 writeFlowsText(std::cout, analysis);
             }
             break;
         case Output::Packets:
             if (json) {
-                writePacketsReportJson(std::cout, analysis, options.flow);
+                writePacketsReportJson(std::cout, analysis, options.flow, packetSightings(loaded));
                 std::cout << '\n';
             } else {
-                writePacketsText(std::cout, analysis, options.flow);
+                writePacketsText(std::cout, analysis, options.flow, packetSightings(loaded));
             }
             break;
     }
@@ -74,8 +94,8 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
     if (output == Output::Packets) {
         command->add_option("--flow", options->flow, "only the packets of this flow id");
     }
+    addCapturePointOption(*command, options->input);
     if (output == Output::Analyze) {
-        addCapturePointOption(*command, options->input);
         // Hidden (no group): tests/bench/run_benchmark.sh --stages times the analysis stopped after
         // decoding, and after tracking the connections with no detector, beside the full analysis.
         command

@@ -1,6 +1,8 @@
 #include "cli_common.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 
@@ -55,6 +57,41 @@ std::optional<std::vector<CapturePoint>> parseCapturePoints(const std::vector<st
     return points;
 }
 
+// Sets the clocks of --clock NAME=OFFSET_MS[,DRIFT_PPM] arguments on `points`. Prints the error
+// and returns false for a bad argument, a name that is no point, or the first point (the reference).
+bool parseGivenClocks(const std::vector<std::string>& arguments, std::vector<CapturePoint>& points) {
+    for (const std::string& argument : arguments) {
+        const size_t equals = argument.find('=');
+        const std::string name = equals == std::string::npos ? std::string() : argument.substr(0, equals);
+        const std::string value = equals == std::string::npos ? std::string() : argument.substr(equals + 1);
+        GivenClock clock;
+        char* end = nullptr;
+        clock.offsetMs = std::strtod(value.c_str(), &end);
+        bool valid = !name.empty() && !value.empty() && end != value.c_str();
+        if (valid && *end == ',') {
+            const char* drift = end + 1;
+            clock.driftPpm = std::strtod(drift, &end);
+            valid = end != drift;
+        }
+        if (!valid || *end != '\0' || !std::isfinite(clock.offsetMs) || !std::isfinite(clock.driftPpm)) {
+            fmt::print(stderr, "tcpscope-cli: --clock '{}' must be NAME=OFFSET_MS[,DRIFT_PPM], e.g. --clock server=3200.5\n",
+                       argument);
+            return false;
+        }
+        auto point = std::find_if(points.begin(), points.end(), [&](const CapturePoint& p) { return p.name == name; });
+        if (point == points.end()) {
+            fmt::print(stderr, "tcpscope-cli: --clock {}: no capture point of that name\n", name);
+            return false;
+        }
+        if (point == points.begin()) {
+            fmt::print(stderr, "tcpscope-cli: --clock {}: the first point is the reference clock\n", name);
+            return false;
+        }
+        point->clock = clock;
+    }
+    return true;
+}
+
 }  // namespace
 
 void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options) {
@@ -63,7 +100,12 @@ void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options) {
                        "again adds a file to that point); packets seen at several points count once, on the first "
                        "point's clock")
         ->allow_extra_args(false);  // one NAME=FILE per --point: a file after it is a positional file
-    command.get_option("files")->required(false);
+    command.add_option("--clock", options.clocks,
+                       "NAME=OFFSET_MS[,DRIFT_PPM]: the clock of point NAME, ahead of the first point's by OFFSET_MS "
+                       "at its first packet and running DRIFT_PPM fast (default 0), instead of the fitted one")
+        ->allow_extra_args(false);
+    CLI::Option* files = command.get_option_no_throw("files");
+    (files != nullptr ? files : command.get_option("file"))->required(false);
 }
 
 void addDetectorOptions(CLI::App& command, ThresholdOptions& options) {
@@ -193,9 +235,12 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
             return kExitUsage;
         }
         points = parseCapturePoints(options.points);
-        if (!points) {
+        if (!points || !parseGivenClocks(options.clocks, *points)) {
             return kExitUsage;
         }
+    } else if (!options.clocks.empty()) {
+        fmt::print(stderr, "tcpscope-cli: --clock needs the capture points (--point NAME=FILE)\n");
+        return kExitUsage;
     } else if (options.files.empty()) {
         fmt::print(stderr, "tcpscope-cli: no capture file given (FILE... or --point NAME=FILE)\n");
         return kExitUsage;
@@ -205,6 +250,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
             PointsAnalysis pointsAnalysis = analyzePoints(*points, analysisOptions);
             loaded.analysis = std::move(pointsAnalysis.analysis);
             loaded.points = std::move(pointsAnalysis.summary);
+            loaded.sightings = std::move(pointsAnalysis.sightings);
         } else {
             loaded.analysis = analyzeCaptures(options.files, analysisOptions);
         }

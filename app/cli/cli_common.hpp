@@ -2,6 +2,7 @@
 // What every tcpscope-cli subcommand shares: exit codes, the options that choose and analyse
 // captures (files, filter, detector thresholds, strace logs), and loading them.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,8 @@ struct AnalysisInputOptions {
     std::vector<std::string> files;
     /// --point NAME=FILE as given: several capture points of one incident (addCapturePointOption).
     std::vector<std::string> points;
+    /// --clock NAME=OFFSET_MS[,DRIFT_PPM] as given: a point's clock instead of the fitted one.
+    std::vector<std::string> clocks;
     std::string filter;
     ThresholdOptions thresholds;
     std::vector<std::string> straceLogs;
@@ -59,7 +62,8 @@ struct AnalysisInputOptions {
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.
 void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles);
 
-/// Registers --point NAME=FILE (repeatable) and lets the files be left out when it is given.
+/// Registers --point NAME=FILE and --clock NAME=OFFSET_MS[,DRIFT_PPM] (both repeatable) and lets
+/// the files be left out when --point is given.
 void addCapturePointOption(CLI::App& command, AnalysisInputOptions& options);
 
 /// Registers --os and every detector threshold (group "Detector thresholds").
@@ -75,6 +79,8 @@ struct LoadedAnalysis {
     std::optional<StraceAlignment> alignment;
     /// With --point: each point's clock and the hops between them.
     std::optional<CapturePointsSummary> points;
+    /// With several points: where each segment was seen (the packets listing shows it).
+    std::shared_ptr<const PointSightings> sightings;
 
     [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
 };

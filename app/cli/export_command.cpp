@@ -25,6 +25,9 @@ struct ExportOptions {
     std::string format = "text";
 };
 
+// Whether captures are given to analyse (files, or capture points); none: only the spool is sent.
+bool hasCaptures(const AnalysisInputOptions& input) { return !input.files.empty() || !input.points.empty(); }
+
 // What one export did, for the closing lines.
 struct ExportOutcome {
     RecordCounts counts;
@@ -65,7 +68,7 @@ void printOutcome(const ExportOptions& options, const ExportOutcome& outcome) {
         std::cout << json.dump() << '\n';
         return;
     }
-    if (!options.input.files.empty()) {
+    if (hasCaptures(options.input)) {
         fmt::print(
             "exported {} flows, {} findings, {} series records as host {} (capture {}): analysis {:.2f} s, "
             "records and sending {:.2f} s ({:.0f} records/s)\n",
@@ -76,6 +79,18 @@ void printOutcome(const ExportOptions& options, const ExportOutcome& outcome) {
     fmt::print("{}\n", sinkReportLine(outcome.sink));
 }
 
+// The files of the capture points of an analysis with --point, else the files given.
+std::vector<std::string> capturedFiles(const AnalysisInputOptions& input, const LoadedAnalysis& loaded) {
+    if (!loaded.points) {
+        return input.files;
+    }
+    std::vector<std::string> files;
+    for (const PointSummary& point : loaded.points->points) {
+        files.insert(files.end(), point.point.files.begin(), point.point.files.end());
+    }
+    return files;
+}
+
 int runExport(const CLI::App& command, ExportOptions& options) {
     SinkTarget target;
     try {
@@ -84,14 +99,14 @@ int runExport(const CLI::App& command, ExportOptions& options) {
         fmt::print(stderr, "tcpscope-cli: --to {}\n", error.what());
         return kExitUsage;
     }
-    if (!options.input.files.empty() && !isValidHostName(options.sink.host)) {
+    if (hasCaptures(options.input) && !isValidHostName(options.sink.host)) {
         fmt::print(stderr,
                    "tcpscope-cli: --host '{}': give the capturing host's name (letters, digits, '.', '-', "
                    "'_')\n",
                    options.sink.host);
         return kExitUsage;
     }
-    if (options.input.files.empty() && std::holds_alternative<DirectoryTarget>(target)) {
+    if (!hasCaptures(options.input) && std::holds_alternative<DirectoryTarget>(target)) {
         fmt::print(stderr, "tcpscope-cli: export: no capture file given\n");
         return kExitUsage;
     }
@@ -99,7 +114,7 @@ int runExport(const CLI::App& command, ExportOptions& options) {
     ExportOutcome outcome;
     try {
         OpenRecordSink sink = openRecordSink(target, options.sink);
-        if (!options.input.files.empty()) {
+        if (hasCaptures(options.input)) {
             const auto analysisStart = std::chrono::steady_clock::now();
             LoadedAnalysis loaded;
             if (const int status = loadAnalysis(command, options.input, loaded); status != kExitAnalysed) {
@@ -108,7 +123,7 @@ int runExport(const CLI::App& command, ExportOptions& options) {
             const auto recordStart = std::chrono::steady_clock::now();
             outcome.analysisSeconds = Seconds(recordStart - analysisStart).count();
             outcome.captureId = options.sink.captureId.empty()
-                                    ? captureIdOf(options.sink.host, options.input.files,
+                                    ? captureIdOf(options.sink.host, capturedFiles(options.input, loaded),
                                                   loaded.analysis.engine->firstTsNs())
                                     : options.sink.captureId;
             const RecordSource source{options.sink.host, outcome.captureId,
@@ -140,6 +155,7 @@ Subcommand addExportCommand(CLI::App& app) {
     addAnalysisInputOptions(*command, options->input, true);
     command->get_option("files")->required(false)->description(
         "capture files of one host, merged (pcap, pcapng, gzip or zstd); none: only send what the spool holds");
+    addCapturePointOption(*command, options->input);
     addRecordSinkOptions(*command, options->sink, true);
     command->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
     return {command, [command, options] { return runExport(*command, *options); }};

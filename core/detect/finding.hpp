@@ -11,6 +11,7 @@
 #include "detect/finding_impact.hpp"
 #include "detect/finding_kind.hpp"
 #include "detect/finding_span.hpp"
+#include "detect/span_placement.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {
@@ -53,6 +54,9 @@ struct Finding {
     /// trace of its sender); for a port_exhaustion, the failed connect() calls.
     std::vector<StraceVerdict> straceVerdicts;
     std::optional<FailedConnects> failedConnects;
+    /// Set by the analysis of several capture points (core/points/hop_attribution): where the time
+    /// of each listed span went along the path. Unset with one capture point.
+    std::optional<FindingPlacement> placement;
     /// Kind-specific fields, for the reports and the details panel only: every other reader takes
     /// the typed members above.
     nlohmann::json evidence = nlohmann::json::object();

@@ -243,4 +243,16 @@ std::optional<PairClockFit> fitPairClock(const std::vector<SegmentPair>& pairs) 
     return fit;
 }
 
+void remeasureDelays(PairClockFit& fit, const std::vector<SegmentPair>& pairs, const LinearClock& clock) {
+    std::vector<TimedDifference> firstToSecond;
+    std::vector<TimedDifference> secondToFirst;
+    for (const SegmentPair& pair : pairs) {
+        const TimedDifference timed{pair.firstPointTsNs, static_cast<double>(pair.secondPointTsNs - pair.firstPointTsNs)};
+        (timed.differenceNs > clock.offsetAtNs(timed.firstTsNs) ? firstToSecond : secondToFirst).push_back(timed);
+    }
+    fit.clock = clock;
+    fit.firstToSecond = firstToSecond.empty() ? std::nullopt : std::optional(oneWayDelay(firstToSecond, clock, 1));
+    fit.secondToFirst = secondToFirst.empty() ? std::nullopt : std::optional(oneWayDelay(secondToFirst, clock, -1));
+}
+
 }  // namespace tcpscope

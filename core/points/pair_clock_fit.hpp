@@ -42,4 +42,9 @@ struct PairClockFit {
 /// pair, std::nullopt.
 std::optional<PairClockFit> fitPairClock(const std::vector<SegmentPair>& pairs);
 
+/// The one-way delays of `pairs` each way with `clock` as the pair's clock (a clock given by the
+/// user, not fitted): a segment is first -> second when its difference exceeds the offset.
+/// Sets fit.clock and the delays; a direction no segment went is nullopt.
+void remeasureDelays(PairClockFit& fit, const std::vector<SegmentPair>& pairs, const LinearClock& clock);
+
 }  // namespace tcpscope

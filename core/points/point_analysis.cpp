@@ -9,6 +9,7 @@
 #include "decode/packet_decoder.hpp"
 #include "engine/input_summary_count.hpp"
 #include "points/connection_vantage.hpp"
+#include "points/hop_attribution.hpp"
 #include "points/point_segments.hpp"
 #include "points/segment_matching.hpp"
 
@@ -54,7 +55,8 @@ PointInput* earliestInput(std::vector<PointInput>& inputs, uint32_t& index) {
 std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& points,
                                              const std::vector<PointClock>& clocks,
                                              const absl::flat_hash_map<FlowKey, uint32_t>& vantage,
-                                             AnalysisEngine& engine, std::vector<PointSummary>& summaries) {
+                                             AnalysisEngine& engine, std::vector<PointSummary>& summaries,
+                                             PointSightings& sightings) {
     std::vector<PointInput> inputs;
     for (uint32_t p = 0; p < points.size(); ++p) {
         for (const std::string& path : points[p].files) {
@@ -77,6 +79,7 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
         }
         const DecodeStatus status = decodePacket(earliest->pending, segment, &tooBig);
         bool take = true;
+        std::optional<SegmentIdentity> identity;
         if (status == DecodeStatus::Tcp || status == DecodeStatus::PacketTooBig) {
             bool sourceIsLow = true;
             const auto chosen = vantage.find(FlowKey::fromSegment(segment.source, segment.destination, sourceIsLow));
@@ -84,9 +87,11 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
             take = chosen == vantage.end() || chosen->second == earliest->point;
             if (take && status == DecodeStatus::Tcp) {
                 ++summaries[earliest->point].analysedSegments;
+                identity = identityOf(segment);
             }
         }
         if (take) {
+            sightings.addFrame(earliest->point, identity);
             RawPacket onReferenceClock = earliest->pending;
             onReferenceClock.tsNs = earliest->referenceTsNs;
             engine.push(onReferenceClock, index);
@@ -100,6 +105,29 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
         inputSummaries.push_back(std::move(input.summary));
     }
     return inputSummaries;
+}
+
+// The clocks the user gave (CapturePoint::clock; not the reference's) in place of the fitted ones,
+// which the summary keeps; the one-way delays of the hops whose clocks moved measured again.
+void applyGivenClocks(const std::vector<CapturePoint>& points, const std::vector<PointSegments>& segments,
+                      int64_t referenceOriginNs, std::vector<PointClock>& clocks, CapturePointsSummary& summary) {
+    std::vector<bool> moved(points.size(), false);
+    for (uint32_t p = 1; p < points.size() && p < clocks.size(); ++p) {
+        moved[p] = points[p].clock.has_value() ||
+                   std::any_of(clocks[p].via.begin(), clocks[p].via.end(),
+                               [&](uint32_t via) { return points[via].clock.has_value(); });
+    }
+    for (uint32_t p = 1; p < points.size() && p < clocks.size(); ++p) {
+        if (points[p].clock) {
+            summary.points[p].fittedClock = overrideClock(clocks, p, *points[p].clock, referenceOriginNs);
+        }
+    }
+    for (PointLink& hop : summary.hops) {
+        if (moved[hop.first] || moved[hop.second]) {
+            remeasureDelays(hop.fit, matchSegments(segments[hop.first], segments[hop.second]),
+                            relativeClock(clocks[hop.first], clocks[hop.second]));
+        }
+    }
 }
 
 }  // namespace
@@ -128,12 +156,15 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
             }
         }
     }
-    const std::vector<PointClock> clocks =
+    std::vector<PointClock> clocks =
         chainPointClocks(static_cast<uint32_t>(points.size()), result.summary.hops, referenceOriginNs);
     for (uint32_t p = 0; p < points.size(); ++p) {
         PointSummary& summary = result.summary.points.emplace_back();
         summary.point = points[p];
-        summary.clock = clocks[p];
+    }
+    applyGivenClocks(points, segments, referenceOriginNs, clocks, result.summary);
+    for (uint32_t p = 0; p < points.size(); ++p) {
+        result.summary.points[p].clock = clocks[p];
     }
 
     if (points.size() <= 1) {
@@ -158,12 +189,20 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
     for (const auto& [flow, point] : vantage) {
         ++result.summary.points[point].connectionsAnalysed;
     }
+    auto sightings = std::make_shared<PointSightings>(std::move(segments), clocks);
     // The same steps as analyzeCaptures, with the frames chosen and put on one clock.
     CaptureAnalysis& analysis = result.analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
     auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors, options.runDetectors);
-    analysis.inputs = feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points);
+    analysis.inputs =
+        feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points, *sightings);
     releaseFindings(analysis, std::move(authors), options);
+    std::vector<std::string> names;
+    for (const CapturePoint& point : points) {
+        names.push_back(point.name);
+    }
+    placeFindingSpans(analysis, *sightings, names);
+    result.sightings = std::move(sightings);
     return result;
 }
 

@@ -1,5 +1,6 @@
 #include "points/point_clocks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -85,6 +86,46 @@ std::vector<PointClock> chainPointClocks(uint32_t pointCount, const std::vector<
         }
     }
     return clocks;
+}
+
+PointClock overrideClock(std::vector<PointClock>& clocks, uint32_t point, const GivenClock& given,
+                         int64_t referenceOriginNs) {
+    const PointClock fitted = clocks[point];
+    const LinearClock givenClock{referenceOriginNs, given.offsetMs * 1e6, given.driftPpm * 1e-6};
+    // Every clock is a line from the reference's origin: what moves the given point's line moves
+    // those of the points fitted through it by as much.
+    const double offsetShiftNs = givenClock.offsetAtNs(referenceOriginNs) - fitted.clock.offsetAtNs(referenceOriginNs);
+    const double driftShift = givenClock.drift - fitted.clock.drift;
+    for (PointClock& other : clocks) {
+        if (fitted.linked && std::find(other.via.begin(), other.via.end(), point) != other.via.end()) {
+            other.clock.offsetNs = other.clock.offsetAtNs(referenceOriginNs) + offsetShiftNs;
+            other.clock.originNs = referenceOriginNs;
+            other.clock.drift += driftShift;
+            other.uncertaintyMs = std::nullopt;
+        }
+    }
+    PointClock& overridden = clocks[point];
+    overridden.clock = givenClock;
+    overridden.linked = true;
+    overridden.separable = true;
+    overridden.driftMeasured = true;
+    overridden.uncertaintyMs = std::nullopt;
+    overridden.driftUncertaintyPpm = std::nullopt;
+    overridden.via.clear();
+    overridden.overridden = true;
+    return fitted;
+}
+
+LinearClock relativeClock(const PointClock& first, const PointClock& second) {
+    // At two moments of the first point's clock, a second apart.
+    const int64_t originNs = first.clock.originNs + std::llround(first.clock.offsetAtNs(first.clock.originNs));
+    const int64_t laterNs = originNs + 1'000'000'000;
+    auto offsetAt = [&](int64_t firstNs) {
+        const int64_t referenceNs = first.toReferenceNs(firstNs);
+        return second.clock.offsetAtNs(referenceNs) - first.clock.offsetAtNs(referenceNs);
+    };
+    const double atOrigin = offsetAt(originNs);
+    return {originNs, atOrigin, (offsetAt(laterNs) - atOrigin) / static_cast<double>(laterNs - originNs)};
 }
 
 }  // namespace tcpscope

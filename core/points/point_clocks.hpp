@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "points/capture_point.hpp"
 #include "points/linear_clock.hpp"
 #include "points/pair_clock_fit.hpp"
 
@@ -29,6 +30,8 @@ struct PointClock {
     std::optional<double> uncertaintyMs;
     std::optional<double> driftUncertaintyPpm;
     std::vector<uint32_t> via;  ///< the points between it and the reference, nearest the reference first
+    /// Given by the user (GivenClock), not fitted; the points chained through it moved with it.
+    bool overridden = false;
 
     /// A time of this point's clock on the reference's.
     [[nodiscard]] int64_t toReferenceNs(int64_t tsNs) const { return clock.toOtherClockNs(tsNs); }
@@ -40,5 +43,15 @@ struct PointClock {
 /// quadrature. Offsets are given at `referenceOriginNs` (the reference's first packet).
 std::vector<PointClock> chainPointClocks(uint32_t pointCount, const std::vector<PointLink>& links,
                                          int64_t referenceOriginNs);
+
+/// Replaces the clock of `point` (not the reference) by `given` (offset at `referenceOriginNs`):
+/// linked and separable, without an uncertainty; the points chained to the reference through it
+/// move by as much. Returns the fitted clock it replaced.
+PointClock overrideClock(std::vector<PointClock>& clocks, uint32_t point, const GivenClock& given,
+                         int64_t referenceOriginNs);
+
+/// clock(second) - clock(first) as a function of the first point's time, from their clocks against
+/// the reference (for the one-way delays between two points whose clocks were given).
+LinearClock relativeClock(const PointClock& first, const PointClock& second);
 
 }  // namespace tcpscope

@@ -8,6 +8,19 @@
 
 namespace tcpscope {
 
+SegmentIdentity identityOf(const TcpSegment& segment) {
+    SegmentIdentity id;
+    id.flow = FlowKey::fromSegment(segment.source, segment.destination, id.sourceIsLow);
+    id.seq = segment.seq;
+    id.ack = segment.ack;
+    id.payloadLength = segment.payloadLength;
+    id.flags = segment.flags;
+    id.ipId = segment.ipId;
+    id.hasTimestamp = segment.options.hasTimestamp;
+    id.tsVal = segment.options.tsVal;
+    return id;
+}
+
 PointSegments readPointSegments(const CapturePoint& point) {
     PointSegments result;
     for (const std::string& path : point.files) {
@@ -22,15 +35,7 @@ PointSegments readPointSegments(const CapturePoint& point) {
             SeenSegment seen;
             seen.tsNs = packet.tsNs;
             seen.ttl = segment.ttl;
-            SegmentIdentity& id = seen.id;
-            id.flow = FlowKey::fromSegment(segment.source, segment.destination, id.sourceIsLow);
-            id.seq = segment.seq;
-            id.ack = segment.ack;
-            id.payloadLength = segment.payloadLength;
-            id.flags = segment.flags;
-            id.ipId = segment.ipId;
-            id.hasTimestamp = segment.options.hasTimestamp;
-            id.tsVal = segment.options.tsVal;
+            seen.id = identityOf(segment);
             result.segments.push_back(seen);
         }
     }

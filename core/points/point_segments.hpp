@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "decode/decoded_packet.hpp"
 #include "points/capture_point.hpp"
 #include "tcp/flow_key.hpp"
 
@@ -29,6 +30,9 @@ struct SegmentIdentity {
                           id.ipId, id.hasTimestamp, id.tsVal);
     }
 };
+
+/// The identity of a decoded segment.
+SegmentIdentity identityOf(const TcpSegment& segment);
 
 /// One TCP segment as one capture point saw it, on that point's clock.
 struct SeenSegment {

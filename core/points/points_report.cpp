@@ -47,11 +47,32 @@ Json pointJson(const CapturePointsSummary& analysis, const PointSummary& summary
                                          ? Json(std::round(*clock.driftUncertaintyPpm * 1e3) / 1e3)
                                          : Json(nullptr);
     point["via"] = via;
+    point["overridden"] = clock.overridden;
+    if (summary.fittedClock) {
+        const PointClock& fitted = *summary.fittedClock;
+        point["fitted"] = {
+            {"linked", fitted.linked},
+            {"separable", fitted.separable},
+            {"offset_ms", fitted.linked ? Json(roundedMs(fitted.clock.offsetNs / 1e6)) : Json(nullptr)},
+            {"offset_uncertainty_ms", optionalMs(fitted.uncertaintyMs)},
+            {"drift_ppm", fitted.linked && fitted.driftMeasured ? Json(std::round(fitted.clock.drift * 1e9) / 1e3)
+                                                                : Json(nullptr)}};
+    } else {
+        point["fitted"] = nullptr;
+    }
     point["packets"] = summary.frames;
     point["tcp_packets"] = summary.tcpSegments;
     point["analysed_tcp_packets"] = summary.analysedSegments;
     point["connections_analysed"] = summary.connectionsAnalysed;
     return point;
+}
+
+std::string offsetText(const PointClock& clock);
+
+// The clock the user gave, then the one fitted.
+std::string givenClockText(const PointClock& given, const PointClock& fitted) {
+    return fmt::format("clock {:+.3f} ms, drift {:+.1f} ppm, given by --clock (fitted: {})",
+                       roundedMs(given.clock.offsetNs / 1e6) + 0.0, given.clock.drift * 1e6 + 0.0, offsetText(fitted));
 }
 
 std::string offsetText(const PointClock& clock) {
@@ -109,7 +130,8 @@ void writePointsText(std::ostream& out, const CapturePointsSummary& analysis) {
     for (const PointSummary& summary : analysis.points) {
         fmt::print(out, "  {:<12} {} packets, {} of {} TCP analysed ({} connections): {}\n", summary.point.name,
                    summary.frames, summary.analysedSegments, summary.tcpSegments, summary.connectionsAnalysed,
-                   offsetText(summary.clock));
+                   summary.fittedClock ? givenClockText(summary.clock, *summary.fittedClock)
+                                       : offsetText(summary.clock));
     }
     for (const PointLink& hop : analysis.hops) {
         const std::string& from = analysis.points[hop.first].point.name;

@@ -9,6 +9,7 @@
 #include "report/cause_and_fix.hpp"
 #include "report/incident_summary.hpp"
 #include "report/mermaid_sequence.hpp"
+#include "report/placement_text.hpp"
 #include "report/report_format.hpp"
 
 namespace tcpscope {
@@ -144,6 +145,18 @@ void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& anal
         "Impact.", fmt::format("{} ({}, {}).", sectionImpactText(analysis, section), severityName(group.severity),
                                plural(group.findings.size(), "finding", "findings"))));
     blocks.push_back(paragraph("Cause.", sameKind ? asBefore : std::string(causeAndFix(group.kind).cause)));
+    // With several capture points: where along the path its stalls' time went, per finding.
+    std::string where;
+    for (const size_t finding : group.findings) {
+        if (const std::optional<FindingPlacement>& placement = analysis.findings[finding].placement;
+            placement && !placement->spans.empty()) {
+            where += fmt::format("{}flow {} {}", where.empty() ? "" : "; ", analysis.findings[finding].connection,
+                                 placementText(*placement));
+        }
+    }
+    if (!where.empty()) {
+        blocks.push_back(paragraph("Where.", where + "."));
+    }
     if (section.picture == SectionPicture::Ladder) {
         ladderBlocks(blocks, analysis, input, section, index);
     } else if (section.picture != SectionPicture::None && index < input.sections.size() &&

@@ -18,6 +18,7 @@
 #include "report/finding_evidence.hpp"
 #include "report/finding_groups.hpp"
 #include "report/json_report_writer.hpp"
+#include "report/placement_json.hpp"
 #include "report/report_format.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_json.hpp"
@@ -251,6 +252,9 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding) {
         out.field("evidence", findingEvidenceJson(finding));
     } else {
         out.field("evidence", finding.evidence);
+    }
+    if (finding.placement) {
+        out.field("placement", placementJson(*finding.placement));  // only with several capture points
     }
     out.endObject();
 }
@@ -560,9 +564,10 @@ Json parsedReport(const Write& write) {
 
 }  // namespace
 
-void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
+void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
+                          const Json& sections) {
     JsonStreamWriter writer(out, 2);
-    writeFlowsSections(writer, analysis, alignment);
+    writeFlowsSections(writer, analysis, alignment, Json::object(), sections);
     writer.endObject();
 }
 
@@ -600,7 +605,8 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
     writeAnalysisSections(writer, analysis, alignment, Json::object(), sections);
 }
 
-void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
+void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
+                            const PacketSightingsFn& seenAt) {
     const AnalysisEngine& engine = *analysis.engine;
     const PacketIndex& packets = engine.packets();
     const auto& connections = engine.connections();
@@ -640,6 +646,17 @@ void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, 
         writer.endArray();
         if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
             writer.field("comment", comment);
+        }
+        if (seenAt) {
+            writer.key("seen_at");
+            writer.beginArray();
+            for (const PacketSighting& sighting : seenAt(packet.frame)) {
+                writer.beginObject();
+                writer.field("point", sighting.point);
+                writer.field("ts", epochSeconds(sighting.tsNs));
+                writer.endObject();
+            }
+            writer.endArray();
         }
         writer.endObject();
     }

@@ -11,6 +11,7 @@
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "report/json_report_writer.hpp"
+#include "report/packet_sightings.hpp"
 
 namespace tcpscope {
 
@@ -32,12 +33,15 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
 /// the capture section (a live capture's counters).
 void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
                              const StraceAlignment* alignment, const Json& captureMembers);
-/// Writes the report of `tcpscope-cli flows` (schema, capture, flows), as dump(2) would.
+/// Writes the report of `tcpscope-cli flows` (schema, capture, `sections` as in the analysis report,
+/// flows), as dump(2) would.
 void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis,
-                          const StraceAlignment* alignment = nullptr);
+                          const StraceAlignment* alignment = nullptr, const Json& sections = Json::object());
 /// Writes the report of `tcpscope-cli packets` (schema and one object per TCP packet, of one flow
 /// if given), as dump(1) would.
-void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow);
+/// With `seenAt` (several capture points), each packet's `seen_at`.
+void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
+                            const PacketSightingsFn& seenAt = {});
 
 /// The same reports as trees (parsed from the written text: for small captures and tests).
 Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);

@@ -124,7 +124,8 @@ void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis) {
     }
 }
 
-void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
+void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
+                      const PacketSightingsFn& seenAt) {
     const AnalysisEngine& engine = *analysis.engine;
     const PacketIndex& packets = engine.packets();
     const auto& connections = engine.connections();
@@ -144,6 +145,14 @@ void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::o
                    analysisText(packet.analysis));
         if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
             fmt::print(out, "        comment: {}\n", comment);
+        }
+        if (seenAt) {
+            std::string where;
+            for (const PacketSighting& sighting : seenAt(packet.frame)) {
+                where += fmt::format("{}{} {:.6f}", where.empty() ? "" : ", ", sighting.point,
+                                     static_cast<double>(sighting.tsNs - startNs) / 1e9);
+            }
+            fmt::print(out, "        seen at: {}\n", where.empty() ? "no point (or a segment a point holds twice)" : where);
         }
     }
 }

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "analysis/capture_analysis.hpp"
+#include "report/packet_sightings.hpp"
 
 namespace tcpscope {
 
@@ -14,6 +15,7 @@ void writeCaptureText(std::ostream& out, const CaptureAnalysis& analysis);
 /// The connection table, one line per connection generation.
 void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis);
 /// One line per TCP packet (of one flow if given), with Wireshark's frame numbers and analysis flags.
-void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow);
+void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
+                      const PacketSightingsFn& seenAt = {});
 
 }  // namespace tcpscope

@@ -2,43 +2,25 @@
 // server; 3 ms one way between client and proxy, 12 ms between proxy and server), the client's and
 // server's captures shifted by editcap as clocks off by -0.73 s and +2.47 s, given to
 // `tcpscope-cli analyze` as three capture points.
-#include <unistd.h>
-
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/cli/run_command.hpp"
+#include "core/points/proxy_points.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 using tcpscope::test::runCommand;
+using tcpscope::test::ShiftedCaptures;
 
-fs::path sample(const std::string& point) {
-    return fs::path(TCPSCOPE_SOURCE_DIR) / "samples" / "rtt" / ("rtt-nagle-proxy-" + point + ".pcap");
-}
-
-// Copies of the client's and server's captures with their clocks shifted, removed at the end.
-struct ShiftedCaptures {
-    fs::path folder;
-    fs::path client;
-    fs::path server;
-
-    ShiftedCaptures() {
-        folder = fs::temp_directory_path() / ("tcpscope-points-" + std::to_string(::getpid()));
-        fs::create_directories(folder);
-        client = folder / "client.pcap";
-        server = folder / "server.pcap";
-        REQUIRE(runCommand({"editcap", "-t", "-0.73", sample("client").string(), client.string()}).ok());
-        REQUIRE(runCommand({"editcap", "-t", "2.47", sample("server").string(), server.string()}).ok());
-    }
-    ~ShiftedCaptures() { fs::remove_all(folder); }
-};
+fs::path sample(const std::string& point) { return tcpscope::test::proxySample(point); }
 
 Json analyzeJson(const std::vector<std::string>& arguments) {
     std::vector<std::string> argv{TCPSCOPE_CLI, "analyze", "--format", "json"};
@@ -158,6 +140,7 @@ TEST_CASE("one capture point alone: the same report as the file alone", "[points
 
 TEST_CASE("bad --point arguments: one clear line and usage status", "[points][cli]") {
     const std::string proxy = sample("proxy").string();
+    const std::string server = sample("server").string();
     struct Case {
         std::vector<std::string> arguments;
         std::string says;
@@ -168,6 +151,14 @@ TEST_CASE("bad --point arguments: one clear line and usage status", "[points][cl
         {{"--point", "proxy="}, "must be NAME=FILE"},
         {{"--point", "proxy=/nonexistent/x.pcap"}, "no such file: /nonexistent/x.pcap"},
         {{"--point", "proxy=" + proxy, proxy}, "either all with --point"},
+        {{"--point", "proxy=" + proxy, "--clock", "proxy=1"}, "the first point is the reference clock"},
+        {{"--point", "proxy=" + proxy, "--point", "server=" + server, "--clock", "client=1"},
+         "--clock client: no capture point of that name"},
+        {{"--point", "proxy=" + proxy, "--point", "server=" + server, "--clock", "server=abc"},
+         "must be NAME=OFFSET_MS[,DRIFT_PPM]"},
+        {{"--point", "proxy=" + proxy, "--point", "server=" + server, "--clock", "server=1,x"},
+         "must be NAME=OFFSET_MS[,DRIFT_PPM]"},
+        {{proxy, "--clock", "server=1"}, "--clock needs the capture points"},
     };
     for (const Case& c : cases) {
         std::vector<std::string> argv{TCPSCOPE_CLI, "analyze"};
@@ -178,4 +169,190 @@ TEST_CASE("bad --point arguments: one clear line and usage status", "[points][cl
         CHECK(result.err.find(c.says) != std::string::npos);
         CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
     }
+}
+
+// The host of a receiver, by the addresses the lab gave them: the client 127.1.1.1, the proxy
+// 127.1.1.2 towards it and 127.1.2.1 towards the server, the server 127.1.2.2.
+std::string receiverPoint(const std::string& receiver) {
+    if (receiver.starts_with("127.1.1.1:")) {
+        return "client";
+    }
+    return receiver.starts_with("127.1.2.2:") ? "server" : "unknown";
+}
+
+// The proxy writes twice towards each side: its stalls towards the server wait for the server's
+// delayed ACK over the 12 ms hop, those towards the client for the client's over the 3 ms hop.
+TEST_CASE("three capture points: every Nagle stall placed on the proxy, the receiver's delayed ACK and the hop",
+          "[points][cli]") {
+    const ShiftedCaptures shifted;
+    const Json report =
+        analyzeJson({"--point", "client=" + shifted.client.string(), "--point", "proxy=" + sample("proxy").string(),
+                     "--point", "server=" + shifted.server.string()});
+    size_t findings = 0;
+    std::vector<std::string> receivers;
+    int64_t placed = 0;
+    for (const Json& finding : report.at("findings")) {
+        if (finding.at("kind") != "delayed_ack_stall") {
+            continue;
+        }
+        ++findings;
+        INFO("finding at " << finding.at("ts"));
+        const Json& placement = finding.at("placement");
+        CHECK(placement.at("waited_at") == "proxy");
+        const std::string receiver = receiverPoint(finding.at("evidence").at("receiver"));
+        receivers.push_back(receiver);
+        // The hop is given from the point given first: client - proxy, proxy - server.
+        const bool towardsServer = receiver == "server";
+        const Json& hop = towardsServer ? hopBetween(report, "proxy", "server") : hopBetween(report, "client", "proxy");
+        const double outboundMs = hop.at(towardsServer ? "from_to" : "to_from").at("median_ms").get<double>();
+        const double inboundMs = hop.at(towardsServer ? "to_from" : "from_to").at("median_ms").get<double>();
+        const Json& instances = finding.at("evidence").at("instances");
+        const Json& spans = placement.at("spans");
+        REQUIRE(spans.size() == instances.size());
+        CHECK(static_cast<int64_t>(spans.size()) == finding.at("evidence").at("stalls").get<int64_t>());
+        for (size_t i = 0; i < spans.size(); ++i) {
+            double sumMs = 0;
+            std::optional<double> serverAckMs;
+            std::optional<double> outMs;
+            std::optional<double> backMs;
+            for (const Json& part : spans[i].at("parts")) {
+                sumMs += part.at("ms").get<double>();
+                const std::string what = part.at("what");
+                if (what == "delayed_ack" && part.at("at") == receiver) {
+                    serverAckMs = part.at("ms").get<double>();
+                } else if (what == "in_flight" && part.value("from", "") == "proxy" && part.value("to", "") == receiver) {
+                    outMs = part.at("ms").get<double>();
+                } else if (what == "in_flight" && part.value("from", "") == receiver && part.value("to", "") == "proxy") {
+                    backMs = part.at("ms").get<double>();
+                }
+            }
+            INFO("stall " << i << ": " << spans[i].dump());
+            CHECK(sumMs == Approx(instances[i].at("hold_ms").get<double>()).margin(0.5));
+            REQUIRE(serverAckMs.has_value());
+            REQUIRE(outMs.has_value());
+            REQUIRE(backMs.has_value());
+            // Each way on the hop, a stall's segment took about the hop's one-way delay (queueing adds a little).
+            CHECK(*outMs == Approx(outboundMs).margin(1.0));
+            CHECK(*backMs == Approx(inboundMs).margin(1.0));
+            // Linux's delayed-ACK timer: at least its 40 ms floor, less than 200 ms.
+            CHECK(*serverAckMs > 35);
+            CHECK(*serverAckMs < 200);
+            ++placed;
+        }
+        // The parts added up lead with the server's delayed ACK: most of each stall's time.
+        REQUIRE_FALSE(placement.at("parts").empty());
+        CHECK(placement.at("parts")[0].at("what") == "delayed_ack");
+        CHECK(placement.at("parts")[0].at("at") == receiver);
+    }
+    CHECK(findings == 2);
+    std::sort(receivers.begin(), receivers.end());
+    CHECK(receivers == std::vector<std::string>{"client", "server"});
+    CHECK(placed == delayedAckStalls(report).stalls);
+
+    // The text report gives one line per placed finding.
+    std::vector<std::string> argv{TCPSCOPE_CLI,          "analyze",
+                                  "--point",             "client=" + shifted.client.string(),
+                                  "--point",             "proxy=" + sample("proxy").string(),
+                                  "--point",             "server=" + shifted.server.string()};
+    const auto text = runCommand(argv);
+    REQUIRE(text.ok());
+    CHECK(text.out.find("Where the stalls' time went") != std::string::npos);
+    CHECK(text.out.find("waited at proxy: ") != std::string::npos);
+    CHECK(text.out.find("held by server's delayed ACK") != std::string::npos);
+    CHECK(text.out.find("held by client's delayed ACK") != std::string::npos);
+}
+
+TEST_CASE("no point on the server: its stalls placed on the proxy, the rest out of sight", "[points][cli]") {
+    const ShiftedCaptures shifted;
+    const Json report =
+        analyzeJson({"--point", "client=" + shifted.client.string(), "--point", "proxy=" + sample("proxy").string()});
+    size_t towardsServer = 0;
+    for (const Json& finding : report.at("findings")) {
+        if (finding.at("kind") != "delayed_ack_stall" || receiverPoint(finding.at("evidence").at("receiver")) != "server") {
+            continue;
+        }
+        ++towardsServer;
+        // Only the proxy saw the proxy's back address: its handshake there puts the proxy next to it.
+        const Json& placement = finding.at("placement");
+        CHECK(placement.at("waited_at") == "proxy");
+        const Json& instances = finding.at("evidence").at("instances");
+        REQUIRE(placement.at("spans").size() == instances.size());
+        for (size_t i = 0; i < instances.size(); ++i) {
+            const Json& parts = placement.at("spans")[i].at("parts");
+            REQUIRE(parts.size() == 2);
+            CHECK(parts[0].at("what") == "out_of_sight");
+            CHECK(parts[0].at("at") == "proxy");
+            // The way to the server and back and its delayed ACK: the ACK's delay as the proxy saw it.
+            CHECK(parts[0].at("ms").get<double>() == Approx(instances[i].at("ack_delay_ms").get<double>()).margin(0.01));
+            CHECK(parts[1].at("what") == "released_after_ack");
+            CHECK(parts[1].at("at") == "proxy");
+        }
+    }
+    CHECK(towardsServer == 1);
+}
+
+TEST_CASE("one capture point: nothing placed, the text as the file alone gives it after the points block",
+          "[points][cli]") {
+    const std::string proxy = sample("proxy").string();
+    const Json asPoint = analyzeJson({"--point", "proxy=" + proxy});
+    for (const Json& finding : asPoint.at("findings")) {
+        CHECK_FALSE(finding.contains("placement"));
+    }
+    const auto alone = runCommand({TCPSCOPE_CLI, "analyze", proxy});
+    const auto point = runCommand({TCPSCOPE_CLI, "analyze", "--point", "proxy=" + proxy});
+    REQUIRE(alone.ok());
+    REQUIRE(point.ok());
+    CHECK(point.out.find("Where the stalls' time went") == std::string::npos);
+    // The "Capture points" block, then exactly the report of the file alone.
+    const size_t blockEnd = point.out.find("\n\n");
+    REQUIRE(blockEnd != std::string::npos);
+    CHECK(point.out.substr(blockEnd + 2) == alone.out);
+}
+
+TEST_CASE("a clock given with --clock: used, and shown beside the fitted one", "[points][cli]") {
+    const ShiftedCaptures shifted;
+    const std::vector<std::string> points{"--point", "client=" + shifted.client.string(),
+                                          "--point", "proxy=" + sample("proxy").string(),
+                                          "--point", "server=" + shifted.server.string()};
+    // 10 ms short of the server's real shift (3200 ms): the server's clock is taken as given, so
+    // the proxy -> server segments seem 10 ms slower and the way back 10 ms quicker.
+    std::vector<std::string> arguments = points;
+    arguments.insert(arguments.end(), {"--clock", "server=3190"});
+    const Json report = analyzeJson(arguments);
+    const Json& server = pointNamed(report, "server");
+    CHECK(server.at("overridden") == true);
+    CHECK(server.at("offset_ms").get<double>() == 3190);
+    CHECK(server.at("drift_ppm").get<double>() == 0);
+    CHECK(server.at("offset_uncertainty_ms").is_null());
+    REQUIRE(server.at("fitted").is_object());
+    CHECK(server.at("fitted").at("offset_ms").get<double>() == Approx(3200).margin(0.5));
+    const Json& proxy = pointNamed(report, "proxy");
+    CHECK(proxy.at("overridden") == false);
+    CHECK(proxy.at("fitted").is_null());
+    CHECK(proxy.at("offset_ms").get<double>() == Approx(730).margin(0.5));
+    const Json& back = hopBetween(report, "proxy", "server");
+    CHECK(back.at("from_to").at("median_ms").get<double>() == Approx(22).margin(0.5));
+    CHECK(back.at("to_from").at("median_ms").get<double>() == Approx(2).margin(0.5));
+    const Json& front = hopBetween(report, "client", "proxy");
+    CHECK(front.at("from_to").at("median_ms").get<double>() == Approx(3).margin(0.5));
+
+    // Given the proxy's clock instead, the server (fitted through the proxy) moves with it.
+    arguments = points;
+    arguments.insert(arguments.end(), {"--clock", "proxy=735,1.5"});
+    const Json moved = analyzeJson(arguments);
+    CHECK(pointNamed(moved, "proxy").at("offset_ms").get<double>() == 735);
+    CHECK(pointNamed(moved, "proxy").at("drift_ppm").get<double>() == 1.5);
+    CHECK(pointNamed(moved, "server").at("overridden") == false);
+    CHECK(pointNamed(moved, "server").at("offset_ms").get<double>() == Approx(3205).margin(0.5));
+    CHECK(hopBetween(moved, "proxy", "server").at("from_to").at("median_ms").get<double>() ==
+          Approx(12).margin(0.5));
+
+    // The text shows both.
+    arguments = points;
+    arguments.insert(arguments.end(), {"--clock", "server=3190"});
+    arguments.insert(arguments.begin(), {TCPSCOPE_CLI, "analyze"});
+    const auto text = runCommand(arguments);
+    REQUIRE(text.ok());
+    CHECK(text.out.find("clock +3190.000 ms, drift +0.0 ppm, given by --clock (fitted: clock +3200.") !=
+          std::string::npos);
 }
