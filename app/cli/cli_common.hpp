@@ -75,6 +75,8 @@ struct LoadedAnalysis {
     std::optional<StraceAlignment> alignment;
     /// With --point: each point's clock and the hops between them.
     std::optional<CapturePointsSummary> points;
+    /// The detector thresholds the analysis ran with (--os and the thresholds given).
+    DetectorOptions detectors;
 
     [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
 };
