@@ -21,7 +21,7 @@ SNAPLEN=128
 NS_PREFIX=tcpscope-
 export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in samples/scenarios
 
-ALL_SCENARIOS=(proxy-nagle proxy-nodelay proxy-nagle-ttt proxy-nagle-ff churn-exhaustion
+ALL_SCENARIOS=(proxy-nagle proxy-nodelay proxy-nagle-ttt proxy-nagle-ff churn-exhaustion hosts-churn
     port-reuse-collision http-tw-reuse http-keepalive http-close backlog-overflow
     proxy-nagle-noy proxy-nagle-late)
 # over delay lines between namespaces (real round-trip times), into samples/rtt/
@@ -416,6 +416,20 @@ scenario_churn-exhaustion() {
     log "strace -f -tt -T -yy -o churn-exhaustion.strace python3 scenarios/churn_client.py 9000 $connections"
     in_ns strace -f -tt -T -yy -o "$SAMPLES/churn-exhaustion.strace" \
         "$PYTHON" "$SCENARIOS/churn_client.py" 9000 "$connections" | grep -v 'local port' &
+    wait_job $!
+    wait "$server_pid"
+    stop_capture
+}
+
+scenario_hosts-churn() {
+    local hosts=(127.0.0.2:60 127.0.0.3:40 127.0.0.4:30 127.0.0.5:20 127.0.0.6:12)
+    make_namespace hosts-churn net.ipv4.tcp_tw_reuse=0
+    start_capture "$SAMPLES/hosts-churn.pcap" pcap
+    in_ns "$PYTHON" "$SCENARIOS/churn_server.py" 9000 162 &
+    local server_pid=$!
+    wait_port 9000
+    log "python3 scenarios/hosts_churn_client.py 9000 20 ${hosts[*]}"
+    in_ns "$PYTHON" "$SCENARIOS/hosts_churn_client.py" 9000 20 "${hosts[@]}" &
     wait_job $!
     wait "$server_pid"
     stop_capture

@@ -180,6 +180,25 @@ def check_churn(name: str) -> None:
               f"from {failures[0]} to {failures[-1]}")
 
 
+# --- hosts-churn --------------------------------------------------------------
+
+def check_hosts_churn(name: str) -> None:
+    segments = read_segments(capture_path(name))
+    describe_capture(name, segments)
+    syns = [s for s in segments if s.syn and not s.ack]
+    first_fin = {}
+    for segment in segments:
+        if segment.fin and segment.stream not in first_fin:
+            first_fin[segment.stream] = segment.src[1]
+    client_closed_first = sum(1 for port in first_fin.values() if port != 9000)
+    resets = sum(1 for s in segments if s.rst)
+    print(f"  {len(syns)} SYNs, {client_closed_first} of {len(first_fin)} connections closed first by the client, "
+          f"{resets} RSTs")
+    for host in sorted({s.src[0] for s in syns}):
+        ports = {s.src[1] for s in syns if s.src[0] == host}
+        print(f"  {host}: {sum(1 for s in syns if s.src[0] == host)} SYNs from {len(ports)} distinct ports")
+
+
 # --- port-reuse-collision -----------------------------------------------------
 
 def check_collision(name: str) -> None:
@@ -621,7 +640,8 @@ def check_rtt_duplicated(name: str) -> None:
 
 CHECKS = {
     "proxy-nagle": check_proxy, "proxy-nodelay": check_proxy, "proxy-nagle-ttt": check_proxy,
-    "proxy-nagle-ff": check_proxy, "churn-exhaustion": check_churn, "port-reuse-collision": check_collision,
+    "proxy-nagle-ff": check_proxy, "churn-exhaustion": check_churn, "hosts-churn": check_hosts_churn,
+    "port-reuse-collision": check_collision,
     "http-tw-reuse": check_http, "http-keepalive": check_http, "http-close": check_http,
     "backlog-overflow": check_backlog,
     "rtt-http-keepalive": check_rtt_http_keepalive, "rtt-tls-like": check_rtt_tls_like,

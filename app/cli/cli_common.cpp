@@ -225,6 +225,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     analysisOptions.engine.filter = options.filter;
     analysisOptions.engine.keepPacketIndex = options.readsPackets || !options.straceLogs.empty();
     analysisOptions.detectors = *detectors;
+    loaded.detectors = *detectors;
     analysisOptions.engine.trackConnections = options.benchStage != "decode";
     analysisOptions.runDetectors = options.benchStage == "full";
     analysisOptions.describeWhenWritten = options.describesWhenWritten && options.straceLogs.empty();

@@ -81,6 +81,8 @@ struct LoadedAnalysis {
     std::optional<CapturePointsSummary> points;
     /// With several points: where each segment was seen (the packets listing shows it).
     std::shared_ptr<const PointSightings> sightings;
+    /// The detector thresholds the analysis ran with (--os and the thresholds given).
+    DetectorOptions detectors;
 
     [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
 };

@@ -21,7 +21,8 @@ int runReport(const CLI::App& command, ReportCommandOptions& options) {
         return status;
     }
     const ui::HeadlessGui gui;
-    const ui::ResultsPtr results = ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment));
+    const ui::ResultsPtr results =
+        ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment), loaded.detectors);
     const ui::ExportOutcome outcome = ui::exportIncidentReport(results, QString::fromStdString(options.out));
     if (!outcome.error.isEmpty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", outcome.error.toStdString());

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "align/strace_alignment.hpp"
@@ -12,5 +13,16 @@ namespace tcpscope {
 /// the capture's clock, sorted: those to `server` when it is given (a call whose address the trace
 /// did not keep counts too), else all of them.
 std::vector<int64_t> failedConnectTimes(const StraceAlignment& alignment, const std::optional<Endpoint>& server);
+
+/// The EADDRNOTAVAIL connect() calls towards one server (nullopt: calls whose address the trace
+/// did not keep), on the capture's clock, sorted.
+struct FailedConnectCalls {
+    std::optional<Endpoint> server;
+    std::vector<int64_t> timesNs;
+};
+
+/// Every EADDRNOTAVAIL connect() call of the traced processes, by the server asked for: the
+/// servers with most failures first (then in order of their first failure).
+std::vector<FailedConnectCalls> failedConnectsByServer(const StraceAlignment& alignment);
 
 }  // namespace tcpscope

@@ -13,9 +13,9 @@ namespace tcpscope {
 
 namespace {
 
-std::string limitOf(const CapturePopulation& population) {
-    const HostPopulationChart& chart = population.chart;
-    if (population.capacityOnScale()) {
+std::string limitOf(const HostPortPool& pool) {
+    const HostPopulationChart& chart = pool.chart;
+    if (pool.capacityOnScale()) {
         return fmt::format("{} ports ({}-{})", groupedDigits(chart.capacityPorts), chart.portRangeLow,
                            chart.portRangeHigh);
     }
@@ -59,8 +59,8 @@ PortPoolMarks portPoolMarks(const CaptureAnalysis& analysis, std::span<const siz
     }
     std::sort(marks.pauses.begin(), marks.pauses.end(),
               [](const PortPoolPause& a, const PortPoolPause& b) { return a.startNs < b.startNs; });
-    if (population != nullptr) {
-        marks.limit = limitOf(*population);
+    if (population != nullptr && population->busiest() != nullptr) {
+        marks.limit = limitOf(*population->busiest());
         marks.limitLabel = marks.limit.empty() ? std::string() : "limit: " + marks.limit;
     }
     if (alignment != nullptr) {

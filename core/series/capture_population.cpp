@@ -1,5 +1,7 @@
 #include "series/capture_population.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -21,28 +23,56 @@ const PopulationLine* highestLine(const HostPopulationChart& chart, HostPopulati
 
 }  // namespace
 
-const PopulationLine* CapturePopulation::timeWait() const {
+const PopulationLine* HostPortPool::timeWait() const {
     return highestLine(chart, HostPopulation::Kind::TimeWait);
 }
 
-const PopulationLine* CapturePopulation::portsInUse() const {
+const PopulationLine* HostPortPool::portsInUse() const {
     return highestLine(chart, HostPopulation::Kind::PortsInUse);
 }
 
-bool CapturePopulation::capacityOnScale() const {
+bool HostPortPool::capacityOnScale() const {
     // As the Charts tab judges it: a range far above the data would flatten the lines.
     const int64_t dataTop = std::max<int64_t>({chart.peak, chart.observedRangePorts, 1});
     return chart.capacityPorts > 0 && chart.capacityPorts <= dataTop * 5;
 }
 
-double CapturePopulation::scaleTop() const {
+double HostPortPool::scaleTop() const {
     if (capacityOnScale()) {
         return chart.capacityPorts;
     }
     return static_cast<double>(std::max<int64_t>({chart.peak, chart.observedRangePorts, 1}));
 }
 
-CapturePopulation capturePopulation(const CaptureAnalysis& analysis) {
+namespace {
+
+// The highest count of any series a detector kept about a host, and of its port pools alone.
+struct HostPeaks {
+    IpAddress host;
+    int64_t peak = 0;
+    int64_t portsPeak = 0;
+};
+
+std::vector<HostPeaks> hostPeaks(std::span<const HostPopulation> populations) {
+    std::vector<HostPeaks> hosts;  // in order of their first series
+    absl::flat_hash_map<IpAddress, size_t> byHost;
+    for (const HostPopulation& population : populations) {
+        const auto [slot, isNew] = byHost.try_emplace(population.host, hosts.size());
+        if (isNew) {
+            hosts.push_back({population.host});
+        }
+        HostPeaks& peaks = hosts[slot->second];
+        peaks.peak = std::max(peaks.peak, population.series.peak());
+        if (population.kind == HostPopulation::Kind::PortsInUse) {
+            peaks.portsPeak = std::max(peaks.portsPeak, population.series.peak());
+        }
+    }
+    return hosts;
+}
+
+}  // namespace
+
+CapturePopulation capturePopulation(const CaptureAnalysis& analysis, size_t maxHosts) {
     CapturePopulation population;
     if (!analysis.engine) {
         return population;
@@ -55,15 +85,23 @@ CapturePopulation capturePopulation(const CaptureAnalysis& analysis) {
         population.handshakesWaiting.add(life.startNs, life.establishedNs);
     }
     population.handshakesWaiting.finish();
-    const HostPopulation* highest = nullptr;
-    for (const HostPopulation& candidate : analysis.populations) {
-        if (highest == nullptr || candidate.series.peak() > highest->series.peak()) {
-            highest = &candidate;
-        }
+    std::vector<HostPeaks> hosts = hostPeaks(analysis.populations);
+    if (hosts.empty() || maxHosts == 0) {
+        return population;
     }
-    if (highest != nullptr) {
-        population.host = highest->host;
-        population.chart = hostPopulationChart(analysis, highest->host);
+    // The busiest first (the first of equal peaks), then the client hosts worth a row, by peak.
+    const auto busiest = std::max_element(hosts.begin(), hosts.end(),
+                                          [](const HostPeaks& a, const HostPeaks& b) { return a.peak < b.peak; });
+    std::rotate(hosts.begin(), busiest, busiest + 1);
+    const auto others = std::stable_partition(hosts.begin() + 1, hosts.end(), [](const HostPeaks& peaks) {
+        return peaks.portsPeak >= kPortPoolWorthCharting;
+    });
+    std::stable_sort(hosts.begin() + 1, others, [](const HostPeaks& a, const HostPeaks& b) { return a.peak > b.peak; });
+    const auto charted = static_cast<size_t>(others - hosts.begin());
+    const size_t shown = std::min(charted, maxHosts);
+    population.hostsLeftOut = charted - shown;
+    for (size_t index = 0; index < shown; ++index) {
+        population.hosts.push_back({hosts[index].host, hostPopulationChart(analysis, hosts[index].host)});
     }
     return population;
 }

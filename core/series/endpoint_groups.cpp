@@ -42,6 +42,25 @@ ConnectionLife connectionLife(const Connection& connection, int64_t timeWaitNs) 
     return life;
 }
 
+std::vector<ConnectionLife> connectionLives(const ConnectionStore& connections, int64_t timeWaitNs) {
+    std::vector<ConnectionLife> lives;
+    lives.reserve(connections.size());
+    for (size_t id = 0; id < connections.size(); ++id) {
+        lives.push_back(connectionLife(connections[id], timeWaitNs));
+    }
+    for (size_t id = 0; id < connections.size(); ++id) {
+        const Connection& later = connections[id];
+        if (later.reusedFrom >= lives.size() || later.synAckTsNs == kNoTime || later.synTsNs == kNoTime) {
+            continue;  // not a new generation of a tuple, or its SYN was never accepted
+        }
+        // The SYN that was answered (a retried SYN moves synTsNs): after a collision, the earlier
+        // generation's TIME_WAIT went with the RST just before it.
+        ConnectionLife& earlier = lives[later.reusedFrom];
+        earlier.timeWaitEndNs = std::min(earlier.timeWaitEndNs, std::max(later.synTsNs, earlier.closedNs));
+    }
+    return lives;
+}
+
 std::vector<EndpointGroup> endpointGroups(std::span<const uint32_t> order, const EndpointsOf& endpointsOf) {
     std::vector<EndpointGroup> groups;
     absl::flat_hash_map<std::pair<IpAddress, Endpoint>, size_t> byKey;

@@ -36,6 +36,12 @@ struct ConnectionLife {
 
 /// The life of `connection`, its TIME_WAIT lasting `timeWaitNs` after the second FIN.
 ConnectionLife connectionLife(const Connection& connection, int64_t timeWaitNs);
+/// The lives of every connection of `connections` (by id), each TIME_WAIT lasting `timeWaitNs`
+/// (AnalysisOptions' timeWaitSeconds) unless the capture shows its 4-tuple taken over sooner by a
+/// later connection whose SYN was accepted (it got a SYN-ACK): the TIME_WAIT then ends at that SYN
+/// (the holder accepted it, or the RST of a collision before it removed the TIME_WAIT), as the
+/// time_wait_churn detector counts it.
+std::vector<ConnectionLife> connectionLives(const ConnectionStore& connections, int64_t timeWaitNs);
 
 /// Connections of one client host to one server endpoint (a listener): a population.
 struct EndpointGroup {

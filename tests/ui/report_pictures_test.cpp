@@ -170,6 +170,7 @@ TEST_CASE("churn sample with strace: the pause shaded and labelled, the limit an
 
     TimelineView view;
     view.setBackgroundBuildThreshold(SIZE_MAX);
+    view.setFailedConnectLanesShown(false);  // as the report's views: the picture's own lane below
     view.resize(static_cast<int>(kReportWidthPx), 600);
     view.setResults(results);
     const PortPoolMarks marks =

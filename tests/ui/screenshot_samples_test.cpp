@@ -6,6 +6,7 @@
 // rest, and under Xvfb (xcb) where xvfb-run exists: `ui_tests "[samples-screenshot]"`.
 #include <QDir>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QImage>
 #include <QStyle>
 #include <QStyleFactory>
@@ -247,41 +248,46 @@ size_t barsOf(const TimelineFrame& frame, BarRole role) {
         std::count_if(frame.bars.begin(), frame.bars.end(), [role](const LayoutBar& bar) { return bar.role == role; }));
 }
 
+// Opens the sample `sample` of samples/ with its strace logs.
+void openAt(TestWindow& test, const char* sample) {
+    const QString capture = samplePath(sample);
+    QStringList straceLogs;
+    const QDir dir(QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples"));
+    for (const QFileInfo& log : dir.entryInfoList({QFileInfo(capture).completeBaseName() + QStringLiteral(".strace*")},
+                                                  QDir::Files, QDir::Name)) {
+        straceLogs << log.absoluteFilePath();
+    }
+    REQUIRE(test.open({capture}, straceLogs));
+    QApplication::processEvents();
+}
+
+TimelineView& timelineOf(TestWindow& test) {
+    auto* timeline = test.window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+    REQUIRE(timeline != nullptr);
+    return *timeline;
+}
+
+// The window as it opens, and with the timeline's tab in front if it opened on another.
+void save(TestWindow& test, const char* name) {
+    QApplication::processEvents();
+    CHECK(test.window.grab().toImage().save(screenshotPath(QLatin1String(name))));
+    auto* timeline = test.window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+    QTabWidget* tabs = nullptr;
+    for (QWidget* parent = timeline->parentWidget(); parent != nullptr && tabs == nullptr;
+         parent = parent->parentWidget()) {
+        tabs = qobject_cast<QTabWidget*>(parent);
+    }
+    if (tabs != nullptr && tabs->currentWidget() != timeline) {
+        tabs->setCurrentWidget(timeline);
+        QApplication::processEvents();
+        CHECK(test.window.grab().toImage().save(screenshotPath(QLatin1String(name) + QStringLiteral("-timeline"))));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("incidents of many connections read at a glance at 1366 x 768", "[ui][screenshot][samples-screenshot]") {
-    const auto openAt1366 = [](TestWindow& test, const char* sample) {
-        const QString capture = samplePath(sample);
-        QStringList straceLogs;
-        const QDir dir(QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples"));
-        for (const QFileInfo& log : dir.entryInfoList({QFileInfo(capture).completeBaseName() + QStringLiteral(".strace*")},
-                                                      QDir::Files, QDir::Name)) {
-            straceLogs << log.absoluteFilePath();
-        }
-        REQUIRE(test.open({capture}, straceLogs));
-        QApplication::processEvents();
-    };
-    const auto timelineOf = [](TestWindow& test) -> TimelineView& {
-        auto* timeline = test.window.findChild<TimelineView*>(QStringLiteral("timelineView"));
-        REQUIRE(timeline != nullptr);
-        return *timeline;
-    };
-    // The window as it opens, and with the timeline's tab in front if it opened on another.
-    const auto save = [](TestWindow& test, const char* name) {
-        QApplication::processEvents();
-        CHECK(test.window.grab().toImage().save(screenshotPath(QLatin1String(name))));
-        auto* timeline = test.window.findChild<TimelineView*>(QStringLiteral("timelineView"));
-        QTabWidget* tabs = nullptr;
-        for (QWidget* parent = timeline->parentWidget(); parent != nullptr && tabs == nullptr;
-             parent = parent->parentWidget()) {
-            tabs = qobject_cast<QTabWidget*>(parent);
-        }
-        if (tabs != nullptr && tabs->currentWidget() != timeline) {
-            tabs->setCurrentWidget(timeline);
-            QApplication::processEvents();
-            CHECK(test.window.grab().toImage().save(screenshotPath(QLatin1String(name) + QStringLiteral("-timeline"))));
-        }
-    };
+    const auto openAt1366 = openAt;
 
     SECTION("churn: one population in TIME_WAIT, its port range and the pause on one screen") {
         TestWindow test(true, {1366, 768});
@@ -341,5 +347,70 @@ TEST_CASE("incidents of many connections read at a glance at 1366 x 768", "[ui][
         CHECK(std::count_if(model.rows().begin(), model.rows().end(),
                             [](const LaneRow& row) { return row.kind == RowKind::Connection; }) == 2);
         save(test, "proxy-nagle-1366x768");
+    }
+    SECTION("hosts: the port pools of the three busiest client hosts, the other two counted") {
+        TestWindow test(true, {1366, 768});
+        openAt1366(test, "hosts-churn.pcap");
+        TimelineView& timeline = timelineOf(test);
+        const TimelineFrame frame = timeline.prepareFrame(timeline.viewport()->size(), timeline.visibleRange());
+        const std::vector<LayoutRow> shown = rowsOnScreen(frame);
+        for (uint32_t host = 0; host < 3; ++host) {
+            CHECK(onScreen(shown, RowKind::Population, PopulationRowKey{PopulationRow::PortsInUse, host}.index()));
+        }
+        CHECK(std::any_of(frame.texts.begin(), frame.texts.end(),
+                          [](const LayoutText& text) { return text.text.ends_with("· +2 hosts"); }));
+        save(test, "hosts-churn-1366x768");
+    }
+}
+
+namespace {
+
+// True when column `column` of `view` is wholly in its viewport (not scrolled to, not squeezed)
+// and wide enough for the text of each of its first rows (of `parent`).
+bool columnReadable(const QAbstractItemView& view, const QHeaderView& header, int column,
+                    const QModelIndex& parent = {}) {
+    const int left = header.sectionViewportPosition(column);
+    const int width = header.sectionSize(column);
+    INFO("column " << column << ": " << left << " + " << width << " px of " << header.viewport()->width());
+    if (header.isSectionHidden(column) || left < 0 || left + width > header.viewport()->width()) {
+        return false;
+    }
+    const QAbstractItemModel& model = *view.model();
+    const QFontMetrics metrics(view.font());
+    for (int row = 0; row < std::min(model.rowCount(parent), 20); ++row) {
+        const QString text = model.index(row, column, parent).data().toString();
+        INFO("'" << text.toStdString() << "'");
+        if (metrics.horizontalAdvance(text) + 6 > width) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("at 1024 x 700 the wall-clock time lost, the RTT and the findings stay on screen",
+          "[ui][screenshot][samples-screenshot]") {
+    for (const char* sample : {"churn-exhaustion.pcap", "proxy-nagle.pcap"}) {
+        SECTION(sample) {
+            TestWindow test(true, {1024, 700});
+            openAt(test, sample);
+            MainWindow& window = test.window;
+            auto* findings = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
+            auto* connections = window.findChild<QTableView*>(QStringLiteral("connectionsView"));
+            REQUIRE(findings != nullptr);
+            REQUIRE(connections != nullptr);
+            // The findings' wall-clock time lost: on the first group's findings.
+            const QModelIndex firstGroup = findings->model()->index(0, 0);
+            CHECK(columnReadable(*findings, *findings->header(), FindingsModel::TimeLostColumn));
+            CHECK(columnReadable(*findings, *findings->header(), FindingsModel::TimeLostColumn, firstGroup));
+            for (const int column :
+                 {ConnectionsModel::RttColumn, ConnectionsModel::TimeLostColumn, ConnectionsModel::FindingsColumn}) {
+                CHECK(columnReadable(*connections, *connections->horizontalHeader(), column));
+            }
+            const std::string name =
+                QFileInfo(QString::fromLatin1(sample)).completeBaseName().toStdString() + "-1024x700";
+            save(test, name.c_str());
+        }
     }
 }

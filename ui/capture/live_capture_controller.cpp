@@ -77,6 +77,7 @@ bool LiveCaptureController::start(const CaptureSettings& settings, const Analysi
         return false;
     }
     settings_ = settings;
+    detectors_ = analysis.detectors;
     findingEvents_ = 0;
     findingEventsShown_ = 0;
     capturedShown_ = 0;
@@ -157,7 +158,7 @@ ResultsPtr LiveCaptureController::snapshot(const LiveResults& results) {
     }
     std::vector<HostPopulation> populations =
         host ? results.detectors.populationsOf(*host) : std::vector<HostPopulation>{};
-    return AnalysisResults::partialWithPackets(results, kMaxLiveConnections, host, std::move(populations));
+    return AnalysisResults::partialWithPackets(results, kMaxLiveConnections, host, std::move(populations), detectors_);
 }
 
 void LiveCaptureController::setPopulationHost(std::optional<IpAddress> host) {

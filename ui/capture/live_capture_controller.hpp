@@ -78,6 +78,7 @@ private:
     [[nodiscard]] ResultsPtr snapshot(const LiveResults& results);
 
     CaptureSettings settings_;
+    DetectorOptions detectors_;  // of the analysis running: its snapshots count TIME_WAIT as it does
     std::unique_ptr<LiveSession> session_;
     QFutureWatcher<Ending> finishing_;
     QTimer timer_;

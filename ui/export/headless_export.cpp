@@ -64,6 +64,7 @@ SequencePaintOptions exportSequenceOptions(const ResultsPtr& results) {
 // The timeline widget an export draws with: never shown, lanes built at once, document colours.
 void prepareTimeline(TimelineView& view, const ResultsPtr& results, double widthPx) {
     view.setBackgroundBuildThreshold(SIZE_MAX);
+    view.setFailedConnectLanesShown(false);  // the port-pool picture draws its own, for its cause's server
     view.setPalette(documentPalette());
     view.resize(static_cast<int>(widthPx), 600);
     view.setResults(results);
@@ -102,8 +103,11 @@ std::string timelineNote(const TimelineView& view) {
         "of its connections wait on a SYN, are open, stalled or in TIME_WAIT{}{}.",
         model.connections().size(), plural(model.groups().size(), "population", "populations"),
         model.populationRows().empty() ? ""
-                                       : ", under capture-wide rows of new connections per second, TIME_WAIT and "
-                                         "ports in use against their limit, and handshakes waiting",
+        : model.populationRows().back().row == PopulationRow::SynWaits
+            ? ", under capture-wide rows of new connections per second, TIME_WAIT and ports in use against their "
+              "limit, and handshakes waiting"
+            : ", under capture-wide rows of new connections per second, and TIME_WAIT and ports in use against their "
+              "limit",
         cut ? "; the lanes below the picture's 2,000 px are left out" : "");
 }
 

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "views/syscall_lanes.hpp"
 #include "views/timeline_paint.hpp"
 #include "views/timeline_view.hpp"
 
@@ -89,13 +90,7 @@ std::optional<TimelineLane> failedConnectsLane(const PortPoolMarks& marks) {
     if (marks.failedConnectsNs.empty()) {
         return std::nullopt;
     }
-    TimelineLane lane;
-    lane.label = "connect() failed (strace)";
-    lane.events.reserve(marks.failedConnectsNs.size());
-    for (const int64_t tsNs : marks.failedConnectsNs) {
-        lane.events.push_back({tsNs, 0, {}, EventKind::Failed});
-    }
-    return lane;
+    return failedCallsLane(marks.failedConnectsNs, "connect() failed (strace)");
 }
 
 void addPortPoolOverlay(ExportPage& page, const TimelineView& view, TimeRange range, const PortPoolMarks& marks) {

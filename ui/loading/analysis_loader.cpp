@@ -150,7 +150,7 @@ void AnalysisLoader::start(const LoadRequest& request) {
             }
             lastPartial = now;
             framesAtLastPartial = frames;
-            ResultsPtr results = AnalysisResults::partial(point, kMaxPartialConnections);
+            ResultsPtr results = AnalysisResults::partial(point, kMaxPartialConnections, options.detectors);
             lastCopy = Clock::now() - now;
             deliver([this, results, job]() {
                 const auto shownFrom = Clock::now();
@@ -179,7 +179,7 @@ void AnalysisLoader::start(const LoadRequest& request) {
                 warnings << QStringLiteral("%1 (shown without system calls)").arg(error.what());
             }
         }
-        ResultsPtr results = AnalysisResults::complete(std::move(analysis), std::move(alignment));
+        ResultsPtr results = AnalysisResults::complete(std::move(analysis), std::move(alignment), options.detectors);
         const bool cancelled = job->stop.stopRequested();
         deliver([this, results, cancelled, warnings]() {
             job_.reset();

@@ -13,12 +13,15 @@ constexpr size_t kFindingsForTwoThreads = 1024;
 }  // namespace
 
 std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCheckpoint& checkpoint,
-                                                                size_t maxConnections) {
-    return copyOf(checkpoint, maxConnections);
+                                                                size_t maxConnections,
+                                                                const DetectorOptions& detectors) {
+    return copyOf(checkpoint, maxConnections, detectors);
 }
 
-std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections) {
+std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections,
+                                                         const DetectorOptions& detectors) {
     auto results = std::make_shared<AnalysisResults>();
+    results->detectors_ = detectors;
     const std::vector<Finding>& findings = checkpoint.findings();
     // A live capture's log keeps the findings it withdrew until the end; ids are positions here.
     std::vector<size_t> kept;
@@ -62,8 +65,9 @@ std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoin
 std::shared_ptr<const AnalysisResults> AnalysisResults::partialWithPackets(const AnalysisCheckpoint& checkpoint,
                                                                            size_t maxConnections,
                                                                            std::optional<IpAddress> populationHost,
-                                                                           std::vector<HostPopulation> populations) {
-    const std::shared_ptr<AnalysisResults> results = copyOf(checkpoint, maxConnections);
+                                                                           std::vector<HostPopulation> populations,
+                                                                           const DetectorOptions& detectors) {
+    const std::shared_ptr<AnalysisResults> results = copyOf(checkpoint, maxConnections, detectors);
     results->packetsSnapshot_ = checkpoint.engine.packets().snapshot();
     results->populationHost_ = populationHost;
     results->populationsSnapshot_ = std::move(populations);
@@ -71,8 +75,10 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partialWithPackets(const
 }
 
 std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis analysis,
-                                                                 std::optional<StraceAlignment> alignment) {
+                                                                 std::optional<StraceAlignment> alignment,
+                                                                 const DetectorOptions& detectors) {
     auto results = std::make_shared<AnalysisResults>();
+    results->detectors_ = detectors;
     results->analysis_ = std::move(analysis);
     results->alignment_ = std::move(alignment);
     results->connectionFindings_ = ConnectionFindings::of(results->connections(), results->findings());

@@ -17,7 +17,9 @@ class AnalysisResults {
 public:
     /// Copies what the GUI shows of a load in progress. Connections are copied only up to
     /// `maxConnections` (the rest arrive with the complete results).
-    static std::shared_ptr<const AnalysisResults> partial(const AnalysisCheckpoint& checkpoint, size_t maxConnections);
+    /// `detectors`: the thresholds of the analysis (detectorOptions()).
+    static std::shared_ptr<const AnalysisResults> partial(const AnalysisCheckpoint& checkpoint, size_t maxConnections,
+                                                          const DetectorOptions& detectors = {});
     /// The same with a snapshot of the packet index (a live capture: the packets table, the ladder
     /// and the charts of a connection show while it runs). The index's chunks are shared, not copied.
     /// With `populationHost`, also `populations`: the series the detectors keep about that host so
@@ -25,11 +27,14 @@ public:
     static std::shared_ptr<const AnalysisResults> partialWithPackets(const AnalysisCheckpoint& checkpoint,
                                                                      size_t maxConnections,
                                                                      std::optional<IpAddress> populationHost = {},
-                                                                     std::vector<HostPopulation> populations = {});
+                                                                     std::vector<HostPopulation> populations = {},
+                                                                     const DetectorOptions& detectors = {});
     /// Takes over a finished analysis and, when strace logs were given, their alignment (whose
     /// confirmations are already in the analysis's findings).
+    /// `detectors`: the thresholds the analysis ran with (AnalysisOptions::detectors).
     static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis,
-                                                           std::optional<StraceAlignment> alignment = std::nullopt);
+                                                           std::optional<StraceAlignment> alignment = std::nullopt,
+                                                           const DetectorOptions& detectors = {});
 
     [[nodiscard]] bool isComplete() const { return analysis_.engine != nullptr; }
     [[nodiscard]] const ConnectionStore& connections() const {
@@ -59,11 +64,15 @@ public:
     /// Capture time of the first frame (0 before any).
     [[nodiscard]] int64_t firstTsNs() const { return isComplete() ? analysis_.engine->firstTsNs() : firstTsNs_; }
     [[nodiscard]] int64_t lastTsNs() const { return isComplete() ? analysis_.engine->lastTsNs() : lastTsNs_; }
+    /// The detector thresholds the findings were judged with; the views count TIME_WAIT with its
+    /// timeWaitSeconds as the detectors did.
+    [[nodiscard]] const DetectorOptions& detectorOptions() const { return detectors_; }
     /// Per connection: time lost and finding kinds, computed with the snapshot (off the GUI thread).
     [[nodiscard]] const ConnectionFindings& connectionFindings() const { return connectionFindings_; }
 
 private:
-    static std::shared_ptr<AnalysisResults> copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections);
+    static std::shared_ptr<AnalysisResults> copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections,
+                                                   const DetectorOptions& detectors);
 
     CaptureAnalysis analysis_;
     std::optional<StraceAlignment> alignment_;
@@ -76,6 +85,7 @@ private:
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
     ConnectionFindings connectionFindings_;
+    DetectorOptions detectors_;
 };
 
 using ResultsPtr = std::shared_ptr<const AnalysisResults>;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "align/failed_connects.hpp"
+#include "detect/wording.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
@@ -45,6 +48,27 @@ std::vector<TimelineLane> timelineSyscallLanes(const StraceAlignment& alignment)
                                    syscallShortLabel(log, call), eventKindOf(call)});
         }
         lanes.push_back(std::move(lane));
+    }
+    return lanes;
+}
+
+TimelineLane failedCallsLane(std::span<const int64_t> timesNs, std::string label, const std::string& callLabel) {
+    TimelineLane lane;
+    lane.label = std::move(label);
+    lane.events.reserve(timesNs.size());
+    for (const int64_t tsNs : timesNs) {
+        lane.events.push_back({tsNs, 0, callLabel, EventKind::Failed});
+    }
+    return lane;
+}
+
+std::vector<TimelineLane> timelineFailedConnectLanes(const StraceAlignment& alignment) {
+    std::vector<TimelineLane> lanes;
+    for (const FailedConnectCalls& failed : failedConnectsByServer(alignment)) {
+        const std::string server = failed.server ? failed.server->toString() : std::string("an address not traced");
+        lanes.push_back(failedCallsLane(
+            failed.timesNs, fmt::format("failed connect() ×{} → {}", groupedDigits(failed.timesNs.size()), server),
+            "connect() = -1 EADDRNOTAVAIL"));
     }
     return lanes;
 }

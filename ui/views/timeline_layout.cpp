@@ -191,7 +191,7 @@ private:
                 break;
             }
             case RowKind::Population: {
-                const auto population = static_cast<PopulationRow>(row.index);
+                const PopulationRowKey population = PopulationRowKey::of(row.index);
                 PopulationRowLabel label = populationRowLabel(model_, population);
                 std::string scale = layoutPopulationRow(model_, population, row, frame_);
                 addGutterLines(row, std::move(label.title), std::move(label.detail), TextRole::LaneLabel, 0,

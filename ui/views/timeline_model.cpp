@@ -1,14 +1,13 @@
 #include "views/timeline_model.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <map>
 #include <numeric>
 
-#include <fmt/format.h>
-
 #include "decode/decoded_packet.hpp"
-#include "detect/detector_options.hpp"
 #include "detect/wording.hpp"
 #include "loading/analysis_results.hpp"
 
@@ -44,9 +43,6 @@ TimeRange unite(TimeRange range, int64_t startNs, int64_t endNs) {
     return {std::min(range.startNs, startNs), std::max(range.endNs, endNs)};
 }
 
-// How long a TIME_WAIT lasts in the density strips: the detectors' default (Linux: 60 s).
-const int64_t kTimeWaitNs = static_cast<int64_t>(DetectorOptions{}.timeWaitSeconds * 1e9);
-
 }  // namespace
 
 void LaneContent::finishStalls() {
@@ -75,12 +71,13 @@ uint32_t packetTracks(size_t connections) {
 
 }  // namespace
 
-TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections,
-                                           const std::vector<Finding>& findings, TimeRange capture)
+TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings,
+                                           TimeRange capture, int64_t timeWaitNs)
     : packets_(packetTracks(connections.size())) {
     TimelineModel& model = model_;
     model.capture_ = capture;
     model.connections_.resize(connections.size());
+    std::vector<ConnectionLife> lives = connectionLives(connections, timeWaitNs);
     for (size_t position = 0; position < connections.size(); ++position) {
         const Connection& connection = connections[position];
         ConnectionLane& lane = model.connections_[position];
@@ -91,7 +88,7 @@ TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections,
         lane.midstream = connection.midstream;
         lane.content.firstTsNs = connection.firstTsNs;
         lane.content.lastTsNs = std::max(connection.lastTsNs, connection.firstTsNs);
-        lane.life = connectionLife(connection, kTimeWaitNs);
+        lane.life = lives[position];
         if (capture.empty()) {
             model.capture_ = unite(model.capture_, lane.content.firstTsNs, lane.content.lastTsNs);
         }
@@ -129,7 +126,8 @@ void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t 
 }
 
 TimelineModelBuilder::TimelineModelBuilder(const AnalysisResults& results)
-    : TimelineModelBuilder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()}) {}
+    : TimelineModelBuilder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()},
+                           static_cast<int64_t>(results.detectorOptions().timeWaitSeconds * 1e9)) {}
 
 void TimelineModelBuilder::addPopulation(const AnalysisResults& results) {
     const CaptureAnalysis* analysis = results.analysis();
@@ -326,19 +324,26 @@ void TimelineModel::describeGroup(LaneGroup& group) const {
     group.detail = std::move(detail);
 }
 
-std::vector<PopulationRow> TimelineModel::populationRows() const {
-    std::vector<PopulationRow> rows;
+std::vector<PopulationRowKey> TimelineModel::populationRows() const {
+    std::vector<PopulationRowKey> rows;
     if (grouping_ == LaneGrouping::Connection || population_ == nullptr) {
         return rows;
     }
-    rows.push_back(PopulationRow::ConnectionRate);
-    if (population_->timeWait() != nullptr) {
-        rows.push_back(PopulationRow::TimeWait);
+    rows.push_back({PopulationRow::ConnectionRate});
+    // The busiest host's TIME_WAIT and ports; of the other hosts, their ports (open or in TIME_WAIT)
+    // alone: a row each keeps one screen for the lanes.
+    for (uint32_t host = 0; host < population_->hosts.size(); ++host) {
+        if (host == 0 && population_->hosts[host].timeWait() != nullptr) {
+            rows.push_back({PopulationRow::TimeWait, host});
+        }
+        if (population_->hosts[host].portsInUse() != nullptr) {
+            rows.push_back({PopulationRow::PortsInUse, host});
+        }
     }
-    if (population_->portsInUse() != nullptr) {
-        rows.push_back(PopulationRow::PortsInUse);
+    // Handshakes waiting tell of a queue only when two waited at once (as a group's detail line).
+    if (population_->handshakesWaiting.peak() >= 2) {
+        rows.push_back({PopulationRow::SynWaits});
     }
-    rows.push_back(PopulationRow::SynWaits);
     return rows;
 }
 
@@ -428,8 +433,8 @@ void TimelineModel::layoutRows() {
         }
     }
     std::sort(attached.begin(), attached.end());
-    for (const PopulationRow row : populationRows()) {
-        add(RowKind::Population, static_cast<uint32_t>(row), heights_.populationPx);
+    for (const PopulationRowKey row : populationRows()) {
+        add(RowKind::Population, row.index(), heights_.populationPx);
     }
     if (!captureFindings_.stalls.empty()) {
         add(RowKind::CaptureFindings, 0, heights_.lanePx);

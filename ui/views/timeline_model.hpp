@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "detect/detector_options.hpp"
 #include "detect/finding.hpp"
 #include "series/capture_population.hpp"
 #include "series/endpoint_groups.hpp"
@@ -40,9 +41,24 @@ inline constexpr size_t kPopulationRowsConnections = 10;
 /// The capture-wide rows of the population view, top to bottom.
 enum class PopulationRow : uint8_t {
     ConnectionRate,  ///< new connections (first SYNs) per second, SYN retransmissions
-    TimeWait,        ///< TIME_WAIT population of the busiest host against its port range
+    TimeWait,        ///< TIME_WAIT population of a host against its port range (one row per host charted)
     PortsInUse,      ///< ephemeral ports that host holds towards one server
     SynWaits,        ///< connections waiting on their handshake (a full SYN queue)
+};
+inline constexpr uint32_t kPopulationRowKinds = 4;
+
+/// A capture-wide row: what it counts and, for TimeWait and PortsInUse, whose port pool (a
+/// position in CapturePopulation::hosts, the busiest host 0).
+struct PopulationRowKey {
+    PopulationRow row = PopulationRow::ConnectionRate;
+    uint32_t host = 0;
+
+    /// Its LaneRow::index: the PopulationRow value for the busiest host's rows and the others.
+    [[nodiscard]] uint32_t index() const { return host * kPopulationRowKinds + static_cast<uint32_t>(row); }
+    /// The key of the row whose LaneRow::index is `index`.
+    [[nodiscard]] static PopulationRowKey of(uint32_t index) {
+        return {static_cast<PopulationRow>(index % kPopulationRowKinds), index / kPopulationRowKinds};
+    }
 };
 
 /// One event of an extra lane: an instant or a stretch of time, with a short label ("write 35").
@@ -161,8 +177,10 @@ public:
     /// The capture-wide population (connection rate, TIME_WAIT, ports), or null: few connections,
     /// or no packet index to read.
     [[nodiscard]] const CapturePopulation* population() const { return population_.get(); }
-    /// The capture-wide rows shown: in a grouped view, those with something to draw.
-    [[nodiscard]] std::vector<PopulationRow> populationRows() const;
+    /// The capture-wide rows shown: in a grouped view, those with something to draw (the busiest
+    /// host's TIME_WAIT and ports in use, then a ports-in-use row per other host charted, and the
+    /// handshakes waiting when two or more waited at once).
+    [[nodiscard]] std::vector<PopulationRowKey> populationRows() const;
     /// The stalls of a lane as disjoint stretches (overlapping spans merged, instants left out).
     static std::vector<StallStretch> stallStretches(const LaneContent& content);
     /// Every stall span, in finding order.
@@ -236,13 +254,18 @@ private:
     bool hasGroupHeaders_ = false;
 };
 
+/// The TIME_WAIT of the detectors' defaults (Linux: 60 s), in nanoseconds.
+inline const int64_t kDefaultTimeWaitNs = static_cast<int64_t>(DetectorOptions{}.timeWaitSeconds * 1e9);
+
 /// Feeds a model from parts: connections, findings, then every packet in capture order.
 /// fromResults() uses it; the benchmark and tests build synthetic captures with it.
 class TimelineModelBuilder {
 public:
-    TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings,
-                         TimeRange capture);
-    /// The lanes of the connections and findings of `results`, over its capture's time.
+    /// The density strips count a TIME_WAIT `timeWaitNs` long (ended sooner by an accepted reuse of its tuple).
+    TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings, TimeRange capture,
+                         int64_t timeWaitNs = kDefaultTimeWaitNs);
+    /// The lanes of the connections and findings of `results`, over its capture's time, with the
+    /// TIME_WAIT length its detectors judged with (AnalysisResults::detectorOptions).
     explicit TimelineModelBuilder(const AnalysisResults& results);
     /// What finish() would give had no packet been added: the lanes with their stalls, laid out.
     /// Before any addPacket(); the builder goes on as before (a large capture shows its lanes first,

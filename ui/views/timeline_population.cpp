@@ -97,32 +97,40 @@ std::string barRoleLabel(BarRole role) {
     return {};
 }
 
-PopulationRowLabel populationRowLabel(const TimelineModel& model, PopulationRow row) {
+PopulationRowLabel populationRowLabel(const TimelineModel& model, PopulationRowKey key) {
     const CapturePopulation* population = model.population();
     if (population == nullptr) {
         return {};
     }
-    const std::string host = population->host.toString();
-    switch (row) {
+    switch (key.row) {
         case PopulationRow::ConnectionRate:
             return {"New connections /s",
                     fmt::format("{} new · {} SYNs retried", groupedDigits(population->attempts.newConnections.size()),
                                 groupedDigits(population->attempts.synRetransmissions.size()))};
         case PopulationRow::TimeWait:
         case PopulationRow::PortsInUse: {
-            const PopulationLine* line =
-                row == PopulationRow::TimeWait ? population->timeWait() : population->portsInUse();
+            if (key.host >= population->hosts.size()) {
+                return {};
+            }
+            const HostPortPool& pool = population->hosts[key.host];
+            const std::string host = pool.host.toString();
+            const PopulationLine* line = key.row == PopulationRow::TimeWait ? pool.timeWait() : pool.portsInUse();
             const std::string peak = groupedDigits(line != nullptr ? static_cast<uint64_t>(line->peak) : 0);
-            const HostPopulationChart& chart = population->chart;
+            const HostPopulationChart& chart = pool.chart;
             // Against the limit the row draws (see layoutPopulationRow).
             std::string detail =
-                population->capacityOnScale()
+                pool.capacityOnScale()
                     ? fmt::format("peak {} of the {}-port range", peak, groupedDigits(chart.capacityPorts))
                 : chart.observedRangePorts > 0
                     ? fmt::format("peak {} of its {} ports", peak, groupedDigits(chart.observedRangePorts))
                     : fmt::format("peak {} of {} ports", peak, groupedDigits(chart.capacityPorts));
-            return {row == PopulationRow::TimeWait ? fmt::format("TIME_WAIT of {}", host)
-                                                   : fmt::format("Ports in use by {}", host),
+            const bool lastHost = key.host + 1 == population->hosts.size();
+            if (key.row == PopulationRow::PortsInUse && lastHost && population->hostsLeftOut > 0) {
+                // The hosts left out instead of the range, which the rows above name: the gutter is narrow.
+                detail = fmt::format("peak {} · +{}", peak, plural(population->hostsLeftOut, "host", "hosts"));
+            }
+            return {key.row == PopulationRow::TimeWait ? fmt::format("TIME_WAIT of {}", host)
+                                                       : fmt::format("Ports in use by {}", host),
                     std::move(detail)};
         }
         case PopulationRow::SynWaits: return {"Handshakes waiting", "SYN sent, not yet answered"};
@@ -130,7 +138,7 @@ PopulationRowLabel populationRowLabel(const TimelineModel& model, PopulationRow 
     return {};
 }
 
-std::string layoutPopulationRow(const TimelineModel& model, PopulationRow row, const LayoutRow& laid,
+std::string layoutPopulationRow(const TimelineModel& model, PopulationRowKey key, const LayoutRow& laid,
                                 TimelineFrame& frame) {
     const CapturePopulation* population = model.population();
     if (population == nullptr) {
@@ -140,7 +148,7 @@ std::string layoutPopulationRow(const TimelineModel& model, PopulationRow row, c
                           std::max(laid.rect.h - 2 * kRowPadPx, 2.0)};
     const Columns columns = columnsOf(frame, population->originNs);
     const double toX = columns.fromX + static_cast<double>(columns.count) * columns.secondsPerColumn;
-    switch (row) {
+    switch (key.row) {
         case PopulationRow::ConnectionRate: {
             // Rates in bins of at least 3 px (as the Charts tab bins them), read per column.
             const double bin = rateBinSeconds(columns.fromX, toX, columns.count);
@@ -157,17 +165,19 @@ std::string layoutPopulationRow(const TimelineModel& model, PopulationRow row, c
         }
         case PopulationRow::TimeWait:
         case PopulationRow::PortsInUse: {
-            const PopulationLine* line =
-                row == PopulationRow::TimeWait ? population->timeWait() : population->portsInUse();
+            if (key.host >= population->hosts.size()) {
+                return {};
+            }
+            const HostPortPool& pool = population->hosts[key.host];
+            const PopulationLine* line = key.row == PopulationRow::TimeWait ? pool.timeWait() : pool.portsInUse();
             if (line == nullptr) {
                 return {};
             }
             // With a limit, room above it so that its dashed line shows over bars that reach it.
-            const double limit =
-                population->capacityOnScale() ? population->chart.capacityPorts : population->chart.observedRangePorts;
-            const double top = limit > 0 ? population->scaleTop() * kLimitHeadroom : population->scaleTop();
+            const double limit = pool.capacityOnScale() ? pool.chart.capacityPorts : pool.chart.observedRangePorts;
+            const double top = limit > 0 ? pool.scaleTop() * kLimitHeadroom : pool.scaleTop();
             addColumnBars(stepColumnMaxima(line->points, columns.fromX, columns.secondsPerColumn, columns.count), top,
-                          area, row == PopulationRow::TimeWait ? BarRole::TimeWait : BarRole::PortsInUse, frame);
+                          area, key.row == PopulationRow::TimeWait ? BarRole::TimeWait : BarRole::PortsInUse, frame);
             if (limit > 0) {
                 addLimit(limit, top, area, frame);
                 return {};

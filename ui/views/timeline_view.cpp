@@ -15,6 +15,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "annotate/note_paint.hpp"
@@ -148,10 +149,10 @@ void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {
         model_->setGrouping(grouping_);
         keepFoldedGroups(*previous);
     }
-    fitGutter();
     if (!extraLanes_.empty() || !model_->extraLanes().empty() || (results_ && results_->alignment() != nullptr)) {
         model_->setExtraLanes(lanesToShow());
     }
+    fitGutter();
     if (!userMovedAxis_) {
         zoomToFit();
     } else {
@@ -164,14 +165,24 @@ void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {
 void TimelineView::setExtraLanes(std::vector<TimelineLane> lanes) {
     extraLanes_ = std::move(lanes);
     model_->setExtraLanes(lanesToShow());
+    fitGutter();
     updateScrollBars();
     viewport()->update();
+}
+
+void TimelineView::setFailedConnectLanesShown(bool shown) {
+    failedConnectLanes_ = shown;
+    setExtraLanes(std::move(extraLanes_));
 }
 
 std::vector<TimelineLane> TimelineView::lanesToShow() const {
     std::vector<TimelineLane> lanes;
     if (results_ && results_->alignment() != nullptr) {
         lanes = timelineSyscallLanes(*results_->alignment());
+        if (failedConnectLanes_) {
+            std::vector<TimelineLane> failed = timelineFailedConnectLanes(*results_->alignment());
+            std::move(failed.begin(), failed.end(), std::back_inserter(lanes));
+        }
     }
     lanes.insert(lanes.end(), extraLanes_.begin(), extraLanes_.end());
     return lanes;
@@ -229,6 +240,12 @@ void TimelineView::fitGutter() {
         }
         widest = std::max({widest, boldMetrics.horizontalAdvance(QStringLiteral("▸ ") + fromUtf8(groups[group].label)),
                            metrics.horizontalAdvance(fromUtf8(groups[group].detail))});
+    }
+    // Lanes above the connections (failed connect() calls per server) name their server in full.
+    for (const ExtraLane& extra : model_->extraLanes()) {
+        if (extra.lane.attachedConnection == kNoConnection) {
+            widest = std::max(widest, metrics.horizontalAdvance(fromUtf8(extra.lane.label)));
+        }
     }
     gutterPx_ = std::clamp(std::ceil(widest + 16), 160.0, 320.0);
     axis_ = axis_.withLeft(gutterPx_);

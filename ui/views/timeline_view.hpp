@@ -64,6 +64,9 @@ public:
     /// Lanes of events from outside the capture; kept across setResults(). The system calls of the
     /// results' strace alignment get lanes of their own (below their connections) without it.
     void setExtraLanes(std::vector<TimelineLane> lanes);
+    /// Whether the connect() calls the trace saw fail with EADDRNOTAVAIL get a lane per server,
+    /// above the connections (on by default; the report's pictures draw their own).
+    void setFailedConnectLanesShown(bool shown);
     void setGrouping(LaneGrouping grouping);
     /// Folds (or unfolds) every group of the current grouping to its header lane.
     void setAllGroupsCollapsed(bool collapsed);
@@ -159,7 +162,7 @@ private:
     // Brings row `row` into view (a third from the top) if it is not.
     void scrollToRow(std::optional<size_t> row);
     [[nodiscard]] std::optional<size_t> groupForKeyboard() const;
-    [[nodiscard]] QString populationRowTooltip(PopulationRow row) const;
+    [[nodiscard]] QString populationRowTooltip(PopulationRowKey row) const;
     [[nodiscard]] std::vector<TimelineLane> lanesToShow() const;
     void applyFontMetrics();
     void updateScrollBars();
@@ -184,6 +187,7 @@ private:
     ResultsPtr results_;
     std::shared_ptr<TimelineModel> model_;
     std::vector<TimelineLane> extraLanes_;
+    bool failedConnectLanes_ = true;
     LaneGrouping grouping_ = LaneGrouping::Connection;
     bool groupingChosen_ = false;  // by the user; else it follows the number of connections
     size_t currentGroup_ = SIZE_MAX;

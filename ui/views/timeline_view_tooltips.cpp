@@ -91,7 +91,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                     .arg(group.collapsed ? tr("show") : tr("hide"));
             }
             if (hit.rowKind == RowKind::Population) {
-                return tr("Capture-wide: %1").arg(populationRowTooltip(static_cast<PopulationRow>(hit.rowIndex)));
+                return tr("Capture-wide: %1").arg(populationRowTooltip(PopulationRowKey::of(hit.rowIndex)));
             }
             const ConnectionLane* lane = model_->connection(hit.connection);
             if (lane == nullptr) {
@@ -120,10 +120,10 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
     }
 }
 
-QString TimelineView::populationRowTooltip(PopulationRow row) const {
+QString TimelineView::populationRowTooltip(PopulationRowKey row) const {
     const PopulationRowLabel label = populationRowLabel(*model_, row);
     QString text = fromUtf8(label.title) + QLatin1Char('\n') + fromUtf8(label.detail);
-    switch (row) {
+    switch (row.row) {
         case PopulationRow::ConnectionRate:
             text += tr("\nFirst SYNs per second (grey) and retransmitted SYNs (red), in bins that follow the zoom");
             break;

@@ -57,6 +57,36 @@ QString tracedSocketsText(const StraceAlignment& alignment) {
     return QObject::tr(", %1 of %2 traced sockets on captured connections").arg(tied).arg(alignment.sockets.size());
 }
 
+// Keeps the findings' wall-clock column (the first) in view: the view scrolls to the selected
+// finding's name, so that column is kept no wider than what the panel has left beside it (nor
+// wider than its contents, the view's "naturalNamePx" as the last sizing to contents left it).
+void fitFindingName(QTreeView& view) {
+    constexpr int kNarrowestPx = 90;
+    QHeaderView* header = view.header();
+    const int natural = view.property("naturalNamePx").toInt();
+    const int room = view.viewport()->width() - header->sectionSize(FindingsModel::TimeLostColumn);
+    header->resizeSection(FindingsModel::KindColumn, std::max(std::min(natural, room), kNarrowestPx));
+}
+
+// fitFindingName() whenever the view is resized.
+class FindingNameFit : public QObject {
+public:
+    explicit FindingNameFit(QTreeView* view) : QObject(view), view_(view) {
+        view->viewport()->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize) {
+            fitFindingName(*view_);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QTreeView* view_;
+};
+
 }  // namespace
 
 // QWidget deletes the children after this body, and the loader member goes right after it: a
@@ -172,6 +202,9 @@ void MainWindow::buildLayout() {
     findingsView_->setUniformRowHeights(true);
     findingsView_->setAlternatingRowColors(true);
     findingsView_->header()->setStretchLastSection(true);
+    // The wall-clock time lost first (see showResults), the tree's branches with the finding's name.
+    findingsView_->setTreePosition(FindingsModel::KindColumn);
+    new FindingNameFit(findingsView_);
     connect(findingsView_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onFindingActivated(current); });
     findingDetail_ = new FindingDetailPanel;
@@ -213,6 +246,14 @@ void MainWindow::buildLayout() {
     connectionsView_->verticalHeader()->hide();
     connectionsView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     connectionsView_->horizontalHeader()->setStretchLastSection(true);
+    // The numbers an incident is read by next to the id, on screen in the narrowest window (1024 px):
+    // #, time lost, RTT, findings, then client, server and the rest.
+    int visual = 1;
+    for (const int column :
+         {ConnectionsModel::TimeLostColumn, ConnectionsModel::RttColumn, ConnectionsModel::FindingsColumn}) {
+        QHeaderView* header = connectionsView_->horizontalHeader();
+        header->moveSection(header->visualIndex(column), visual++);
+    }
     connect(connectionsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::onConnectionSelected);
 
@@ -407,10 +448,18 @@ void MainWindow::reportProblem(const QString& line) {
 void MainWindow::showResults(ResultsPtr results, bool complete) {
     ResultsPtr superseded = std::exchange(results_, results);
     findingsModel_.setResults(results);
+    // The wall-clock time lost first, so that it stays on screen however narrow the panel (a 1024 px
+    // window); a reset of the model puts the columns back in their order.
+    QHeaderView* findingsHeader = findingsView_->header();
+    if (findingsHeader->visualIndex(FindingsModel::TimeLostColumn) > 0) {
+        findingsHeader->moveSection(findingsHeader->visualIndex(FindingsModel::TimeLostColumn), 0);
+    }
     findingsView_->expandAll();
     for (int column = 0; column < FindingsModel::SummaryColumn; ++column) {
         findingsView_->resizeColumnToContents(column);
     }
+    findingsView_->setProperty("naturalNamePx", findingsView_->header()->sectionSize(FindingsModel::KindColumn));
+    fitFindingName(*findingsView_);
     findingDetail_->clearFinding();
     connectionsModel_.setResults(results);
     connectionsView_->resizeColumnsToContents();

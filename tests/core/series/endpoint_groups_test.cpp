@@ -100,6 +100,39 @@ TEST_CASE("a connection's life: the handshake wait, open until the second FIN, t
     }
 }
 
+TEST_CASE("a TIME_WAIT ends at the accepted SYN of the next connection on its 4-tuple, not before it") {
+    // #0 closed by the client at 1 s; #1 reuses its tuple, as later connections below.
+    const auto reuse = [](int64_t synMs, int64_t acceptMs) {
+        Connection later = closedConnection(synMs, acceptMs, acceptMs + 10);
+        later.reusedFrom = 0;
+        if (acceptMs < 0) {
+            later.synAckTsNs = kNoTime;
+            later.handshakeAckTsNs = kNoTime;
+        }
+        return later;
+    };
+    const auto timeWaitEndOf = [](const Connection& later) {
+        ConnectionStore connections;
+        connections.append(closedConnection(0, 1, 1000));
+        connections.append(later);
+        return connectionLives(connections, kTimeWaitNs).front().timeWaitEndNs;
+    };
+    CHECK(timeWaitEndOf(reuse(1500, 1501)) == 1500 * kMs);                    // accepted: the holder let it in
+    CHECK(timeWaitEndOf(reuse(1500, -1)) == 1000 * kMs + kTimeWaitNs);        // never answered: it stays
+    CHECK(timeWaitEndOf(reuse(70'000, 70'001)) == 1000 * kMs + kTimeWaitNs);  // after it expired anyway
+    // A collision: the first SYN got the old connection's ACK, the sender's RST removed the TIME_WAIT
+    // and the same SYN again (synTsNs moves to it) was accepted.
+    Connection collided = reuse(1500, 1516);
+    collided.synTsNs = 1515 * kMs;
+    CHECK(timeWaitEndOf(collided) == 1515 * kMs);
+    // Every other life is connectionLife()'s.
+    ConnectionStore connections;
+    connections.append(closedConnection(0, 1, 1000));
+    connections.append(reuse(1500, 1501));
+    CHECK(connectionLives(connections, kTimeWaitNs).back().timeWaitEndNs ==
+          connectionLife(connections[1], kTimeWaitNs).timeWaitEndNs);
+}
+
 TEST_CASE("density per column counts each connection once in every column it touches") {
     // 10 columns of 100 ms from 0.
     DensityGrid grid(0, 100.0 * kMs, 10);
@@ -159,18 +192,40 @@ TEST_CASE("the churn sample is one population whose every port sits in TIME_WAIT
     CHECK(peaks[static_cast<size_t>(PopulationState::TimeWait)] == 100);
 
     const CapturePopulation population = capturePopulation(analysis);
-    REQUIRE(population.timeWait() != nullptr);
-    CHECK(population.timeWait()->peak == 100);
-    REQUIRE(population.portsInUse() != nullptr);
-    CHECK(population.chart.observedRangePorts == 100);
-    CHECK(population.scaleTop() == 100);  // the range the client kept to, not the 28,232-port range
+    REQUIRE(population.hosts.size() == 1);  // one client host
+    CHECK(population.hostsLeftOut == 0);
+    const HostPortPool& pool = population.hosts.front();
+    REQUIRE(pool.timeWait() != nullptr);
+    CHECK(pool.timeWait()->peak == 100);
+    REQUIRE(pool.portsInUse() != nullptr);
+    CHECK(pool.chart.observedRangePorts == 100);
+    CHECK(pool.scaleTop() == 100);  // the range the client kept to, not the 28,232-port range
     CHECK(population.attempts.newConnections.size() == 150);
 
     // Over the whole capture in 600 columns: the TIME_WAIT row reaches its top before the pause.
     const double seconds = secondsSince(analysis.engine->firstTsNs(), analysis.engine->lastTsNs());
-    const std::vector<double> columns = stepColumnMaxima(population.timeWait()->points, 0, seconds / 600, 600);
+    const std::vector<double> columns = stepColumnMaxima(pool.timeWait()->points, 0, seconds / 600, 600);
     CHECK(*std::max_element(columns.begin(), columns.end()) == 100);
     CHECK(columns[300] == 100);  // half-way through the 60 s pause every port is still in TIME_WAIT
+}
+
+TEST_CASE("several client hosts: the busiest first, then those with a port pool worth a row, the rest counted") {
+    // hosts-churn: 60, 40, 30, 20 and 12 connections from 127.0.0.2 to .6, each closed first by its host.
+    const CaptureAnalysis analysis = analyzeSample("hosts-churn.pcap");
+    const CapturePopulation population = capturePopulation(analysis);
+    std::vector<std::string> hosts;
+    std::vector<int64_t> peaks;
+    for (const HostPortPool& pool : population.hosts) {
+        hosts.push_back(pool.host.toString());
+        REQUIRE(pool.portsInUse() != nullptr);
+        peaks.push_back(pool.portsInUse()->peak);
+    }
+    CHECK(hosts == std::vector<std::string>{"127.0.0.2", "127.0.0.3", "127.0.0.4"});
+    CHECK(peaks == std::vector<int64_t>{60, 40, 30});
+    CHECK(population.hostsLeftOut == 2);
+    CHECK(capturePopulation(analysis, 5).hosts.size() == 5);
+    CHECK(capturePopulation(analysis, 5).hostsLeftOut == 0);
+    CHECK(capturePopulation(analysis, 1).hostsLeftOut == 4);
 }
 
 TEST_CASE("the backlog sample's clients wait on their SYNs together") {
