@@ -210,6 +210,19 @@ const std::vector<Finding>& FindingLog::all() const {
     return findings_;
 }
 
+const Finding& FindingLog::butEvidence(uint32_t id) const {
+    Authorship& authorship = authors_[id];
+    if (authorship.author != nullptr && authorship.stale) {
+        authorship.stale = false;  // still listed in stale_, which skips it now
+        authorship.author->describe(authorship.record, findings_[id], FindingAuthor::Detail::ButEvidence);
+        if (!authorship.evidenceStale) {
+            authorship.evidenceStale = true;
+            evidenceStale_.push_back(id);
+        }
+    }
+    return findings_[id];
+}
+
 const std::vector<Finding>& FindingLog::allButEvidence() const {
     describeStale(FindingAuthor::Detail::ButEvidence);
     return findings_;

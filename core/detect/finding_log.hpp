@@ -79,6 +79,8 @@ public:
     /// Building the evidence is most of the cost of describing a finding; a live capture's records
     /// read its findings every second and send the evidence only with a finding's last revision.
     [[nodiscard]] const std::vector<Finding>& allButEvidence() const;
+    /// Finding `id` as allButEvidence() gives it, describing no other finding.
+    [[nodiscard]] const Finding& butEvidence(uint32_t id) const;
     /// Takes the findings out of the log, described as they are now: those still provisional are
     /// withdrawn (the listener hears it), the withdrawn ones left out, and the rest in the order
     /// add() or confirm() made them (so a live capture's findings come out as the analysis of its
