@@ -139,10 +139,13 @@ private:
     std::thread thread_;
 };
 
-// The finding stream: each finding once when it has its summary; one that is ongoing again at most
-// once a second while it grows and at once when it ends; a provisional one that was withdrawn.
-// Called on the analysis thread only.
-class FindingStream {
+// The finding stream: each finding once when it has its summary; then an update at most once a
+// second while it grows (a stall going on longer, more waits, more time lost), at once when it is
+// no longer ongoing, and at the end for growth not printed yet; a provisional one that was
+// withdrawn. Findings are heard on every change (onFinding); growth is printed from the log at the
+// capture clock's ticks, where the finding can be described as it is (its summary then counts what
+// the update says). Called on the analysis thread only.
+class FindingStream : public LiveObserver {
 public:
     FindingStream(bool json, int64_t startNs) : json_(json), startNs_(startNs) {}
 
@@ -151,7 +154,6 @@ public:
             printed_.resize(finding.id + 1);
         }
         Printed& printed = printed_[finding.id];
-        const auto now = std::chrono::steady_clock::now();
         if (finding.withdrawn) {
             if (printed.shown) {
                 print(finding, "finding_withdrawn", "withdrawn (the packets ended it sooner)");
@@ -164,22 +166,71 @@ public:
         }
         if (!printed.shown) {
             print(finding, "finding", finding.ongoing ? "(ongoing) " + finding.summary : finding.summary);
-        } else if (finding.ongoing ? now - printed.at >= kUpdateInterval || !printed.ongoing : printed.ongoing) {
-            print(finding, "finding_update",
-                  fmt::format("{} {:.1f} ms", finding.ongoing ? "still going on:" : "ended:", finding.durationMs));
-        } else {
-            return;
+            remember(finding, printed);
+        } else if (printed.ongoing && !finding.ongoing) {
+            printUpdate(finding, printed);
+        } else if (!printed.due && grew(finding, printed)) {
+            printed.due = true;
+            due_.push_back(finding.id);
         }
-        printed = {true, finding.ongoing, now};
     }
+
+    void onSegment(const SegmentEvent& /*event*/) override {}
+    void onTick(const LiveResults& results) override { printDue(results.log, false); }
+    void onFinished(const LiveResults& results) override { printDue(results.log, true); }
 
 private:
     static constexpr std::chrono::seconds kUpdateInterval{1};
     struct Printed {
         bool shown = false;
         bool ongoing = false;
+        bool due = false;  // grew since printed, listed in due_
+        uint64_t waits = 0;
+        double durationMs = 0;
         std::chrono::steady_clock::time_point at;
     };
+
+    static bool grew(const Finding& finding, const Printed& printed) {
+        return finding.impact.delayedRequests > printed.waits || finding.durationMs >= printed.durationMs + 1.0 ||
+               finding.ongoing != printed.ongoing;
+    }
+    static void remember(const Finding& finding, Printed& printed) {
+        printed = {true, finding.ongoing, false, finding.impact.delayedRequests, finding.durationMs,
+                   std::chrono::steady_clock::now()};
+    }
+
+    // Prints the findings that grew since printed, those printed a second ago or more (all at the end).
+    void printDue(const FindingLog& log, bool atEnd) {
+        const auto now = std::chrono::steady_clock::now();
+        size_t kept = 0;
+        for (const uint32_t id : due_) {
+            Printed& printed = printed_[id];
+            if (!printed.due) {
+                continue;
+            }
+            if (!atEnd && now - printed.at < kUpdateInterval) {
+                due_[kept++] = id;
+                continue;
+            }
+            const Finding& finding = log.butEvidence(id);
+            printed.due = false;
+            if (printed.shown && !finding.withdrawn && grew(finding, printed)) {
+                printUpdate(finding, printed);
+            }
+        }
+        due_.resize(kept);
+    }
+
+    void printUpdate(const Finding& finding, Printed& printed) {
+        const std::string waits = finding.impact.delayedRequests > 0
+                                      ? fmt::format("{} {}, ", finding.impact.delayedRequests,
+                                                    finding.impact.delayedRequests == 1 ? "wait" : "waits")
+                                      : std::string();
+        print(finding, "finding_update",
+              fmt::format("{} {}{:.1f} ms", finding.ongoing ? "still going on:" : (printed.ongoing ? "ended:" : "grew:"),
+                          waits, finding.durationMs));
+        remember(finding, printed);
+    }
 
     void print(const Finding& finding, std::string_view event, const std::string& text) const {
         if (json_) {
@@ -196,6 +247,7 @@ private:
     bool json_;
     int64_t startNs_;
     std::vector<Printed> printed_;
+    std::vector<uint32_t> due_;  // ids that grew since printed
 };
 
 // Where the records of a capture go while it runs (--to): the sink, the queue that keeps the
@@ -318,6 +370,7 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     StopSignals signals;
     // Before the session: the session's analysis thread writes into it until the session is gone.
     std::unique_ptr<LiveRecordsRun> records;
+    std::unique_ptr<FindingStream> stream;
     std::unique_ptr<LiveSession> session;
     try {
         std::unique_ptr<PacketSource> source = openCaptureSource(options.source);
@@ -329,13 +382,16 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         const int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                     std::chrono::system_clock::now().time_since_epoch())
                                     .count();
+        stream = std::make_unique<FindingStream>(json, startNs);
         // A detector may add a finding first and write its summary at once after: print each one
         // the first time it has its summary.
-        sessionOptions.onFinding = [stream = std::make_shared<FindingStream>(json, startNs)](
-                                       const Finding& finding, bool /*isNew*/) { stream->onFinding(finding); };
+        sessionOptions.onFinding = [stream = stream.get()](const Finding& finding, bool /*isNew*/) {
+            stream->onFinding(finding);
+        };
+        sessionOptions.observers.push_back(stream.get());
         if (target) {
             records = std::make_unique<LiveRecordsRun>(*target, options, options.source.capture.device, startNs);
-            sessionOptions.observer = records->records.get();
+            sessionOptions.observers.push_back(records->records.get());
         }
         session = std::make_unique<LiveSession>(std::move(source), std::move(sessionOptions));
     } catch (const LiveCaptureError& error) {

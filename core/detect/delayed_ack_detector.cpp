@@ -238,29 +238,10 @@ std::string DelayedAckDetector::whyNagle(const Totals& totals) {
         toMs(first.heldTsNs - first.ackTsNs));
 }
 
-void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
-    const Totals& totals = totals_[record];
-    const double share = std::min(1.0, static_cast<double>(totals.heldNs) / static_cast<double>(totals.lifeNs));
-    measure(record, finding);
-    finding.frames.clear();
-    finding.frames.reserve(3 * totals.listed.size());
-    finding.spans.clear();
-    finding.spans.reserve(totals.listed.size());
-    finding.totalSpans = totals.stalls;
-    finding.waitingSide = totals.sender;
+nlohmann::json DelayedAckDetector::evidence(const Totals& totals, double heldMs, double share) {
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());
     for (const Stall& stall : totals.listed) {
-        finding.frames.insert(finding.frames.end(), {stall.smallFrame, stall.ackFrame, stall.heldFrame});
-        FindingSpan& span = finding.spans.emplace_back();
-        span.startNs = stall.smallTsNs;
-        span.endNs = stall.heldTsNs;
-        span.connection = finding.connection;
-        span.side = totals.sender;
-        span.frames = {stall.smallFrame, stall.ackFrame, stall.heldFrame};
-        span.releaseTsNs = stall.ackTsNs;
-        span.bytes = stall.heldBytes;
-        span.earlierBytes = stall.previousBytes;
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
         instance.emplace("frames", frameList({stall.smallFrame, stall.ackFrame, stall.heldFrame}));
@@ -273,19 +254,46 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding) const {
         instance.emplace("held_bytes", stall.heldBytes);
         instances.push_back(std::move(instance));
     }
-    const std::string sender = totals.senderEndpoint.toString();
-    const std::string receiver = totals.receiverEndpoint.toString();
     nlohmann::json::object_t evidence;
-    evidence.emplace("sender", sender);
-    evidence.emplace("receiver", receiver);
+    evidence.emplace("sender", totals.senderEndpoint.toString());
+    evidence.emplace("receiver", totals.receiverEndpoint.toString());
     evidence.emplace("sender_side", sideName(totals.sender));
     evidence.emplace("stalls", totals.stalls);
-    evidence.emplace("held_ms", finding.durationMs);
+    evidence.emplace("held_ms", heldMs);
     evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
     evidence.emplace("instances", std::move(instances));
     evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
     evidence.emplace("capture_point", capturePointName(totals.senderLegNs, totals.receiverLegNs));
-    finding.evidence = std::move(evidence);
+    return evidence;
+}
+
+void DelayedAckDetector::describe(uint32_t record, Finding& finding, Detail detail) const {
+    const Totals& totals = totals_[record];
+    const double share = std::min(1.0, static_cast<double>(totals.heldNs) / static_cast<double>(totals.lifeNs));
+    measure(record, finding);
+    finding.frames.clear();
+    finding.frames.reserve(3 * totals.listed.size());
+    finding.spans.clear();
+    finding.spans.reserve(totals.listed.size());
+    finding.totalSpans = totals.stalls;
+    finding.waitingSide = totals.sender;
+    for (const Stall& stall : totals.listed) {
+        finding.frames.insert(finding.frames.end(), {stall.smallFrame, stall.ackFrame, stall.heldFrame});
+        FindingSpan& span = finding.spans.emplace_back();
+        span.startNs = stall.smallTsNs;
+        span.endNs = stall.heldTsNs;
+        span.connection = finding.connection;
+        span.side = totals.sender;
+        span.frames = {stall.smallFrame, stall.ackFrame, stall.heldFrame};
+        span.releaseTsNs = stall.ackTsNs;
+        span.bytes = stall.heldBytes;
+        span.earlierBytes = stall.previousBytes;
+    }
+    const std::string sender = totals.senderEndpoint.toString();
+    const std::string receiver = totals.receiverEndpoint.toString();
+    if (detail == Detail::Full) {
+        finding.evidence = evidence(totals, finding.durationMs, share);
+    }
     const std::string what =
         totals.stalls == 1 ? std::string("a small write was") : fmt::format("{} small writes were", totals.stalls);
     finding.summary = fmt::format(

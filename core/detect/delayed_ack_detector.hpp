@@ -115,7 +115,8 @@ private:
     void releasePending(SenderState& state);
     // The sentence of the summary that says why this is Nagle and not a look-alike.
     static std::string whyNagle(const Totals& totals);
-    void describe(uint32_t record, Finding& finding) const override;
+    static nlohmann::json evidence(const Totals& totals, double heldMs, double share);
+    void describe(uint32_t record, Finding& finding, Detail detail) const override;
     void measure(uint32_t record, Finding& finding) const override;
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]

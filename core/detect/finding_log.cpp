@@ -14,7 +14,7 @@ uint32_t FindingLog::add(Finding finding, const FindingAuthor* author, uint32_t 
     const auto id = static_cast<uint32_t>(findings_.size());
     finding.id = id;
     findings_.push_back(std::move(finding));
-    authors_.push_back(Authorship{author, record, 0, false});
+    authors_.push_back(Authorship{.author = author, .record = record});
     if (author != nullptr) {
         authors_[id].stale = true;
         stale_.push_back(id);
@@ -51,7 +51,7 @@ void FindingLog::confirm(uint32_t id, Finding finding, const FindingAuthor* auth
     finding.provisional = false;
     finding.withdrawn = false;
     findings_[id] = std::move(finding);
-    authors_[id] = Authorship{author, record, 0, false};
+    authors_[id] = Authorship{.author = author, .record = record};
     if (author != nullptr) {
         authors_[id].stale = true;
         stale_.push_back(id);
@@ -80,7 +80,7 @@ std::vector<Finding> FindingLog::release() {
             withdraw(finding.id);
         }
     }
-    describeStale();
+    describeStale(FindingAuthor::Detail::Full);
     authors_.clear();
     if (!hadProvisional_) {
         return std::move(findings_);
@@ -104,6 +104,10 @@ std::vector<Finding> FindingLog::releaseMeasured() {
         authors_[id].stale = false;
     }
     stale_.clear();
+    for (const uint32_t id : evidenceStale_) {
+        authors_[id].evidenceStale = false;
+    }
+    evidenceStale_.clear();
     for (Finding& finding : findings_) {
         const Authorship& authorship = authors_[finding.id];
         if (authorship.author != nullptr) {
@@ -115,7 +119,7 @@ std::vector<Finding> FindingLog::releaseMeasured() {
 
 void FindingLog::describeReleased(Finding& finding) const {
     const Authorship& authorship = authors_[finding.id];
-    authorship.author->describe(authorship.record, finding);
+    authorship.author->describe(authorship.record, finding, FindingAuthor::Detail::Full);
 }
 
 void FindingLog::changed(uint32_t id) {
@@ -145,42 +149,82 @@ void FindingLog::changed(uint32_t id) {
 void FindingLog::describe(uint32_t id) const {
     Authorship& authorship = authors_[id];
     authorship.stale = false;
-    authorship.author->describe(authorship.record, findings_[id]);
+    authorship.evidenceStale = false;
+    authorship.author->describe(authorship.record, findings_[id], FindingAuthor::Detail::Full);
 }
 
-void FindingLog::describeStale() const {
+void FindingLog::describeStale(FindingAuthor::Detail detail) const {
+    const bool full = detail == FindingAuthor::Detail::Full;
     // Each stale finding once (an id is listed again if it went stale again after a listener's
-    // describe), marked described before the work is shared out.
+    // describe), and for a full description each one described without its evidence since, marked
+    // described before the work is shared out.
     size_t count = 0;
     for (const uint32_t id : stale_) {
-        if (authors_[id].stale) {
-            authors_[id].stale = false;
+        Authorship& authorship = authors_[id];
+        if (authorship.stale) {
+            authorship.stale = false;
+            authorship.evidenceStale = authorship.evidenceStale && !full;
             stale_[count++] = id;
         }
     }
     stale_.resize(count);
+    if (full) {
+        for (const uint32_t id : evidenceStale_) {
+            if (authors_[id].evidenceStale) {
+                authors_[id].evidenceStale = false;
+                stale_.push_back(id);
+            }
+        }
+        evidenceStale_.clear();
+    }
     // At the end of an analysis every finding is stale: building their evidence is shared with a
     // second thread, each thread taking the next finding as it is free (their sizes vary by kind).
     std::atomic<size_t> next{0};
-    const auto describeNext = [this, &next] {
+    const auto describeNext = [this, &next, detail] {
         for (size_t at = next++; at < stale_.size(); at = next++) {
             const Authorship& authorship = authors_[stale_[at]];
-            authorship.author->describe(authorship.record, findings_[stale_[at]]);
+            authorship.author->describe(authorship.record, findings_[stale_[at]], detail);
         }
     };
     constexpr size_t kFewForTwoThreads = 256;
-    if (count >= kFewForTwoThreads && secondThreadAllowed()) {
+    if (stale_.size() >= kFewForTwoThreads && secondThreadAllowed()) {
         std::future<void> helped = std::async(std::launch::async, describeNext);
         describeNext();
         helped.get();
     } else {
         describeNext();
     }
+    if (!full) {
+        for (const uint32_t id : stale_) {
+            if (!authors_[id].evidenceStale) {
+                authors_[id].evidenceStale = true;
+                evidenceStale_.push_back(id);
+            }
+        }
+    }
     stale_.clear();
 }
 
 const std::vector<Finding>& FindingLog::all() const {
-    describeStale();
+    describeStale(FindingAuthor::Detail::Full);
+    return findings_;
+}
+
+const Finding& FindingLog::butEvidence(uint32_t id) const {
+    Authorship& authorship = authors_[id];
+    if (authorship.author != nullptr && authorship.stale) {
+        authorship.stale = false;  // still listed in stale_, which skips it now
+        authorship.author->describe(authorship.record, findings_[id], FindingAuthor::Detail::ButEvidence);
+        if (!authorship.evidenceStale) {
+            authorship.evidenceStale = true;
+            evidenceStale_.push_back(id);
+        }
+    }
+    return findings_[id];
+}
+
+const std::vector<Finding>& FindingLog::allButEvidence() const {
+    describeStale(FindingAuthor::Detail::ButEvidence);
     return findings_;
 }
 

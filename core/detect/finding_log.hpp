@@ -13,10 +13,15 @@ namespace tcpscope {
 /// change (a finding may grow with every packet of a flow).
 class FindingAuthor {
 public:
+    /// How much of a finding describe() writes.
+    enum class Detail : uint8_t {
+        Full,           ///< everything, the evidence too
+        ButEvidence,    ///< its counts, summary, frames and spans; the evidence may be left as it was
+    };
     /// Writes the parts of `finding` this author keeps (summary, spans, evidence...) from its record
     /// `record`, the number given to FindingLog::add. The log may describe two findings at once on
     /// two threads (of this author or another): describe only reads the author's state.
-    virtual void describe(uint32_t record, Finding& finding) const = 0;
+    virtual void describe(uint32_t record, Finding& finding, Detail detail) const = 0;
     /// Writes only the cheap parts of what describe() writes: the finding's duration, severity and
     /// whether a stall of it is going on, which a report reads for every flow before it writes the
     /// findings, and a live capture's listener at every change (describe() writes them too).
@@ -69,6 +74,13 @@ public:
     /// they are now; during a live capture also the provisional and withdrawn ones
     /// (Finding::provisional, Finding::withdrawn).
     [[nodiscard]] const std::vector<Finding>& all() const;
+    /// As all(), but the evidence of a finding changed since it was last read by all() is left as
+    /// it was then (empty if never): its counts, impact, summary, frames and spans are current.
+    /// Building the evidence is most of the cost of describing a finding; a live capture's records
+    /// read its findings every second and send the evidence only with a finding's last revision.
+    [[nodiscard]] const std::vector<Finding>& allButEvidence() const;
+    /// Finding `id` as allButEvidence() gives it, describing no other finding.
+    [[nodiscard]] const Finding& butEvidence(uint32_t id) const;
     /// Takes the findings out of the log, described as they are now: those still provisional are
     /// withdrawn (the listener hears it), the withdrawn ones left out, and the rest in the order
     /// add() or confirm() made them (so a live capture's findings come out as the analysis of its
@@ -95,12 +107,13 @@ private:
     struct Authorship {
         const FindingAuthor* author = nullptr;
         uint32_t record = 0;
-        uint32_t changes = 0;  // since the finding was added
-        bool stale = false;    // changed since it was last described
+        uint32_t changes = 0;         // since the finding was added
+        bool stale = false;           // changed since it was last described (listed in stale_)
+        bool evidenceStale = false;   // described since without its evidence (listed in evidenceStale_)
     };
 
     void describe(uint32_t id) const;
-    void describeStale() const;
+    void describeStale(FindingAuthor::Detail detail) const;
     // Frees what a finding with an author holds only once described (its evidence: null until then).
     static void holdUndescribed(Finding& finding);
 
@@ -109,6 +122,7 @@ private:
     mutable std::vector<Finding> findings_;
     mutable std::vector<Authorship> authors_;  // [finding id]
     mutable std::vector<uint32_t> stale_;      // ids of authored findings changed since described
+    mutable std::vector<uint32_t> evidenceStale_;  // ids described without their evidence since changed
     std::vector<uint32_t> madeOrder_;  // ids in the order add() or confirm() made them, once a provisional one came
     bool hadProvisional_ = false;
     Listener listener_;

@@ -160,7 +160,8 @@ void PathMtuResends::measure(const Totals& totals, Finding& finding) const {
     finding.severity = waitedForTimer ? Severity::Warning : Severity::Info;
 }
 
-void PathMtuResends::describe(uint32_t record, Finding& finding) const {
+// The evidence is written whatever the detail: such findings are few and rarely grow.
+void PathMtuResends::describe(uint32_t record, Finding& finding, Detail /*detail*/) const {
     const Totals& totals = totals_[record];
     measure(totals, finding);
     finding.frames.clear();

@@ -108,7 +108,7 @@ private:
     // The index in totals_ of the finding of `sender` of `connection`, made if new (starting at `startNs`).
     uint32_t totalsOf(const ConnectionSnapshot& connection, Side sender, int64_t startNs);
     static void countMessage(Totals& totals, const Message& message);
-    void describe(uint32_t record, Finding& finding) const override;
+    void describe(uint32_t record, Finding& finding, Detail detail) const override;
     void measure(uint32_t record, Finding& finding) const override;
     void measure(const Totals& totals, Finding& finding) const;
 

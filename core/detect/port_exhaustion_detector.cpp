@@ -356,7 +356,8 @@ void PortExhaustionDetector::refreshWarning(uint32_t poolIndex, int64_t nowNs) {
     refresh(strainOf(pool).warning, Severity::Warning, pool.firstSynTsNs, poolIndex * 2 + 1, nowNs);
 }
 
-void PortExhaustionDetector::describe(uint32_t record, Finding& finding) const {
+// The evidence is written whatever the detail: a port pool makes at most two findings.
+void PortExhaustionDetector::describe(uint32_t record, Finding& finding, Detail /*detail*/) const {
     const Pool& pool = fullPool(record / 2);
     if (record % 2 == 0) {
         describeError(pool, finding);

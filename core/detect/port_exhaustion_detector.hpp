@@ -208,7 +208,7 @@ private:
     void refresh(PoolFinding& made, Severity severity, int64_t startTsNs, uint32_t record, int64_t nowNs);
     void refreshError(uint32_t poolIndex, int64_t nowNs);
     void refreshWarning(uint32_t poolIndex, int64_t nowNs);
-    void describe(uint32_t record, Finding& finding) const override;
+    void describe(uint32_t record, Finding& finding, Detail detail) const override;
     void measure(uint32_t record, Finding& finding) const override;
     void describeError(const Pool& pool, Finding& finding) const;
     static void measureError(const Pool& pool, Finding& finding);

@@ -294,9 +294,9 @@ void PortReuseDetector::recordCollision(Reuse& reuse) {
     log().changed(reuse.findingId);
 }
 
-void PortReuseDetector::describe(uint32_t record, Finding& finding) const {
+void PortReuseDetector::describe(uint32_t record, Finding& finding, Detail detail) const {
     if ((record & kGroupRecord) != 0) {
-        describeGroup(groups_[record & ~kGroupRecord], finding);
+        describeGroup(groups_[record & ~kGroupRecord], finding, detail);
     } else {
         describeCollision(reuses_[record], finding);
     }
@@ -457,7 +457,8 @@ void PortReuseDetector::addToGroup(Reuse& reuse) {
     log().changed(group.findingId);
 }
 
-void PortReuseDetector::describeGroup(const Group& group, Finding& finding) const {
+void PortReuseDetector::describeGroup(const Group& group, Finding& finding, Detail detail) const {
+    const bool withEvidence = detail == Detail::Full;
     const auto& [outcome, client, server] = group.key;
     const std::string from = client.toString();
     const std::string to = server.toString();
@@ -476,9 +477,11 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding) cons
                                      .connection = reuse.connection,
                                      .frames = {reuse.synFrame}});
         }
-        nlohmann::json& instance = instances.emplace_back(describe(reuse));
-        instance.get_ref<nlohmann::json::object_t&>().emplace("reason",
-                                                              kReasonNames.at(static_cast<size_t>(reuse.reason)));
+        if (withEvidence) {
+            nlohmann::json& instance = instances.emplace_back(describe(reuse));
+            instance.get_ref<nlohmann::json::object_t&>().emplace("reason",
+                                                                  kReasonNames.at(static_cast<size_t>(reuse.reason)));
+        }
         finding.frames.push_back(reuse.synFrame);
         if (reuse.synAckFrame != 0) {
             finding.frames.push_back(reuse.synAckFrame);
@@ -490,19 +493,25 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding) cons
             reasonCounts[std::string(kReasonNames.at(reason))] = group.reasons.at(reason);
         }
     }
-    nlohmann::json::object_t since;
-    since.emplace("min", toMs(group.minSinceNs));
-    since.emplace("max", toMs(group.maxSinceNs));
-    nlohmann::json::object_t evidence;
-    evidence.emplace("outcome", portReuseOutcomeName(outcome));
-    evidence.emplace("client", from);
-    evidence.emplace("server", to);
-    evidence.emplace("instances", std::move(instances));
-    evidence.emplace("reuses", group.reuses);
-    evidence.emplace("reasons", reasonCounts);
-    evidence.emplace("since_earlier_end_ms", std::move(since));
-    evidence.emplace("instances_truncated", group.reuses > kMaxListedReuses);
-    finding.evidence = std::move(evidence);
+    if (withEvidence) {
+        nlohmann::json::object_t since;
+        since.emplace("min", toMs(group.minSinceNs));
+        since.emplace("max", toMs(group.maxSinceNs));
+        nlohmann::json::object_t evidence;
+        evidence.emplace("outcome", portReuseOutcomeName(outcome));
+        evidence.emplace("client", from);
+        evidence.emplace("server", to);
+        evidence.emplace("instances", std::move(instances));
+        evidence.emplace("reuses", group.reuses);
+        evidence.emplace("reasons", reasonCounts);
+        evidence.emplace("since_earlier_end_ms", std::move(since));
+        evidence.emplace("instances_truncated", group.reuses > kMaxListedReuses);
+        if (outcome == Outcome::IntoTimeWait) {
+            evidence.emplace("timestamp_newer", group.timestampNewer);
+            evidence.emplace("isn_newer", group.isnNewer);
+        }
+        finding.evidence = std::move(evidence);
+    }
     const std::string count =
         group.reuses == 1 ? std::string("1 new connection") : fmt::format("{} new connections", group.reuses);
     const std::string range = group.minSinceNs == group.maxSinceNs
@@ -510,8 +519,6 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding) cons
                                   : fmt::format("{:.1f} to {:.1f} ms", toMs(group.minSinceNs), toMs(group.maxSinceNs));
     switch (outcome) {
         case Outcome::IntoTimeWait: {
-            finding.evidence["timestamp_newer"] = group.timestampNewer;
-            finding.evidence["isn_newer"] = group.isnNewer;
             const std::string why =
                 group.timestampNewer > 0 ? "its timestamp was newer" : "its sequence number was newer";
             finding.summary = fmt::format(

@@ -121,14 +121,14 @@ private:
     [[nodiscard]] uint32_t indexOf(const Reuse& reuse) const;
     void addToGroup(Reuse& reuse);
     [[nodiscard]] Reason reasonOf(const Reuse& reuse) const;
-    void describe(uint32_t record, Finding& finding) const override;
+    void describe(uint32_t record, Finding& finding, Detail detail) const override;
     void measure(uint32_t record, Finding& finding) const override;
     // The time from a collision's first SYN to its connection's establishment (or its last try).
     static int64_t delayNsOf(const Reuse& reuse);
     // The collision's duration and impact: the new connection's handshake, held up.
     static void measureCollision(const Reuse& reuse, Finding& finding);
     void describeCollision(const Reuse& reuse, Finding& finding) const;
-    void describeGroup(const Group& group, Finding& finding) const;
+    void describeGroup(const Group& group, Finding& finding, Detail detail) const;
     [[nodiscard]] nlohmann::json describe(const Reuse& reuse) const;
 
     ConnectionStates<ConnectionState> states_;  // [connection id]

@@ -350,8 +350,8 @@ void RetransmissionStallDetector::recordStall(const Candidate& candidate, Retran
     log().changed(totals.findingId);
 }
 
-void RetransmissionStallDetector::describe(uint32_t record, Finding& finding) const {
-    write(totals_[record], finding);
+void RetransmissionStallDetector::describe(uint32_t record, Finding& finding, Detail detail) const {
+    write(totals_[record], finding, detail);
 }
 
 void RetransmissionStallDetector::measure(uint32_t record, Finding& finding) const {
@@ -364,29 +364,12 @@ void RetransmissionStallDetector::measure(const Totals& totals, Finding& finding
     setImpact(finding, totals.waits, ongoingWait(totals.ongoingSinceNs, totals.ongoingNs));
 }
 
-void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) {
-    measure(totals, finding);
-    const int64_t lostNs = lostNsOf(totals);
+nlohmann::json RetransmissionStallDetector::evidence(const Totals& totals, const Finding& finding) {
     const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
-    const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(totals.lifeNs));
-    finding.frames.clear();
-    finding.frames.reserve(2 * totals.listed.size());
-    finding.spans.clear();
-    finding.spans.reserve(totals.listed.size());
-    finding.totalSpans = totals.stalls;
-    finding.waitingSide = totals.sender;
+    const double share = std::min(1.0, static_cast<double>(lostNsOf(totals)) / static_cast<double>(totals.lifeNs));
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());
     for (const Stall& stall : totals.listed) {
-        finding.frames.insert(finding.frames.end(), {stall.fromFrame, stall.frame});
-        FindingSpan& span = finding.spans.emplace_back();
-        span.startNs = stall.startTsNs;
-        span.endNs = stall.startTsNs + stall.gapNs;
-        span.connection = totals.connection;
-        span.side = totals.sender;
-        span.frames = {stall.fromFrame, stall.frame};
-        span.bytes = stall.bytes;
-        span.spurious = stall.spurious;
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
         instance.emplace("frames", frameList({stall.fromFrame, stall.frame}));
@@ -399,11 +382,9 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
         instance.emplace("spurious", stall.spurious);
         instances.push_back(std::move(instance));
     }
-    const std::string sender = totals.senderEndpoint.toString();
-    const std::string receiver = totals.receiverEndpoint.toString();
     nlohmann::json::object_t evidence;
-    evidence.emplace("sender", sender);
-    evidence.emplace("receiver", receiver);
+    evidence.emplace("sender", totals.senderEndpoint.toString());
+    evidence.emplace("receiver", totals.receiverEndpoint.toString());
     evidence.emplace("sender_side", sideName(totals.sender));
     evidence.emplace("instances", std::move(instances));
     evidence.emplace("stalls", totals.stalls);
@@ -412,15 +393,46 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding) 
     evidence.emplace("share_of_connection", std::round(share * 1000) / 1000);
     evidence.emplace("instances_truncated", totals.stalls > kMaxListedStalls);
     evidence.emplace("spurious_retransmissions", totals.spurious);
-    finding.evidence = std::move(evidence);
+    if (finding.ongoing) {
+        evidence.emplace("ongoing", nlohmann::json{{"since_frame", totals.ongoingFrame},
+                                                   {"waiting_ms", toMs(totals.ongoingNs)},
+                                                   {"relative_seq", totals.ongoingSeq},
+                                                   {"unacknowledged_bytes", totals.ongoingBytes}});
+    }
+    return evidence;
+}
+
+void RetransmissionStallDetector::write(const Totals& totals, Finding& finding, Detail detail) {
+    measure(totals, finding);
+    const int64_t lostNs = lostNsOf(totals);
+    const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
+    const double share = std::min(1.0, static_cast<double>(lostNs) / static_cast<double>(totals.lifeNs));
+    finding.frames.clear();
+    finding.frames.reserve(2 * totals.listed.size());
+    finding.spans.clear();
+    finding.spans.reserve(totals.listed.size());
+    finding.totalSpans = totals.stalls;
+    finding.waitingSide = totals.sender;
+    for (const Stall& stall : totals.listed) {
+        finding.frames.insert(finding.frames.end(), {stall.fromFrame, stall.frame});
+        FindingSpan& span = finding.spans.emplace_back();
+        span.startNs = stall.startTsNs;
+        span.endNs = stall.startTsNs + stall.gapNs;
+        span.connection = totals.connection;
+        span.side = totals.sender;
+        span.frames = {stall.fromFrame, stall.frame};
+        span.bytes = stall.bytes;
+        span.spurious = stall.spurious;
+    }
+    if (detail == Detail::Full) {
+        finding.evidence = evidence(totals, finding);
+    }
+    const std::string sender = totals.senderEndpoint.toString();
+    const std::string receiver = totals.receiverEndpoint.toString();
     const uint32_t stalls = totals.stalls + (finding.ongoing ? 1 : 0);
     std::string what =
         stalls == 1 ? std::string("1 retransmission timeout") : fmt::format("{} retransmission timeouts", stalls);
     if (finding.ongoing) {
-        finding.evidence["ongoing"] = {{"since_frame", totals.ongoingFrame},
-                                       {"waiting_ms", toMs(totals.ongoingNs)},
-                                       {"relative_seq", totals.ongoingSeq},
-                                       {"unacknowledged_bytes", totals.ongoingBytes}};
         what += fmt::format(" (the last still waiting: no ACK and no retransmission for {:.1f} ms so far)",
                             toMs(totals.ongoingNs));
     }
@@ -503,7 +515,7 @@ void RetransmissionStallDetector::showOngoing(const Connection& connection, Side
     totals.ongoingSeq = waiting.seq - connection.sequence[sideIndex(sender)].baseSeq;
     totals.ongoingBytes = state.highestEnd - waiting.seq;
     if (totalsIndex == kNoTotals) {
-        write(totals, log().edit(open->second.findingId));
+        write(totals, log().edit(open->second.findingId), Detail::Full);
     }
     log().changed(open->second.findingId);
 }

@@ -174,14 +174,15 @@ private:
     void recordStall(const Candidate& candidate, Retransmitted& history);
     // Judges every candidate still waiting for its ACK (of one connection, or all), in key order.
     void judgeWaiting(const Connection* connection);
-    void describe(uint32_t record, Finding& finding) const override;
+    void describe(uint32_t record, Finding& finding, Detail detail) const override;
     void measure(uint32_t record, Finding& finding) const override;
     // The time `totals` lost so far, finished stalls and the one going on.
     static int64_t lostNsOf(const Totals& totals) { return totals.lostNs + totals.ongoingNs; }
     // The parts of the finding of `totals` measure() writes (write() writes them too).
     static void measure(const Totals& totals, Finding& finding);
     // Writes the finding of `totals` (and of its stall going on, if any).
-    static void write(const Totals& totals, Finding& finding);
+    static nlohmann::json evidence(const Totals& totals, const Finding& finding);
+    static void write(const Totals& totals, Finding& finding, Detail detail);
     void track(const SegmentEvent& event);
     [[nodiscard]] int64_t waitingSince(uint32_t connection, Side sender, const SenderState& state) const;
     void showOngoing(const Connection& connection, Side sender, const SenderState& state, int64_t nowNs);

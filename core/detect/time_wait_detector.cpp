@@ -220,7 +220,7 @@ void TimeWaitDetector::measure(uint32_t hostIndex, Finding& finding) const {
     finding.severity = hosts_[hostIndex].tally->severity;
 }
 
-void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
+void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding, Detail detail) const {
     const HostState& host = hosts_[hostIndex];
     const CloseTally& tally = *host.tally;
     const int64_t nowNs = tally.seriesEndNs;
@@ -234,40 +234,42 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding) const {
     const bool client = host.key.role == Side::Client;
 
     measure(hostIndex, finding);
-    std::vector<std::pair<Endpoint, uint64_t>> byServer = tally.servers;
-    std::sort(byServer.begin(), byServer.end());  // listed by endpoint
-    nlohmann::json::array_t servers;
-    servers.reserve(byServer.size());
-    for (const auto& [endpoint, closes] : byServer) {
-        nlohmann::json::object_t server;
-        server.emplace("server", endpoint.toString());
-        server.emplace("closes", closes);
-        servers.emplace_back(std::move(server));
+    if (detail == Detail::Full) {
+        std::vector<std::pair<Endpoint, uint64_t>> byServer = tally.servers;
+        std::sort(byServer.begin(), byServer.end());  // listed by endpoint
+        nlohmann::json::array_t servers;
+        servers.reserve(byServer.size());
+        for (const auto& [endpoint, closes] : byServer) {
+            nlohmann::json::object_t server;
+            server.emplace("server", endpoint.toString());
+            server.emplace("closes", closes);
+            servers.emplace_back(std::move(server));
+        }
+        // Member by member: an initializer list would copy every value once more.
+        const double closesSpanSeconds = static_cast<double>(tally.lastCloseTsNs - tally.firstCloseTsNs) / kNsPerSecond;
+        nlohmann::json::object_t evidence;
+        evidence.emplace("host", host.key.address.toString());
+        evidence.emplace("role", sideName(host.key.role));
+        evidence.emplace("why", client ? "client_closes_first" : "server_closes_first");
+        evidence.emplace("active_closes", host.closes);
+        evidence.emplace("time_wait_s", limits.timeWaitSeconds);
+        evidence.emplace("peak_population", host.population.peak());
+        evidence.emplace("peak_population_at_s", rounded(peakAtSeconds, 0.001));
+        evidence.emplace("population_now", host.population.value());
+        evidence.emplace("peak_closes_per_s", tally.peakClosesPerSecond);
+        evidence.emplace("peak_rate_at_s",
+                         rounded(static_cast<double>(tally.peakRateTsNs - tally.firstCloseTsNs) / kNsPerSecond, 0.001));
+        evidence.emplace("mean_closes_per_s", rounded(meanRate, 0.01));  // over the span of the closes, at least 1 s
+        evidence.emplace("closes_span_s", rounded(closesSpanSeconds, 0.001));
+        evidence.emplace("port_range", fmt::format("{}-{}", limits.portRangeLow, limits.portRangeHigh));
+        evidence.emplace("peak_share_of_port_range", rounded(shareOfRange, 0.0001));
+        evidence.emplace("servers", std::move(servers));
+        evidence.emplace("other_servers_closes", tally.otherServers);
+        evidence.emplace("series", host.population.points(tally.firstCloseTsNs, nowNs, kMaxSeriesPoints));
+        evidence.emplace("series_step_s", host.population.pointSeconds(nowNs, kMaxSeriesPoints));
+        evidence.emplace("closes_per_s_series", closeRates(tally, nowNs));
+        finding.evidence = std::move(evidence);
     }
-    // Member by member: an initializer list would copy every value once more.
-    const double closesSpanSeconds = static_cast<double>(tally.lastCloseTsNs - tally.firstCloseTsNs) / kNsPerSecond;
-    nlohmann::json::object_t evidence;
-    evidence.emplace("host", host.key.address.toString());
-    evidence.emplace("role", sideName(host.key.role));
-    evidence.emplace("why", client ? "client_closes_first" : "server_closes_first");
-    evidence.emplace("active_closes", host.closes);
-    evidence.emplace("time_wait_s", limits.timeWaitSeconds);
-    evidence.emplace("peak_population", host.population.peak());
-    evidence.emplace("peak_population_at_s", rounded(peakAtSeconds, 0.001));
-    evidence.emplace("population_now", host.population.value());
-    evidence.emplace("peak_closes_per_s", tally.peakClosesPerSecond);
-    evidence.emplace("peak_rate_at_s",
-                     rounded(static_cast<double>(tally.peakRateTsNs - tally.firstCloseTsNs) / kNsPerSecond, 0.001));
-    evidence.emplace("mean_closes_per_s", rounded(meanRate, 0.01));  // over the span of the closes, at least 1 s
-    evidence.emplace("closes_span_s", rounded(closesSpanSeconds, 0.001));
-    evidence.emplace("port_range", fmt::format("{}-{}", limits.portRangeLow, limits.portRangeHigh));
-    evidence.emplace("peak_share_of_port_range", rounded(shareOfRange, 0.0001));
-    evidence.emplace("servers", std::move(servers));
-    evidence.emplace("other_servers_closes", tally.otherServers);
-    evidence.emplace("series", host.population.points(tally.firstCloseTsNs, nowNs, kMaxSeriesPoints));
-    evidence.emplace("series_step_s", host.population.pointSeconds(nowNs, kMaxSeriesPoints));
-    evidence.emplace("closes_per_s_series", closeRates(tally, nowNs));
-    finding.evidence = std::move(evidence);
 
     const std::string who =
         client ? fmt::format("client {} closed {} connections first", host.key.address.toString(), host.closes)

@@ -121,7 +121,7 @@ private:
     static void count(CloseTally& tally, const Endpoint& server, int64_t tsNs);
     [[nodiscard]] static nlohmann::json closeRates(const CloseTally& tally, int64_t nowNs);
     void refresh(uint32_t hostIndex, int64_t nowNs);
-    void describe(uint32_t hostIndex, Finding& finding) const override;
+    void describe(uint32_t hostIndex, Finding& finding, Detail detail) const override;
     void measure(uint32_t hostIndex, Finding& finding) const override;
     // The chart's series of `host`: `series` is a copy of host.population, or the series itself.
     [[nodiscard]] HostPopulation populationOf(const HostState& host, PopulationSeries series) const;

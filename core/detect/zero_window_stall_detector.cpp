@@ -185,13 +185,13 @@ void ZeroWindowStallDetector::showOngoing(const ConnectionSnapshot& connection, 
 
 void ZeroWindowStallDetector::changed(const Totals& totals) {
     if (log().isProvisional(totals.findingId)) {  // no author until a packet confirms it
-        write(totals, log().edit(totals.findingId));
+        write(totals, log().edit(totals.findingId), Detail::Full);
     }
     log().changed(totals.findingId);
 }
 
-void ZeroWindowStallDetector::describe(uint32_t record, Finding& finding) const {
-    write(totals_[record], finding);
+void ZeroWindowStallDetector::describe(uint32_t record, Finding& finding, Detail detail) const {
+    write(totals_[record], finding, detail);
 }
 
 void ZeroWindowStallDetector::measure(uint32_t record, Finding& finding) const {
@@ -204,37 +204,20 @@ void ZeroWindowStallDetector::measure(const Totals& totals, Finding& finding) {
     setImpact(finding, totals.waits, ongoingWait(totals.ongoingSinceNs, totals.ongoingNs));
 }
 
-void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
-    measure(totals, finding);
-    const int64_t totalNs = totals.closedNs + totals.ongoingNs;
-    const uint32_t periods = totals.stalls + (totals.ongoingNs > 0 ? 1 : 0);
+nlohmann::json ZeroWindowStallDetector::evidence(const Totals& totals, const Finding& finding) {
     const uint32_t probes = totals.probes + (totals.ongoingNs > 0 ? totals.ongoingProbes : 0);
     const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
+    const int64_t totalNs = totals.closedNs + totals.ongoingNs;
     const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(totals.lifeNs));
-    finding.frames.clear();
-    finding.spans.clear();
-    finding.spans.reserve(totals.listed.size());
-    finding.totalSpans = totals.stalls;
-    finding.waitingSide = otherSide(totals.receiver);
     nlohmann::json::array_t instances;
     instances.reserve(totals.listed.size());
     for (const Period& period : totals.listed) {
-        const auto first = static_cast<std::ptrdiff_t>(finding.frames.size());
-        finding.frames.push_back(period.closedFrame);
+        nlohmann::json::array_t frames{period.closedFrame};
         if (period.probes > 0) {
-            finding.frames.push_back(period.firstProbeFrame);
+            frames.emplace_back(period.firstProbeFrame);
         }
         if (period.endFrame != 0) {
-            finding.frames.push_back(period.endFrame);
-        }
-        nlohmann::json::array_t frames(finding.frames.begin() + first, finding.frames.end());
-        FindingSpan& span = finding.spans.emplace_back();
-        span.startNs = period.closedTsNs;
-        span.endNs = period.closedTsNs + period.closedNs;
-        span.connection = totals.connection;
-        span.side = otherSide(totals.receiver);
-        for (auto frame = finding.frames.begin() + first; frame != finding.frames.end(); ++frame) {
-            span.frames.push_back(*frame);
+            frames.emplace_back(period.endFrame);
         }
         // Member by member: an initializer list would copy every value once more.
         nlohmann::json::object_t instance;
@@ -245,11 +228,9 @@ void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
         instance.emplace("ended_by", period.endedBy);
         instances.push_back(std::move(instance));
     }
-    const std::string receiver = totals.receiverEndpoint.toString();
-    const std::string sender = totals.senderEndpoint.toString();
     nlohmann::json::object_t evidence;
-    evidence.emplace("receiver", receiver);
-    evidence.emplace("sender", sender);
+    evidence.emplace("receiver", totals.receiverEndpoint.toString());
+    evidence.emplace("sender", totals.senderEndpoint.toString());
     evidence.emplace("receiver_side", sideName(totals.receiver));
     evidence.emplace("instances", std::move(instances));
     evidence.emplace("stalls", totals.stalls);
@@ -263,7 +244,44 @@ void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding) {
                                                    {"closed_ms", toMs(totals.ongoingNs)},
                                                    {"probes", totals.ongoingProbes}});
     }
-    finding.evidence = std::move(evidence);
+    return evidence;
+}
+
+void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding, Detail detail) {
+    measure(totals, finding);
+    const int64_t totalNs = totals.closedNs + totals.ongoingNs;
+    const uint32_t periods = totals.stalls + (totals.ongoingNs > 0 ? 1 : 0);
+    const uint32_t probes = totals.probes + (totals.ongoingNs > 0 ? totals.ongoingProbes : 0);
+    const int64_t longestNs = std::max(totals.longestNs, totals.ongoingNs);
+    const double share = std::min(1.0, static_cast<double>(totalNs) / static_cast<double>(totals.lifeNs));
+    finding.frames.clear();
+    finding.spans.clear();
+    finding.spans.reserve(totals.listed.size());
+    finding.totalSpans = totals.stalls;
+    finding.waitingSide = otherSide(totals.receiver);
+    for (const Period& period : totals.listed) {
+        const auto first = static_cast<std::ptrdiff_t>(finding.frames.size());
+        finding.frames.push_back(period.closedFrame);
+        if (period.probes > 0) {
+            finding.frames.push_back(period.firstProbeFrame);
+        }
+        if (period.endFrame != 0) {
+            finding.frames.push_back(period.endFrame);
+        }
+        FindingSpan& span = finding.spans.emplace_back();
+        span.startNs = period.closedTsNs;
+        span.endNs = period.closedTsNs + period.closedNs;
+        span.connection = totals.connection;
+        span.side = otherSide(totals.receiver);
+        for (auto frame = finding.frames.begin() + first; frame != finding.frames.end(); ++frame) {
+            span.frames.push_back(*frame);
+        }
+    }
+    if (detail == Detail::Full) {
+        finding.evidence = evidence(totals, finding);
+    }
+    const std::string receiver = totals.receiverEndpoint.toString();
+    const std::string sender = totals.senderEndpoint.toString();
     const std::string what = periods == 1 ? std::string("once") : fmt::format("{} times", periods);
     finding.summary = fmt::format(
         "{} closed its receive window {} for {:.1f} ms in all (longest {:.1f} ms, {:.0f}% of the connection's "

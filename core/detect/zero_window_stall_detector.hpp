@@ -98,12 +98,13 @@ private:
     // Tells the log that the finding of `totals` changed; a provisional one, which has no author
     // until a packet confirms it, is written here.
     void changed(const Totals& totals);
-    void describe(uint32_t record, Finding& finding) const override;
+    void describe(uint32_t record, Finding& finding, Detail detail) const override;
     void measure(uint32_t record, Finding& finding) const override;
     // The parts of the finding of `totals` measure() writes (write() writes them too).
     static void measure(const Totals& totals, Finding& finding);
     // Writes the finding of `totals` (and of its period going on, if any).
-    static void write(const Totals& totals, Finding& finding);
+    static nlohmann::json evidence(const Totals& totals, const Finding& finding);
+    static void write(const Totals& totals, Finding& finding, Detail detail);
 
     absl::flat_hash_map<uint32_t, uint32_t> sidesIndex_;  // connection id -> index in sides_
     std::vector<bool> withSides_;                         // by connection id: has an entry in sidesIndex_

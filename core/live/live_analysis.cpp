@@ -29,8 +29,8 @@ LiveAnalysis::~LiveAnalysis() {
     }
 }
 
-void LiveAnalysis::setObserver(LiveObserver* observer) {
-    observer_ = observer;
+void LiveAnalysis::addObserver(LiveObserver* observer) {
+    observers_.push_back(observer);
     engine_->addObserver(observer);
 }
 
@@ -70,8 +70,8 @@ void LiveAnalysis::loop() {
                         engine_->lastTsNs() +
                         std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastPacketTaken).count());
                 }
-                if (observer_ != nullptr) {
-                    observer_->onTick(LiveResults{{*engine_, log_}, *detectors_});
+                for (LiveObserver* observer : observers_) {
+                    observer->onTick(LiveResults{{*engine_, log_}, *detectors_});
                 }
             }
         }
@@ -92,8 +92,8 @@ CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
     }
     const std::lock_guard lock(resultsMutex_);
     engine_->finish();
-    if (observer_ != nullptr) {
-        observer_->onFinished(LiveResults{{*engine_, log_}, *detectors_});
+    for (LiveObserver* observer : observers_) {
+        observer->onFinished(LiveResults{{*engine_, log_}, *detectors_});
     }
     engine_->clearObservers();
     CaptureAnalysis analysis;

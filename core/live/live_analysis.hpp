@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "analysis/capture_analysis.hpp"
 #include "detect/finding_log.hpp"
@@ -52,8 +53,9 @@ public:
     LiveAnalysis(const LiveAnalysis&) = delete;
     LiveAnalysis& operator=(const LiveAnalysis&) = delete;
 
-    /// Lets `observer` follow the analysis (before start(); it must outlive finish()).
-    void setObserver(LiveObserver* observer);
+    /// Lets `observer` follow the analysis, after those added before (before start(); it must
+    /// outlive finish()).
+    void addObserver(LiveObserver* observer);
     /// Starts the analysis thread.
     void start();
     /// Waits until the queue is closed and drained, ends the analysis (detectors' end-of-input
@@ -76,7 +78,7 @@ private:
     FindingLog log_;
     std::unique_ptr<DetectorSet> detectors_;
     UpdateListener onUpdate_;
-    LiveObserver* observer_ = nullptr;
+    std::vector<LiveObserver*> observers_;
     std::chrono::milliseconds updateInterval_;
     mutable std::mutex resultsMutex_;
     std::thread thread_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 #include <utility>
 
 #include "detect/detector_set.hpp"
@@ -107,7 +106,8 @@ void LiveRecords::finishSeries(const CaptureAnalysis& analysis) {
 }
 
 void LiveRecords::sendFindings(const LiveResults& results, bool atEnd) {
-    const std::vector<Finding>& findings = results.findings();  // described as they are now
+    // Described as they are now; the evidence goes with a final revision only (sendFinding).
+    const std::vector<Finding>& findings = atEnd ? results.findings() : results.findingsButEvidence();
     const ConnectionStore& connections = results.engine.connections();
     findings_.resize(findings.size());
     for (const Finding& finding : findings) {
@@ -187,26 +187,26 @@ void LiveRecords::sendFlows(const LiveResults& results, bool atEnd) {
     if (ready.empty()) {
         return;
     }
-    // The time their findings cost so far, as the report's flows count it (withdrawn ones left out).
-    std::unordered_map<uint32_t, TimeLostByKind> timeLost;
-    for (const uint32_t id : ready) {
-        timeLost[id];
-    }
-    for (const Finding& finding : results.findings()) {
+    // The time their findings cost so far, as the report's flows count it (withdrawn ones left out):
+    // timeLost[i] is ready[i]'s, found by a binary search (most flows have no finding).
+    std::sort(ready.begin(), ready.end());
+    std::vector<TimeLostByKind> timeLost(ready.size());
+    for (const Finding& finding : atEnd ? results.findings() : results.findingsButEvidence()) {
         if (finding.withdrawn || (atEnd && finding.provisional)) {
             continue;
         }
-        if (const auto found = timeLost.find(finding.connection); found != timeLost.end()) {
-            found->second[std::string(findingKindName(finding.kind))] += finding.durationMs;
+        if (const auto found = std::lower_bound(ready.begin(), ready.end(), finding.connection);
+            found != ready.end() && *found == finding.connection) {
+            timeLost[found - ready.begin()][std::string(findingKindName(finding.kind))] += finding.durationMs;
         }
     }
-    for (const uint32_t id : ready) {
-        const Connection& connection = connections[id];
+    for (size_t at = 0; at < ready.size(); ++at) {
+        const Connection& connection = connections[ready[at]];
         write(RecordType::Flow, connection.firstTsNs,
-              [source = source_, connection, lost = std::move(timeLost[id])] {
+              [source = source_, connection, lost = std::move(timeLost[at])] {
                   return flowRecord(*source, connection, lost);
               });
-        flows_[id] = FlowState::Sent;
+        flows_[ready[at]] = FlowState::Sent;
     }
 }
 

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "live/live_analysis.hpp"
 #include "records/analysis_records.hpp"
 #include "records/record_sink.hpp"
@@ -75,8 +77,9 @@ private:
     std::vector<uint32_t> endingFlows_;  // ids that saw a FIN or RST, or were retired, not yet sent
     size_t countedConnections_ = 0;      // connections whose first SYN was counted in rates_
     std::map<std::pair<Endpoint, int64_t>, int64_t> rates_;  // (listener, UTC second) -> new connections
-    // Per population series (kind, host, role, server): the end of the last row sent.
-    std::map<std::tuple<HostPopulation::Kind, IpAddress, Side, Endpoint>, int64_t> seriesSentUntilNs_;
+    // Per population series (kind, host, role, server): the end of the last row sent. Looked up for
+    // every series at every pass (W1: 1,900 series): hashed, not ordered.
+    absl::flat_hash_map<std::tuple<HostPopulation::Kind, IpAddress, Side, Endpoint>, int64_t> seriesSentUntilNs_;
 };
 
 }  // namespace tcpscope

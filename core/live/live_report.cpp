@@ -94,6 +94,8 @@ nlohmann::ordered_json liveFindingEventJson(const Finding& finding, std::string_
                                                         : nlohmann::ordered_json();
     event["ts"] = epochSeconds(finding.tsNs);
     event["duration_ms"] = finding.durationMs;
+    event["delayed_requests"] = finding.impact.delayedRequests;
+    event["wall_ms"] = finding.impact.wallMs;
     event["ongoing"] = finding.ongoing;
     event["provisional"] = finding.provisional;
     event["summary"] = finding.summary;

@@ -105,8 +105,8 @@ LiveSession::LiveSession(std::unique_ptr<PacketSource> source, LiveSessionOption
         file_ = std::make_unique<CaptureFileWriter>(*options_.file, source_->description());
     }
     sink_ = std::make_unique<Sink>(*this);
-    if (options_.observer != nullptr) {
-        analysis_.setObserver(options_.observer);
+    for (LiveObserver* observer : options_.observers) {
+        analysis_.addObserver(observer);
     }
 }
 

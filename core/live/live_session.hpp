@@ -33,7 +33,7 @@ struct LiveSessionOptions {
     bool retireConnections = true;
     LiveAnalysis::FindingListener onFinding;  ///< on the analysis thread; must not call read()
     LiveAnalysis::UpdateListener onUpdate;    ///< on the analysis thread, a few times a second
-    LiveObserver* observer = nullptr;         ///< follows the analysis (LiveAnalysis::setObserver), if set
+    std::vector<LiveObserver*> observers;     ///< follow the analysis (LiveAnalysis::addObserver), in order
 };
 
 /// What a finished session captured, for the report.

@@ -24,11 +24,16 @@ public:
     mutable int describes = 0;
     mutable int measures = 0;
 
-    void describe(uint32_t record, Finding& finding) const override {
+    mutable int evidenceWrites = 0;
+
+    void describe(uint32_t record, Finding& finding, Detail detail) const override {
         ++describes;
         finding.durationMs = 10.0 * stalls.at(record);
         finding.summary = std::to_string(stalls.at(record)) + " stalls";
-        finding.evidence["stalls"] = stalls.at(record);
+        if (detail == Detail::Full) {
+            ++evidenceWrites;
+            finding.evidence["stalls"] = stalls.at(record);
+        }
     }
     void measure(uint32_t record, Finding& finding) const override {
         ++measures;
@@ -72,6 +77,44 @@ TEST_CASE("finding log describes authored findings when they are read", "[detect
     CHECK(author.describes == 3);
 }
 
+TEST_CASE("finding log read but for the evidence leaves it to the next full read", "[detect][finding_log]") {
+    // A live capture's records read the findings every second and send the evidence only with a
+    // finding's last revision: a read without it must give current counts and summary, and the
+    // next full read must bring the evidence up to date, each finding described once per read.
+    FindingLog log;
+    CountingAuthor author;
+    author.stalls = {1};
+    const uint32_t id = log.add(findingOfKind(FindingKind::DelayedAckStall), &author, 0);
+
+    CHECK(log.allButEvidence()[id].summary == "1 stalls");
+    CHECK(log.allButEvidence()[id].evidence.is_null());  // never written yet
+    CHECK(author.describes == 1);
+    CHECK(author.evidenceWrites == 0);
+
+    CHECK(log.all()[id].evidence["stalls"] == 1);  // unchanged, but its evidence was behind
+    CHECK(author.describes == 2);
+    CHECK(log.all()[id].evidence["stalls"] == 1);
+    CHECK(author.describes == 2);  // nothing behind any more
+
+    author.stalls[0] = 3;
+    log.changed(id);
+    CHECK(log.allButEvidence()[id].summary == "3 stalls");
+    CHECK(log.allButEvidence()[id].evidence["stalls"] == 1);  // as the last full read left it
+    CHECK(author.describes == 3);
+
+    author.stalls[0] = 4;
+    log.changed(id);  // changed again while its evidence is behind: one description brings both
+    CHECK(log.all()[id].evidence["stalls"] == 4);
+    CHECK(log.all()[id].summary == "4 stalls");
+    CHECK(author.describes == 4);
+    CHECK(author.evidenceWrites == 2);
+
+    author.stalls[0] = 5;
+    log.changed(id);
+    CHECK(log.allButEvidence()[id].summary == "5 stalls");
+    CHECK(log.release()[id].evidence["stalls"] == 5);  // released findings carry their evidence
+}
+
 TEST_CASE("finding log listener sees a finding described at its first change", "[detect][finding_log]") {
     FindingLog log;
     CountingAuthor author;
@@ -96,7 +139,7 @@ TEST_CASE("finding log describes many stale findings once each, split over two t
         std::vector<int> stalls;
         mutable std::atomic<int> describes{0};
 
-        void describe(uint32_t record, Finding& finding) const override {
+        void describe(uint32_t record, Finding& finding, Detail /*detail*/) const override {
             ++describes;
             finding.summary = std::to_string(stalls.at(record)) + " stalls";
             finding.evidence["record"] = record;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,13 +68,22 @@ TEST_CASE("tcpscope-cli capture: SIGINT and SIGTERM stop cleanly with the report
     CHECK(result.signal == 0);
     const std::vector<std::string> output = lines(result.out);
     REQUIRE(output.size() >= 2);
-    // One JSON object per line: the findings as they came, then the report.
+    // One JSON object per line: the findings as they came, each then updated as it grew, its last
+    // line with the waits the report counts; then the report.
+    std::map<int64_t, uint64_t> lastWaits;  // flow -> delayed_requests of its finding's last line
     for (size_t index = 0; index + 1 < output.size(); ++index) {
         const nlohmann::json event = nlohmann::json::parse(output[index]);
-        CHECK(event["event"] == "finding");
+        const int64_t flow = event["flow"].get<int64_t>();
+        CHECK(event["event"] == (lastWaits.contains(flow) ? "finding_update" : "finding"));
         CHECK(event["kind"] == "delayed_ack_stall");
+        lastWaits[flow] = event["delayed_requests"].get<uint64_t>();
     }
     const nlohmann::json report = nlohmann::json::parse(output.back());
+    std::map<int64_t, uint64_t> reportedWaits;
+    for (const nlohmann::json& finding : report["findings"]) {
+        reportedWaits[finding["flow"].get<int64_t>()] = finding["impact"]["delayed_requests"].get<uint64_t>();
+    }
+    CHECK(lastWaits == reportedWaits);
     const nlohmann::json& live = report["capture"]["live"];
     CHECK(live["via_helper"] == viaHelper);
     CHECK(live["dropped_by_kernel"] == 0);  // the drop counter is in the report

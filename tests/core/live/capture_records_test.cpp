@@ -95,6 +95,27 @@ TEST_CASE("tcpscope-cli capture --to dir: a growing finding's revisions, each fl
     }
     CHECK(latest == analysed);
     CHECK(mostRevisions >= 3);  // made, grown at least once, final
+
+    // The finding lines on stdout tell the same as they go: each stall finding's lines count ever
+    // more waits, its last line the count of the analysis of the file (docs/json-report.md).
+    std::map<int64_t, std::vector<uint64_t>> printedWaits;  // flow -> delayed_requests of its lines
+    const std::vector<std::string> outLines = test::lines(result.out);
+    for (size_t index = 0; index + 1 < outLines.size(); ++index) {
+        const nlohmann::json event = nlohmann::json::parse(outLines[index]);
+        if (event["kind"] == "delayed_ack_stall" && event["event"] != "finding_withdrawn") {
+            printedWaits[event["flow"].get<int64_t>()].push_back(event["delayed_requests"].get<uint64_t>());
+        }
+    }
+    std::map<int64_t, uint64_t> lastPrinted;
+    size_t mostLines = 0;
+    for (const auto& [flow, waits] : printedWaits) {
+        INFO("flow " << flow);
+        CHECK(std::is_sorted(waits.begin(), waits.end()));
+        lastPrinted[flow] = waits.back();
+        mostLines = std::max(mostLines, waits.size());
+    }
+    CHECK(lastPrinted == analysed);
+    CHECK(mostLines >= 3);  // the long connection's finding, then updates as it grew
     REQUIRE(!analysed.empty());
     CHECK(std::max_element(analysed.begin(), analysed.end(), [](const auto& a, const auto& b) {
               return a.second < b.second;
