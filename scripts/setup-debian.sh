@@ -17,7 +17,8 @@ if [[ "${1:-}" == "--tests" ]]; then
     # The Debian package test: cpack's dpkg-shlibdeps, the package's judges, setcap/getcap, completion.
     packages+=(dpkg-dev lintian desktop-file-utils appstream libcap2-bin adduser bash-completion)
     # The export tests start their own ClickHouse on loopback (a folder and ports of their own).
-    packages+=(clickhouse-server)
+    # One of them over https, with a certificate openssl makes for it.
+    packages+=(clickhouse-server openssl)
 fi
 
 missing=()

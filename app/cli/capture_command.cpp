@@ -288,7 +288,7 @@ struct LiveRecordsRun {
         const RecordCounts& counts = records->counts();
         return {{"host", options.records.host},
                 {"capture_id", captureId},
-                {"to", options.records.to},
+                {"to", shownTarget(options.records)},
                 {"records",
                  {{"flow", counts.of(RecordType::Flow)},
                   {"finding", counts.of(RecordType::Finding)},
@@ -308,7 +308,7 @@ struct LiveRecordsRun {
     void printText(std::ostream& out, const CaptureCommandOptions& options) const {
         const RecordCounts& counts = records->counts();
         fmt::print(out, "Records to {} as host {} (capture {}): {} flows, {} finding records, {} series\n",
-                   options.records.to, options.records.host, captureId, counts.of(RecordType::Flow),
+                   shownTarget(options.records), options.records.host, captureId, counts.of(RecordType::Flow),
                    counts.of(RecordType::Finding), counts.of(RecordType::Series));
         fmt::print(out, "  {}\n\n", sinkReportLine(report));
     }
@@ -401,7 +401,7 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
         return kExitUnreadable;
     } catch (const std::runtime_error& error) {  // the records' folder or spool
-        fmt::print(stderr, "tcpscope-cli: --to {}: {}\n", options.records.to, error.what());
+        fmt::print(stderr, "tcpscope-cli: --to {}: {}\n", shownTarget(options.records), error.what());
         return kExitUnreadable;
     }
     session->read([](const LiveResults& results) {

@@ -48,7 +48,7 @@ void printOutcome(const ExportOptions& options, const ExportOutcome& outcome) {
         nlohmann::ordered_json json = {
             {"host", options.sink.host},
             {"capture_id", outcome.captureId},
-            {"to", options.sink.to},
+            {"to", shownTarget(options.sink)},
             {"records",
              {{"flow", outcome.counts.of(RecordType::Flow)},
               {"finding", outcome.counts.of(RecordType::Finding)},

@@ -8,7 +8,7 @@ namespace tcpscope::cli {
 
 CLI::Option* addRecordSinkOptions(CLI::App& command, RecordSinkOptions& options, bool toRequired) {
     command.add_option("--host", options.host, "the name of the host the capture was taken on");
-    CLI::Option* to = command.add_option("--to", options.to, "dir:PATH or clickhouse://HOST:PORT/DB");
+    CLI::Option* to = command.add_option("--to", options.to, "dir:PATH or clickhouse://[USER[:PASSWORD]@]HOST:PORT/DB[?secure=true[&ca=PATH]] (password also from $CLICKHOUSE_PASSWORD)");
     to->required(toRequired);
     command.add_option("--capture-id", options.captureId, "the records' capture_id (default: from the capture)");
     const char* group = "ClickHouse";
@@ -27,6 +27,14 @@ CLI::Option* addRecordSinkOptions(CLI::App& command, RecordSinkOptions& options,
         ->group(group)
         ->check(CLI::Range(0.0, 86400.0));
     return to;
+}
+
+std::string shownTarget(const RecordSinkOptions& options) {
+    try {
+        return sinkTargetText(parseSinkTarget(options.to));
+    } catch (const std::invalid_argument&) {
+        return "(an invalid --to)";
+    }
 }
 
 OpenRecordSink openRecordSink(const SinkTarget& target, const RecordSinkOptions& options) {
@@ -86,7 +94,7 @@ void warnUndelivered(const RecordSinkOptions& options, const SinkReport& report,
     }
     if (report.recordsSpooled > 0) {
         fmt::print(stderr, "tcpscope-cli: {} records wait in the spool; {} to {} sends them first\n",
-                   report.recordsSpooled, whatSendsNext, options.to);
+                   report.recordsSpooled, whatSendsNext, shownTarget(options));
     }
 }
 

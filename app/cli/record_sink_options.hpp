@@ -40,6 +40,9 @@ struct OpenRecordSink {
 /// Opens the sink of `target`. Throws std::runtime_error (a folder or spool that cannot be used).
 OpenRecordSink openRecordSink(const SinkTarget& target, const RecordSinkOptions& options);
 
+/// --to as it may be shown: without a ClickHouse password (sinkTargetText).
+std::string shownTarget(const RecordSinkOptions& options);
+
 /// `records: N sent, M spooled, K dropped` and the batches found landed, on one line.
 std::string sinkReportLine(const SinkReport& report);
 /// Says on stderr what was dropped and what waits in the spool.

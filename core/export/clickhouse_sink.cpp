@@ -32,7 +32,10 @@ std::string firstLine(const std::string& text) {
 }  // namespace
 
 ClickHouseSink::ClickHouseSink(ClickHouseTarget target, ClickHouseSinkOptions options)
-    : target_(std::move(target)), options_(std::move(options)), spool_(options_.spoolDir, options_.spoolLimitBytes) {
+    : target_(std::move(target)),
+      options_(std::move(options)),
+      spool_(options_.spoolDir, options_.spoolLimitBytes),
+      http_(target_.access()) {
     std::random_device random;
     runId_ = fmt::format("{:08x}{:08x}", random(), random());
     report_.recordsFromEarlierRuns = spool_.rowsFromEarlierRuns();

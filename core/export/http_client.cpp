@@ -2,6 +2,8 @@
 
 #include <curl/curl.h>
 
+#include <utility>
+
 #include <algorithm>
 #include <mutex>
 #include <stdexcept>
@@ -27,7 +29,7 @@ void initialiseCurlOnce() {
 
 }  // namespace
 
-HttpClient::HttpClient() {
+HttpClient::HttpClient(HttpAccess access) : access_(std::move(access)) {
     initialiseCurlOnce();
     curl_ = curl_easy_init();
     if (curl_ == nullptr) {
@@ -62,6 +64,14 @@ HttpResult HttpClient::post(const std::string& url, std::string_view body, doubl
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendBody);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &result.body);
+    if (!access_.user.empty()) {
+        curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+        curl_easy_setopt(curl, CURLOPT_USERNAME, access_.user.c_str());
+        curl_easy_setopt(curl, CURLOPT_PASSWORD, access_.password.c_str());
+    }
+    if (!access_.caFile.empty()) {
+        curl_easy_setopt(curl, CURLOPT_CAINFO, access_.caFile.c_str());
+    }
     const CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(headers);
     if (code == CURLE_OK) {
@@ -70,10 +80,12 @@ HttpResult HttpClient::post(const std::string& url, std::string_view body, doubl
         return result;
     }
     result.error = curl_easy_strerror(code);
-    // Without a connection the server saw nothing; anything else (a timeout, a connection lost,
-    // also on a kept-alive connection) may have come after the server took the request.
+    // Without a connection (or a TLS session) the server saw nothing; anything else (a timeout, a
+    // connection lost, also on a kept-alive connection) may have come after the server took the request.
     const bool noConnection = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
-                              code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
+                              code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL ||
+                              code == CURLE_SSL_CONNECT_ERROR || code == CURLE_PEER_FAILED_VERIFICATION ||
+                              code == CURLE_SSL_CACERT_BADFILE;
     result.outcome = noConnection ? HttpResult::Outcome::NotDelivered : HttpResult::Outcome::Unknown;
     return result;
 }

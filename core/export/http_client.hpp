@@ -19,12 +19,20 @@ struct HttpResult {
     [[nodiscard]] bool ok() const { return outcome == Outcome::Answered && status == 200; }
 };
 
+/// Who the client is and whom it trusts: HTTP basic authentication when `user` is set; for https,
+/// the server's certificate checked against `caFile` if set, else the system's CAs.
+struct HttpAccess {
+    std::string user;
+    std::string password;
+    std::string caFile;
+};
+
 /// A small HTTP/1.1 client over libcurl: POSTs with a total timeout, keeping the connection alive
 /// between requests. libcurl rather than a socket of our own: it handles chunked answers (ClickHouse
 /// sends them), keep-alive, timeouts at every step and, later, TLS and proxies.
 class HttpClient {
 public:
-    HttpClient();
+    explicit HttpClient(HttpAccess access = {});
     ~HttpClient();
     HttpClient(const HttpClient&) = delete;
     HttpClient& operator=(const HttpClient&) = delete;
@@ -36,6 +44,7 @@ public:
     [[nodiscard]] std::string escape(std::string_view text) const;
 
 private:
+    HttpAccess access_;
     void* curl_;  // CURL*, kept for its connection cache
 };
 

@@ -17,18 +17,68 @@ bool isNameCharacter(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
-ClickHouseTarget parseClickHouse(const std::string& text, std::string_view rest) {
-    const size_t slash = rest.find('/');
-    if (slash == std::string_view::npos || slash + 1 >= rest.size()) {
-        throw std::invalid_argument(fmt::format("{}: no database: use clickhouse://HOST:PORT/DB", text));
+// `text` with the password of a clickhouse:// URL replaced by "***", for messages.
+std::string withoutPassword(const std::string& text, std::string_view rest) {
+    const size_t at = rest.find('@');
+    const size_t colon = rest.substr(0, at).find(':');
+    if (at == std::string_view::npos || colon == std::string_view::npos) {
+        return text;
     }
-    const std::string_view hostPort = rest.substr(0, slash);
-    ClickHouseTarget target;
-    target.database = std::string(rest.substr(slash + 1));
-    if (!std::all_of(target.database.begin(), target.database.end(), isNameCharacter)) {
-        throw std::invalid_argument(
-            fmt::format("{}: database '{}' may hold only letters, digits and '_'", text, target.database));
+    const size_t start = text.size() - rest.size() + colon + 1;
+    return text.substr(0, start) + "***" + text.substr(start + (at - colon - 1));
+}
+
+// %XX escapes decoded (a password may hold '@', ':' or '/'); throws on a broken escape.
+std::string percentDecoded(std::string_view text) {
+    std::string decoded;
+    for (size_t at = 0; at < text.size(); ++at) {
+        if (text[at] != '%') {
+            decoded += text[at];
+            continue;
+        }
+        unsigned value = 0;
+        const char* from = text.data() + at + 1;
+        if (at + 2 >= text.size() || std::from_chars(from, from + 2, value, 16).ptr != from + 2) {
+            throw std::invalid_argument("a '%' not followed by two hex digits");
+        }
+        decoded += static_cast<char>(value);
+        at += 2;
     }
+    return decoded;
+}
+
+// USER[:PASSWORD] before the '@' of the URL's authority.
+void parseUser(std::string_view userInfo, ClickHouseTarget& target) {
+    const size_t colon = userInfo.find(':');
+    target.user = percentDecoded(userInfo.substr(0, colon));
+    if (target.user.empty()) {
+        throw std::invalid_argument("an empty user name before '@'");
+    }
+    if (colon != std::string_view::npos) {
+        target.password = percentDecoded(userInfo.substr(colon + 1));
+    } else if (const char* password = std::getenv("CLICKHOUSE_PASSWORD"); password != nullptr) {
+        target.password = password;
+    }
+}
+
+// secure=true|false and ca=PATH, '&'-separated.
+void parseOptions(std::string_view options, ClickHouseTarget& target) {
+    while (!options.empty()) {
+        const std::string_view option = options.substr(0, options.find('&'));
+        options.remove_prefix(std::min(options.size(), option.size() + 1));
+        if (option == "secure=true" || option == "secure=1") {
+            target.secure = true;
+        } else if (option == "secure=false" || option == "secure=0") {
+            target.secure = false;
+        } else if (option.starts_with("ca=") && option.size() > 3) {
+            target.caFile = percentDecoded(option.substr(3));
+        } else {
+            throw std::invalid_argument(fmt::format("unknown option '{}' (secure=true, ca=PATH)", option));
+        }
+    }
+}
+
+void parseHostPort(std::string_view hostPort, ClickHouseTarget& target) {
     const size_t colon = hostPort.rfind(':');
     target.host = std::string(hostPort.substr(0, colon));
     if (colon != std::string_view::npos) {
@@ -36,14 +86,46 @@ ClickHouseTarget parseClickHouse(const std::string& text, std::string_view rest)
         unsigned port = 0;
         const auto [end, error] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
         if (error != std::errc() || end != portText.data() + portText.size() || port == 0 || port > 65535) {
-            throw std::invalid_argument(fmt::format("{}: '{}' is not a port", text, portText));
+            throw std::invalid_argument(fmt::format("'{}' is not a port", portText));
         }
         target.port = static_cast<uint16_t>(port);
+    } else if (target.secure) {
+        target.port = 8443;
     }
     if (target.host.empty() || !std::all_of(target.host.begin(), target.host.end(), [](char c) {
             return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '-' || c == '_';
         })) {
-        throw std::invalid_argument(fmt::format("{}: '{}' is not a host name or IPv4 address", text, target.host));
+        throw std::invalid_argument(fmt::format("'{}' is not a host name or IPv4 address", target.host));
+    }
+}
+
+ClickHouseTarget parseClickHouse(const std::string& text, std::string_view rest) {
+    ClickHouseTarget target;
+    try {
+        const size_t question = rest.find('?');
+        if (question != std::string_view::npos) {
+            parseOptions(rest.substr(question + 1), target);
+            rest = rest.substr(0, question);
+        }
+        const size_t at = rest.rfind('@', rest.find('/'));
+        if (at != std::string_view::npos) {
+            parseUser(rest.substr(0, at), target);
+            rest.remove_prefix(at + 1);
+        }
+        const size_t slash = rest.find('/');
+        if (slash == std::string_view::npos || slash + 1 >= rest.size()) {
+            throw std::invalid_argument("no database: use clickhouse://HOST:PORT/DB");
+        }
+        target.database = std::string(rest.substr(slash + 1));
+        if (!std::all_of(target.database.begin(), target.database.end(), isNameCharacter)) {
+            throw std::invalid_argument(
+                fmt::format("database '{}' may hold only letters, digits and '_'", target.database));
+        }
+        parseHostPort(rest.substr(0, slash), target);
+    } catch (const std::invalid_argument& error) {
+        constexpr std::string_view kScheme = "clickhouse://";
+        throw std::invalid_argument(
+            fmt::format("{}: {}", withoutPassword(text, std::string_view(text).substr(kScheme.size())), error.what()));
     }
     return target;
 }
@@ -51,11 +133,15 @@ ClickHouseTarget parseClickHouse(const std::string& text, std::string_view rest)
 }  // namespace
 
 std::string ClickHouseTarget::httpBase() const {
-    return fmt::format("http://{}:{}/", host, port);
+    return fmt::format("{}://{}:{}/", secure ? "https" : "http", host, port);
 }
 
 std::string ClickHouseTarget::text() const {
-    return fmt::format("clickhouse://{}:{}/{}", host, port, database);
+    std::string options;
+    if (secure) {
+        options = caFile.empty() ? "?secure=true" : fmt::format("?secure=true&ca={}", caFile);
+    }
+    return fmt::format("clickhouse://{}{}:{}/{}{}", user.empty() ? "" : user + "@", host, port, database, options);
 }
 
 SinkTarget parseSinkTarget(const std::string& text) {
@@ -71,6 +157,13 @@ SinkTarget parseSinkTarget(const std::string& text) {
         return parseClickHouse(text, std::string_view(text).substr(kClickHouse.size()));
     }
     throw std::invalid_argument(fmt::format("{}: not a sink: use dir:PATH or clickhouse://HOST:PORT/DB", text));
+}
+
+std::string sinkTargetText(const SinkTarget& target) {
+    if (const auto* dir = std::get_if<DirectoryTarget>(&target)) {
+        return "dir:" + dir->root.string();
+    }
+    return std::get<ClickHouseTarget>(target).text();
 }
 
 bool isValidHostName(const std::string& host) {

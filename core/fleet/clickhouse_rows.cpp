@@ -10,7 +10,7 @@
 namespace tcpscope {
 
 std::vector<nlohmann::json> queryRows(const ClickHouseTarget& target, const std::string& sql, double timeoutSeconds) {
-    HttpClient http;
+    HttpClient http(target.access());
     const HttpResult result = http.post(target.httpBase(), sql + " FORMAT JSONEachRow", timeoutSeconds);
     if (!result.ok()) {
         const std::string reason =

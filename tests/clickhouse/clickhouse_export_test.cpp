@@ -11,6 +11,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "clickhouse/clickhouse_server.hpp"
+#include "core/cli/run_command.hpp"
 #include "export/clickhouse_sink.hpp"
 #include "export/sink_spec.hpp"
 #include "records/analysis_records.hpp"
@@ -25,6 +26,7 @@ using tcpscope::test::ClickHouseServer;
 
 using tcpscope::test::cliJson;
 using tcpscope::test::TempDir;
+using tcpscope::test::runCommand;
 
 std::string sample(const std::string& name) {
     return tcpscope::test::samplePath(name);
@@ -163,4 +165,52 @@ TEST_CASE("a batch sent to a frozen server is looked up before it is sent again,
           exported);
     CHECK(server.number("SELECT count() FROM (SELECT capture_id, flow_id FROM fleet_frozen.flows "
                         "GROUP BY capture_id, flow_id HAVING count() > 1)") == 0);
+}
+
+TEST_CASE("a user with a password, over https: records arrive; a wrong password or an unknown CA said, never the password",
+          "[clickhouse]") {
+    ClickHouseServer& server = ClickHouseServer::shared();
+    // The password percent-encoded in the URL ('@' and ':' in it), the server's certificate as the CA.
+    const std::string where = fmt::format("127.0.0.1:{}/fleet_tls", server.httpsPort());
+    const std::string options = "?secure=true&ca=" + server.certificateFile();
+    const auto exportTo = [](const std::string& to, const std::string& host, const TempDir& spool) {
+        return runCommand({TCPSCOPE_CLI, "export", sample("proxy-nagle.pcap"), "--host", host, "--to", to, "--spool",
+                           spool.path.string(), "--retry-s", "0", "--timeout-s", "5", "--format", "json"});
+    };
+    const TempDir spool("ch-spool-tls");
+    const auto sent = exportTo(fmt::format("clickhouse://writer:w%40ter%3Aproof@{}{}", where, options), "tls-1", spool);
+    INFO(sent.err);
+    REQUIRE(sent.exitCode == 0);
+    const json report = json::parse(sent.out);
+    CHECK(report["spooled"] == 0);
+    CHECK(report["to"] == "clickhouse://writer@" + where + options);
+    CHECK(rows(server, "fleet_tls.flows", "host = 'tls-1'") == report["records"]["flow"].get<uint64_t>());
+    CHECK(report["records"]["flow"].get<uint64_t>() > 0);
+    CHECK(sent.out.find("proof") == std::string::npos);
+    CHECK(sent.err.find("proof") == std::string::npos);
+
+    // The password from $CLICKHOUSE_PASSWORD when the URL names the user only (kept out of `ps`).
+    ::setenv("CLICKHOUSE_PASSWORD", ClickHouseServer::kWriterPassword, 1);
+    const auto fromEnvironment = exportTo(fmt::format("clickhouse://writer@{}{}", where, options), "tls-2", spool);
+    ::unsetenv("CLICKHOUSE_PASSWORD");
+    CHECK(fromEnvironment.exitCode == 0);
+    CHECK(rows(server, "fleet_tls.flows", "host = 'tls-2'") == report["records"]["flow"].get<uint64_t>());
+
+    // A wrong password: the server's reason, once, and the records wait in the spool.
+    const TempDir wrongSpool("ch-spool-wrong");
+    const auto wrong = exportTo(fmt::format("clickhouse://writer:Guess3d@{}{}", where, options), "tls-3", wrongSpool);
+    CHECK(wrong.exitCode == 4);
+    CHECK(wrong.err.find("Wrong password") != std::string::npos);
+    CHECK(wrong.err.find("Guess3d") == std::string::npos);
+    CHECK(json::parse(wrong.out)["spooled"].get<uint64_t>() == report["records"]["flow"].get<uint64_t>() +
+                                                                   report["records"]["finding"].get<uint64_t>() +
+                                                                   report["records"]["series"].get<uint64_t>());
+
+    // https without the CA that signed the server's certificate: not trusted, nothing sent.
+    const TempDir untrustedSpool("ch-spool-untrusted");
+    const auto untrusted = exportTo(fmt::format("clickhouse://writer:w%40ter%3Aproof@{}?secure=true", where), "tls-4",
+                                    untrustedSpool);
+    CHECK(untrusted.exitCode == 4);
+    CHECK(untrusted.err.find("certificate") != std::string::npos);
+    CHECK(rows(server, "fleet_tls.flows", "host IN ('tls-3', 'tls-4')") == 0);
 }

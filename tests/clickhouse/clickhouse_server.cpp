@@ -60,6 +60,7 @@ ClickHouseServer::ClickHouseServer() {
     }
     dir_ = pattern;
     httpPort_ = freePort();
+    httpsPort_ = freePort();
     tcpPort_ = freePort();
     writeConfig();
     start();
@@ -77,11 +78,22 @@ ClickHouseServer::~ClickHouseServer() {
 
 void ClickHouseServer::writeConfig() const {
     const std::string d = dir_.string();
+    // A self-signed certificate for 127.0.0.1, for the https port.
+    const std::string certificate = fmt::format(
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 "
+        "-keyout {0}/server.key -out {0}/server.crt 2>{0}/openssl.log",
+        d);
+    if (std::system(certificate.c_str()) != 0) {
+        throw std::runtime_error(fmt::format("openssl could not make a certificate: see {}/openssl.log", d));
+    }
     std::ofstream(dir_ / "config.xml") << fmt::format(R"(<?xml version="1.0"?>
 <yandex>
   <logger><level>warning</level><log>{0}/server.log</log><errorlog>{0}/server.err.log</errorlog></logger>
   <listen_host>127.0.0.1</listen_host>
   <http_port>{1}</http_port>
+  <https_port>{3}</https_port>
+  <openSSL><server><certificateFile>{0}/server.crt</certificateFile><privateKeyFile>{0}/server.key</privateKeyFile>
+    <verificationMode>none</verificationMode><loadDefaultCAFile>false</loadDefaultCAFile></server></openSSL>
   <tcp_port>{2}</tcp_port>
   <path>{0}/data/</path>
   <tmp_path>{0}/tmp/</tmp_path>
@@ -95,12 +107,14 @@ void ClickHouseServer::writeConfig() const {
   <keep_alive_timeout>1</keep_alive_timeout>
 </yandex>
 )",
-                                                      d, httpPort_, tcpPort_);
+                                                      d, httpPort_, tcpPort_, httpsPort_);
     std::ofstream(dir_ / "users.xml") << R"(<?xml version="1.0"?>
 <yandex>
   <profiles><default></default></profiles>
   <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile>
-    <quota>default</quota></default></users>
+    <quota>default</quota></default>
+    <writer><password>)" << kWriterPassword << R"(</password><networks><ip>127.0.0.1</ip></networks><profile>default</profile>
+    <quota>default</quota></writer></users>
   <quotas><default></default></quotas>
 </yandex>
 )";

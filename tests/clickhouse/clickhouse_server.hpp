@@ -28,6 +28,12 @@ public:
     void resume();
 
     [[nodiscard]] uint16_t httpPort() const { return httpPort_; }
+    [[nodiscard]] uint16_t httpsPort() const { return httpsPort_; }
+    /// The server's self-signed certificate (for 127.0.0.1), PEM: the CA to check it with.
+    [[nodiscard]] std::string certificateFile() const { return (dir_ / "server.crt").string(); }
+    /// A user besides `default`, with a password (kWriterPassword).
+    static constexpr const char* kWriter = "writer";
+    static constexpr const char* kWriterPassword = "w@ter:proof";
     /// "clickhouse://127.0.0.1:PORT/database".
     [[nodiscard]] std::string url(const std::string& database) const;
     /// Runs a query; returns the answer's body. Throws with the server's message on an error.
@@ -41,6 +47,7 @@ private:
 
     std::filesystem::path dir_;
     uint16_t httpPort_ = 0;
+    uint16_t httpsPort_ = 0;
     uint16_t tcpPort_ = 0;
     pid_t pid_ = -1;
 };

@@ -140,7 +140,8 @@ void FleetWindow::refresh() {
         return;
     }
     QSettings settings;
-    settings.setValue(QStringLiteral("fleet/url"), url_->text().trimmed());
+    // Kept without its password (ClickHouseTarget::text): a settings file is no place for one.
+    settings.setValue(QStringLiteral("fleet/url"), QString::fromStdString(target_.text()));
     settings.setValue(QStringLiteral("fleet/since"), since_->text().trimmed());
     setStatus(tr("Asking %1...").arg(QString::fromStdString(target_.text())));
     loader_.loadOverview(target_, options_);

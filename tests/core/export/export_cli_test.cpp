@@ -78,11 +78,16 @@ TEST_CASE("export with a bad host or sink says why in one line", "[export][cli]"
     for (const auto& [host, to, expected] :
          {std::tuple{"a/b", "dir:/tmp/x", "--host 'a/b'"}, std::tuple{"h", "ftp://x", "not a sink"},
           std::tuple{"h", "clickhouse://127.0.0.1:99999/db", "is not a port"},
-          std::tuple{"h", "clickhouse://127.0.0.1:8123/", "no database"}}) {
+          std::tuple{"h", "clickhouse://127.0.0.1:8123/", "no database"},
+          std::tuple{"h", "clickhouse://127.0.0.1:8123/db?tls=1", "unknown option 'tls=1'"},
+          std::tuple{"h", "clickhouse://writer:S3cret@127.0.0.1:99999/db", "clickhouse://writer:***@127.0.0.1:99999/db"},
+          std::tuple{"h", "clickhouse://writer:%4@127.0.0.1/db", "not followed by two hex digits"}}) {
         const auto result =
             runCommand({TCPSCOPE_CLI, "export", sample("proxy-nagle.pcap"), "--host", host, "--to", to});
+        INFO(result.err);
         CHECK(result.exitCode == 2);
         CHECK(result.err.find(expected) != std::string::npos);
+        CHECK(result.err.find("S3cret") == std::string::npos);  // a password is never shown
         CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
     }
 }
