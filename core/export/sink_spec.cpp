@@ -17,9 +17,15 @@ bool isNameCharacter(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
+// Where the USER[:PASSWORD] of a clickhouse:// URL's rest ends: its last '@' before the path (a
+// password may hold an unencoded '@'), or npos.
+size_t userInfoEnd(std::string_view rest) {
+    return rest.rfind('@', rest.find('/'));
+}
+
 // `text` with the password of a clickhouse:// URL replaced by "***", for messages.
 std::string withoutPassword(const std::string& text, std::string_view rest) {
-    const size_t at = rest.find('@');
+    const size_t at = userInfoEnd(rest);
     const size_t colon = rest.substr(0, at).find(':');
     if (at == std::string_view::npos || colon == std::string_view::npos) {
         return text;
@@ -107,7 +113,7 @@ ClickHouseTarget parseClickHouse(const std::string& text, std::string_view rest)
             parseOptions(rest.substr(question + 1), target);
             rest = rest.substr(0, question);
         }
-        const size_t at = rest.rfind('@', rest.find('/'));
+        const size_t at = userInfoEnd(rest);
         if (at != std::string_view::npos) {
             parseUser(rest.substr(0, at), target);
             rest.remove_prefix(at + 1);

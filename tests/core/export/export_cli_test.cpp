@@ -81,6 +81,7 @@ TEST_CASE("export with a bad host or sink says why in one line", "[export][cli]"
           std::tuple{"h", "clickhouse://127.0.0.1:8123/", "no database"},
           std::tuple{"h", "clickhouse://127.0.0.1:8123/db?tls=1", "unknown option 'tls=1'"},
           std::tuple{"h", "clickhouse://writer:S3cret@127.0.0.1:99999/db", "clickhouse://writer:***@127.0.0.1:99999/db"},
+          std::tuple{"h", "clickhouse://writer:ab@S3cret@127.0.0.1:99999/db", "clickhouse://writer:***@127.0.0.1:99999/db"},
           std::tuple{"h", "clickhouse://writer:%4@127.0.0.1/db", "not followed by two hex digits"}}) {
         const auto result =
             runCommand({TCPSCOPE_CLI, "export", sample("proxy-nagle.pcap"), "--host", host, "--to", to});
