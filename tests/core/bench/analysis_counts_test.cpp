@@ -5,7 +5,7 @@
 #include <set>
 
 #include "analysis/capture_analysis.hpp"
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 #include "detect/finding.hpp"
 
 using tcpscope::bench::Workload;

@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "analysis/capture_analysis.hpp"
-#include "generated_capture.hpp"
+#include "support/generated_capture.hpp"
 
 using namespace tcpscope;
 

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "capture/capture_reader.hpp"
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 
 using tcpscope::bench::Workload;
 using tcpscope::test::GeneratedCapture;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "bench/generator_error.hpp"
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 
 using tcpscope::bench::Workload;
 using tcpscope::test::GeneratedCapture;

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 
 using tcpscope::bench::Workload;
 using tcpscope::test::GeneratedCapture;

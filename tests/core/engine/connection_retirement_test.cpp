@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/capture_analysis.hpp"
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 #include "detect/syn_backlog_detector.hpp"
 #include "support/detector_run.hpp"
 

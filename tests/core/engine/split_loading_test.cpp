@@ -8,7 +8,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "capture/capture_reader.hpp"
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 #include "detect/detector_set.hpp"
 #include "engine/worker_threads.hpp"
 

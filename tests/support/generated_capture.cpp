@@ -1,4 +1,4 @@
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 
 #include <unistd.h>
 

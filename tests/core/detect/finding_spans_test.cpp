@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 #include "detect/finding.hpp"
 
 using namespace tcpscope;

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "analysis/capture_analysis.hpp"
-#include "generated_capture.hpp"
+#include "support/generated_capture.hpp"
 #include "report/json_report.hpp"
 
 using namespace tcpscope;

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "analysis/capture_analysis.hpp"
-#include "core/bench/generated_capture.hpp"
+#include "support/generated_capture.hpp"
 #include "report/json_report.hpp"
 
 using namespace tcpscope;
