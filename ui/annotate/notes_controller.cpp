@@ -26,12 +26,15 @@
 
 namespace tcpscope::ui {
 
-NotesController::NotesController(MainWindow* window) : QObject(window), window_(window), model_(store_) {
-    timeline_ = window->findChild<TimelineView*>(QStringLiteral("timelineView"));
-    sequence_ = window->findChild<SequenceView*>(QStringLiteral("sequenceView"));
-    packets_ = window->findChild<QTableView*>(QStringLiteral("packetsView"));
-    findings_ = window->findChild<QTreeView*>(QStringLiteral("findingsView"));
-    tabs_ = window->findChild<QTabWidget*>(QStringLiteral("viewTabs"));
+NotesController::NotesController(MainWindow* window, const NotedViews& views)
+    : QObject(window),
+      window_(window),
+      model_(store_),
+      timeline_(views.timeline),
+      sequence_(views.sequence),
+      packets_(views.packets),
+      findings_(views.findings),
+      tabs_(views.tabs) {
 
     panel_ = new NotesPanel(store_, model_);
     auto* dock = new QDockWidget(tr("Notes"), window);
@@ -58,8 +61,7 @@ NotesController::NotesController(MainWindow* window) : QObject(window), window_(
     buildMenu();
     buildContextMenus();
     buildViewMenus();
-    QMenu* notesMenu = window->menuBar()->findChild<QMenu*>(QStringLiteral("notesMenu"));
-    notesMenu->addAction(dock->toggleViewAction());
+    menu_->addAction(dock->toggleViewAction());
 }
 
 void NotesController::onResults(bool complete) {
@@ -79,6 +81,7 @@ void NotesController::onResults(bool complete) {
 void NotesController::buildMenu() {
     QMenu* menu = window_->menuBar()->addMenu(tr("&Notes"));
     menu->setObjectName(QStringLiteral("notesMenu"));
+    menu_ = menu;
     const auto addFor = [this, menu](const QString& text, auto target) {
         QAction* action = menu->addAction(text, this, [this, target] {
             if (const auto chosen = (this->*target)()) {

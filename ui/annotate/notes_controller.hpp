@@ -6,6 +6,7 @@
 #include "report/ladder_syscalls.hpp"
 
 class QMainWindow;
+class QMenu;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -17,16 +18,25 @@ class NotesPanel;
 class SequenceView;
 class TimelineView;
 
+/// The views of the main window that notes are pinned to and drawn in.
+struct NotedViews {
+    TimelineView* timeline;
+    SequenceView* sequence;
+    QTableView* packets;
+    QTreeView* findings;
+    QTabWidget* tabs;  ///< the tabs of the timeline and the ladder, to show the one a note is in
+};
+
 /// Notes in the main window: the Notes dock, the Notes menu ("Add note..." on the selected
 /// packet, finding or the time shown; a pcapng copy with the notes), "Add note..." in the
 /// context menus of the packets table and the findings tree, the notes drawn in the timeline
-/// and the ladder, and a double-click on a note showing its target. Reads the window's parts by
-/// their object names, so the window only creates it.
+/// and the ladder, and a double-click on a note showing its target. The window creates it with
+/// its views, after them.
 class NotesController : public QObject {
     Q_OBJECT
 
 public:
-    explicit NotesController(MainWindow* window);
+    NotesController(MainWindow* window, const NotedViews& views);
 
     [[nodiscard]] NoteStore& store() { return store_; }
     [[nodiscard]] NotesPanel* panel() const { return panel_; }
@@ -57,11 +67,12 @@ private:
     NoteStore store_;
     NotesModel model_;
     NotesPanel* panel_ = nullptr;
-    TimelineView* timeline_ = nullptr;
-    SequenceView* sequence_ = nullptr;
-    QTableView* packets_ = nullptr;
-    QTreeView* findings_ = nullptr;
-    QTabWidget* tabs_ = nullptr;
+    TimelineView* timeline_;
+    SequenceView* sequence_;
+    QTableView* packets_;
+    QTreeView* findings_;
+    QTabWidget* tabs_;
+    QMenu* menu_ = nullptr;  // the Notes menu (buildMenu)
 };
 
 }  // namespace tcpscope::ui

@@ -118,7 +118,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildLayout();
     buildTabOrder();
     connectLoader();
-    new NotesController(this);  // the Notes dock and menu, notes in the views (ui/annotate)
+    // The Notes dock and menu, notes in the views (ui/annotate).
+    new NotesController(this, {timelineView_, sequenceView_, packetsView_, findingsView_, viewTabs_});
     restoreWindowState();
 }
 
