@@ -95,15 +95,6 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
         command->add_option("--flow", options->flow, "only the packets of this flow id");
     }
     addCapturePointOption(*command, options->input);
-    if (output == Output::Analyze) {
-        // Hidden (no group): tests/bench/run_benchmark.sh --stages times the analysis stopped after
-        // decoding, and after tracking the connections with no detector, beside the full analysis.
-        command
-            ->add_option("--bench-stage", options->input.benchStage,
-                         "stop after this stage: decode (read and decode), track (connections, no detectors), full")
-            ->check(CLI::IsMember({"decode", "track", "full"}))
-            ->group("");
-    }
     return {command, [command, options, output] {
                 // The JSON report writes the findings one at a time (the text lists their
                 // summaries first); the flows read only their kinds and durations.

@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "align/stall_confirmation.hpp"
 #include "align/strace_time_zone.hpp"
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
+#include "investigation/investigation.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -221,24 +221,25 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     }
     clock.offsetMs = options.straceOffsetMs;
 
-    AnalysisOptions analysisOptions;
+    InvestigationInputs inputs;
+    inputs.straceLogs = options.straceLogs;
+    inputs.straceClock = clock;
+    AnalysisOptions& analysisOptions = inputs.options;
     analysisOptions.engine.filter = options.filter;
-    analysisOptions.engine.keepPacketIndex = options.readsPackets || !options.straceLogs.empty();
+    analysisOptions.engine.keepPacketIndex = options.readsPackets;
     analysisOptions.detectors = *detectors;
     loaded.detectors = *detectors;
-    analysisOptions.engine.trackConnections = options.benchStage != "decode";
-    analysisOptions.runDetectors = options.benchStage == "full";
-    analysisOptions.describeWhenWritten = options.describesWhenWritten && options.straceLogs.empty();
-    std::optional<std::vector<CapturePoint>> points;
+    analysisOptions.describeWhenWritten = options.describesWhenWritten;
     if (!options.points.empty()) {
         if (!options.files.empty()) {
             fmt::print(stderr, "tcpscope-cli: give the capture files either all with --point NAME=FILE or none\n");
             return kExitUsage;
         }
-        points = parseCapturePoints(options.points);
+        std::optional<std::vector<CapturePoint>> points = parseCapturePoints(options.points);
         if (!points || !parseGivenClocks(options.clocks, *points)) {
             return kExitUsage;
         }
+        inputs.points = std::move(*points);
     } else if (!options.clocks.empty()) {
         fmt::print(stderr, "tcpscope-cli: --clock needs the capture points (--point NAME=FILE)\n");
         return kExitUsage;
@@ -246,15 +247,10 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
         fmt::print(stderr, "tcpscope-cli: no capture file given (FILE... or --point NAME=FILE)\n");
         return kExitUsage;
     }
+    inputs.captures = options.files;
+    Investigation investigation;
     try {
-        if (points) {
-            PointsAnalysis pointsAnalysis = analyzePoints(*points, analysisOptions);
-            loaded.analysis = std::move(pointsAnalysis.analysis);
-            loaded.points = std::move(pointsAnalysis.summary);
-            loaded.sightings = std::move(pointsAnalysis.sightings);
-        } else {
-            loaded.analysis = analyzeCaptures(options.files, analysisOptions);
-        }
+        investigation = investigate(inputs);
     } catch (const BpfFilterError& error) {
         fmt::print(stderr, "tcpscope-cli: invalid filter expression '{}': {}\n", options.filter, error.what());
         return kExitUsage;
@@ -262,16 +258,14 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
         return kExitUnreadable;
     }
+    loaded.analysis = std::move(investigation.analysis);
+    loaded.alignment = std::move(investigation.alignment);
+    loaded.points = std::move(investigation.points);
+    loaded.sightings = std::move(investigation.sightings);
     reportInputProblems(loaded.analysis);
-
-    if (!options.straceLogs.empty()) {
-        try {
-            loaded.alignment = loadStraceLogs(options.straceLogs, loaded.analysis, clock);
-        } catch (const CaptureError& error) {
-            fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
-            return kExitUnreadable;
-        }
-        confirmFindingsWithSyscalls(loaded.analysis.findings, *loaded.alignment, *loaded.analysis.engine);
+    if (!investigation.straceProblem.empty()) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceProblem);
+        return kExitUnreadable;
     }
     return kExitAnalysed;
 }

@@ -54,9 +54,6 @@ struct AnalysisInputOptions {
     /// order, through CaptureAnalysis::completeFinding: they are described as they are written
     /// (AnalysisOptions::describeWhenWritten). Not with strace logs, whose checks read the spans.
     bool describesWhenWritten = false;
-    /// How far the analysis goes: "full", or "decode" / "track" for the benchmark's breakdown of
-    /// where the time goes (analyze's hidden option --bench-stage).
-    std::string benchStage = "full";
 };
 
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.

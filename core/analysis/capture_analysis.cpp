@@ -5,8 +5,8 @@
 
 namespace tcpscope {
 
-FindingAuthors::FindingAuthors(AnalysisEngine& engine, const DetectorOptions& options, bool runDetectors)
-    : detectors_(runDetectors ? std::make_unique<DetectorSet>(engine, options, log_) : nullptr) {}
+FindingAuthors::FindingAuthors(AnalysisEngine& engine, const DetectorOptions& options)
+    : detectors_(std::make_unique<DetectorSet>(engine, options, log_)) {}
 
 FindingAuthors::~FindingAuthors() = default;
 
@@ -24,7 +24,7 @@ CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const Ana
                                 const AnalysisCheckpointFn& checkpoint) {
     CaptureAnalysis analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
-    auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors, options.runDetectors);
+    auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors);
     FindingLog& log = authors->log();
     LoadCheckpoint engineCheckpoint;
     if (checkpoint) {

@@ -21,9 +21,6 @@ struct AnalysisOptions {
     /// (CaptureAnalysis::authors), so that they are never all in memory at once: for a caller that
     /// only writes the findings out once, in order (tcpscope-cli's JSON). Off: every finding complete.
     bool describeWhenWritten = false;
-    /// Off: no detector runs, so there are no findings. For the benchmark's breakdown of where the
-    /// time goes (tcpscope-cli --bench-stage), with EngineOptions::trackConnections.
-    bool runDetectors = true;
 };
 
 class DetectorSet;
@@ -32,8 +29,7 @@ class DetectorSet;
 /// that they can describe each finding when it is written (AnalysisOptions::describeWhenWritten).
 class FindingAuthors {
 public:
-    /// With `runDetectors` false, the log stays empty (AnalysisOptions::runDetectors).
-    FindingAuthors(AnalysisEngine& engine, const DetectorOptions& options, bool runDetectors = true);
+    FindingAuthors(AnalysisEngine& engine, const DetectorOptions& options);
     ~FindingAuthors();
     FindingAuthors(const FindingAuthors&) = delete;
     FindingAuthors& operator=(const FindingAuthors&) = delete;
@@ -45,7 +41,7 @@ public:
 
 private:
     FindingLog log_;
-    std::unique_ptr<DetectorSet> detectors_;  // after log_: they write into it; null without detectors
+    std::unique_ptr<DetectorSet> detectors_;  // after log_: they write into it
 };
 
 /// Everything one analysis of one or more capture files produced: what was read, the engine's

@@ -80,9 +80,6 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fi
     if (segment.sizeLimited) {
         ++counters_.sizeLimited;
     }
-    if (!options_.trackConnections) {
-        return false;
-    }
 
     tracked = tracker_.track(segment, tuple, tsNs, frame);
     if (!options_.keepPacketIndex) {
@@ -139,7 +136,7 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     PacketTooBig tooBig;
     const DecodeStatus status = decodePacket(packet, segment, &tooBig);
     TupleRef tuple;
-    if (status == DecodeStatus::Tcp && options_.trackConnections) {
+    if (status == DecodeStatus::Tcp) {
         tuple = tuples_.number(segment.source, segment.destination);
     }
     analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame);
@@ -150,9 +147,6 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
 
 void AnalysisEngine::tellPacketTooBig(const TcpSegment& quoted, const PacketTooBig& message, uint32_t frame,
                                       int64_t tsNs) {
-    if (!options_.trackConnections) {
-        return;
-    }
     const PacketTooBigEvent event{quoted, message, frame, tsNs};
     for (SegmentObserver* observer : observers_) {
         observer->onPacketTooBig(event);
@@ -208,12 +202,9 @@ void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<Tracked
         tracker_.allowConcurrentReads();  // the observers, on another thread, read earlier connections
         concurrentReads_ = true;
     }
-    const bool tracking = options_.trackConnections;
-    if (tracking) {
-        numberTuples(frames);
-    }
+    numberTuples(frames);
     for (size_t i = 0; i < frames.size(); ++i) {
-        if (tracking && i + kPrefetchAhead < frames.size() && frames[i + kPrefetchAhead].status == DecodeStatus::Tcp) {
+        if (i + kPrefetchAhead < frames.size() && frames[i + kPrefetchAhead].status == DecodeStatus::Tcp) {
             tracker_.prefetch(frames[i + kPrefetchAhead].tuple);
         }
         const PreparedFrame& prepared = frames[i];

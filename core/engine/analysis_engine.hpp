@@ -40,9 +40,6 @@ struct EngineOptions {
     /// flows without strace logs): then packets() stays empty, which saves about 30 B a packet.
     bool keepPacketIndex = true;
     PacketIndexSpill indexSpill;  ///< where the packet index may move its older chunks (live captures)
-    /// Off: frames are only read, counted and decoded; no connection is tracked and the observers
-    /// see nothing. For the benchmark's breakdown of where the time goes (tcpscope-cli --bench-stage).
-    bool trackConnections = true;
     ConnectionRetirement retirement;
 };
 
@@ -183,11 +180,6 @@ public:
     [[nodiscard]] const std::vector<PacketComment>& packetComments() const { return comments_; }
     /// The comment of `frame`, or an empty view.
     [[nodiscard]] std::string_view commentOf(uint32_t frame) const;
-    /// Pre-sizes for about `connections` connections.
-    void reserveConnections(size_t connections) {
-        tuples_.reserve(connections);
-        tracker_.reserve(connections);
-    }
 
 private:
     // The bookkeeping of every frame pushed; returns its frame number.

@@ -193,7 +193,7 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
     // The same steps as analyzeCaptures, with the frames chosen and put on one clock.
     CaptureAnalysis& analysis = result.analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
-    auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors, options.runDetectors);
+    auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors);
     analysis.inputs =
         feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points, *sightings);
     releaseFindings(analysis, std::move(authors), options);

@@ -59,9 +59,11 @@ Options:
   --no-tshark             do not run tshark
   --one-thread            also run tcpscope with TCPSCOPE_THREADS=1 (a row of its own), so the
                           table shows what the second core gains
-  --stages                also run tcpscope on one thread stopped after decoding, and after
-                          tracking the connections with no detector (tcpscope-cli --bench-stage):
-                          two rows that show where the time of the full analysis goes
+  --stages                also run, on one thread, the captures only read and decoded, and also
+                          tracked with no detector (tcpscope-bench-stage decode|track): two rows
+                          that show where the time of the full analysis goes
+  --stage-runner PATH     tcpscope-bench-stage for --stages (default: beside the tests of the
+                          build of the tcpscope-cli measured, tests/tcpscope-bench-stage)
   --regenerate            write the captures again even if they exist
   --clean                 delete the captures at the end
   --memory-limit-gb N     address-space limit of each measured command (default: 80 % of
@@ -77,6 +79,7 @@ packets=""
 seed=1
 dir="${TCPSCOPE_BENCH_DIR:-/tmp/tcpscope-bench}"
 cli="${TCPSCOPE_CLI:-}"
+stage_runner=""
 tshark_runs=1
 tshark_max_packets=0
 use_tshark=true
@@ -101,6 +104,7 @@ while [[ $# -gt 0 ]]; do
         --no-tshark) use_tshark=false ;;
         --one-thread) one_thread=true ;;
         --stages) stages=true ;;
+        --stage-runner) stage_runner="$2"; shift ;;
         --regenerate) regenerate=true ;;
         --clean) clean=true ;;
         --output) output="$2"; shift ;;
@@ -145,6 +149,10 @@ if [[ -z "$cli" ]]; then
     [[ -n "$cli" ]] || die "no Release tcpscope-cli found; build one (cmake --preset release) or pass --cli"
 fi
 [[ -x "$cli" ]] || die "$cli is not an executable"
+if $stages; then
+    stage_runner="${stage_runner:-$(dirname "$(dirname "$cli")")/tests/tcpscope-bench-stage}"
+    [[ -x "$stage_runner" ]] || die "$stage_runner is not an executable (--stage-runner)"
+fi
 
 if [[ ! -x /usr/bin/time ]]; then
     echo "run_benchmark.sh: installing GNU time for /usr/bin/time -v" >&2
@@ -290,7 +298,7 @@ for workload in "${workload_list[@]}"; do
         fi
         if $stages; then
             for stage in decode track; do
-                measure "$stage" "$run" env TCPSCOPE_THREADS=1 "$cli" analyze "$file" --format json --bench-stage "$stage"
+                measure "$stage" "$run" env TCPSCOPE_THREADS=1 "$stage_runner" "$stage" "$file"
             done
         fi
         if $run_tshark && [[ "$run" -le "$tshark_runs" ]]; then
@@ -362,9 +370,9 @@ done
     echo "speed vs tshark: tshark's median time / this tool's (above 1: faster than tshark)."
     echo "time vs floor: this tool's median time / cat's (1.0x would be reading speed)."
     if $stages; then
-        echo "stage rows (tcpscope-cli --bench-stage): the analysis stopped after decoding the frames, and after"
-        echo "tracking the connections (tuple numbering, connection state, sequence analysis, the flows' JSON) with"
-        echo "no detector; the one-thread row minus the track row is what the seven detectors cost."
+        echo "stage rows (tcpscope-bench-stage): the frames read and decoded only, and also tracked (tuple numbering,"
+        echo "connection state, sequence analysis) with no detector and no report; the one-thread row minus the"
+        echo "track row is what the detectors and the JSON report cost."
     fi
     echo "Load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >>"$table"

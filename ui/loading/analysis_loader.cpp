@@ -6,9 +6,9 @@
 #include <atomic>
 #include <chrono>
 
-#include "align/stall_confirmation.hpp"
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
+#include "investigation/investigation.hpp"
 
 namespace tcpscope::ui {
 
@@ -159,9 +159,14 @@ void AnalysisLoader::start(const LoadRequest& request) {
                 job->partialInFlight = false;
             });
         };
-        CaptureAnalysis analysis;
+        InvestigationInputs inputs;
+        inputs.captures = captures;
+        inputs.straceLogs = straceLogs;
+        inputs.straceClock = clock;
+        inputs.options = options;
+        Investigation investigation;
         try {
-            analysis = analyzeCaptures(captures, options, &job->progress, &job->stop, checkpoint);
+            investigation = investigate(inputs, &job->progress, &job->stop, checkpoint);
         } catch (const CaptureError& error) {
             fail(QString::fromStdString(error.what()));
             return;
@@ -169,17 +174,13 @@ void AnalysisLoader::start(const LoadRequest& request) {
             fail(QStringLiteral("invalid filter expression: %1").arg(error.what()));
             return;
         }
-        QStringList warnings = inputProblems(analysis);
-        std::optional<StraceAlignment> alignment;
-        if (!straceLogs.empty() && !job->stop.stopRequested()) {
-            try {
-                alignment = loadStraceLogs(straceLogs, analysis, clock);
-                confirmFindingsWithSyscalls(analysis.findings, *alignment, *analysis.engine);
-            } catch (const CaptureError& error) {
-                warnings << QStringLiteral("%1 (shown without system calls)").arg(error.what());
-            }
+        QStringList warnings = inputProblems(investigation.analysis);
+        if (!investigation.straceProblem.empty()) {
+            warnings << QStringLiteral("%1 (shown without system calls)")
+                            .arg(QString::fromStdString(investigation.straceProblem));
         }
-        ResultsPtr results = AnalysisResults::complete(std::move(analysis), std::move(alignment), options.detectors);
+        ResultsPtr results = AnalysisResults::complete(std::move(investigation.analysis),
+                                                       std::move(investigation.alignment), options.detectors);
         const bool cancelled = job->stop.stopRequested();
         deliver([this, results, cancelled, warnings]() {
             job_.reset();

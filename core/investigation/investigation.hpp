@@ -1,0 +1,53 @@
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "align/strace_alignment.hpp"
+#include "analysis/capture_analysis.hpp"
+#include "points/capture_point.hpp"
+#include "points/point_analysis.hpp"
+
+namespace tcpscope {
+
+/// What one investigation reads, and how it judges it: the capture files of one capture (merged in
+/// time order) or several capture points of one incident, the strace logs of processes on them.
+struct InvestigationInputs {
+    /// Files read as one capture. Empty when `points` are given.
+    std::vector<std::string> captures;
+    /// Several capture points (analyzePoints): each connection analysed once, from one point.
+    std::vector<CapturePoint> points;
+    std::vector<std::string> straceLogs;
+    StraceClockOptions straceClock;
+    /// With strace logs, the packet index is kept and every finding is described at once, whatever
+    /// these say: the logs are aligned on the packets, and the confirmation adds to the findings.
+    AnalysisOptions options;
+};
+
+/// Everything one investigation produced.
+struct Investigation {
+    CaptureAnalysis analysis;
+    /// The strace logs' calls on the capture's clock, tied to its connections; the findings they
+    /// confirm or refute say so (confirmFindingsWithSyscalls). Empty without logs, when a log
+    /// could not be read (straceProblem), or when the investigation was stopped before them.
+    std::optional<StraceAlignment> alignment;
+    /// "FILE: reason" when a strace log could not be read; the analysis stands without the calls.
+    std::string straceProblem;
+    /// With capture points: each point's clock and what it saw, and the hops between them.
+    std::optional<CapturePointsSummary> points;
+    /// With several points: where each segment was seen.
+    std::shared_ptr<const PointSightings> sightings;
+};
+
+/// The one way an investigation runs, for tcpscope-cli and the GUI's loader: analyses the captures
+/// (or the capture points) with every detector, then parses the strace logs, puts their calls on
+/// the capture's clock and confirms the findings with them. Throws CaptureError if a capture cannot
+/// be opened or is not a capture, BpfFilterError if the filter is invalid; a strace log that cannot
+/// be read is not an error of the investigation (straceProblem). `progress`, `stop` and `checkpoint`
+/// (each may be null) follow the loading of one capture; capture points are read without them.
+/// Once a stop is requested, the strace logs are left unread.
+Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progress = nullptr,
+                          const StopToken* stop = nullptr, const AnalysisCheckpointFn& checkpoint = {});
+
+}  // namespace tcpscope

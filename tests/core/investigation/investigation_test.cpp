@@ -1,0 +1,101 @@
+// investigate() is how tcpscope-cli and the GUI's loader run an investigation: the analysis of the
+// captures (or of several capture points), then the strace logs aligned and the findings confirmed.
+// It must give what those steps give by hand, and keep the analysis when a log cannot be read.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "align/stall_confirmation.hpp"
+#include "capture/capture_error.hpp"
+#include "investigation/investigation.hpp"
+
+using namespace tcpscope;
+
+namespace {
+
+std::string sample(const std::string& name) {
+    return (std::filesystem::path(TCPSCOPE_SOURCE_DIR) / "samples" / name).string();
+}
+
+size_t verdicts(const std::vector<Finding>& findings) {
+    size_t count = 0;
+    for (const Finding& finding : findings) {
+        count += finding.straceVerdicts.size();
+    }
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("an investigation aligns the strace log and confirms the stalls, as the steps by hand do",
+          "[investigation]") {
+    InvestigationInputs inputs;
+    inputs.captures = {sample("proxy-nagle.pcap")};
+    inputs.straceLogs = {sample("proxy-nagle.strace")};
+    // What a caller that only writes the findings would ask for: the logs need more, and get it.
+    inputs.options.engine.keepPacketIndex = false;
+    inputs.options.describeWhenWritten = true;
+    const Investigation investigation = investigate(inputs);
+    REQUIRE(investigation.straceProblem.empty());
+    REQUIRE(investigation.alignment);
+    CHECK_FALSE(investigation.points);
+    CHECK(investigation.sightings == nullptr);
+    CHECK(investigation.analysis.authors == nullptr);  // every finding described, then confirmed
+
+    AnalysisOptions options;
+    options.engine.keepPacketIndex = true;
+    CaptureAnalysis byHand = analyzeCaptures(inputs.captures, options);
+    const StraceAlignment alignment = loadStraceLogs(inputs.straceLogs, byHand, {});
+    confirmFindingsWithSyscalls(byHand.findings, alignment, *byHand.engine);
+    REQUIRE(verdicts(byHand.findings) > 0);
+    CHECK(verdicts(investigation.analysis.findings) == verdicts(byHand.findings));
+    REQUIRE(investigation.analysis.findings.size() == byHand.findings.size());
+    for (size_t i = 0; i < byHand.findings.size(); ++i) {
+        CHECK(investigation.analysis.findings[i].summary == byHand.findings[i].summary);
+    }
+    CHECK(investigation.alignment->logs.size() == alignment.logs.size());
+}
+
+TEST_CASE("a strace log that cannot be read leaves the analysis standing, and says why", "[investigation]") {
+    InvestigationInputs inputs;
+    inputs.captures = {sample("proxy-nagle.pcap")};
+    const Investigation alone = investigate(inputs);
+    inputs.straceLogs = {sample("no-such-log.strace")};
+    const Investigation investigation = investigate(inputs);
+    CHECK_FALSE(investigation.alignment);
+    CHECK_THAT(investigation.straceProblem, Catch::Contains("no-such-log.strace"));
+    CHECK(investigation.analysis.findings.size() == alone.analysis.findings.size());
+    CHECK(investigation.analysis.findings.size() > 0);
+    CHECK(verdicts(investigation.analysis.findings) == 0);
+}
+
+TEST_CASE("a capture that cannot be read is an error of the investigation", "[investigation]") {
+    InvestigationInputs inputs;
+    inputs.captures = {sample("no-such-capture.pcap")};
+    CHECK_THROWS_AS(investigate(inputs), CaptureError);
+}
+
+TEST_CASE("a stopped investigation leaves the strace logs unread", "[investigation]") {
+    InvestigationInputs inputs;
+    inputs.captures = {sample("proxy-nagle.pcap")};
+    inputs.straceLogs = {sample("proxy-nagle.strace")};
+    StopToken stop;
+    stop.requestStop();
+    const Investigation investigation = investigate(inputs, nullptr, &stop);
+    CHECK_FALSE(investigation.alignment);
+    CHECK(investigation.straceProblem.empty());
+}
+
+TEST_CASE("an investigation of capture points is their analysis, with the points and sightings", "[investigation]") {
+    const auto rtt = [](const std::string& point) { return sample("rtt/rtt-nagle-proxy-" + point + ".pcap"); };
+    InvestigationInputs inputs;
+    inputs.points = {{"client", {rtt("client")}}, {"proxy", {rtt("proxy")}}, {"server", {rtt("server")}}};
+    const Investigation investigation = investigate(inputs);
+    const PointsAnalysis points = analyzePoints(inputs.points, inputs.options);
+    REQUIRE(investigation.points);
+    CHECK(investigation.points->points.size() == 3);
+    CHECK(investigation.points->hops.size() == points.summary.hops.size());
+    CHECK(investigation.sightings != nullptr);
+    REQUIRE(investigation.analysis.findings.size() == points.analysis.findings.size());
+    CHECK(investigation.analysis.engine->counters().frames == points.analysis.engine->counters().frames);
+}
