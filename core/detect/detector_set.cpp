@@ -91,10 +91,6 @@ DetectorSet::DetectorSet(AnalysisEngine& engine, const DetectorOptions& options,
 
 DetectorSet::~DetectorSet() = default;
 
-size_t DetectorSet::size() const {
-    return Detectors::kCount;
-}
-
 std::vector<HostPopulation> DetectorSet::populationsOf(const IpAddress& host) const {
     std::vector<HostPopulation> populations;
     Detectors::forEach(std::as_const(*detectors_), [&]<typename Type>(const Type& detector) {

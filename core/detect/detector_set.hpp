@@ -16,7 +16,6 @@ public:
     DetectorSet(const DetectorSet&) = delete;
     DetectorSet& operator=(const DetectorSet&) = delete;
 
-    [[nodiscard]] size_t size() const;
     /// Every detector's population series about `host` as they are now (copies).
     [[nodiscard]] std::vector<HostPopulation> populationsOf(const IpAddress& host) const;
     /// Every detector's population series about every host, as they are now (no copies).

@@ -110,18 +110,6 @@ public:
             }
         }
     }
-    /// Makes released entry `index` an entry again, a default one (its chunk is allocated again if
-    /// it was freed); release it again once done with it.
-    T& revive(size_t index) {
-        const size_t chunk = index / ChunkEntries;
-        if (chunks_[chunk] == nullptr) {
-            chunks_[chunk] = std::make_unique<Chunk>();
-        }
-        --released_[chunk];
-        T& entry = (*this)[index];
-        entry = T{};
-        return entry;
-    }
     /// Bytes held by the chunks (not counting the small chunk table).
     [[nodiscard]] size_t bytesHeld() const {
         size_t held = 0;

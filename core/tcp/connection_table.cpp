@@ -73,7 +73,6 @@ void ConnectionTable::prefetchLive(const Latest& latest) const {
     }
 }
 
-void ConnectionTable::reserve(size_t count) { latestByTuple_.reserve(count); }
 
 void ConnectionTable::retire(uint32_t id) {
     // An earlier generation gave its state back when the newer one took its tuple.

@@ -24,8 +24,6 @@ public:
     /// Asks for the cache lines number(source, destination) will read. Called a few segments ahead
     /// of numbering them, it lets their cache misses overlap instead of following one another.
     void prefetch(const Endpoint& source, const Endpoint& destination) const;
-    /// Pre-sizes for about `count` tuples.
-    void reserve(size_t count) { v4Numbers_.reserve(count); }
     /// Tuples numbered so far.
     [[nodiscard]] size_t size() const { return v4Numbers_.size() + otherNumbers_.size(); }
 
@@ -75,8 +73,6 @@ public:
     [[nodiscard]] const ConnectionStore& connections() const { return connections_; }
     [[nodiscard]] const Connection& at(uint32_t id) const { return connections_[id]; }
     [[nodiscard]] size_t size() const { return connections_.size(); }
-    /// Pre-sizes the table for about `count` connections.
-    void reserve(size_t count);
     /// Lets another thread read, through connections()[id], the records of connections created
     /// before (handed over with a happens-before) while this table creates more: their fields fixed
     /// at creation, and every field of an earlier generation once a newer one took its tuple (see

@@ -26,8 +26,6 @@ public:
     /// See ConnectionTable::prefetch.
     void prefetch(const TupleRef& tuple) const { table_.prefetch(tuple); }
     [[nodiscard]] const ConnectionTable& table() const { return table_; }
-    /// Pre-sizes for about `connections` connections.
-    void reserve(size_t connections) { table_.reserve(connections); }
     /// See ConnectionTable::allowConcurrentReads.
     void allowConcurrentReads() { table_.allowConcurrentReads(); }
     /// Retires connection `id` (see ConnectionTable::retire).

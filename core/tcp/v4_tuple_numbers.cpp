@@ -34,13 +34,6 @@ uint32_t V4TupleNumbers::numberOf(const V4Tuple& tuple, uint32_t next) {
     }
 }
 
-void V4TupleNumbers::reserve(size_t count) {
-    const size_t slotCount = count / 3 * 4 + 4;
-    if (slotCount > slots_.size()) {
-        resize(slotCount);
-    }
-}
-
 void V4TupleNumbers::resize(size_t slotCount) {
     std::vector<Slot> old(slotCount);
     old.swap(slots_);

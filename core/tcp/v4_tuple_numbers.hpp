@@ -27,8 +27,6 @@ public:
             __builtin_prefetch(&slots_[homeOf(tuple)]);
         }
     }
-    /// Pre-sizes for about `count` tuples.
-    void reserve(size_t count);
     /// Tuples numbered so far.
     [[nodiscard]] size_t size() const { return count_; }
     /// Bytes held by the table.

@@ -29,7 +29,7 @@ class SequenceView : public QAbstractScrollArea {
 public:
     explicit SequenceView(QWidget* parent = nullptr);
 
-    /// Shows `connection`; with autoProxy() on (the default) and a proxy partner found, shows the
+    /// Shows `connection`; with setAutoProxy() on (the default) and a proxy partner found, shows the
     /// client, the proxy and the server instead. Shows nothing for results without a packet index.
     void showConnection(ResultsPtr results, uint32_t connection);
     /// Newer results of the same live capture: the connection(s) shown, drawn again with their new
@@ -49,7 +49,6 @@ public:
     void setNotePins(NotePins pins);
 
     void setAutoProxy(bool on) { autoProxy_ = on; }
-    [[nodiscard]] bool autoProxy() const { return autoProxy_; }
     void setCompressGaps(bool on);
     [[nodiscard]] bool compressGaps() const { return scale_.compressGaps; }
     /// Zoom: the height of one millisecond of silence.

@@ -45,16 +45,3 @@ TEST_CASE("v4 tuple numbers: tuples that differ in one field are different tuple
     CHECK(numbers.numberOf(base, 5) == 0);
     CHECK(numbers.size() == 5);
 }
-
-TEST_CASE("v4 tuple numbers: reserving room keeps the numbers given before", "[tcp]") {
-    V4TupleNumbers numbers;
-    CHECK(numbers.numberOf(V4Tuple{1, 2, 3}, 0) == 0);
-    numbers.reserve(100'000);
-    const size_t reserved = numbers.bytesHeld();
-    for (uint32_t next = 1; next < 100'000; ++next) {
-        numbers.numberOf(V4Tuple{next, 2, 3}, next);
-    }
-    CHECK(numbers.bytesHeld() == reserved);
-    CHECK(numbers.numberOf(V4Tuple{1, 2, 3}, 100'000) == 0);
-    CHECK(numbers.numberOf(V4Tuple{99'999, 2, 3}, 100'000) == 99'999);
-}
