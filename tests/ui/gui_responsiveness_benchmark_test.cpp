@@ -1,15 +1,20 @@
 // Responsiveness of the main window on a big capture: time to the first (partial) results and
 // to the complete ones, the longest the event loop was kept waiting while loading, and the time
-// per redraw of the timeline widget at three zooms while panning. A benchmark, not a test:
+// per redraw of the timeline widget at three zooms while panning, and how long the exports keep the
+// GUI thread (the shown timeline as SVG, PNG and PDF, the incident report). A benchmark, not a test:
 // hidden from the normal run ([.benchmark]); tests/ui/gui_benchmark.sh generates the capture,
 // runs it several times and prints medians. Needs TCPSCOPE_GUI_BENCH_CAPTURE.
+#include <QFileInfo>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <vector>
 
+#include "export/view_export_dialog.hpp"
+#include "views/sequence_view.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope;
@@ -115,4 +120,31 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
                     *std::max_element(frames.begin(), frames.end()), timeline->lastFrame().spans.size(),
                     timeline->lastFrame().marks.size());
     }
+
+    // The exports run on the GUI thread: how long each keeps it, on the whole capture's timeline as
+    // File > Export diagram writes it (every lane of the model, groups folded as shown), and the
+    // incident report.
+    timeline->zoomToFit();
+    QApplication::processEvents();
+    const auto* sequence = window.findChild<SequenceView*>(QStringLiteral("sequenceView"));
+    REQUIRE(sequence != nullptr);
+    QTemporaryDir out;
+    TimelineRenderOptions withLegend;
+    withLegend.legend = true;
+    const QSizeF page = timeline->renderSize(std::max(800, timeline->width()), withLegend);
+    for (const char* format : {"svg", "png", "pdf"}) {
+        const QString path = out.filePath(QStringLiteral("timeline.%1").arg(QLatin1String(format)));
+        QElapsedTimer exportTime;
+        exportTime.start();
+        const QString error = exportShownView(path, 1, *timeline, *sequence, false);
+        const double ms = elapsedMs(exportTime);
+        CHECK(error.isEmpty());
+        std::printf("export_timeline_%s_ms %.0f (%.0f x %.0f px, %lld bytes)\n", format, ms, page.width(),
+                    page.height(), static_cast<long long>(QFileInfo(path).size()));
+    }
+    QElapsedTimer reportTime;
+    reportTime.start();
+    CHECK(window.exportIncidentReportTo(out.filePath(QStringLiteral("report"))).isEmpty());
+    std::printf("export_incident_report_ms %.0f (%lld bytes of PDF)\n", elapsedMs(reportTime),
+                static_cast<long long>(QFileInfo(out.filePath(QStringLiteral("report/report.pdf"))).size()));
 }
