@@ -172,7 +172,9 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
         if (isCollision(analysis, section.group)) {
             section.picture = SectionPicture::Ladder;  // the handshake of its worst connection
         }
-        if (section.picture != SectionPicture::Ladder) {
+        // Only the first kMaxReportSections sections are drawn (the rest are rows of a table): the
+        // others get no ladder, whose proxy partner is searched among every connection.
+        if (section.picture != SectionPicture::Ladder || index >= kMaxReportSections) {
             continue;
         }
         const Finding& worst = analysis.findings[section.group.findings.front()];
