@@ -18,6 +18,9 @@ namespace {
 
 // At most this many findings in the closing table.
 constexpr size_t kMaxFindingRows = 50;
+// At most this many causes in the table of the causes beyond the sections (then a count): a capture
+// of a million packets has thousands, and a table of thousands of rows is no report.
+constexpr size_t kMaxOtherCauseRows = 30;
 
 ReportBlock heading(int level, std::string text, std::string anchor = {}) {
     ReportBlock block;
@@ -181,10 +184,19 @@ ReportBlock otherCausesTable(const CaptureAnalysis& analysis, const std::vector<
     ReportBlock table;
     table.kind = ReportBlock::Kind::Table;
     table.rows.push_back({"cause", "severity", "findings", "wall-clock"});
-    for (size_t index = kMaxReportSections; index < sections.size(); ++index) {
+    const size_t shown = std::min(sections.size(), kMaxReportSections + kMaxOtherCauseRows);
+    for (size_t index = kMaxReportSections; index < shown; ++index) {
         const ReportSection& section = sections[index];
         table.rows.push_back({sectionTitle(analysis, section.group), std::string(severityName(section.group.severity)),
                               std::to_string(section.group.findings.size()), reportDuration(section.wallMs)});
+    }
+    if (shown < sections.size()) {
+        size_t findings = 0;
+        for (size_t index = shown; index < sections.size(); ++index) {
+            findings += sections[index].group.findings.size();
+        }
+        table.rows.push_back({fmt::format("and {} more {}", sections.size() - shown, sections.size() - shown == 1 ? "cause" : "causes"), "",
+                              std::to_string(findings), ""});
     }
     return table;
 }

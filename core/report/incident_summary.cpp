@@ -190,7 +190,8 @@ std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
                                      severityName(section.group.severity), sectionImpactText(analysis, section)));
     }
     if (sections.size() > named) {
-        causes.push_back(fmt::format("and {} more, below.", plural(sections.size() - named, "cause", "causes")));
+        causes.push_back(fmt::format("and {} more {}, below.", sections.size() - named,
+                                             sections.size() - named == 1 ? "cause" : "causes"));
     }
     blocks.push_back(paragraph("What happened.", fmt::format("{} in {}:", plural(sections.size(), "cause", "causes"),
                                                              plural(analysis.findings.size(), "finding", "findings"))));
