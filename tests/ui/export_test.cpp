@@ -301,6 +301,33 @@ TEST_CASE("File > Export diagram writes the view that is shown", "[export][windo
     CHECK(image.width() == 2000);
 }
 
+TEST_CASE("File > Export diagram of a timeline too tall for a picture writes the lanes from the top of the view",
+          "[export][window]") {
+    // 300 connections, one lane each: taller than a picture should be. A capture of 100,000 unfolded
+    // was a page of 4.5 million pixels, 170 MB of SVG written in 94 s on the GUI thread.
+    QTemporaryDir dir;
+    TimelineView timeline;
+    SequenceView sequence;
+    timeline.resize(1000, 400);
+    timeline.setResults(
+        AnalysisResults::complete(analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/http-tw-reuse.pcap"}, {})));
+    timeline.setGrouping(LaneGrouping::Connection);
+    const double allPx = timeline.renderSize(1000).height();
+    REQUIRE(allPx > kMaxShownTimelinePx);
+    timeline.scrollToConnection(150);
+    const QString png = dir.filePath(QStringLiteral("tall.png"));
+    REQUIRE(exportShownView(png, 1, timeline, sequence, false).isEmpty());
+    const QImage image(png);
+    CHECK(image.height() == static_cast<int>(kMaxShownTimelinePx + exportHeadingHeight()));
+    const QString svg = dir.filePath(QStringLiteral("tall.svg"));
+    REQUIRE(exportShownView(svg, 1, timeline, sequence, false).isEmpty());
+    const QString text = svgText(svg);
+    CHECK(text.contains(QStringLiteral("the lanes from the top of the view, 4,000 of")));
+    // From the top of the view: the lane scrolled to is drawn, the first one is not.
+    CHECK(text.contains(QStringLiteral("#150")));
+    CHECK_FALSE(text.contains(QStringLiteral("#0 ")));
+}
+
 TEST_CASE("the export dialog adds the chosen type's extension to a name typed without one", "[export]") {
     using tcpscope::ui::withFilterExtension;
     CHECK(withFilterExtension(QStringLiteral("/tmp/stall"), QStringLiteral("PDF document (*.pdf)")) ==

@@ -3,6 +3,7 @@
 #include "charts/chart_view.hpp"
 
 #include <QFileInfo>
+#include <QLocale>
 #include <QStringList>
 #include <algorithm>
 
@@ -94,6 +95,27 @@ ExportPage timelineExportPage(const TimelineView& view, TimeRange range, double 
     page.render = [&view, range, options](QPainter& painter, const QRectF& target) {
         view.render(painter, target, range, options);
     };
+    return page;
+}
+
+ExportPage shownTimelineExportPage(const TimelineView& view, TimeRange range, double widthPx) {
+    ExportPage page = timelineExportPage(view, range, widthPx);
+    const double allPx = page.size.height();
+    if (allPx <= kMaxShownTimelinePx) {
+        return page;
+    }
+    // Too tall for a picture (a capture of 100,000 connections unfolded is millions of pixels, a
+    // file of hundreds of MB written for minutes): the lanes from the top of the view down.
+    TimelineRenderOptions options;
+    options.legend = true;
+    options.scrollYPx = -1;
+    page.size.setHeight(kMaxShownTimelinePx);
+    page.render = [&view, range, options](QPainter& painter, const QRectF& target) {
+        view.render(painter, target, range, options);
+    };
+    page.subtitle += QStringLiteral(" · the lanes from the top of the view, %1 of %2 px")
+                         .arg(QLocale(QLocale::English).toString(static_cast<qint64>(kMaxShownTimelinePx)),
+                              QLocale(QLocale::English).toString(static_cast<qint64>(allPx)));
     return page;
 }
 

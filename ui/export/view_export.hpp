@@ -26,4 +26,11 @@ ExportPage chartExportPage(const ChartView& chart, const AnalysisResults* result
 /// `range` of a timeline as an export page `widthPx` wide with every lane, drawn by its render().
 ExportPage timelineExportPage(const TimelineView& view, TimeRange range, double widthPx);
 
+/// Tallest timeline File > Export diagram writes, at 1x.
+inline constexpr double kMaxShownTimelinePx = 4000;
+/// `range` of the timeline as shown, for File > Export diagram: every lane when they fit in
+/// kMaxShownTimelinePx, else that many pixels of lanes from the one at the top of the view (the
+/// subtitle says so).
+ExportPage shownTimelineExportPage(const TimelineView& view, TimeRange range, double widthPx);
+
 }  // namespace tcpscope::ui

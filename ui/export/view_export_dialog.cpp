@@ -28,7 +28,7 @@ QString exportShownView(const QString& path, double scale, const TimelineView& t
     if (!timeline.results()) {
         return QStringLiteral("%1: no timeline is shown").arg(path);
     }
-    return exportDiagrams({timelineExportPage(timeline, timeline.visibleRange(), std::max(800, timeline.width()))},
+    return exportDiagrams({shownTimelineExportPage(timeline, timeline.visibleRange(), std::max(800, timeline.width()))},
                           path, *format, scale, timeline.palette());
 }
 
