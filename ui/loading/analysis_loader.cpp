@@ -104,7 +104,7 @@ void AnalysisLoader::start(const LoadRequest& request) {
 
     QThreadPool::globalInstance()->start([this, job, captures = toPaths(request.captures),
                                           straceLogs = toPaths(request.straceLogs), options = request.options,
-                                          clock = request.clock]() {
+                                          clock = request.clock, points = request.points]() {
         // Delivers to the GUI thread, and only if this job is still the current one.
         auto deliver = [this, job](auto emitter) {
             QMetaObject::invokeMethod(
@@ -160,8 +160,15 @@ void AnalysisLoader::start(const LoadRequest& request) {
             });
         };
         CaptureAnalysis analysis;
+        // Capture points: no partial results (the clocks are fitted before the first frame is analysed).
+        std::optional<PointsAnalysis> pointsAnalysis;
         try {
-            analysis = analyzeCaptures(captures, options, &job->progress, &job->stop, checkpoint);
+            if (points.empty()) {
+                analysis = analyzeCaptures(captures, options, &job->progress, &job->stop, checkpoint);
+            } else {
+                pointsAnalysis = analyzePoints(points, options, &job->progress, &job->stop);
+                analysis = std::move(pointsAnalysis->analysis);
+            }
         } catch (const CaptureError& error) {
             fail(QString::fromStdString(error.what()));
             return;
@@ -179,7 +186,13 @@ void AnalysisLoader::start(const LoadRequest& request) {
                 warnings << QStringLiteral("%1 (shown without system calls)").arg(error.what());
             }
         }
-        ResultsPtr results = AnalysisResults::complete(std::move(analysis), std::move(alignment), options.detectors);
+        ResultsPtr results;
+        if (pointsAnalysis) {
+            pointsAnalysis->analysis = std::move(analysis);
+            results = AnalysisResults::completePoints(std::move(*pointsAnalysis), std::move(alignment), options.detectors);
+        } else {
+            results = AnalysisResults::complete(std::move(analysis), std::move(alignment), options.detectors);
+        }
         const bool cancelled = job->stop.stopRequested();
         deliver([this, results, cancelled, warnings]() {
             job_.reset();
