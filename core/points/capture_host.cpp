@@ -25,8 +25,7 @@ struct AddressCounts {
     uint64_t handshakesLocal = 0;
 };
 
-void noteHandshake(absl::flat_hash_map<FlowKey, HandshakeTimes>& handshakes, const TcpSegment& segment,
-                   int64_t tsNs) {
+void noteHandshake(absl::flat_hash_map<FlowKey, HandshakeTimes>& handshakes, const TcpSegment& segment, int64_t tsNs) {
     bool sourceIsLow = true;
     const FlowKey key = FlowKey::fromSegment(segment.source, segment.destination, sourceIsLow);
     const bool syn = (segment.flags & tcpflag::kSyn) != 0;

@@ -9,7 +9,6 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 #include "capture/capture_error.hpp"
@@ -25,9 +24,10 @@ const char* const kCaptureFilter = "Captures (*.pcap *.pcapng *.cap *.gz *.zst);
 CapturePointsDialog::CapturePointsDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Open capture points"));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Captures of one incident taken at several places (client, proxy, server): each "
-                                "packet is counted once, the clocks are fitted to the first point's, and each stall "
-                                "is placed along the path. Files with the same point name are one point."));
+    auto* intro =
+        new QLabel(tr("Captures of one incident taken at several places (client, proxy, server): each "
+                      "packet is counted once, the clocks are fitted to the first point's, and each stall "
+                      "is placed along the path. Files with the same point name are one point."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     table_ = new QTableWidget(0, 2);

@@ -1,7 +1,6 @@
 #pragma once
 #include <QDialog>
 #include <QStringList>
-
 #include <vector>
 
 #include "points/capture_point.hpp"

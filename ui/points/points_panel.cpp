@@ -38,8 +38,7 @@ QString delayCell(const std::optional<OneWayDelay>& delay) {
 }  // namespace
 
 QString pointsHtml(const CapturePointsSummary& summary) {
-    const QString reference =
-        summary.points.empty() ? QString() : escaped(summary.points.front().point.name);
+    const QString reference = summary.points.empty() ? QString() : escaped(summary.points.front().point.name);
     QString html = QObject::tr("<h3>Capture points (%1), each connection analysed once, on %2's clock</h3>")
                        .arg(summary.points.size())
                        .arg(reference);
@@ -63,16 +62,16 @@ QString pointsHtml(const CapturePointsSummary& summary) {
     }
     html += QObject::tr("<h4>Hops: one-way delays</h4>");
     html += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">");
-    html += header({QObject::tr("hop"), QObject::tr("matched"), QObject::tr("way"), QObject::tr("median / p99 (packets)"),
-                    QObject::tr("way back"), QObject::tr("median / p99 (packets)")});
+    html +=
+        header({QObject::tr("hop"), QObject::tr("matched"), QObject::tr("way"), QObject::tr("median / p99 (packets)"),
+                QObject::tr("way back"), QObject::tr("median / p99 (packets)")});
     for (const PointLink& hop : summary.hops) {
         const QString from = escaped(summary.points[hop.first].point.name);
         const QString to = escaped(summary.points[hop.second].point.name);
         html += QStringLiteral("<tr>") + cell(QStringLiteral("%1 \u2194 %2").arg(from, to)) +
-                cell(QString::number(hop.fit.matched), true) +
-                QStringLiteral("<td>%1 \u2192 %2</td>").arg(from, to) + delayCell(hop.fit.firstToSecond) +
-                QStringLiteral("<td>%1 \u2192 %2</td>").arg(to, from) + delayCell(hop.fit.secondToFirst) +
-                QStringLiteral("</tr>");
+                cell(QString::number(hop.fit.matched), true) + QStringLiteral("<td>%1 \u2192 %2</td>").arg(from, to) +
+                delayCell(hop.fit.firstToSecond) + QStringLiteral("<td>%1 \u2192 %2</td>").arg(to, from) +
+                delayCell(hop.fit.secondToFirst) + QStringLiteral("</tr>");
     }
     html += QStringLiteral("</table>");
     html += QObject::tr("<p>Offsets assume the same one-way delay both ways, as NTP does.</p>");

@@ -22,8 +22,9 @@ std::vector<NamedSighting> namedSightingsOf(const AnalysisResults& results, uint
 QString seenAtText(const AnalysisResults& results, uint32_t frame) {
     QStringList parts;
     for (const NamedSighting& sighting : namedSightingsOf(results, frame)) {
-        parts << QStringLiteral("%1 %2").arg(sighting.point).arg(
-                     static_cast<double>(sighting.tsNs - results.firstTsNs()) / 1e9, 0, 'f', 6);
+        parts << QStringLiteral("%1 %2")
+                     .arg(sighting.point)
+                     .arg(static_cast<double>(sighting.tsNs - results.firstTsNs()) / 1e9, 0, 'f', 6);
     }
     return parts.join(QStringLiteral(", "));
 }

@@ -9,9 +9,9 @@
 namespace tcpscope::ui {
 
 void MainWindow::openPointsDialog() {
-    const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Open capture points: the captures of one incident"), QString(),
-        tr("Captures (*.pcap *.pcapng *.cap *.gz *.zst);;All files (*)"));
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Open capture points: the captures of one incident"), QString(),
+                                      tr("Captures (*.pcap *.pcapng *.cap *.gz *.zst);;All files (*)"));
     if (files.isEmpty()) {
         return;
     }
