@@ -81,8 +81,7 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
                                              const std::vector<PointClock>& clocks,
                                              const absl::flat_hash_map<FlowKey, uint32_t>& vantage,
                                              AnalysisEngine& engine, std::vector<PointSummary>& summaries,
-                                             PointSightings& sightings, LoadProgress* progress,
-                                             const StopToken* stop) {
+                                             PointSightings& sightings, LoadProgress* progress, const StopToken* stop) {
     std::vector<PointInput> inputs;
     for (uint32_t p = 0; p < points.size(); ++p) {
         for (const std::string& path : points[p].files) {
@@ -230,8 +229,8 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
     CaptureAnalysis& analysis = result.analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
     auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors, options.runDetectors);
-    analysis.inputs =
-        feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points, *sightings, progress, stop);
+    analysis.inputs = feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points, *sightings,
+                                         progress, stop);
     releaseFindings(analysis, std::move(authors), options);
     std::vector<std::string> names;
     for (const CapturePoint& point : points) {

@@ -189,7 +189,8 @@ void AnalysisLoader::start(const LoadRequest& request) {
         ResultsPtr results;
         if (pointsAnalysis) {
             pointsAnalysis->analysis = std::move(analysis);
-            results = AnalysisResults::completePoints(std::move(*pointsAnalysis), std::move(alignment), options.detectors);
+            results =
+                AnalysisResults::completePoints(std::move(*pointsAnalysis), std::move(alignment), options.detectors);
         } else {
             results = AnalysisResults::complete(std::move(analysis), std::move(alignment), options.detectors);
         }

@@ -38,9 +38,9 @@ public:
                                                            const DetectorOptions& detectors = {});
 
     /// The same for an analysis of several capture points: its clocks, hops and sightings are kept.
-    static std::shared_ptr<const AnalysisResults> completePoints(PointsAnalysis analysis,
-                                                                 std::optional<StraceAlignment> alignment = std::nullopt,
-                                                                 const DetectorOptions& detectors = {});
+    static std::shared_ptr<const AnalysisResults> completePoints(
+        PointsAnalysis analysis, std::optional<StraceAlignment> alignment = std::nullopt,
+        const DetectorOptions& detectors = {});
 
     [[nodiscard]] bool isComplete() const { return analysis_.engine != nullptr; }
     [[nodiscard]] const ConnectionStore& connections() const {

@@ -278,8 +278,9 @@ QString placementSection(const Finding& finding) {
                     .arg(part.totalMs, 0, 'f', 1);
     }
     if (!rows.isEmpty()) {
-        html += QObject::tr("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">part "
-                            "(median)</th><th>stalls</th><th>total ms</th></tr>%1</table>")
+        html += QObject::tr(
+                    "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">part "
+                    "(median)</th><th>stalls</th><th>total ms</th></tr>%1</table>")
                     .arg(rows.join(QString()));
     }
     for (const LostBetweenTotal& lost : lostBetweenTotals(placement)) {

@@ -1,7 +1,6 @@
 #include "panels/packet_detail_panel.hpp"
 
 #include <QHeaderView>
-
 #include <algorithm>
 
 #include "points/seen_at.hpp"
@@ -94,7 +93,8 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     }
     // Capture points: each point that saw it, on the reference clock, and how long after the first.
     if (const std::vector<NamedSighting> seen = namedSightingsOf(*results, packet.frame); !seen.empty()) {
-        auto* seenAt = new QTreeWidgetItem(this, {tr("Seen at"), tr("%n capture point(s)", nullptr, static_cast<int>(seen.size()))});
+        auto* seenAt = new QTreeWidgetItem(
+            this, {tr("Seen at"), tr("%n capture point(s)", nullptr, static_cast<int>(seen.size()))});
         seenAt->setData(0, Qt::UserRole, QStringLiteral("seenAt"));
         const int64_t firstNs = std::min_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
                                     return a.tsNs < b.tsNs;

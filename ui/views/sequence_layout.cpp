@@ -25,7 +25,8 @@ constexpr double kLabelVisibilityMargin = 80;  // a bracket's text can reach bey
 constexpr double kMeasuredGapRows = 2.5;       // silences at least this many rows tall get their length written
 
 constexpr double kDigitPx = 6.6;
-constexpr double kMaxHeadroomPx = 400;  // above the first row, for arrows that left before it (capture points)  // a digit of the time column's small font, with room to spare
+constexpr double kMaxHeadroomPx = 400;  // above the first row, for arrows that left before it (capture points)  // a
+                                        // digit of the time column's small font, with room to spare
 
 double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;

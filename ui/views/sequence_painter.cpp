@@ -162,7 +162,8 @@ void paintArrow(QPainter& painter, const SequenceDrawList::Arrow& arrow, bool se
         // while two packets sent at once leave their sender on top of each other.
         double middleX = (left + right) / 2;
         const double room = std::max(0.0, (right - left - total) / 2 - 4);
-        const bool rowAtEnd = std::abs(arrow.timeY - arrow.end.y()) < 0.5 && std::abs(arrow.timeY - arrow.start.y()) > 0.5;
+        const bool rowAtEnd =
+            std::abs(arrow.timeY - arrow.end.y()) < 0.5 && std::abs(arrow.timeY - arrow.start.y()) > 0.5;
         const bool rowAtStart = std::abs(arrow.timeY - arrow.start.y()) < 0.5 && !rowAtEnd;
         if (rowAtEnd || rowAtStart) {
             const double towardsX = rowAtEnd ? arrow.end.x() : arrow.start.x();

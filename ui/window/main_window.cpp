@@ -146,8 +146,9 @@ void MainWindow::buildFileMenu() {
     attachAction_->setEnabled(false);
     QAction* points = fileMenu_->addAction(tr("Open capture &points..."), this, &MainWindow::openPointsDialog);
     points->setObjectName(QStringLiteral("openPointsAction"));
-    points->setToolTip(tr("Captures of one incident taken at several places (client, proxy, server): each packet "
-                          "once, the clocks fitted, the stalls placed along the path"));
+    points->setToolTip(
+        tr("Captures of one incident taken at several places (client, proxy, server): each packet "
+           "once, the clocks fitted, the stalls placed along the path"));
     recentMenu_ = fileMenu_->addMenu(tr("Open &recent"));
     fileMenu_->addSeparator();
     fileMenu_->addAction(tr("&Export diagram..."), this, [this] {
