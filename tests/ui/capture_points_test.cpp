@@ -25,6 +25,7 @@
 #include "points/points_panel.hpp"
 #include "points/seen_at.hpp"
 #include "views/sequence_view.hpp"
+#include "views/timeline_view.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope;
@@ -157,6 +158,18 @@ TEST_CASE("capture points: the points, their clocks and the hops, and where each
                                 .arg(hop.fit.secondToFirst->medianMs, 0, 'f', 3)
                                 .arg(hop.fit.secondToFirst->p99Ms, 0, 'f', 3)));
     }
+
+    // The timeline says which point each connection was analysed from: the client's connection from
+    // the client, the proxy's onward one from the proxy.
+    auto* timeline = test.window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+    REQUIRE(timeline != nullptr);
+    REQUIRE(waitFor([timeline]() { return !timeline->model().connections().empty(); }));
+    const uint32_t clientSide = connectionFrom(*results, "127.1.1.1");
+    const uint32_t serverSide = connectionFrom(*results, "127.1.2.1");
+    REQUIRE(clientSide != kNoConnection);
+    REQUIRE(serverSide != kNoConnection);
+    CHECK(timeline->model().connections()[clientSide].point == "client");
+    CHECK(timeline->model().connections()[serverSide].point == "proxy");
 
     // Two findings, 19 stalls each, each placed along the path; the details say where.
     REQUIRE(results->findings().size() == 2);
@@ -341,6 +354,9 @@ TEST_CASE("capture points: the ladder has a lifeline per point and its arrows sl
     view->render(painter, QRectF(QPointF(0, 0), QSizeF(image.size())), rows, options);
     painter.end();
     CHECK(image.save(screenshotPath(QStringLiteral("capture-points-ladder"))));
+    tabsOf(test).setCurrentIndex(0);
+    QApplication::processEvents();
+    CHECK(test.window.grab().toImage().save(screenshotPath(QStringLiteral("capture-points-timeline-1366x768"))));
     tabsOf(test).setCurrentWidget(test.window.findChild<PointsPanel*>(QStringLiteral("pointsPanel")));
     QApplication::processEvents();
     CHECK(test.window.grab().toImage().save(screenshotPath(QStringLiteral("capture-points-1366x768"))));
