@@ -16,7 +16,7 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
     if (inputs.points.empty()) {
         investigation.analysis = analyzeCaptures(inputs.captures, options, progress, stop, checkpoint);
     } else {
-        PointsAnalysis points = analyzePoints(inputs.points, options);
+        PointsAnalysis points = analyzePoints(inputs.points, options, progress, stop);
         investigation.analysis = std::move(points.analysis);
         investigation.points = std::move(points.summary);
         investigation.sightings = std::move(points.sightings);

@@ -45,8 +45,8 @@ struct Investigation {
 /// the capture's clock and confirms the findings with them. Throws CaptureError if a capture cannot
 /// be opened or is not a capture, BpfFilterError if the filter is invalid; a strace log that cannot
 /// be read is not an error of the investigation (straceProblem). `progress`, `stop` and `checkpoint`
-/// (each may be null) follow the loading of one capture; capture points are read without them.
-/// Once a stop is requested, the strace logs are left unread.
+/// (each may be null) follow the loading; capture points give no checkpoint (their clocks are
+/// fitted before the first frame is analysed). Once a stop is requested, the strace logs are left unread.
 Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progress = nullptr,
                           const StopToken* stop = nullptr, const AnalysisCheckpointFn& checkpoint = {});
 

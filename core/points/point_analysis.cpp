@@ -1,7 +1,9 @@
 #include "points/point_analysis.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
+#include <system_error>
 
 #include "analysis/analysis_release.hpp"
 #include "capture/capture_error.hpp"
@@ -24,7 +26,30 @@ struct PointInput {
     bool hasPending = false;
     int64_t referenceTsNs = 0;
     InputSummary summary;
+    uint64_t bytesCounted = 0;  // of bytesConsumed(), added to the load's progress
 };
+
+// What the load has to read: every file twice (segments to match, then frames to analyse).
+uint64_t bytesToRead(const std::vector<CapturePoint>& points) {
+    uint64_t total = 0;
+    for (const CapturePoint& point : points) {
+        for (const std::string& path : point.files) {
+            std::error_code error;
+            const auto size = std::filesystem::file_size(path, error);
+            total += error ? 0 : 2 * static_cast<uint64_t>(size);
+        }
+    }
+    return total;
+}
+
+void countProgress(PointInput& input, LoadProgress* progress) {
+    if (progress == nullptr) {
+        return;
+    }
+    const uint64_t consumed = input.reader->bytesConsumed();
+    progress->bytesDone += consumed - input.bytesCounted;
+    input.bytesCounted = consumed;
+}
 
 void advance(PointInput& input, const PointClock& clock) {
     input.hasPending = input.reader->next(input.pending);
@@ -56,7 +81,7 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
                                              const std::vector<PointClock>& clocks,
                                              const absl::flat_hash_map<FlowKey, uint32_t>& vantage,
                                              AnalysisEngine& engine, std::vector<PointSummary>& summaries,
-                                             PointSightings& sightings) {
+                                             PointSightings& sightings, LoadProgress* progress, const StopToken* stop) {
     std::vector<PointInput> inputs;
     for (uint32_t p = 0; p < points.size(); ++p) {
         for (const std::string& path : points[p].files) {
@@ -71,7 +96,8 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
     }
     TcpSegment segment;
     PacketTooBig tooBig;
-    while (true) {
+    uint64_t pushed = 0;
+    while (stop == nullptr || !stop->stopRequested()) {
         uint32_t index = 0;
         PointInput* earliest = earliestInput(inputs, index);
         if (earliest == nullptr) {
@@ -97,10 +123,15 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
             engine.push(onReferenceClock, index);
         }
         advance(*earliest, clocks[earliest->point]);
+        if (progress != nullptr && (++pushed & 0x3ff) == 0) {
+            countProgress(*earliest, progress);
+            progress->frames = pushed;
+        }
     }
     engine.finish();
     std::vector<InputSummary> inputSummaries;
     for (PointInput& input : inputs) {
+        countProgress(input, progress);
         closeOut(input);
         inputSummaries.push_back(std::move(input.summary));
     }
@@ -132,7 +163,8 @@ void applyGivenClocks(const std::vector<CapturePoint>& points, const std::vector
 
 }  // namespace
 
-PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const AnalysisOptions& options) {
+PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const AnalysisOptions& options,
+                             LoadProgress* progress, const StopToken* stop) {
     PointsAnalysis result;
     std::vector<PointSegments> segments;
     for (const CapturePoint& point : points) {
@@ -141,8 +173,11 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
         }
     }
     if (points.size() > 1) {
+        if (progress != nullptr) {
+            progress->bytesTotal = bytesToRead(points);
+        }
         for (const CapturePoint& point : points) {
-            segments.push_back(readPointSegments(point));
+            segments.push_back(readPointSegments(point, progress, stop));
         }
     }
     int64_t referenceOriginNs = 0;
@@ -169,7 +204,7 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
 
     if (points.size() <= 1) {
         std::vector<std::string> files = points.empty() ? std::vector<std::string>{} : points.front().files;
-        result.analysis = analyzeCaptures(files, options);
+        result.analysis = analyzeCaptures(files, options, progress, stop);
         if (!points.empty()) {
             PointSummary& only = result.summary.points.front();
             for (const InputSummary& input : result.analysis.inputs) {
@@ -194,8 +229,8 @@ PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const Anal
     CaptureAnalysis& analysis = result.analysis;
     analysis.engine = std::make_unique<AnalysisEngine>(options.engine);
     auto authors = std::make_unique<FindingAuthors>(*analysis.engine, options.detectors);
-    analysis.inputs =
-        feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points, *sightings);
+    analysis.inputs = feedVantagePackets(points, clocks, vantage, *analysis.engine, result.summary.points, *sightings,
+                                         progress, stop);
     releaseFindings(analysis, std::move(authors), options);
     std::vector<std::string> names;
     for (const CapturePoint& point : points) {

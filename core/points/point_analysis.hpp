@@ -47,7 +47,10 @@ struct PointsAnalysis {
 /// stalls along the path (placeFindingSpans: Finding::placement). With one point, the
 /// analysis is exactly analyzeCaptures() of its files. Throws CaptureError if a file cannot be
 /// opened or is not a capture (standard input cannot be read twice: "-" is refused for several
-/// points), BpfFilterError if the filter is invalid.
-PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const AnalysisOptions& options);
+/// points), BpfFilterError if the filter is invalid. `progress` counts the bytes of both reads of
+/// every file (the segments to match, then the frames to analyse); `stop` ends the read in course:
+/// the clocks are fitted from what was read, and the analysis holds the frames pushed until then.
+PointsAnalysis analyzePoints(const std::vector<CapturePoint>& points, const AnalysisOptions& options,
+                             LoadProgress* progress = nullptr, const StopToken* stop = nullptr);
 
 }  // namespace tcpscope

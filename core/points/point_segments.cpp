@@ -21,14 +21,19 @@ SegmentIdentity identityOf(const TcpSegment& segment) {
     return id;
 }
 
-PointSegments readPointSegments(const CapturePoint& point) {
+PointSegments readPointSegments(const CapturePoint& point, LoadProgress* progress, const StopToken* stop) {
     PointSegments result;
     for (const std::string& path : point.files) {
         const std::unique_ptr<CaptureReader> reader = CaptureReader::open(path);
         RawPacket packet;
         TcpSegment segment;
-        while (reader->next(packet)) {
+        uint64_t counted = 0;
+        while ((stop == nullptr || !stop->stopRequested()) && reader->next(packet)) {
             ++result.frames;
+            if (progress != nullptr && (result.frames & 0x3ff) == 0) {
+                progress->bytesDone += reader->bytesConsumed() - counted;
+                counted = reader->bytesConsumed();
+            }
             if (decodePacket(packet, segment) != DecodeStatus::Tcp) {
                 continue;
             }
@@ -37,6 +42,9 @@ PointSegments readPointSegments(const CapturePoint& point) {
             seen.ttl = segment.ttl;
             seen.id = identityOf(segment);
             result.segments.push_back(seen);
+        }
+        if (progress != nullptr) {
+            progress->bytesDone += reader->bytesConsumed() - counted;
         }
     }
     // Several files of one point are merged in time order, as one capture (ties keep file order).

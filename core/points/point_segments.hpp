@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "decode/decoded_packet.hpp"
+#include "engine/load_progress.hpp"
 #include "points/capture_point.hpp"
 #include "tcp/flow_key.hpp"
 
@@ -48,7 +49,9 @@ struct PointSegments {
 };
 
 /// Reads and decodes the files of `point` (merged in time order). Throws CaptureError if a file
-/// cannot be opened; a problem later in a file ends that file (the analysis reports it).
-PointSegments readPointSegments(const CapturePoint& point);
+/// cannot be opened; a problem later in a file ends that file (the analysis reports it). Adds the
+/// bytes read to `progress`; stops reading when `stop` asks.
+PointSegments readPointSegments(const CapturePoint& point, LoadProgress* progress = nullptr,
+                                const StopToken* stop = nullptr);
 
 }  // namespace tcpscope

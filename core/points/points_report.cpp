@@ -95,15 +95,19 @@ std::string offsetText(const PointClock& clock) {
     return text;
 }
 
-std::string delayText(const char* from, const char* to, const std::optional<OneWayDelay>& delay) {
+}  // namespace
+
+std::string pointClockText(const PointSummary& summary) {
+    return summary.fittedClock ? givenClockText(summary.clock, *summary.fittedClock) : offsetText(summary.clock);
+}
+
+std::string oneWayDelayText(const std::string& from, const std::string& to, const std::optional<OneWayDelay>& delay) {
     if (!delay) {
         return fmt::format("{} -> {} unknown", from, to);
     }
     return fmt::format("{} -> {} median {:.3f} ms, p99 {:.3f} ms ({} packets)", from, to, delay->medianMs, delay->p99Ms,
                        delay->packets);
 }
-
-}  // namespace
 
 Json pointsJson(const CapturePointsSummary& analysis) {
     Json points = Json::array();
@@ -130,15 +134,13 @@ void writePointsText(std::ostream& out, const CapturePointsSummary& analysis) {
     for (const PointSummary& summary : analysis.points) {
         fmt::print(out, "  {:<12} {} packets, {} of {} TCP analysed ({} connections): {}\n", summary.point.name,
                    summary.frames, summary.analysedSegments, summary.tcpSegments, summary.connectionsAnalysed,
-                   summary.fittedClock ? givenClockText(summary.clock, *summary.fittedClock)
-                                       : offsetText(summary.clock));
+                   pointClockText(summary));
     }
     for (const PointLink& hop : analysis.hops) {
         const std::string& from = analysis.points[hop.first].point.name;
         const std::string& to = analysis.points[hop.second].point.name;
         fmt::print(out, "  hop {} - {}: {} segments matched; {}; {}\n", from, to, hop.fit.matched,
-                   delayText(from.c_str(), to.c_str(), hop.fit.firstToSecond),
-                   delayText(to.c_str(), from.c_str(), hop.fit.secondToFirst));
+                   oneWayDelayText(from, to, hop.fit.firstToSecond), oneWayDelayText(to, from, hop.fit.secondToFirst));
     }
     if (analysis.points.size() > 1) {
         fmt::print(out, "  (offsets assume the same one-way delay both ways, as NTP does)\n");

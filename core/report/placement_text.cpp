@@ -4,9 +4,8 @@
 #include <fmt/ostream.h>
 
 namespace tcpscope {
-namespace {
 
-std::string partText(const PlacedPartTotal& part) {
+std::string placedPartText(const PlacedPartTotal& part) {
     const double ms = part.medianMs;
     switch (part.kind) {
         case WaitPartKind::InFlight: return fmt::format("{:.1f} ms in flight {} -> {}", ms, part.from, part.to);
@@ -25,8 +24,6 @@ std::string partText(const PlacedPartTotal& part) {
     return fmt::format("{:.1f} ms out of sight between {} and {}", ms, part.from, part.to);
 }
 
-}  // namespace
-
 std::string placementText(const FindingPlacement& placement) {
     const size_t stalls = placement.spans.size();
     std::string line = fmt::format("({} stall{})", stalls, stalls == 1 ? "" : "s");
@@ -35,7 +32,7 @@ std::string placementText(const FindingPlacement& placement) {
     }
     std::string separator = ": ";
     for (const PlacedPartTotal& part : placedPartTotals(placement)) {
-        line += separator + partText(part);
+        line += separator + placedPartText(part);
         separator = ", ";
     }
     for (const LostBetweenTotal& lost : lostBetweenTotals(placement)) {

@@ -22,10 +22,13 @@ struct Candidate {
 }  // namespace
 
 std::optional<ProxyPair> findProxyPartner(const ConnectionStore& connections, const PacketIndex& packets,
-                                          uint32_t connection) {
+                                          uint32_t connection, const SameHost& sameHost) {
     if (connection >= connections.size()) {
         return std::nullopt;
     }
+    const auto oneHost = [&sameHost](const IpAddress& a, const IpAddress& b) {
+        return a == b || (sameHost && sameHost(a, b));
+    };
     const Connection& self = connections[connection];
     std::vector<Candidate> candidates;
     for (const Connection& other : connections) {
@@ -33,11 +36,11 @@ std::optional<ProxyPair> findProxyPartner(const ConnectionStore& connections, co
             continue;
         }
         // `self` reaches the proxy, which then connects onwards from the same address ...
-        const bool onwards = other.client.address == self.server.address && other.server != self.server &&
+        const bool onwards = oneHost(other.client.address, self.server.address) && other.server != self.server &&
                              other.server != self.client && other.firstTsNs >= self.firstTsNs &&
                              other.firstTsNs <= self.lastTsNs;
         // ... or `self` leaves the proxy, which was reached by `other` on the same address.
-        const bool backwards = other.server.address == self.client.address && other.server != self.server &&
+        const bool backwards = oneHost(other.server.address, self.client.address) && other.server != self.server &&
                                other.client != self.server && self.firstTsNs >= other.firstTsNs &&
                                self.firstTsNs <= other.lastTsNs;
         if (onwards || backwards) {

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -21,7 +22,11 @@ struct ProxyPair {
 /// address), opened during its life, to another endpoint, with data going back and forth between
 /// the two in turn. Of several candidates, the one with the most interleavings wins. Reads only the
 /// packets of `connection`'s life; looks at no more than 256 candidates.
+/// `sameHost`, when given, tells two addresses of one host apart from two hosts (a proxy that
+/// listens on one address and connects from another, as several capture points show it); by
+/// default only equal addresses are one host.
+using SameHost = std::function<bool(const IpAddress&, const IpAddress&)>;
 std::optional<ProxyPair> findProxyPartner(const ConnectionStore& connections, const PacketIndex& packets,
-                                          uint32_t connection);
+                                          uint32_t connection, const SameHost& sameHost = {});
 
 }  // namespace tcpscope

@@ -104,7 +104,7 @@ void AnalysisLoader::start(const LoadRequest& request) {
 
     QThreadPool::globalInstance()->start([this, job, captures = toPaths(request.captures),
                                           straceLogs = toPaths(request.straceLogs), options = request.options,
-                                          clock = request.clock]() {
+                                          clock = request.clock, points = request.points]() {
         // Delivers to the GUI thread, and only if this job is still the current one.
         auto deliver = [this, job](auto emitter) {
             QMetaObject::invokeMethod(
@@ -159,8 +159,10 @@ void AnalysisLoader::start(const LoadRequest& request) {
                 job->partialInFlight = false;
             });
         };
+        // Capture points: no partial results (the clocks are fitted before the first frame is analysed).
         InvestigationInputs inputs;
         inputs.captures = captures;
+        inputs.points = points;
         inputs.straceLogs = straceLogs;
         inputs.straceClock = clock;
         inputs.options = options;
@@ -179,8 +181,16 @@ void AnalysisLoader::start(const LoadRequest& request) {
             warnings << QStringLiteral("%1 (shown without system calls)")
                             .arg(QString::fromStdString(investigation.straceProblem));
         }
-        ResultsPtr results = AnalysisResults::complete(std::move(investigation.analysis),
-                                                       std::move(investigation.alignment), options.detectors);
+        ResultsPtr results;
+        if (investigation.points) {
+            PointsAnalysis pointsAnalysis{std::move(investigation.analysis), std::move(*investigation.points),
+                                          std::move(investigation.sightings)};
+            results = AnalysisResults::completePoints(std::move(pointsAnalysis), std::move(investigation.alignment),
+                                                      options.detectors);
+        } else {
+            results = AnalysisResults::complete(std::move(investigation.analysis), std::move(investigation.alignment),
+                                                options.detectors);
+        }
         const bool cancelled = job->stop.stopRequested();
         deliver([this, results, cancelled, warnings]() {
             job_.reset();

@@ -85,4 +85,17 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis
     return results;
 }
 
+std::shared_ptr<const AnalysisResults> AnalysisResults::completePoints(PointsAnalysis analysis,
+                                                                       std::optional<StraceAlignment> alignment,
+                                                                       const DetectorOptions& detectors) {
+    auto results = std::make_shared<AnalysisResults>();
+    results->detectors_ = detectors;
+    results->analysis_ = std::move(analysis.analysis);
+    results->alignment_ = std::move(alignment);
+    results->points_ = std::move(analysis.summary);
+    results->sightings_ = std::move(analysis.sightings);
+    results->connectionFindings_ = ConnectionFindings::of(results->connections(), results->findings());
+    return results;
+}
+
 }  // namespace tcpscope::ui

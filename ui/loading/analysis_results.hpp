@@ -6,6 +6,7 @@
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "loading/connection_findings.hpp"
+#include "points/point_analysis.hpp"
 
 namespace tcpscope::ui {
 
@@ -35,6 +36,11 @@ public:
     static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis,
                                                            std::optional<StraceAlignment> alignment = std::nullopt,
                                                            const DetectorOptions& detectors = {});
+
+    /// The same for an analysis of several capture points: its clocks, hops and sightings are kept.
+    static std::shared_ptr<const AnalysisResults> completePoints(
+        PointsAnalysis analysis, std::optional<StraceAlignment> alignment = std::nullopt,
+        const DetectorOptions& detectors = {});
 
     [[nodiscard]] bool isComplete() const { return analysis_.engine != nullptr; }
     [[nodiscard]] const ConnectionStore& connections() const {
@@ -67,6 +73,11 @@ public:
     /// The detector thresholds the findings were judged with; the views count TIME_WAIT with its
     /// timeWaitSeconds as the detectors did.
     [[nodiscard]] const DetectorOptions& detectorOptions() const { return detectors_; }
+    /// The capture points of the analysis (each one's files, clock and packets, the hops), or null
+    /// for captures opened the usual way.
+    [[nodiscard]] const CapturePointsSummary* points() const { return points_ ? &*points_ : nullptr; }
+    /// Where and when each point saw each frame's segment; null unless there are several points.
+    [[nodiscard]] const PointSightings* sightings() const { return sightings_.get(); }
     /// Per connection: time lost and finding kinds, computed with the snapshot (off the GUI thread).
     [[nodiscard]] const ConnectionFindings& connectionFindings() const { return connectionFindings_; }
 
@@ -86,6 +97,8 @@ private:
     int64_t lastTsNs_ = 0;
     ConnectionFindings connectionFindings_;
     DetectorOptions detectors_;
+    std::optional<CapturePointsSummary> points_;
+    std::shared_ptr<const PointSightings> sightings_;
 };
 
 using ResultsPtr = std::shared_ptr<const AnalysisResults>;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "points/seen_at.hpp"
 #include "report/report_format.hpp"
 #include "series/connection_packets.hpp"
 
@@ -80,7 +81,12 @@ int PacketsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(positions_.size());
 }
 
-int PacketsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int PacketsModel::columnCount(const QModelIndex& parent) const {
+    if (parent.isValid()) {
+        return 0;
+    }
+    return results_ && results_->sightings() != nullptr ? ColumnCount + 1 : ColumnCount;
+}
 
 QVariant PacketsModel::data(const QModelIndex& index, int role) const {
     const PacketIndex* packets = results_ ? results_->packets() : nullptr;
@@ -107,6 +113,7 @@ QVariant PacketsModel::data(const QModelIndex& index, int role) const {
         case LengthColumn: return packet.payloadLength;
         case WindowColumn: return packet.window;
         case AnalysisColumn: return analysisFlagsText(packet.analysis);
+        case SeenAtColumn: return seenAtText(*results_, packet.frame);
         default: return {};
     }
 }
@@ -116,6 +123,9 @@ QVariant PacketsModel::headerData(int section, Qt::Orientation orientation, int 
         return {};
     }
     static const char* const names[] = {"Frame", "Time", "Direction", "Flags", "Seq", "Ack", "Len", "Win", "Analysis"};
+    if (section == SeenAtColumn) {
+        return tr("Seen at");
+    }
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -9,7 +9,8 @@
 namespace tcpscope::ui {
 
 /// The TCP packets of one connection, as Wireshark lists them: frame, time, direction, flags,
-/// relative seq/ack, length, window and analysis flags.
+/// relative seq/ack, length, window and analysis flags; with several capture points, where and when
+/// each was seen.
 class PacketsModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -24,7 +25,9 @@ public:
         LengthColumn,
         WindowColumn,
         AnalysisColumn,
-        ColumnCount
+        ColumnCount,
+        /// With several capture points only: which points saw the packet and when (seenAtText).
+        SeenAtColumn = ColumnCount
     };
     /// Role giving the position of the row's packet in the packet index.
     static constexpr int PacketIndexRole = Qt::UserRole + 1;

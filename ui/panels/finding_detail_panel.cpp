@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "report/finding_evidence.hpp"
+#include "report/placement_text.hpp"
 
 namespace tcpscope::ui {
 
@@ -257,6 +258,39 @@ QString stallTable(const Finding& finding, const nlohmann::json& instances) {
     return html;
 }
 
+// Capture points: the parts of the stalls along the path, the most time first.
+QString placementSection(const Finding& finding) {
+    if (!finding.placement || finding.placement->spans.empty()) {
+        return {};
+    }
+    const FindingPlacement& placement = *finding.placement;
+    QString html = QObject::tr("<h4>Where the time went (capture points, medians per stall)</h4>");
+    if (!placement.waitedAt.empty()) {
+        html += QObject::tr("<p>Waited at <b>%1</b> (%2 stalls).</p>")
+                    .arg(escaped(placement.waitedAt))
+                    .arg(placement.spans.size());
+    }
+    QStringList rows;
+    for (const PlacedPartTotal& part : placedPartTotals(placement)) {
+        rows << QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td></tr>")
+                    .arg(escaped(placedPartText(part)))
+                    .arg(part.spans)
+                    .arg(part.totalMs, 0, 'f', 1);
+    }
+    if (!rows.isEmpty()) {
+        html += QObject::tr(
+                    "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">part "
+                    "(median)</th><th>stalls</th><th>total ms</th></tr>%1</table>")
+                    .arg(rows.join(QString()));
+    }
+    for (const LostBetweenTotal& lost : lostBetweenTotals(placement)) {
+        html += QObject::tr("<p>Lost between %1 and %2 (%3 stalls).</p>")
+                    .arg(escaped(lost.hop.from), escaped(lost.hop.to))
+                    .arg(lost.spans);
+    }
+    return html;
+}
+
 }  // namespace
 
 QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
@@ -269,6 +303,7 @@ QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
     // Kind-specific evidence is shown as the detector wrote it; the trace's verdicts are typed.
     const nlohmann::json& evidence = finding.evidence;
     html += impactTable(finding);
+    html += placementSection(finding);
     html += straceVerdict(finding, straceLoaded);
 
     // Scalars and nested objects ("frames.syn") as one table; long series are left to the charts.

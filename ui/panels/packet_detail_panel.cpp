@@ -1,7 +1,9 @@
 #include "panels/packet_detail_panel.hpp"
 
 #include <QHeaderView>
+#include <algorithm>
 
+#include "points/seen_at.hpp"
 #include "report/report_format.hpp"
 
 namespace tcpscope::ui {
@@ -87,6 +89,21 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
             if (has(packet.analysis, flag)) {
                 add(analysis, QString::fromUtf8(analysisFlagName(flag).data()), analysisFlagMeaning(flag));
             }
+        }
+    }
+    // Capture points: each point that saw it, on the reference clock, and how long after the first.
+    if (const std::vector<NamedSighting> seen = namedSightingsOf(*results, packet.frame); !seen.empty()) {
+        auto* seenAt = new QTreeWidgetItem(
+            this, {tr("Seen at"), tr("%n capture point(s)", nullptr, static_cast<int>(seen.size()))});
+        seenAt->setData(0, Qt::UserRole, QStringLiteral("seenAt"));
+        const int64_t firstNs = std::min_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
+                                    return a.tsNs < b.tsNs;
+                                })->tsNs;
+        for (const NamedSighting& sighting : seen) {
+            add(seenAt, sighting.point,
+                tr("%1 s  (+%2 ms)")
+                    .arg(static_cast<double>(sighting.tsNs - results->firstTsNs()) / 1e9, 0, 'f', 6)
+                    .arg(static_cast<double>(sighting.tsNs - firstNs) / 1e6, 0, 'f', 3));
         }
     }
     auto* flow = new QTreeWidgetItem(this, {tr("Connection #%1").arg(connection.id), QString()});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "report/mermaid_sequence.hpp"
@@ -23,7 +24,9 @@ constexpr double kSyscallMargin = 170;         // side margin when syscalls are 
 constexpr double kLabelVisibilityMargin = 80;  // a bracket's text can reach beyond its span
 constexpr double kMeasuredGapRows = 2.5;       // silences at least this many rows tall get their length written
 
-constexpr double kDigitPx = 6.6;  // a digit of the time column's small font, with room to spare
+constexpr double kDigitPx = 6.6;
+constexpr double kMaxHeadroomPx = 400;  // above the first row, for arrows that left before it (capture points)  // a
+                                        // digit of the time column's small font, with room to spare
 
 double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;
@@ -34,6 +37,9 @@ double msOf(int64_t ns) {
 SequenceLayout::SequenceLayout(ResultsPtr results, std::shared_ptr<const SequenceDiagram> diagram,
                                const SequenceScale& scale)
     : results_(std::move(results)), diagram_(std::move(diagram)) {
+    if (results_ && diagram_ && results_->sightings() != nullptr) {
+        pointTimes_ = pointTimesOf(*results_, *diagram_);
+    }
     setScale(scale);
 }
 
@@ -167,6 +173,14 @@ void SequenceLayout::place() {
     const double roomyHeight = scale_.slopePx + 6 + kBracketLabelHeight + kLabelHeight + 4;
     double y = kTopPad + kLabelHeight;
     int64_t previousTs = arrows.empty() ? 0 : arrows.front().tsNs;
+    // Capture points: an arrow can leave its sender's point before the first row's time.
+    int64_t earliestSentNs = previousTs;
+    for (const SequencePointTimes::ArrowTimes& times : pointTimes_.arrows) {
+        if (times.sentNs != SequencePointTimes::kUnseen) {
+            earliestSentNs = std::min(earliestSentNs, times.sentNs);
+        }
+    }
+    y += std::min(kMaxHeadroomPx, msOf(previousTs - earliestSentNs) * scale_.pixelsPerMs);
     for (size_t row = 0; row < arrows.size(); ++row) {
         // A clock that steps back must not move an arrow up: time runs down, always.
         const int64_t ts = std::max(arrows[row].tsNs, previousTs);
@@ -203,10 +217,45 @@ void SequenceLayout::place() {
         reach = std::max(reach, stalls[i].endArrow);
         stallReach_[i] = reach;
     }
+    reachAbovePx_ = 0;
+    reachBelowPx_ = scale_.slopePx;
+    tailPx_ = scale_.rowHeight;
+    if (!pointTimes_.empty() && !arrows.empty()) {
+        // The last arrows can end later than the last row: the diagram reaches down to them.
+        tailPx_ = std::numeric_limits<double>::max() / 4;
+        double lowest = anchors_.back();
+        const std::vector<double> xs(diagram_->participants().size(), 0.0);
+        for (size_t row = 0; row < arrows.size(); ++row) {
+            const auto [start, end] = arrowEnds(row, xs);
+            reachAbovePx_ = std::max(reachAbovePx_, anchors_[row] - std::min(start.y(), end.y()));
+            reachBelowPx_ = std::max(reachBelowPx_, std::max(start.y(), end.y()) - anchors_[row]);
+            lowest = std::max(lowest, end.y());
+        }
+        tailPx_ = std::max(scale_.rowHeight, lowest - anchors_.back() + 8);
+    }
+}
+
+std::pair<QPointF, QPointF> SequenceLayout::arrowEnds(size_t row, const std::vector<double>& xs) const {
+    const SequenceArrow& arrow = diagram_->arrows()[row];
+    double startY = anchors_[row];
+    double endY = startY + scale_.slopePx;
+    if (row < pointTimes_.arrows.size()) {
+        const SequencePointTimes::ArrowTimes& times = pointTimes_.arrows[row];
+        const bool sent = times.sentNs != SequencePointTimes::kUnseen;
+        const bool received = times.receivedNs != SequencePointTimes::kUnseen;
+        if (sent) {
+            startY = yOfTime(times.sentNs);
+            endY = received ? yOfTime(times.receivedNs) : startY + scale_.slopePx;
+        } else if (received) {
+            endY = yOfTime(times.receivedNs);
+            startY = endY - scale_.slopePx;
+        }
+    }
+    return {QPointF(xs[arrow.from], startY), QPointF(xs[arrow.to], endY)};
 }
 
 double SequenceLayout::totalHeight() const {
-    return anchors_.empty() ? kTopPad + scale_.rowHeight : anchors_.back() + scale_.rowHeight;
+    return anchors_.empty() ? kTopPad + scale_.rowHeight : anchors_.back() + tailPx_;
 }
 
 double SequenceLayout::yOfTime(int64_t tsNs) const {
@@ -246,9 +295,9 @@ int64_t SequenceLayout::timeAtY(double y) const {
 }
 
 SequenceRowRange SequenceLayout::rowsIn(double top, double bottom) const {
-    const double below = scale_.slopePx + 4;  // an arrow reaches this far under its anchor
+    const double below = reachBelowPx_ + 4;  // an arrow reaches this far under its anchor
     const auto first = std::lower_bound(anchors_.begin(), anchors_.end(), top - below);
-    const auto end = std::lower_bound(first, anchors_.end(), bottom + kLabelHeight);
+    const auto end = std::lower_bound(first, anchors_.end(), bottom + kLabelHeight + reachAbovePx_);
     return {static_cast<size_t>(first - anchors_.begin()), static_cast<size_t>(end - anchors_.begin())};
 }
 
@@ -258,8 +307,8 @@ QRectF SequenceLayout::contentRect(SequenceRowRange rows) const {
         return {0, 0, scale_.width, 0};
     }
     // A row reaches from its label's top to its arrow's tip; the next row's label starts below.
-    const double top = std::max(0.0, anchors_[rows.first] - kLabelHeight - 4);
-    const double bottom = anchors_[rows.end - 1] + scale_.slopePx + 5;
+    const double top = std::max(0.0, anchors_[rows.first] - kLabelHeight - 4 - reachAbovePx_);
+    const double bottom = anchors_[rows.end - 1] + reachBelowPx_ + 5;
     return {0, top, scale_.width, bottom - top};
 }
 
@@ -298,7 +347,11 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         for (const Endpoint& endpoint : participant.endpoints) {
             endpoints << QString::fromStdString(endpoint.toString());
         }
-        list.lifelines.push_back({xs[i], QString::fromStdString(participant.role), endpoints.join(QLatin1Char('\n'))});
+        QString role = QString::fromStdString(participant.role);
+        if (i < pointTimes_.lifelinePoints.size() && !pointTimes_.lifelinePoints[i].isEmpty()) {
+            role += QStringLiteral(" @ ") + pointTimes_.lifelinePoints[i];  // the capture point on its host
+        }
+        list.lifelines.push_back({xs[i], role, endpoints.join(QLatin1Char('\n'))});
     }
 
     const auto& arrows = diagram_->arrows();
@@ -311,12 +364,12 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         drawn.arrow = row;
         drawn.packet = arrow.packet;
         drawn.frame = arrow.frame;
-        drawn.start = {xs[arrow.from], anchors_[row]};
-        drawn.end = {xs[arrow.to], anchors_[row] + scale_.slopePx};
+        std::tie(drawn.start, drawn.end) = arrowEnds(row, xs);
         std::tie(drawn.labelLeft, drawn.labelRight) = columnTextSpan(arrow.from, arrow.to, kArrowLabelInset);
         drawn.label = QString::fromStdString(diagram_->arrowLabel(row));
         drawn.shortLabel = QString::fromStdString(diagram_->arrowShortLabel(row));
         drawn.time = ladderTimeText(arrow.tsNs - originTs);
+        drawn.timeY = pointTimes_.empty() ? drawn.start.y() : anchors_[row];
         drawn.pureAck = diagram_->isPureAck(row);
         list.arrows.push_back(std::move(drawn));
     }
@@ -512,12 +565,23 @@ size_t SequenceLayout::arrowAt(const QPointF& point) const {
         const SequenceArrow& arrow = diagram_->arrows()[row];
         const double left = std::min(xs[arrow.from], xs[arrow.to]) - 4;
         const double right = std::max(xs[arrow.from], xs[arrow.to]) + 4;
-        const double top = anchors_[row] - kLabelHeight;
-        const double bottom = anchors_[row] + scale_.slopePx + 5;
+        double top = anchors_[row] - kLabelHeight;
+        double bottom = anchors_[row] + scale_.slopePx + 5;
+        double lineY = anchors_[row];
+        if (!pointTimes_.empty()) {
+            // A slanted arrow: its label above its start, its line down to its end.
+            const auto [start, end] = arrowEnds(row, xs);
+            top = std::min(start.y(), end.y()) - kLabelHeight;
+            bottom = std::max(start.y(), end.y()) + 5;
+            const double along = std::abs(end.x() - start.x()) > 1
+                                     ? std::clamp((point.x() - start.x()) / (end.x() - start.x()), 0.0, 1.0)
+                                     : 0.0;
+            lineY = start.y() + along * (end.y() - start.y());
+        }
         if (point.x() < left || point.x() > right || point.y() < top || point.y() > bottom) {
             continue;
         }
-        const double distance = std::abs(point.y() - anchors_[row]);
+        const double distance = std::abs(point.y() - lineY);
         if (distance < bestDistance) {
             bestDistance = distance;
             best = row;

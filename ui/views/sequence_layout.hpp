@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "loading/analysis_results.hpp"
+#include "points/point_ladder.hpp"
 #include "report/ladder_syscalls.hpp"
 #include "report/sequence_diagram.hpp"
 #include "views/event_kind.hpp"
@@ -74,6 +75,8 @@ struct SequenceDrawList {
         QString shortLabel;    ///< SequenceDiagram::arrowShortLabel(), when the column is too narrow
         QString note;          ///< the stall cause it carries ("delayed ACK, 40.0 ms late"), or empty
         QString time;          ///< seconds since the capture started, for the time column
+        double timeY = 0;      ///< where the time column names it: its start, or with capture points
+                               ///< its row (when the point it was analysed from saw it), one row each
         bool pureAck = false;  ///< drawn thinner: no payload, no SYN/FIN/RST
         bool inStall = false;  ///< begins, releases or ends a stall: drawn in the stall colour
     };
@@ -154,6 +157,12 @@ public:
     /// Syscalls to draw beside the lifelines (any order; kept sorted by time).
     void setSyscalls(std::vector<SequenceSyscall> syscalls);
     [[nodiscard]] const std::vector<SequenceSyscall>& syscalls() const { return syscalls_; }
+    /// Several capture points: each arrow from its sighting at the sender's point to the one at the
+    /// receiver's (pointTimesOf, set from the results' sightings when the layout is made); empty otherwise.
+    [[nodiscard]] const SequencePointTimes& pointTimes() const { return pointTimes_; }
+    /// Where arrow `row` starts and ends for lifelines at `xs`: at its row and slopePx lower, or with
+    /// capture points at the y of its sightings (a sighting missing: slopePx from the other).
+    [[nodiscard]] std::pair<QPointF, QPointF> arrowEnds(size_t row, const std::vector<double>& xs) const;
 
     [[nodiscard]] size_t rowCount() const { return anchors_.size(); }
     /// Height of the whole diagram in content coordinates.
@@ -207,6 +216,10 @@ private:
     double timeGutter_ = kTimeGutter;
     double frameColumn_ = 40;
     std::vector<uint8_t> syscallLifelines_;  // 1 where a lifeline has syscalls (their lane takes room)
+    SequencePointTimes pointTimes_;
+    double reachAbovePx_ = 0;  // how far an arrow's start can be above its row (capture points)
+    double reachBelowPx_ = 0;  // how far its end can be below its row, at least slopePx
+    double tailPx_ = 30;       // below the last row: a row, or down to the lowest arrow's end
 };
 
 }  // namespace tcpscope::ui

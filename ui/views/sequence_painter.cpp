@@ -15,6 +15,7 @@ namespace tcpscope::ui {
 namespace {
 
 constexpr double kHeaderBoxHeight = 50;
+constexpr double kSlantedArrowPx = 12;  // an arrow dropping more than this is drawn with its label along it
 constexpr double kHeaderPad = 8;
 constexpr double kTitleHeight = 26;
 constexpr double kLegendHeight = 28;
@@ -108,9 +109,9 @@ void paintArrowTime(QPainter& painter, const SequenceDrawList& list, const Seque
                     const Colors& colors) {
     painter.setFont(fontOf(painter, kSmallPixels));
     painter.setPen(colors.muted);
-    const QRectF timeRect(0, arrow.start.y() - 9, list.timeGutter - list.frameColumn - 8, 18);
+    const QRectF timeRect(0, arrow.timeY - 9, list.timeGutter - list.frameColumn - 8, 18);
     painter.drawText(timeRect, Qt::AlignRight | Qt::AlignVCenter, arrow.time);
-    const QRectF frameRect(list.timeGutter - list.frameColumn - 4, arrow.start.y() - 9, list.frameColumn, 18);
+    const QRectF frameRect(list.timeGutter - list.frameColumn - 4, arrow.timeY - 9, list.frameColumn, 18);
     painter.drawText(frameRect, Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("#%1").arg(arrow.frame));
 }
 
@@ -151,8 +152,29 @@ void paintArrow(QPainter& painter, const SequenceDrawList::Arrow& arrow, bool se
                                 : arrow.shortLabel;
     const QString label = labelMetrics.elidedText(wanted, Qt::ElideRight, room);
     const double total = labelMetrics.horizontalAdvance(label) + noteWidth;
-    const double x = (left + right - total) / 2;
-    const double baseline = arrow.start.y() - 5;
+    double x = (left + right - total) / 2;
+    double baseline = arrow.start.y() - 5;
+    painter.save();
+    // An arrow slanted by its one-way delay (capture points) carries its label along its line.
+    const QPointF run = arrow.end - arrow.start;
+    if (std::abs(run.y()) > kSlantedArrowPx && std::abs(run.x()) > 1) {
+        // Near the end the time column names (its row): rows are a label's height apart there,
+        // while two packets sent at once leave their sender on top of each other.
+        double middleX = (left + right) / 2;
+        const double room = std::max(0.0, (right - left - total) / 2 - 4);
+        const bool rowAtEnd =
+            std::abs(arrow.timeY - arrow.end.y()) < 0.5 && std::abs(arrow.timeY - arrow.start.y()) > 0.5;
+        const bool rowAtStart = std::abs(arrow.timeY - arrow.start.y()) < 0.5 && !rowAtEnd;
+        if (rowAtEnd || rowAtStart) {
+            const double towardsX = rowAtEnd ? arrow.end.x() : arrow.start.x();
+            middleX += towardsX > middleX ? room : -room;
+        }
+        const double middleY = arrow.start.y() + (middleX - arrow.start.x()) / run.x() * run.y();
+        painter.translate(middleX, middleY);
+        painter.rotate(std::atan2(run.x() < 0 ? -run.y() : run.y(), std::abs(run.x())) * 180 / M_PI);
+        x = -total / 2;
+        baseline = -5;
+    }
     painter.setFont(labelFont);
     painter.setPen(arrow.pureAck && !arrow.inStall && !selected ? colors.muted : colors.text);
     painter.drawText(QPointF(x, baseline), label);
@@ -161,6 +183,7 @@ void paintArrow(QPainter& painter, const SequenceDrawList::Arrow& arrow, bool se
         painter.setPen(colors.stall);
         painter.drawText(QPointF(x + labelMetrics.horizontalAdvance(label), baseline), note);
     }
+    painter.restore();
 }
 
 void paintBracket(QPainter& painter, const SequenceDrawList::Bracket& bracket, const Colors& colors) {

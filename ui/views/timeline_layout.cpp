@@ -172,7 +172,8 @@ private:
                                           ? kGroupIndentPx
                                           : 0;
                 addGutterLines(row, fmt::format("#{}  {}", lane.connection, lane.clientText()),
-                               fmt::format("→ {}", lane.serverText()), TextRole::LaneLabel, indent);
+                               fmt::format("→ {}", lane.serverText()), TextRole::LaneLabel, indent,
+                               lane.point.empty() ? std::string() : "at " + lane.point);
                 addContent(row, lane.content, lane.state == ConnectionState::Reset);
                 break;
             }

@@ -127,7 +127,21 @@ void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t 
 
 TimelineModelBuilder::TimelineModelBuilder(const AnalysisResults& results)
     : TimelineModelBuilder(results.connections(), results.findings(), {results.firstTsNs(), results.lastTsNs()},
-                           static_cast<int64_t>(results.detectorOptions().timeWaitSeconds * 1e9)) {}
+                           static_cast<int64_t>(results.detectorOptions().timeWaitSeconds * 1e9)) {
+    const PointSightings* sightings = results.sightings();
+    const CapturePointsSummary* points = results.points();
+    if (sightings == nullptr || points == nullptr) {
+        return;
+    }
+    // Each connection's packets all come from one point (its vantage point): its first frame's.
+    const ConnectionStore& connections = results.connections();
+    for (size_t position = 0; position < connections.size() && position < model_.connections_.size(); ++position) {
+        const std::optional<uint32_t> point = sightings->pointOfFrame(connections[position].firstFrame);
+        if (point && *point < points->points.size()) {
+            model_.connections_[position].point = points->points[*point].point.name;
+        }
+    }
+}
 
 void TimelineModelBuilder::addPopulation(const AnalysisResults& results) {
     const CaptureAnalysis* analysis = results.analysis();

@@ -103,6 +103,7 @@ struct ConnectionLane {
     bool midstream = false;
     ConnectionLife life;  ///< handshake wait, open, TIME_WAIT: what the density strips count
     LaneContent content;
+    std::string point;  ///< several capture points: the one the connection was analysed from, else empty
 
     /// "127.0.0.1:58562"
     [[nodiscard]] std::string clientText() const { return client.toString(); }

@@ -145,6 +145,11 @@ void MainWindow::buildFileMenu() {
     attachAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     attachAction_->setToolTip(tr("Add the system calls of a traced process (strace -f -tt -T -yy) to the open capture"));
     attachAction_->setEnabled(false);
+    QAction* points = fileMenu_->addAction(tr("Open capture &points..."), this, &MainWindow::openPointsDialog);
+    points->setObjectName(QStringLiteral("openPointsAction"));
+    points->setToolTip(
+        tr("Captures of one incident taken at several places (client, proxy, server): each packet "
+           "once, the clocks fitted, the stalls placed along the path"));
     recentMenu_ = fileMenu_->addMenu(tr("Open &recent"));
     fileMenu_->addSeparator();
     fileMenu_->addAction(tr("&Export diagram..."), this, [this] {
@@ -375,6 +380,10 @@ void MainWindow::open(const LoadRequest& request) {
 }
 
 void MainWindow::openCaptures(const QStringList& captures, const QStringList& straceLogs) {
+    open(requestFor(captures, straceLogs));
+}
+
+LoadRequest MainWindow::requestFor(const QStringList& captures, const QStringList& straceLogs) const {
     LoadRequest request;
     request.captures = captures;
     request.straceLogs = straceLogs;
@@ -383,7 +392,7 @@ void MainWindow::openCaptures(const QStringList& captures, const QStringList& st
     if (clockOverride_) {
         request.clock = *clockOverride_;
     }
-    open(request);
+    return request;
 }
 
 bool MainWindow::openFiles(const QStringList& files, const QStringList& straceLogs) {
@@ -448,6 +457,7 @@ void MainWindow::reportProblem(const QString& line) {
 
 void MainWindow::showResults(ResultsPtr results, bool complete) {
     ResultsPtr superseded = std::exchange(results_, results);
+    showPointsTab(results);
     findingsModel_.setResults(results);
     // The wall-clock time lost first, so that it stays on screen however narrow the panel (a 1024 px
     // window); a reset of the model puts the columns back in their order.

@@ -30,12 +30,14 @@ namespace tcpscope::ui {
 
 class LiveCaptureController;
 class FleetWindow;
+class PointsPanel;
 struct CaptureSettings;
 
 /// The main window: findings first, then the connections, the packets of the selected one and
 /// the selected packet's details, all linked. A thin controller: the work is in the loader,
 /// the models and the views. Its parts: main_window.cpp (menus, docks, linking),
-/// main_window_navigation.cpp (the Go menu), main_window_session.cpp (what survives a restart).
+/// main_window_navigation.cpp (the Go menu), main_window_session.cpp (what survives a restart),
+/// main_window_points.cpp (capture points).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -53,6 +55,9 @@ public:
     /// the logs among the files and `straceLogs`), logs alone are attached to what is open.
     /// Unknown files are reported in one line each. Returns false if nothing could be opened.
     bool openFiles(const QStringList& files, const QStringList& straceLogs = {});
+    /// Loads the captures of one incident taken at several places as capture points (analyzePoints):
+    /// each packet once, on the first point's clock, the stalls placed along the path.
+    void openPoints(const std::vector<CapturePoint>& points, const QStringList& straceLogs = {});
     /// Adds strace logs to the open captures and analyses them again.
     void attachStraceLogs(const QStringList& logs);
     /// Reopens the captures and logs open at the last exit; false if there were none (or gone).
@@ -142,8 +147,13 @@ private:
     void onPacketSelected();
     void showPacketFromView(size_t packetIndex);
     void showFrame(uint32_t frame);
+    // A request for `captures` and `straceLogs` with the current filter, thresholds and strace clock.
+    [[nodiscard]] LoadRequest requestFor(const QStringList& captures, const QStringList& straceLogs) const;
     void openDialog();
     void attachDialog();
+    // Capture points (main_window_points.cpp): the dialog, and the tab shown while results have points.
+    void openPointsDialog();
+    void showPointsTab(const ResultsPtr& results);
     void exportIncidentReportDialog();
     void analysisOptionsDialog();
     void reload();
@@ -190,6 +200,7 @@ private:
     TimelineView* timelineView_ = nullptr;
     SequenceView* sequenceView_ = nullptr;
     ChartPanel* chartPanel_ = nullptr;
+    PointsPanel* pointsPanel_ = nullptr;  // the Capture points tab, only while results have points
     FleetWindow* fleetWindow_ = nullptr;
     QLabel* summaryLabel_ = nullptr;
     QProgressBar* progressBar_ = nullptr;

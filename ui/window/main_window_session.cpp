@@ -24,6 +24,10 @@ bool allExist(const QStringList& files) {
 }  // namespace
 
 void MainWindow::rememberRecent(const LoadRequest& request) {
+    // Capture points are not kept: their files reopened as one capture would mean something else.
+    if (!request.points.empty()) {
+        return;
+    }
     QSettings settings;
     QStringList recent = settings.value(kRecentKey).toStringList();
     const QString entry = (request.captures + request.straceLogs).join(QLatin1Char('\n'));
