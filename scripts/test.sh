@@ -11,7 +11,7 @@ if [[ "${CI:-}" == "true" ]]; then
 fi
 # --asan: the whole suite under AddressSanitizer and UndefinedBehaviorSanitizer (the asan preset, in
 # build/asan; a build of its own, at -O1 with line tables, about 1.7 times as long as the release
-# build). --asan-core: the same without the GUI (the core, the CLI and their tests; what CI runs).
+# build). --asan-core: the same without the GUI (the core, the CLI and their tests).
 # Third-party leaks are suppressed by library in tests/sanitizers/lsan.supp.
 # intercept_tls_get_addr=0: GCC 12's sanitizer runtime takes a dynamic TLS block (a Qt plugin's)
 # whose address modulo 4096 happens to equal the size of glibc 2.19's TLS header for one that has
