@@ -15,9 +15,9 @@
 #include "export/handshake_picture.hpp"
 #include "export/headless_export.hpp"
 #include "export/port_pool_picture.hpp"
-#include "report/handshake_retries.hpp"
+#include "present/handshake_retries.hpp"
+#include "present/port_pool_marks.hpp"
 #include "report/incident_sections.hpp"
-#include "report/port_pool_marks.hpp"
 #include "views/timeline_view.hpp"
 
 using namespace tcpscope;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "report/syscall_notes.hpp"
+#include "present/syscall_notes.hpp"
 
 namespace tcpscope::ui {
 

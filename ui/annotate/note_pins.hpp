@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "annotate/note_set.hpp"
-#include "report/ladder_syscalls.hpp"
+#include "present/sequence_syscalls.hpp"
 
 namespace tcpscope::ui {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "export/diagram_export.hpp"
-#include "report/handshake_retries.hpp"
+#include "present/handshake_retries.hpp"
 #include "views/timeline_paint.hpp"
 
 class QPainter;

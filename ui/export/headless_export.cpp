@@ -15,9 +15,9 @@
 #include "export/port_pool_picture.hpp"
 #include "export/report_pdf.hpp"
 #include "export/view_export.hpp"
-#include "report/handshake_retries.hpp"
+#include "present/handshake_retries.hpp"
+#include "present/port_pool_marks.hpp"
 #include "report/incident_report.hpp"
-#include "report/port_pool_marks.hpp"
 #include "report/report_notes.hpp"
 #include "views/syscall_lanes.hpp"
 

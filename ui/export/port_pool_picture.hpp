@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "export/diagram_export.hpp"
-#include "report/port_pool_marks.hpp"
+#include "present/port_pool_marks.hpp"
 #include "views/timeline_layout.hpp"
 #include "views/timeline_model.hpp"
 

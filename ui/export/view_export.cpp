@@ -6,7 +6,7 @@
 #include <QStringList>
 #include <algorithm>
 
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 
 namespace tcpscope::ui {
 

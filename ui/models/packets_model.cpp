@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 #include "series/connection_packets.hpp"
 
 namespace tcpscope::ui {

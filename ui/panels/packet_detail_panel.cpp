@@ -2,7 +2,7 @@
 
 #include <QHeaderView>
 
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 
 namespace tcpscope::ui {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <tuple>
 
-#include "report/mermaid_sequence.hpp"
+#include "present/value_format.hpp"
 
 namespace tcpscope::ui {
 

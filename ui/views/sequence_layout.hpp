@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "loading/analysis_results.hpp"
-#include "report/ladder_syscalls.hpp"
-#include "report/sequence_diagram.hpp"
+#include "present/sequence_diagram.hpp"
+#include "present/sequence_syscalls.hpp"
 #include "views/event_kind.hpp"
 
 namespace tcpscope::ui {

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "align/strace_alignment.hpp"
-#include "report/ladder_syscalls.hpp"
-#include "report/sequence_diagram.hpp"
+#include "present/sequence_diagram.hpp"
+#include "present/sequence_syscalls.hpp"
 #include "views/sequence_layout.hpp"
 #include "views/timeline_model.hpp"
 

@@ -1,4 +1,4 @@
-#include "report/handshake_retries.hpp"
+#include "present/handshake_retries.hpp"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,7 @@
 
 #include "decode/decoded_packet.hpp"
 #include "detect/wording.hpp"
-#include "report/incident_sections.hpp"
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 #include "series/connection_packets.hpp"
 
 namespace tcpscope {

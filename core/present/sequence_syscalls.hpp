@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "align/strace_alignment.hpp"
-#include "report/sequence_diagram.hpp"
+#include "present/sequence_diagram.hpp"
 
 namespace tcpscope {
 

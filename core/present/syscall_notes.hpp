@@ -4,7 +4,7 @@
 
 #include "align/strace_alignment.hpp"
 #include "annotate/note.hpp"
-#include "report/ladder_syscalls.hpp"
+#include "present/sequence_syscalls.hpp"
 
 namespace tcpscope {
 

@@ -1,4 +1,4 @@
-#include "report/sequence_diagram.hpp"
+#include "present/sequence_diagram.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "decode/decoded_packet.hpp"
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 
 namespace tcpscope {
 

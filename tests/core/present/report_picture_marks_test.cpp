@@ -2,9 +2,9 @@
 // label, and the marks of a port pool (its pause, its limit) when no strace log was given.
 #include <catch2/catch.hpp>
 
-#include "report/handshake_retries.hpp"
+#include "present/handshake_retries.hpp"
+#include "present/port_pool_marks.hpp"
 #include "report/incident_sections.hpp"
-#include "report/port_pool_marks.hpp"
 
 using namespace tcpscope;
 

@@ -1,4 +1,4 @@
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 
 #include <cmath>
 #include <ctime>
@@ -56,6 +56,21 @@ RelativeNumbers relativeNumbers(const Connection& connection, const IndexedPacke
 
 std::string activeCloserName(const Connection& connection) {
     return connection.hasActiveCloser ? std::string(sideName(connection.activeCloser)) : "none";
+}
+
+std::string humanDuration(int64_t durationNs) {
+    const double ms = static_cast<double>(durationNs) / 1e6;
+    if (ms < 1) {
+        return fmt::format("{:.3f} ms", ms);
+    }
+    if (ms < 1000) {
+        return fmt::format("{:.1f} ms", ms);
+    }
+    return fmt::format("{:.2f} s", ms / 1000);
+}
+
+std::string reportDuration(double ms) {
+    return ms >= 1000 ? fmt::format("{:.2f} s", ms / 1000) : fmt::format("{:.1f} ms", ms);
 }
 
 }  // namespace tcpscope

@@ -24,5 +24,10 @@ struct RelativeNumbers {
 RelativeNumbers relativeNumbers(const Connection& connection, const IndexedPacket& packet);
 /// "client", "server" or "none" for the side that closed first.
 std::string activeCloserName(const Connection& connection);
+/// "40.1 ms", "2.35 s", "0.250 ms": a duration in the unit a reader expects (the sequence diagram's
+/// gaps, the Mermaid text, the incident report's capture line).
+std::string humanDuration(int64_t durationNs);
+/// "41.2 ms", "1.72 s": a wait or a wall-clock time as the incident report and its pictures write it.
+std::string reportDuration(double ms);
 
 }  // namespace tcpscope

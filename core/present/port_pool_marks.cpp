@@ -1,4 +1,4 @@
-#include "report/port_pool_marks.hpp"
+#include "present/port_pool_marks.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "align/failed_connects.hpp"
 #include "detect/wording.hpp"
-#include "report/incident_sections.hpp"
+#include "present/value_format.hpp"
 
 namespace tcpscope {
 

@@ -1,4 +1,4 @@
-#include "report/ladder_syscalls.hpp"
+#include "present/sequence_syscalls.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "report/syscall_notes.hpp"
+#include "present/syscall_notes.hpp"
 
 #include <fmt/format.h>
 
