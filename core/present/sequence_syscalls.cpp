@@ -1,14 +1,9 @@
 #include "present/sequence_syscalls.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <set>
 #include <span>
 #include <tuple>
-
-#include "strace/errno_names.hpp"
-#include "strace/socket_constants.hpp"
 
 namespace tcpscope {
 
@@ -27,34 +22,6 @@ size_t lifelineOf(size_t leg, Side side) {
 }
 
 }  // namespace
-
-std::string syscallShortLabel(const StraceLog& log, const SyscallRecord& call) {
-    const std::string_view name = log.nameOf(call);
-    if (call.returnKind == ReturnKind::Error) {
-        const std::string_view error = errnoName(call.errnoCode);
-        return fmt::format("{} {}", name, error.empty() ? std::string_view("failed") : error);
-    }
-    switch (call.kind) {
-        case SyscallKind::Write:
-        case SyscallKind::Read:
-            if (call.bytes >= 0) {
-                return fmt::format("{} {} B", name, call.bytes);
-            }
-            break;
-        case SyscallKind::Wait:
-            if (call.durationNs >= 1'000'000) {  // only a wait that blocked long enough to matter
-                return fmt::format("{} {:.1f} ms", name, static_cast<double>(call.durationNs) / 1e6);
-            }
-            break;
-        case SyscallKind::SetSockOpt:
-            if (call.option != SocketOption::None && call.option != SocketOption::Other) {
-                return fmt::format("{} {}={}", name, socketOptionName(call.option), call.optionValue);
-            }
-            break;
-        default: break;
-    }
-    return std::string(name);
-}
 
 std::vector<LadderSyscall> ladderSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram) {
     std::vector<LadderSyscall> syscalls;
@@ -108,32 +75,6 @@ std::vector<LadderSyscall> ladderSyscalls(const StraceAlignment& alignment, cons
     std::stable_sort(syscalls.begin(), syscalls.end(),
                      [](const LadderSyscall& a, const LadderSyscall& b) { return a.tsNs < b.tsNs; });
     return syscalls;
-}
-
-std::vector<uint32_t> syscallLaneRecords(const TracedSocket& socket) {
-    std::vector<uint32_t> records = socket.records;
-    records.insert(records.end(), socket.waits.begin(), socket.waits.end());
-    std::sort(records.begin(), records.end());
-    records.erase(std::unique(records.begin(), records.end()), records.end());
-    return records;
-}
-
-std::optional<SyscallLocation> syscallOfLaneEvent(const StraceAlignment& alignment, size_t lane, size_t event) {
-    size_t laneIndex = 0;
-    for (const TracedSocket& socket : alignment.sockets) {
-        if (socket.connection == kNoConnection) {
-            continue;
-        }
-        if (laneIndex++ != lane) {
-            continue;
-        }
-        const std::vector<uint32_t> records = syscallLaneRecords(socket);
-        if (event >= records.size()) {
-            return std::nullopt;
-        }
-        return SyscallLocation{socket.log, records[event]};
-    }
-    return std::nullopt;
 }
 
 }  // namespace tcpscope

@@ -4,7 +4,7 @@
 
 #include "align/strace_alignment.hpp"
 #include "annotate/note.hpp"
-#include "present/sequence_syscalls.hpp"
+#include "present/traced_call.hpp"
 
 namespace tcpscope {
 

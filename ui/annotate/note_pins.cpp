@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "present/syscall_lanes.hpp"
 #include "present/syscall_notes.hpp"
 
 namespace tcpscope::ui {
@@ -50,19 +51,8 @@ NotePins placeSyscallPins(const NotePins& pins, const StraceAlignment* alignment
         }
         pin.startNs = pin.endNs =
             alignment->captureTsNs(pin.syscall->log, alignment->logs[pin.syscall->log].log.records[pin.syscall->record]);
-        // The lane index counts the sockets tied to a connection, as timelineSyscallLanes() does.
-        int lane = 0;
-        for (const TracedSocket& socket : alignment->sockets) {
-            if (socket.connection == kNoConnection) {
-                continue;
-            }
-            const std::vector<uint32_t> records = syscallLaneRecords(socket);
-            if (socket.log == pin.syscall->log &&
-                std::binary_search(records.begin(), records.end(), pin.syscall->record)) {
-                pin.timelineLane = lane;
-                break;
-            }
-            ++lane;
+        if (const std::optional<size_t> lane = syscallLaneOf(*alignment, *pin.syscall)) {
+            pin.timelineLane = static_cast<int>(*lane);
         }
     }
     std::stable_sort(placed->begin(), placed->end(),

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "align/strace_alignment.hpp"
 #include "annotate/note_set.hpp"
-#include "present/sequence_syscalls.hpp"
+#include "present/traced_call.hpp"
 
 namespace tcpscope::ui {
 

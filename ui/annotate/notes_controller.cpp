@@ -19,6 +19,7 @@
 #include "annotate/pcapng_copy.hpp"
 #include "models/findings_model.hpp"
 #include "models/packets_model.hpp"
+#include "present/syscall_lanes.hpp"
 #include "present/syscall_notes.hpp"
 #include "views/sequence_view.hpp"
 #include "views/timeline_view.hpp"

@@ -3,7 +3,7 @@
 
 #include "annotate/note_store.hpp"
 #include "annotate/notes_model.hpp"
-#include "present/sequence_syscalls.hpp"
+#include "present/traced_call.hpp"
 
 class QMainWindow;
 class QTabWidget;

@@ -12,7 +12,7 @@
 
 #include "loading/analysis_results.hpp"
 #include "present/sequence_diagram.hpp"
-#include "present/sequence_syscalls.hpp"
+#include "present/traced_call.hpp"
 #include "views/event_kind.hpp"
 
 namespace tcpscope::ui {

@@ -6,6 +6,7 @@
 
 #include "align/failed_connects.hpp"
 #include "detect/wording.hpp"
+#include "present/syscall_lanes.hpp"
 
 namespace tcpscope::ui {
 
@@ -31,11 +32,8 @@ int64_t durationOf(const SyscallRecord& call) {
 
 std::vector<TimelineLane> timelineSyscallLanes(const StraceAlignment& alignment) {
     std::vector<TimelineLane> lanes;
-    for (uint32_t index = 0; index < alignment.sockets.size(); ++index) {
+    for (const uint32_t index : syscallLaneSockets(alignment)) {
         const TracedSocket& socket = alignment.sockets[index];
-        if (socket.connection == kNoConnection) {
-            continue;
-        }
         const StraceLog& log = alignment.logs[socket.log].log;
         TimelineLane lane;
         lane.label = fmt::format("pid {} fd {} syscalls", socket.pid, socket.fd);

@@ -9,7 +9,7 @@
 
 #include "annotate/note_pins.hpp"
 #include "loading/analysis_results.hpp"
-#include "present/sequence_syscalls.hpp"
+#include "present/traced_call.hpp"
 #include "views/timeline_layout.hpp"
 #include "views/timeline_model.hpp"
 #include "views/timeline_paint.hpp"

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "present/syscall_lanes.hpp"
 #include "views/timeline_view.hpp"
 
 namespace tcpscope::ui {
