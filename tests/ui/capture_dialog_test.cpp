@@ -8,9 +8,9 @@
 #include <QTreeWidget>
 #include <catch2/catch.hpp>
 
-#include "capture/capture_dialog.hpp"
-#include "capture/permission_fix.hpp"
-#include "capture/interface_counters.hpp"
+#include "live_capture/capture_dialog.hpp"
+#include "live_capture/interface_counters.hpp"
+#include "live_capture/permission_fix.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope::ui;

@@ -12,9 +12,9 @@
 #include <QTreeView>
 #include <catch2/catch.hpp>
 
-#include "capture/capture_dialog.hpp"
-#include "capture/live_capture_controller.hpp"
 #include "core/live/live_test_support.hpp"
+#include "live_capture/capture_dialog.hpp"
+#include "live_capture/live_capture_controller.hpp"
 #include "models/findings_model.hpp"
 #include "window_test_support.hpp"
 

@@ -11,11 +11,11 @@
 #include <QTest>
 #include <catch2/catch.hpp>
 
-#include "capture/live_capture_controller.hpp"
 #include "charts/chart_panel.hpp"
 #include "core/live/live_test_support.hpp"
+#include "live_capture/live_capture_controller.hpp"
 #include "models/connections_model.hpp"
-#include "views/sequence_view.hpp"
+#include "sequence/sequence_view.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope;

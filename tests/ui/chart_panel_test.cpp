@@ -26,7 +26,7 @@
 #include <memory>
 
 #include "core/series/long_transfer.hpp"
-#include "export/view_export_dialog.hpp"
+#include "file_export/view_export_dialog.hpp"
 #include "window/main_window.hpp"
 
 using namespace tcpscope;

@@ -8,10 +8,10 @@
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 
-#include "export/headless_export.hpp"
+#include "file_export/headless_export.hpp"
 #include "report/incident_sections.hpp"
+#include "sequence/sequence_layout.hpp"
 #include "support/ladder_capture.hpp"
-#include "views/sequence_layout.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

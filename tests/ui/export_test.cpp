@@ -16,12 +16,12 @@
 #include <sstream>
 
 #include "align/stall_confirmation.hpp"
-#include "export/diagram_export.hpp"
-#include "export/headless_export.hpp"
-#include "export/view_export.hpp"
-#include "export/view_export_dialog.hpp"
+#include "file_export/diagram_export.hpp"
+#include "file_export/headless_export.hpp"
+#include "file_export/view_export.hpp"
+#include "file_export/view_export_dialog.hpp"
 #include "report/incident_report.hpp"
-#include "views/syscall_lanes.hpp"
+#include "timeline/syscall_lanes.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

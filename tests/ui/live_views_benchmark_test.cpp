@@ -20,11 +20,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "capture/live_capture_controller.hpp"
 #include "charts/chart_panel.hpp"
 #include "core/live/live_test_support.hpp"
+#include "live_capture/live_capture_controller.hpp"
 #include "models/packets_model.hpp"
-#include "views/sequence_view.hpp"
+#include "sequence/sequence_view.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope;

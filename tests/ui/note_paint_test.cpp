@@ -9,10 +9,10 @@
 #include <filesystem>
 
 #include "analysis/capture_analysis.hpp"
-#include "annotate/note_paint.hpp"
-#include "annotate/note_pins.hpp"
-#include "views/sequence_layout.hpp"
-#include "views/timeline_view.hpp"
+#include "sequence/sequence_layout.hpp"
+#include "timeline/timeline_view.hpp"
+#include "views/note_paint.hpp"
+#include "views/note_pins.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -11,10 +11,10 @@
 #include "analysis/capture_analysis.hpp"
 #include "annotate/capture_comments.hpp"
 #include "annotate/note_sidecar.hpp"
-#include "annotate/note_store.hpp"
-#include "annotate/notes_model.hpp"
-#include "annotate/notes_panel.hpp"
 #include "annotate/pcapng_copy.hpp"
+#include "notes/note_store.hpp"
+#include "notes/notes_model.hpp"
+#include "notes/notes_panel.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -17,9 +17,9 @@
 #include <filesystem>
 
 #include "annotate/note_sidecar.hpp"
-#include "annotate/notes_controller.hpp"
-#include "views/sequence_view.hpp"
-#include "views/timeline_view.hpp"
+#include "notes/notes_controller.hpp"
+#include "sequence/sequence_view.hpp"
+#include "timeline/timeline_view.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope;

@@ -9,8 +9,8 @@
 
 #include "annotate/capture_comments.hpp"
 #include "annotate/note_sidecar.hpp"
-#include "annotate/notes_controller.hpp"
-#include "annotate/notes_panel.hpp"
+#include "notes/notes_controller.hpp"
+#include "notes/notes_panel.hpp"
 #include "window_test_support.hpp"
 
 using namespace tcpscope;

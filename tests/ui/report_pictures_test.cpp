@@ -12,13 +12,13 @@
 
 #include "align/stall_confirmation.hpp"
 #include "align/strace_alignment.hpp"
-#include "export/handshake_picture.hpp"
-#include "export/headless_export.hpp"
-#include "export/port_pool_picture.hpp"
+#include "file_export/handshake_picture.hpp"
+#include "file_export/headless_export.hpp"
+#include "file_export/port_pool_picture.hpp"
 #include "present/handshake_retries.hpp"
 #include "present/port_pool_marks.hpp"
 #include "report/incident_sections.hpp"
-#include "views/timeline_view.hpp"
+#include "timeline/timeline_view.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

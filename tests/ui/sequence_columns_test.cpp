@@ -5,10 +5,10 @@
 #include <QPainter>
 #include <catch2/catch.hpp>
 
+#include "sequence/sequence_layout.hpp"
+#include "sequence/sequence_painter.hpp"
 #include "support/ladder_capture.hpp"
-#include "views/sequence_layout.hpp"
-#include "views/sequence_painter.hpp"
-#include "views/syscall_lanes.hpp"
+#include "timeline/syscall_lanes.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

@@ -1,6 +1,6 @@
 // The ladder's layout without a window: time runs down, silences are cut on request, only the
 // rows in view are laid out, and the stalls' brackets sit beside the side that waited.
-#include "views/sequence_layout.hpp"
+#include "sequence/sequence_layout.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // The ladder widget and its one render function: the proxy sample drawn into a PNG (kept at
 // /tmp/sequence.png for a person to look at), SVG text, dark palettes, clicks and scrolling.
-#include "views/sequence_view.hpp"
+#include "sequence/sequence_view.hpp"
 
 #include <QApplication>
 #include <QBuffer>
@@ -16,7 +16,7 @@
 
 #include "report/mermaid_sequence.hpp"
 #include "support/ladder_capture.hpp"
-#include "views/syscall_lanes.hpp"
+#include "timeline/syscall_lanes.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

@@ -1,5 +1,5 @@
 // The timeline's time axis: nanoseconds <-> pixels, zoom and pan, ruler ticks and time labels.
-#include "views/timeline_axis.hpp"
+#include "timeline/timeline_axis.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

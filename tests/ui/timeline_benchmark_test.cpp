@@ -12,10 +12,10 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "loading/analysis_results.hpp"
+#include "timeline/timeline_layout.hpp"
+#include "timeline/timeline_paint.hpp"
+#include "timeline/timeline_view.hpp"
 #include "timeline_support.hpp"
-#include "views/timeline_layout.hpp"
-#include "views/timeline_paint.hpp"
-#include "views/timeline_view.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

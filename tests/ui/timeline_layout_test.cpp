@@ -1,6 +1,6 @@
 // The timeline's prepare(viewport) -> draw list step, without a window: visible rows only,
 // folding, labels, and what a point hits.
-#include "views/timeline_layout.hpp"
+#include "timeline/timeline_layout.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

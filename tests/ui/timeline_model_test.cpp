@@ -1,5 +1,5 @@
 // Timeline lanes: one per connection or grouped, stall spans from findings, extra lanes.
-#include "views/timeline_model.hpp"
+#include "timeline/timeline_model.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // each client host against its own range (hosts-churn), TIME_WAIT as long as the analysis says
 // and ended by an accepted reuse of its tuple (churn-exhaustion, http-tw-reuse,
 // port-reuse-collision), and the connect() calls strace saw fail for want of a port.
-#include "views/timeline_population.hpp"
+#include "timeline/timeline_population.hpp"
 
 #include <fmt/format.h>
 
@@ -16,9 +16,9 @@
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "loading/analysis_results.hpp"
-#include "views/timeline_layout.hpp"
-#include "views/timeline_model.hpp"
-#include "views/timeline_view.hpp"
+#include "timeline/timeline_layout.hpp"
+#include "timeline/timeline_model.hpp"
+#include "timeline/timeline_view.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

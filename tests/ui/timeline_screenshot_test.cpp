@@ -7,7 +7,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "loading/analysis_results.hpp"
-#include "views/timeline_view.hpp"
+#include "timeline/timeline_view.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -1,5 +1,5 @@
 // Level of detail of a timeline row: summaries per zoom, folding of marks closer than 3 px.
-#include "views/timeline_track.hpp"
+#include "timeline/timeline_track.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

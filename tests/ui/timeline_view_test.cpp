@@ -1,5 +1,5 @@
 // The timeline widget on the offscreen platform, on the real Nagle sample.
-#include "views/timeline_view.hpp"
+#include "timeline/timeline_view.hpp"
 
 #include <QApplication>
 #include <QImage>
