@@ -21,6 +21,7 @@
 #include "file_export/view_export.hpp"
 #include "file_export/view_export_dialog.hpp"
 #include "report/incident_report.hpp"
+#include "sequence/sequence_syscalls.hpp"
 #include "timeline/syscall_lanes.hpp"
 
 using namespace tcpscope;

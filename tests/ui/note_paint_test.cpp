@@ -10,8 +10,9 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "sequence/sequence_layout.hpp"
+#include "sequence/sequence_notes.hpp"
+#include "timeline/timeline_notes.hpp"
 #include "timeline/timeline_view.hpp"
-#include "views/note_paint.hpp"
 #include "views/note_pins.hpp"
 
 using namespace tcpscope;

@@ -7,8 +7,8 @@
 
 #include "sequence/sequence_layout.hpp"
 #include "sequence/sequence_painter.hpp"
+#include "sequence/sequence_syscalls.hpp"
 #include "support/ladder_capture.hpp"
-#include "timeline/syscall_lanes.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

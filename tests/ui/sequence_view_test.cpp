@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "report/mermaid_sequence.hpp"
+#include "sequence/sequence_syscalls.hpp"
 #include "support/ladder_capture.hpp"
-#include "timeline/syscall_lanes.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

@@ -19,7 +19,7 @@
 #include "present/port_pool_marks.hpp"
 #include "report/incident_report.hpp"
 #include "report/report_notes.hpp"
-#include "timeline/syscall_lanes.hpp"
+#include "sequence/sequence_syscalls.hpp"
 
 namespace tcpscope::ui {
 

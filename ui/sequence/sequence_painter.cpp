@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "views/note_paint.hpp"
+#include "sequence/sequence_notes.hpp"
 
 namespace tcpscope::ui {
 

@@ -14,8 +14,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sequence/sequence_syscalls.hpp"
 #include "tcp/proxy_pair.hpp"
-#include "timeline/syscall_lanes.hpp"
 
 namespace tcpscope::ui {
 

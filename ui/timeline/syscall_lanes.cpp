@@ -7,22 +7,11 @@
 #include "align/failed_connects.hpp"
 #include "detect/wording.hpp"
 #include "present/syscall_lanes.hpp"
+#include "views/event_kind.hpp"
 
 namespace tcpscope::ui {
 
 namespace {
-
-EventKind eventKindOf(const SyscallRecord& call) {
-    if (call.returnKind == ReturnKind::Error) {
-        return EventKind::Failed;
-    }
-    switch (call.kind) {
-        case SyscallKind::Write: return EventKind::Write;
-        case SyscallKind::Read: return EventKind::Read;
-        case SyscallKind::Wait: return EventKind::Wait;
-        default: return EventKind::Other;
-    }
-}
 
 int64_t durationOf(const SyscallRecord& call) {
     return std::max<int64_t>(call.durationNs, 0);
@@ -69,22 +58,6 @@ std::vector<TimelineLane> timelineFailedConnectLanes(const StraceAlignment& alig
             "connect() = -1 EADDRNOTAVAIL"));
     }
     return lanes;
-}
-
-std::vector<SequenceSyscall> sequenceSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram) {
-    std::vector<SequenceSyscall> syscalls;
-    for (const LadderSyscall& ladder : ladderSyscalls(alignment, diagram)) {
-        SequenceSyscall syscall;
-        syscall.tsNs = ladder.tsNs;
-        syscall.durationNs = ladder.durationNs;
-        syscall.label = QString::fromStdString(ladder.label);
-        syscall.lifeline = static_cast<int>(ladder.lifeline);
-        syscall.kind = eventKindOf(*ladder.call);
-        syscall.segmentFrame = ladder.segmentFrame;
-        syscall.location = ladder.location;
-        syscalls.push_back(std::move(syscall));
-    }
-    return syscalls;
 }
 
 }  // namespace tcpscope::ui

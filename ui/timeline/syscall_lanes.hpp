@@ -4,9 +4,6 @@
 #include <vector>
 
 #include "align/strace_alignment.hpp"
-#include "present/sequence_diagram.hpp"
-#include "present/sequence_syscalls.hpp"
-#include "sequence/sequence_layout.hpp"
 #include "timeline/timeline_model.hpp"
 
 namespace tcpscope::ui {
@@ -22,8 +19,5 @@ TimelineLane failedCallsLane(std::span<const int64_t> timesNs, std::string label
 /// One lane per server the traced processes could not connect() to for want of a free local port
 /// (EADDRNOTAVAIL), the servers with most failures first: "failed connect() ×592 → 127.0.0.1:9000".
 std::vector<TimelineLane> timelineFailedConnectLanes(const StraceAlignment& alignment);
-
-/// ladderSyscalls() for the ladder view: the same calls, labels and segments, with their colours.
-std::vector<SequenceSyscall> sequenceSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram);
 
 }  // namespace tcpscope::ui

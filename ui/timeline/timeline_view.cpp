@@ -19,8 +19,8 @@
 #include <utility>
 
 #include "timeline/syscall_lanes.hpp"
+#include "timeline/timeline_notes.hpp"
 #include "timeline/timeline_population.hpp"
-#include "views/note_paint.hpp"
 
 namespace tcpscope::ui {
 

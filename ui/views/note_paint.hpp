@@ -1,26 +1,29 @@
 #pragma once
-#include <QFont>
+#include <QColor>
 #include <QPalette>
-
-#include "sequence/sequence_layout.hpp"
-#include "timeline/timeline_layout.hpp"
-#include "views/note_pins.hpp"
+#include <QPen>
+#include <QPointF>
+#include <QString>
 
 class QPainter;
 
 namespace tcpscope::ui {
 
-/// Draws the notes over a prepared timeline frame (same coordinates as paintTimelineFrame): a
-/// dashed line and a pin at a note's time across the lanes, a tinted band for a span, and the
-/// note's first line beside the pin. Notes outside the frame's time range are skipped; labels
-/// closer than a label's height to the one before go one line lower.
-void paintTimelineNotes(QPainter& painter, const TimelineFrame& frame, const std::vector<NotePin>& pins,
-                        const QPalette& palette, const QFont& font);
+// The marks a note is drawn with in every view (the timeline's and the sequence diagram's note
+// painting use them: timeline/timeline_notes, sequence/sequence_notes).
 
-/// Draws the notes over a prepared ladder (content coordinates, as paintSequenceContent): a pin
-/// and label at the right edge at the note's time, a dashed line across the diagram, and a band
-/// for a span.
-void paintSequenceNotes(QPainter& painter, const SequenceLayout& layout, const SequenceDrawList& list,
-                        const std::vector<NotePin>& pins, const QPalette& palette);
+inline constexpr double kNotePinRadiusPx = 4;
+inline constexpr double kNoteMaxLabelWidthPx = 260;
+
+/// A round pin head with its point at (x, y): the shape people know from maps.
+void paintNotePinHead(QPainter& painter, double x, double y, const QColor& color);
+/// The label on a box of the base colour, so it reads over packets and lanes; elided to
+/// kNoteMaxLabelWidthPx, left of topLeft.x() when `rightAligned`.
+void paintNoteLabel(QPainter& painter, const QPointF& topLeft, const QString& text, const QPalette& palette,
+                    const QColor& color, bool rightAligned);
+/// The dashed line across a view at a note's time.
+QPen noteLinePen(const QColor& color);
+/// A ring around the system call a note is pinned to, where the call is drawn.
+void paintNoteCallRing(QPainter& painter, const QPointF& center, const QColor& color);
 
 }  // namespace tcpscope::ui

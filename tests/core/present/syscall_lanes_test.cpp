@@ -30,8 +30,8 @@ TEST_CASE("a syscall lane's events and a call's lane answer each other; only tie
             const std::optional<size_t> found = syscallLaneOf(alignment, *location);
             REQUIRE(found);
             CHECK(*found <= lane);
-            CHECK((*found == lane || socket.records.end() == std::find(socket.records.begin(), socket.records.end(),
-                                                                      location->record)));
+            CHECK((*found == lane ||
+                   socket.records.end() == std::find(socket.records.begin(), socket.records.end(), location->record)));
         }
         CHECK_FALSE(syscallOfLaneEvent(alignment, lane, records.size()));
     }
