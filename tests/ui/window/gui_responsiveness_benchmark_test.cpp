@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

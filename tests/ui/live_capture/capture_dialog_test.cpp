@@ -11,7 +11,7 @@
 #include "live_capture/capture_dialog.hpp"
 #include "live_capture/interface_counters.hpp"
 #include "live_capture/permission_fix.hpp"
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope::ui;
 

@@ -20,7 +20,7 @@
 #include "notes/notes_controller.hpp"
 #include "sequence/sequence_view.hpp"
 #include "timeline/timeline_view.hpp"
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -15,7 +15,7 @@
 #include "timeline/timeline_layout.hpp"
 #include "timeline/timeline_paint.hpp"
 #include "timeline/timeline_view.hpp"
-#include "timeline_support.hpp"
+#include "ui/timeline_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -16,7 +16,7 @@
 #include "live_capture/live_capture_controller.hpp"
 #include "models/connections_model.hpp"
 #include "sequence/sequence_view.hpp"
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -9,7 +9,7 @@
 #include <QTreeView>
 #include <catch2/catch.hpp>
 
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

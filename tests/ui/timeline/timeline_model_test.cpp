@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "timeline_support.hpp"
+#include "ui/timeline_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "timeline_support.hpp"
+#include "ui/timeline_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

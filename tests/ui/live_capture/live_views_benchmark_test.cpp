@@ -25,7 +25,7 @@
 #include "live_capture/live_capture_controller.hpp"
 #include "models/packets_model.hpp"
 #include "sequence/sequence_view.hpp"
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -11,7 +11,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace window_test;
 

@@ -11,7 +11,7 @@
 #include "annotate/note_sidecar.hpp"
 #include "notes/notes_controller.hpp"
 #include "notes/notes_panel.hpp"
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

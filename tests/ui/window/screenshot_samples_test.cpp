@@ -22,8 +22,8 @@
 #include <set>
 
 #include "analysis/capture_analysis.hpp"
+#include "ui/window_test_support.hpp"
 #include "window/palettes.hpp"
-#include "window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;

@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "panels/analysis_options_dialog.hpp"
-#include "window_test_support.hpp"
+#include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;
