@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "report/ladder_syscalls.hpp"
+#include "present/sequence_syscalls.hpp"
 #include "report/mermaid_sequence.hpp"
 
 namespace tcpscope::cli {

@@ -7,15 +7,15 @@
 
 #include <fmt/format.h>
 
+#include "annotate/capture_comments.hpp"
 #include "annotate/capture_notes.hpp"
 #include "annotate/finding_note_target.hpp"
 #include "annotate/note_json.hpp"
 #include "annotate/note_sidecar.hpp"
 #include "annotate/pcapng_copy.hpp"
-#include "annotate/capture_comments.hpp"
 #include "commands.hpp"
+#include "present/syscall_notes.hpp"
 #include "report/report_notes.hpp"
-#include "report/syscall_notes.hpp"
 
 namespace tcpscope::cli {
 namespace {

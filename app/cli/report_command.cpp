@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "export/headless_export.hpp"
+#include "file_export/headless_export.hpp"
 
 namespace tcpscope::cli {
 namespace {

@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "align/strace_time_zone.hpp"
-#include "capture/capture_settings.hpp"
 #include "fleet_browser/fleet_window.hpp"
+#include "live_capture/capture_settings.hpp"
 #include "tcpscope_version.hpp"
 #include "window/main_window.hpp"
 #include "window/palettes.hpp"

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <vector>
 
+#include "present/value_format.hpp"
 #include "records/community_id.hpp"
 #include "records/record_line.hpp"
-#include "report/report_format.hpp"
 
 namespace tcpscope {
 

@@ -6,11 +6,11 @@
 #include <optional>
 
 #include "detect/wording.hpp"
+#include "present/value_format.hpp"
 #include "report/cause_and_fix.hpp"
 #include "report/incident_summary.hpp"
 #include "report/mermaid_sequence.hpp"
 #include "report/placement_text.hpp"
-#include "report/report_format.hpp"
 
 namespace tcpscope {
 

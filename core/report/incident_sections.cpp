@@ -6,7 +6,7 @@
 #include <map>
 
 #include "detect/wording.hpp"
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 #include "tcp/proxy_pair.hpp"
 
 namespace tcpscope {
@@ -229,10 +229,6 @@ LadderWindow reportLadderWindow(const SequenceDiagram& diagram, size_t maxArrows
     window.first = std::min(window.first, collision.startArrow);
     window.count = std::min(maxArrows, last + 1 - window.first);
     return window;
-}
-
-std::string reportDuration(double ms) {
-    return ms >= 1000 ? fmt::format("{:.2f} s", ms / 1000) : fmt::format("{:.1f} ms", ms);
 }
 
 std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& group) {

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "present/sequence_diagram.hpp"
 #include "report/finding_groups.hpp"
 #include "report/report_blocks.hpp"
-#include "report/sequence_diagram.hpp"
 
 namespace tcpscope {
 
@@ -58,8 +58,6 @@ LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows);
 /// handshake only, from the first SYN to the first data after it.
 LadderWindow reportLadderWindow(const SequenceDiagram& diagram, size_t maxArrows);
 
-/// "41.2 ms", "1.72 s": a wait or a wall-clock time as the incident report writes it.
-std::string reportDuration(double ms);
 /// Who a cause is about: "127.0.0.1 -> 127.0.0.1:3307", "listener 127.0.0.1:9200", "client
 /// 127.0.0.1" (a finding of no connection: what its evidence names), or "".
 std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& group);

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "detect/wording.hpp"
+#include "present/value_format.hpp"
 #include "report/cause_and_fix.hpp"
 #include "report/finding_groups.hpp"
-#include "report/report_format.hpp"
 
 namespace tcpscope {
 

@@ -15,11 +15,11 @@
 
 #include "decode/packet_decoder.hpp"
 #include "engine/worker_threads.hpp"
+#include "present/value_format.hpp"
 #include "report/finding_evidence.hpp"
 #include "report/finding_groups.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/placement_json.hpp"
-#include "report/report_format.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_json.hpp"
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "present/value_format.hpp"
+
 namespace tcpscope {
 
 std::string mermaidAlias(const SequenceDiagram& diagram, size_t lifeline) {
@@ -24,17 +26,6 @@ std::string mermaidEscape(const std::string& text) {
         }
     }
     return escaped;
-}
-
-std::string humanDuration(int64_t durationNs) {
-    const double ms = static_cast<double>(durationNs) / 1e6;
-    if (ms < 1) {
-        return fmt::format("{:.3f} ms", ms);
-    }
-    if (ms < 1000) {
-        return fmt::format("{:.1f} ms", ms);
-    }
-    return fmt::format("{:.2f} s", ms / 1000);
 }
 
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "report/ladder_syscalls.hpp"
-#include "report/sequence_diagram.hpp"
+#include "present/sequence_diagram.hpp"
+#include "present/sequence_syscalls.hpp"
 
 namespace tcpscope {
 
@@ -33,8 +33,5 @@ std::string mermaidAlias(const SequenceDiagram& diagram, size_t lifeline);
 
 /// Text made safe for a Mermaid message or note: `#` and `;` become entity codes, line breaks spaces.
 std::string mermaidEscape(const std::string& text);
-
-/// "40.1 ms", "2.35 s": a duration in the unit a reader expects.
-std::string humanDuration(int64_t durationNs);
 
 }  // namespace tcpscope

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "align/flow_time_breakdown.hpp"
-#include "report/report_format.hpp"
+#include "present/value_format.hpp"
 
 namespace tcpscope {
 

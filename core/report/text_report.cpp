@@ -6,8 +6,8 @@
 #include <fmt/ostream.h>
 
 #include "decode/packet_decoder.hpp"
+#include "present/value_format.hpp"
 #include "report/finding_groups.hpp"
-#include "report/report_format.hpp"
 #include "report/time_lost.hpp"
 
 namespace tcpscope {

@@ -8,7 +8,7 @@
 
 #include "detect/finding.hpp"
 #include "tcp/connection.hpp"
-#include "views/timeline_model.hpp"
+#include "timeline/timeline_model.hpp"
 
 namespace timeline_test {
 

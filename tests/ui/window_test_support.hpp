@@ -12,7 +12,7 @@
 #include <QDir>
 #include <QFile>
 
-#include "capture/capture_settings.hpp"
+#include "live_capture/capture_settings.hpp"
 #include "window/main_window.hpp"
 
 namespace window_test {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "points/seen_at.hpp"
-#include "report/report_format.hpp"
+#include "capture_points/seen_at.hpp"
+#include "present/value_format.hpp"
 #include "series/connection_packets.hpp"
 
 namespace tcpscope::ui {

@@ -3,8 +3,8 @@
 #include <QHeaderView>
 #include <algorithm>
 
-#include "points/seen_at.hpp"
-#include "report/report_format.hpp"
+#include "capture_points/seen_at.hpp"
+#include "present/value_format.hpp"
 
 namespace tcpscope::ui {
 

@@ -1,6 +1,8 @@
 #pragma once
 #include <cstdint>
 
+#include "strace/syscall_record.hpp"
+
 namespace tcpscope::ui {
 
 /// What an event of a syscall lane or lifeline is, for its colour: the calls that move bytes
@@ -12,5 +14,8 @@ enum class EventKind : uint8_t {
     Wait,    ///< poll, select, epoll_wait: the process blocked
     Failed,  ///< a call that returned an error
 };
+
+/// The kind of a traced call, as a syscall lane and a lifeline colour it.
+EventKind eventKindOf(const SyscallRecord& call);
 
 }  // namespace tcpscope::ui

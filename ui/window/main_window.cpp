@@ -17,13 +17,13 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "annotate/notes_controller.hpp"
-#include "capture/live_capture_controller.hpp"
-#include "export/headless_export.hpp"
-#include "export/view_export_dialog.hpp"
+#include "file_export/headless_export.hpp"
+#include "file_export/view_export_dialog.hpp"
 #include "fleet_browser/fleet_window.hpp"
+#include "live_capture/live_capture_controller.hpp"
 #include "loading/bundled_samples.hpp"
 #include "loading/input_kind.hpp"
+#include "notes/notes_controller.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
 namespace tcpscope::ui {
@@ -118,7 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildLayout();
     buildTabOrder();
     connectLoader();
-    // The Notes dock and menu, notes in the views (ui/annotate).
+    // The Notes dock and menu, notes in the views (ui/notes).
     new NotesController(this, {timelineView_, sequenceView_, packetsView_, findingsView_, viewTabs_});
     restoreWindowState();
 }

@@ -20,8 +20,8 @@
 #include "models/packets_model.hpp"
 #include "panels/finding_detail_panel.hpp"
 #include "panels/packet_detail_panel.hpp"
-#include "views/sequence_view.hpp"
-#include "views/timeline_view.hpp"
+#include "sequence/sequence_view.hpp"
+#include "timeline/timeline_view.hpp"
 
 class QSplitter;
 class QToolBar;

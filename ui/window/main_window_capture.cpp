@@ -8,8 +8,8 @@
 #include <QStyle>
 #include <QToolBar>
 
-#include "capture/capture_dialog.hpp"
-#include "capture/live_capture_controller.hpp"
+#include "live_capture/capture_dialog.hpp"
+#include "live_capture/live_capture_controller.hpp"
 #include "window/main_window.hpp"
 
 namespace tcpscope::ui {

@@ -2,8 +2,8 @@
 #include <QFileDialog>
 #include <QTabWidget>
 
-#include "points/capture_points_dialog.hpp"
-#include "points/points_panel.hpp"
+#include "capture_points/capture_points_dialog.hpp"
+#include "capture_points/points_panel.hpp"
 #include "window/main_window.hpp"
 
 namespace tcpscope::ui {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "present/value_format.hpp"
 #include "support/ladder_capture.hpp"
 
 using namespace tcpscope;

@@ -1,0 +1,135 @@
+// The main window on the real Nagle sample, as a user sees it after opening it: the finding is
+// listed first, selecting it selects its connection, shows its packets and lands the sequence
+// diagram on the stall; with the strace log the details say the trace confirms it. The keyboard
+// walks findings, packets and stalls. The window is saved as a PNG in the build folder.
+#include <QDir>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <catch2/catch.hpp>
+
+#include "ui/window_test_support.hpp"
+
+using namespace tcpscope;
+using namespace tcpscope::ui;
+using namespace window_test;
+
+TEST_CASE("the main window opens the Nagle sample with the finding first and everything linked", "[ui][window]") {
+    TestWindow test;
+    MainWindow& window = test.window;
+    REQUIRE(test.open({samplePath("proxy-nagle.pcap")}, {samplePath("proxy-nagle.strace")}));
+    REQUIRE(window.results()->alignment() != nullptr);
+
+    auto* findings = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
+    REQUIRE(findings != nullptr);
+    const QModelIndex group = findings->model()->index(0, 0);
+    CHECK(group.data().toString().startsWith(QStringLiteral("Nagle + delayed ACK")));
+    CHECK(findings->model()->rowCount(group) == 2);
+    // The first finding is selected on load: its connection and its packets follow.
+    REQUIRE(waitFor([findings]() { return findings->currentIndex().parent().isValid(); }));
+    const QString summary = findings->currentIndex().siblingAtColumn(3).data().toString();
+    CHECK(summary.contains(QStringLiteral("held back by Nagle")));
+    CHECK(summary.contains(QStringLiteral("system call trace confirms")));
+
+    auto* details = window.findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
+    REQUIRE(details != nullptr);
+    CHECK(details->toPlainText().contains(QStringLiteral("Confirmed by the system call trace")));
+
+    auto* connections = window.findChild<QTableView*>(QStringLiteral("connectionsView"));
+    auto* packets = window.findChild<QTableView*>(QStringLiteral("packetsView"));
+    REQUIRE(connections != nullptr);
+    REQUIRE(packets != nullptr);
+    CHECK(connections->currentIndex().isValid());
+    CHECK(packets->model()->rowCount() == 246);  // the 124 + 122 packets of the selected connection
+
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("viewTabs"));
+    REQUIRE(tabs != nullptr);
+    CHECK(tabs->currentWidget()->objectName() == QStringLiteral("sequenceView"));
+
+    QApplication::processEvents();
+    const QImage shot = window.grab().toImage();
+    CHECK(shot.width() >= 1400);
+    CHECK(shot.save(QDir::current().filePath(QStringLiteral("main-window-proxy-nagle.png"))));
+}
+
+TEST_CASE("the keyboard walks findings, stalls and packets from the Go menu", "[ui][window][keyboard]") {
+    TestWindow test;
+    MainWindow& window = test.window;
+    REQUIRE(test.open({samplePath("proxy-nagle.pcap")}));
+    auto* packets = window.findChild<QTableView*>(QStringLiteral("packetsView"));
+    REQUIRE(packets != nullptr);
+
+    QAction* next = actionWithShortcut(window, QKeySequence(Qt::Key_F8));
+    QAction* previous = actionWithShortcut(window, QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    QAction* nextStall = actionWithShortcut(window, QKeySequence(Qt::Key_F9));
+    QAction* nextPacket = actionWithShortcut(window, QKeySequence(Qt::CTRL | Qt::Key_Down));
+    QAction* previousPacket = actionWithShortcut(window, QKeySequence(Qt::CTRL | Qt::Key_Up));
+    REQUIRE(next != nullptr);
+    REQUIRE(previous != nullptr);
+    REQUIRE(nextStall != nullptr);
+    REQUIRE(nextPacket != nullptr);
+    REQUIRE(previousPacket != nullptr);
+
+    REQUIRE(window.currentFinding() != nullptr);
+    const uint32_t first = window.currentFinding()->id;
+    const uint32_t firstFlow = window.currentFinding()->connection;
+    next->trigger();
+    REQUIRE(window.currentFinding() != nullptr);
+    const uint32_t second = window.currentFinding()->id;
+    CHECK(second != first);
+    CHECK(window.currentFinding()->connection != firstFlow);  // the other side of the proxy
+    next->trigger();
+    CHECK(window.currentFinding()->id == first);  // two findings: wraps around
+    previous->trigger();
+    CHECK(window.currentFinding()->id == second);
+    previous->trigger();
+    CHECK(window.currentFinding()->id == first);
+
+    // F9 goes from stall to stall of the finding: the packet of its small segment, in the diagram.
+    const auto& instances = window.currentFinding()->evidence["instances"];
+    REQUIRE(instances.size() > 2);
+    nextStall->trigger();
+    nextStall->trigger();
+    const uint32_t secondStallFrame = instances[1]["frames"][0].get<uint32_t>();
+    CHECK(window.showStall(0) == secondStallFrame);
+    auto* sequence = window.findChild<SequenceView*>(QStringLiteral("sequenceView"));
+    REQUIRE(sequence != nullptr);
+    REQUIRE(sequence->selectedArrow() != kNoArrow);
+    CHECK(sequence->sequenceLayout().diagram()->arrows()[sequence->selectedArrow()].frame == secondStallFrame);
+
+    const int row = packets->currentIndex().row();
+    REQUIRE(row > 0);
+    nextPacket->trigger();
+    CHECK(packets->currentIndex().row() == row + 1);
+    previousPacket->trigger();
+    previousPacket->trigger();
+    CHECK(packets->currentIndex().row() == row - 1);
+}
+
+TEST_CASE("dropped or opened files are sorted by content into captures and strace logs", "[ui][window][strace]") {
+    TestWindow test;
+    MainWindow& window = test.window;
+    LoadCounter& loads = test.loads;
+    // An strace log alone needs a capture; a file of neither kind is refused in one line.
+    CHECK_FALSE(window.openFiles({samplePath("proxy-nagle.strace")}));
+    CHECK_FALSE(window.openFiles({samplePath("README.md")}));
+    CHECK(window.results() == nullptr);
+
+    // The log first, the capture second, names do not matter: the content does.
+    REQUIRE(window.openFiles({samplePath("proxy-nodelay.strace"), samplePath("proxy-nodelay.pcap")}));
+    REQUIRE(loads.waitBeyond(0));
+    CHECK(window.request().captures == QStringList{samplePath("proxy-nodelay.pcap")});
+    CHECK(window.request().straceLogs == QStringList{samplePath("proxy-nodelay.strace")});
+    REQUIRE(window.results()->alignment() != nullptr);
+    CHECK(window.results()->findings().empty());  // TCP_NODELAY: nothing held
+
+    // Attaching a log to the open capture analyses it again with the log.
+    REQUIRE(test.open({samplePath("proxy-nagle.pcap")}));
+    CHECK(window.results()->alignment() == nullptr);
+    REQUIRE(window.openFiles({samplePath("proxy-nagle.strace")}));
+    REQUIRE(loads.waitBeyond(2));
+    CHECK(window.request().captures == QStringList{samplePath("proxy-nagle.pcap")});
+    REQUIRE(window.results()->alignment() != nullptr);
+    CHECK_FALSE(window.results()->findings().front().straceVerdicts.empty());
+}

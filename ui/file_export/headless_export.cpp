@@ -1,0 +1,362 @@
+#include "file_export/headless_export.hpp"
+
+#include <fmt/format.h>
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "detect/wording.hpp"
+#include "file_export/handshake_picture.hpp"
+#include "file_export/port_pool_picture.hpp"
+#include "file_export/report_pdf.hpp"
+#include "file_export/view_export.hpp"
+#include "present/handshake_retries.hpp"
+#include "present/port_pool_marks.hpp"
+#include "report/incident_report.hpp"
+#include "report/report_notes.hpp"
+#include "sequence/sequence_syscalls.hpp"
+
+namespace tcpscope::ui {
+
+namespace {
+
+// Arguments of the QApplication: they must outlive it.
+int gArgc = 1;
+char gName[] = "tcpscope-cli";
+char* gArgv[] = {gName, nullptr};
+
+constexpr size_t kReportLadderArrows = 60;
+constexpr size_t kMinReportLadderArrows = 20;
+constexpr double kReportWidthPx = 1280;
+
+// A ladder laid out for an export: syscalls of the traced processes beside the lifelines.
+SequenceLayout exportLayout(const ResultsPtr& results, const std::vector<uint32_t>& flows, double widthPx) {
+    SequenceScale scale;
+    scale.width = widthPx;
+    SequenceLayout layout = flows.size() == 2 ? SequenceLayout::ofProxy(results, flows[0], flows[1], scale)
+                                              : SequenceLayout::ofConnection(results, flows.front(), scale);
+    if (!layout.isEmpty() && results->alignment() != nullptr) {
+        layout.setSyscalls(sequenceSyscalls(*results->alignment(), *layout.diagram()));
+    }
+    return layout;
+}
+
+// The notes of the capture (its sidecar and pcapng comments), drawn as the GUI draws them.
+NotePins exportNotePins(const ResultsPtr& results) {
+    const CaptureAnalysis* analysis = results ? results->analysis() : nullptr;
+    const std::optional<CaptureNotes> notes = analysis != nullptr ? reportNotes(*analysis) : std::nullopt;
+    return notes ? placeSyscallPins(makeNotePins(notes->notes), results->alignment()) : NotePins();
+}
+
+SequencePaintOptions exportSequenceOptions(const ResultsPtr& results) {
+    SequencePaintOptions options;
+    options.palette = documentPalette();
+    options.legend = true;
+    options.notes = exportNotePins(results);
+    return options;
+}
+
+// The timeline widget an export draws with: never shown, lanes built at once, document colours.
+void prepareTimeline(TimelineView& view, const ResultsPtr& results, double widthPx) {
+    view.setBackgroundBuildThreshold(SIZE_MAX);
+    view.setFailedConnectLanesShown(false);  // the port-pool picture draws its own, for its cause's server
+    view.setPalette(documentPalette());
+    view.resize(static_cast<int>(widthPx), 600);
+    view.setResults(results);
+    view.setNotePins(exportNotePins(results));
+}
+
+// Tallest picture of a report, heading included, at 1x: a page a person can read and print.
+constexpr double kMaxPictureHeightPx = 2000;
+
+// `range` of `view` as a page no taller than kMaxPictureHeightPx: as the view opens it (one lane per
+// connection, or the population view of a capture of many), else in the population view, else cut
+// at the bottom.
+ExportPage boundedTimelinePage(TimelineView& view, TimeRange range, const QString& title) {
+    const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
+    ExportPage page = timelineExportPage(view, range, kReportWidthPx);
+    if (page.size.height() > lanesPx) {
+        view.setGrouping(LaneGrouping::ClientToServer);
+        view.setAllGroupsCollapsed(true);
+        page = timelineExportPage(view, range, kReportWidthPx);
+    }
+    page.size.setHeight(std::min(page.size.height(), lanesPx));
+    page.title = title;
+    return page;
+}
+
+// What a bounded timeline shows: its lanes, and what it left out.
+std::string timelineNote(const TimelineView& view) {
+    const TimelineModel& model = view.model();
+    if (model.grouping() == LaneGrouping::Connection) {
+        return "one lane per connection; stalls shaded and labelled with their cause.";
+    }
+    const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
+    const bool cut = view.renderSize(kReportWidthPx).height() > lanesPx;
+    return fmt::format(
+        "{} connections in {} (client host → server endpoint); a folded population is one strip of how many "
+        "of its connections wait on a SYN, are open, stalled or in TIME_WAIT{}{}.",
+        model.connections().size(), plural(model.groups().size(), "population", "populations"),
+        model.populationRows().empty() ? ""
+        : model.populationRows().back().row == PopulationRow::SynWaits
+            ? ", under capture-wide rows of new connections per second, TIME_WAIT and ports in use against their "
+              "limit, and handshakes waiting"
+            : ", under capture-wide rows of new connections per second, and TIME_WAIT and ports in use against their "
+              "limit",
+        cut ? "; the lanes below the picture's 2,000 px are left out" : "");
+}
+
+QString writeBoth(const ExportPage& page, const QString& directory, const QString& baseName, QStringList& written) {
+    for (const auto& [suffix, format] :
+         {std::pair{QStringLiteral(".png"), ExportFormat::Png}, std::pair{QStringLiteral(".svg"), ExportFormat::Svg}}) {
+        const QString path = QDir(directory).filePath(baseName + suffix);
+        if (QString error = exportDiagrams({page}, path, format, 1.0, documentPalette()); !error.isEmpty()) {
+            return error;
+        }
+        written << path;
+    }
+    return {};
+}
+
+}  // namespace
+
+HeadlessGui::HeadlessGui() {
+    if (QCoreApplication::instance() != nullptr) {
+        return;
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+        QByteArray pattern = QDir::tempPath().toLocal8Bit() + "/tcpscope-runtime-XXXXXX";
+        if (::mkdtemp(pattern.data()) != nullptr) {  // mode 0700, as Qt wants a runtime directory
+            runtimeDir_ = pattern;
+            qputenv("XDG_RUNTIME_DIR", runtimeDir_);
+        }
+    }
+    app_ = std::make_unique<QApplication>(gArgc, gArgv);
+}
+
+HeadlessGui::~HeadlessGui() {
+    app_.reset();
+    if (!runtimeDir_.isEmpty()) {
+        QDir(QString::fromLocal8Bit(runtimeDir_)).removeRecursively();
+        qunsetenv("XDG_RUNTIME_DIR");
+    }
+}
+
+ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest& request) {
+    ExportOutcome outcome;
+    const std::optional<ExportFormat> format = exportFormatOf(request.out);
+    if (!format) {
+        outcome.error = QStringLiteral("%1: the file name must end in .svg, .png or .pdf").arg(request.out);
+        return outcome;
+    }
+    if (!results || results->analysis() == nullptr) {
+        outcome.error = QStringLiteral("%1: no analysis to draw").arg(request.out);
+        return outcome;
+    }
+    const size_t flows = results->connections().size();
+    for (const uint32_t flow : {request.flow, request.proxyFlow.value_or(request.flow)}) {
+        if (flow >= flows) {
+            outcome.error = QStringLiteral("%1: no flow %2 (the capture has %3)").arg(request.out).arg(flow).arg(flows);
+            return outcome;
+        }
+    }
+    const int64_t origin = results->firstTsNs();
+    const TimeRange range{
+        request.fromSeconds ? origin + static_cast<int64_t>(*request.fromSeconds * 1e9) : origin,
+        request.toSeconds ? origin + static_cast<int64_t>(*request.toSeconds * 1e9) : results->lastTsNs()};
+    if (range.endNs < range.startNs) {
+        outcome.error = QStringLiteral("%1: the time range ends before it starts").arg(request.out);
+        return outcome;
+    }
+
+    std::vector<ExportPage> pages;
+    QStringList described;
+    const bool sequence = request.view != DiagramRequest::View::Timeline;
+    const bool timeline = request.view != DiagramRequest::View::Sequence;
+    std::vector<uint32_t> legs = {request.flow};
+    if (request.proxyFlow && *request.proxyFlow != request.flow) {
+        legs.push_back(*request.proxyFlow);
+    }
+    const SequenceLayout layout = exportLayout(results, legs, request.widthPx);
+    if (sequence) {
+        const SequenceDiagram& diagram = *layout.diagram();
+        SequenceRowRange rows;
+        if (request.fromSeconds || request.toSeconds) {
+            rows.first = diagram.firstArrowAtOrAfter(range.startNs);
+            rows.end = diagram.firstArrowAtOrAfter(range.endNs + 1);
+        } else {
+            const LadderWindow window = ladderWindow(diagram, request.maxArrows);
+            rows = {window.first, window.first + window.count};
+        }
+        rows.end = std::min(rows.end, rows.first + request.maxArrows);
+        if (rows.empty()) {
+            outcome.error =
+                QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
+            return outcome;
+        }
+        pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
+        described << QStringLiteral("%1, packets %2 to %3 of %4")
+                         .arg(sequenceTitle(diagram).toLower())
+                         .arg(rows.first + 1)
+                         .arg(rows.end)
+                         .arg(diagram.arrows().size());
+    }
+    TimelineView view;
+    if (timeline) {
+        prepareTimeline(view, results, request.widthPx);
+        pages.push_back(timelineExportPage(view, range, request.widthPx));
+        described << QStringLiteral("timeline of %1 lanes").arg(view.model().rows().size());
+    }
+    outcome.error = exportDiagrams(pages, request.out, *format, request.scale, documentPalette());
+    if (outcome.error.isEmpty()) {
+        outcome.written << request.out;
+        outcome.description = described.join(QStringLiteral("; "));
+    }
+    return outcome;
+}
+
+ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& directory) {
+    ExportOutcome outcome;
+    if (!results || results->analysis() == nullptr) {
+        outcome.error = QStringLiteral("%1: no analysis to report").arg(directory);
+        return outcome;
+    }
+    if (!QDir().mkpath(directory)) {
+        outcome.error = QStringLiteral("%1: cannot make the directory").arg(directory);
+        return outcome;
+    }
+    const CaptureAnalysis& analysis = *results->analysis();
+    IncidentReportInput input;
+    input.captureName = captureName(*results).toStdString();
+    input.alignment = results->alignment();
+    input.ladderArrows = kReportLadderArrows;
+    std::vector<std::pair<QString, QImage>> images;  // for the PDF, by the names the print HTML uses
+    const auto picture = [&](const ExportPage& page, const QString& baseName, std::string note) {
+        ReportImage image;
+        if (outcome.error = writeBoth(page, directory, baseName, outcome.written); !outcome.error.isEmpty()) {
+            return image;
+        }
+        const QString png = baseName + QStringLiteral(".png");
+        QFile file(QDir(directory).filePath(png));
+        if (!file.open(QIODevice::ReadOnly)) {
+            outcome.error = QStringLiteral("%1: cannot read the picture back").arg(file.fileName());
+            return image;
+        }
+        const QByteArray bytes = file.readAll();
+        images.emplace_back(png, QImage::fromData(bytes, "PNG"));
+        image = {page.title.toStdString(), png.toStdString(), (baseName + QStringLiteral(".svg")).toStdString(),
+                 "data:image/png;base64," + bytes.toBase64().toStdString(), std::move(note)};
+        return image;
+    };
+
+    TimelineView overview;
+    prepareTimeline(overview, results, kReportWidthPx);
+    const TimeRange capture{results->firstTsNs(), results->lastTsNs()};
+    const ExportPage overviewPage = boundedTimelinePage(overview, capture, QStringLiteral("Timeline of the capture"));
+    input.timeline = picture(overviewPage, QStringLiteral("timeline"), timelineNote(overview));
+    if (!outcome.error.isEmpty()) {
+        return outcome;
+    }
+
+    const std::vector<ReportSection> sections = reportSections(analysis);
+    for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
+        const ReportSection& section = sections[index];
+        const QString baseName = QStringLiteral("cause-%1").arg(index + 1);
+        if (section.picture == SectionPicture::Ladder && !section.sameLadderAs) {
+            const SequenceLayout layout = exportLayout(results, section.ladder.flows, kReportWidthPx);
+            // Fewer arrows where system calls beside the lifelines make the rows taller.
+            size_t arrows = kReportLadderArrows;
+            const auto ladderPage = [&] {
+                const LadderWindow window = reportLadderWindow(*layout.diagram(), arrows);
+                return sequenceExportPage(layout, {window.first, window.first + window.count},
+                                          exportSequenceOptions(results));
+            };
+            ExportPage page = ladderPage();
+            while (exportPageSize(page).height() > kMaxPictureHeightPx && arrows > kMinReportLadderArrows) {
+                arrows -= 5;
+                page = ladderPage();
+            }
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-ladder"), {}));
+            input.sections.back().ladderArrows = arrows;
+        } else if (section.picture == SectionPicture::Handshakes) {
+            const HandshakeRetries retries =
+                handshakeRetries(analysis, section.group.findings, kMaxHandshakePictureRows);
+            const ExportPage page = handshakeExportPage(
+                retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
+                exportSubtitle(*results, {retries.startNs, retries.endNs}), kReportWidthPx);
+            input.sections.push_back(
+                picture(page, baseName + QStringLiteral("-handshakes"), handshakeRetriesNote(retries)));
+        } else if (section.picture == SectionPicture::PortPool) {
+            // The capture-wide rows over the cause's time, the pause shaded, the failed connect()s in a lane.
+            TimelineView view;
+            prepareTimeline(view, results, kReportWidthPx);
+            const PortPoolMarks marks =
+                portPoolMarks(analysis, section.group.findings, view.model().population(), results->alignment());
+            if (std::optional<TimelineLane> lane = failedConnectsLane(marks)) {
+                view.setExtraLanes({std::move(*lane)});
+            }
+            const TimeRange range{section.range.startNs, section.range.endNs};
+            ExportPage page = boundedTimelinePage(
+                view, range, QString::fromStdString("Ports and TIME_WAIT: " + sectionTitle(analysis, section.group)));
+            addPortPoolOverlay(page, view, range, marks);
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-ports"), portPoolNote(marks)));
+        } else if (section.picture == SectionPicture::Timeline) {
+            TimelineView view;
+            prepareTimeline(view, results, kReportWidthPx);
+            const QString title = QStringLiteral("Timeline of %1")
+                                      .arg(QString::fromStdString(std::string(findingKindTitle(section.group.kind))));
+            const TimeRange range{section.range.startNs, section.range.endNs};
+            // The page first: it may group the lanes, which the note tells.
+            const ExportPage page = boundedTimelinePage(view, range, title);
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-timeline"), timelineNote(view)));
+        } else {
+            input.sections.emplace_back();
+        }
+        if (!outcome.error.isEmpty()) {
+            return outcome;
+        }
+    }
+
+    for (const QString& name : {QStringLiteral("report.md"), QStringLiteral("report.html")}) {
+        const QString path = QDir(directory).filePath(name);
+        std::ofstream out(path.toStdString(), std::ios::binary);
+        if (name.endsWith(QStringLiteral(".md"))) {
+            writeIncidentMarkdown(out, analysis, input);
+        } else {
+            writeIncidentHtml(out, analysis, input);
+        }
+        out.close();
+        if (!out) {
+            outcome.error = QStringLiteral("%1: cannot write the report").arg(path);
+            return outcome;
+        }
+        outcome.written << path;
+    }
+    std::ostringstream print;
+    HtmlReportOptions printOptions;
+    printOptions.forPrint = true;
+    printOptions.printWidthPx = kReportPrintWidthPx;
+    writeIncidentHtml(print, analysis, input, printOptions);
+    const QString pdf = QDir(directory).filePath(QStringLiteral("report.pdf"));
+    if (outcome.error =
+            writeReportPdf(pdf, QStringLiteral("Incident report: %1").arg(captureName(*results)), print.str(), images);
+        !outcome.error.isEmpty()) {
+        return outcome;
+    }
+    outcome.written << pdf;
+    outcome.description =
+        QStringLiteral("incident report of %1 (%2 pictures)")
+            .arg(sections.size() == 1 ? QStringLiteral("1 cause") : QStringLiteral("%1 causes").arg(sections.size()))
+            .arg(images.size());
+    return outcome;
+}
+
+}  // namespace tcpscope::ui
