@@ -1,4 +1,4 @@
-// mermaid: the ladder diagram of a flow (or a proxy pair) as Mermaid text (issue 5), with the
+// mermaid: the sequence diagram of a flow (or a proxy pair) as Mermaid text (issue 5), with the
 // traced processes' system calls beside their lifelines when strace logs are given.
 #include <iostream>
 #include <memory>
@@ -39,11 +39,11 @@ int runMermaid(const CLI::App& command, MermaidCommandOptions& options) {
     const SequenceDiagram diagram = options.proxyFlow
                                         ? SequenceDiagram::ofProxy(analysis, options.flow, *options.proxyFlow)
                                         : SequenceDiagram::ofConnection(analysis, options.flow);
-    std::vector<LadderSyscall> syscalls;
+    std::vector<DiagramSyscall> syscalls;
     MermaidOptions mermaidOptions;
     mermaidOptions.maxArrows = options.maxArrows;
     if (const StraceAlignment* alignment = loaded.aligned()) {
-        syscalls = ladderSyscalls(*alignment, diagram);
+        syscalls = diagramSyscalls(*alignment, diagram);
         mermaidOptions.syscalls = &syscalls;
     }
     std::cout << mermaidSequence(diagram, mermaidOptions);

@@ -27,7 +27,7 @@ struct SequenceArrow {
 
 inline constexpr size_t kNoArrow = SIZE_MAX;
 
-/// What a packet of a port reuse collision is, when the ladder names it instead of printing its
+/// What a packet of a port reuse collision is, when the sequence diagram names it instead of printing its
 /// sequence numbers (those of the server's answer and the client's RST belong to the earlier connection).
 enum class CollisionRole : uint8_t {
     ReusingSyn,    ///< the first SYN, on the 4-tuple of the earlier connection
@@ -64,9 +64,9 @@ struct SequenceStall {
     uint32_t earlierConnection = kNoConnection;
 };
 
-/// The content of a ladder diagram of one connection, or of two connections through a proxy:
+/// The content of a sequence diagram of one connection, or of two connections through a proxy:
 /// lifelines, one arrow per packet in capture order, and the stalls of the findings. Shared by the
-/// Mermaid text and the GUI's ladder, so both show the same arrows. Keeps a pointer to the
+/// Mermaid text and the GUI's sequence diagram, so both show the same arrows. Keeps a pointer to the
 /// packet index (the analysis's engine's, or a snapshot), which must outlive it.
 class SequenceDiagram {
 public:

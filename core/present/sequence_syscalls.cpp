@@ -23,8 +23,8 @@ size_t lifelineOf(size_t leg, Side side) {
 
 }  // namespace
 
-std::vector<LadderSyscall> ladderSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram) {
-    std::vector<LadderSyscall> syscalls;
+std::vector<DiagramSyscall> diagramSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram) {
+    std::vector<DiagramSyscall> syscalls;
     // (log, record, lifeline): a process at both ends of a proxy waits once, not once per socket.
     std::set<std::tuple<uint32_t, uint32_t, size_t>> seen;
     const auto add = [&](const TracedSocket& socket, uint32_t socketIndex, uint32_t record, size_t lifeline) {
@@ -33,7 +33,7 @@ std::vector<LadderSyscall> ladderSyscalls(const StraceAlignment& alignment, cons
         }
         const StraceLog& log = alignment.logs[socket.log].log;
         const SyscallRecord& call = log.records[record];
-        LadderSyscall syscall;
+        DiagramSyscall syscall;
         syscall.tsNs = alignment.captureTsNs(socket.log, call);
         syscall.durationNs = std::max<int64_t>(call.durationNs, 0);
         syscall.label = syscallShortLabel(log, call);
@@ -73,7 +73,7 @@ std::vector<LadderSyscall> ladderSyscalls(const StraceAlignment& alignment, cons
         }
     }
     std::stable_sort(syscalls.begin(), syscalls.end(),
-                     [](const LadderSyscall& a, const LadderSyscall& b) { return a.tsNs < b.tsNs; });
+                     [](const DiagramSyscall& a, const DiagramSyscall& b) { return a.tsNs < b.tsNs; });
     return syscalls;
 }
 

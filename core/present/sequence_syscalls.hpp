@@ -10,7 +10,7 @@
 namespace tcpscope {
 
 /// A system call the sequence diagram draws beside a lifeline, and the Mermaid text writes as a note.
-struct LadderSyscall {
+struct DiagramSyscall {
     int64_t tsNs = 0;           ///< when it started, on the capture's clock
     int64_t durationNs = 0;     ///< how long it took (strace -T), 0 if unknown
     std::string label;          ///< syscallShortLabel(): "sendto 35 B", "epoll_wait 46.3 ms"
@@ -23,6 +23,6 @@ struct LadderSyscall {
 /// The system calls of the traced processes at the ends of `diagram`'s connections, each on its
 /// lifeline, in time order: the calls on the sockets, and the waits of the same process during
 /// the sockets' lives (once per lifeline). Writes and reads name the frame of their first segment.
-std::vector<LadderSyscall> ladderSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram);
+std::vector<DiagramSyscall> diagramSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram);
 
 }  // namespace tcpscope

@@ -79,22 +79,23 @@ std::string captureText(const CaptureAnalysis& analysis, const IncidentReportInp
     return capture;
 }
 
-// The arrows a section's ladder draws (its picture's, and so its Mermaid text's).
-size_t ladderArrowsOf(const IncidentReportInput& input, size_t index) {
-    return index < input.sections.size() && input.sections[index].ladderArrows > 0 ? input.sections[index].ladderArrows
-                                                                                   : input.ladderArrows;
+// The arrows a section's sequence diagram draws (its picture's, and so its Mermaid text's).
+size_t sequenceArrowsOf(const IncidentReportInput& input, size_t index) {
+    return index < input.sections.size() && input.sections[index].sequenceArrows > 0
+               ? input.sections[index].sequenceArrows
+               : input.sequenceArrows;
 }
 
-void ladderBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis, const IncidentReportInput& input,
-                  const ReportSection& section, size_t index) {
-    if (section.sameLadderAs) {
+void sequenceBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis, const IncidentReportInput& input,
+                    const ReportSection& section, size_t index) {
+    if (section.sameSequenceAs) {
         blocks.push_back(
-            paragraph("Picture.", fmt::format("the ladder of {} in section {} shows these stalls too.",
-                                              flowsText(section.ladder.flows), *section.sameLadderAs + 1)));
+            paragraph("Picture.", fmt::format("the sequence diagram of {} in section {} shows these stalls too.",
+                                              flowsText(section.sequence.flows), *section.sameSequenceAs + 1)));
         return;
     }
-    const SequenceDiagram diagram = ladderDiagram(analysis, section.ladder);
-    const LadderWindow window = reportLadderWindow(diagram, ladderArrowsOf(input, index));
+    const SequenceDiagram diagram = sectionDiagram(analysis, section.sequence);
+    const SequenceWindow window = reportSequenceWindow(diagram, sequenceArrowsOf(input, index));
     if (index < input.sections.size() && !input.sections[index].file.empty()) {
         blocks.push_back(image(input.sections[index]));
     }
@@ -102,21 +103,21 @@ void ladderBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analy
     const char* extent = handshake ? "its handshake, from the first SYN to the first data; the bracket beside the "
                                      "client that waited."
                                    : "from just before the first stall; brackets beside the side that waited.";
-    blocks.push_back(paragraph(
-        "Picture.", fmt::format("the ladder of {}: packets {} to {} of {}, {}", flowsText(section.ladder.flows),
-                                window.first + 1, window.first + window.count, diagram.arrows().size(), extent)));
+    blocks.push_back(paragraph("Picture.", fmt::format("the sequence diagram of {}: packets {} to {} of {}, {}",
+                                                       flowsText(section.sequence.flows), window.first + 1,
+                                                       window.first + window.count, diagram.arrows().size(), extent)));
 }
 
 void mermaidBlock(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis, const IncidentReportInput& input,
                   const ReportSection& section, size_t index) {
-    const SequenceDiagram diagram = ladderDiagram(analysis, section.ladder);
-    const LadderWindow window = reportLadderWindow(diagram, ladderArrowsOf(input, index));
+    const SequenceDiagram diagram = sectionDiagram(analysis, section.sequence);
+    const SequenceWindow window = reportSequenceWindow(diagram, sequenceArrowsOf(input, index));
     MermaidOptions options;
     options.firstArrow = window.first;
     options.maxArrows = window.count;
-    std::vector<LadderSyscall> syscalls;  // the calls the picture draws beside the traced lifelines
+    std::vector<DiagramSyscall> syscalls;  // the calls the picture draws beside the traced lifelines
     if (input.alignment != nullptr) {
-        syscalls = ladderSyscalls(*input.alignment, diagram);
+        syscalls = diagramSyscalls(*input.alignment, diagram);
         options.syscalls = &syscalls;
     }
     ReportBlock code;
@@ -160,8 +161,8 @@ void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& anal
     if (!where.empty()) {
         blocks.push_back(paragraph("Where.", where + "."));
     }
-    if (section.picture == SectionPicture::Ladder) {
-        ladderBlocks(blocks, analysis, input, section, index);
+    if (section.picture == SectionPicture::Sequence) {
+        sequenceBlocks(blocks, analysis, input, section, index);
     } else if (section.picture != SectionPicture::None && index < input.sections.size() &&
                !input.sections[index].file.empty()) {
         blocks.push_back(image(input.sections[index]));
@@ -175,7 +176,7 @@ void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& anal
         blocks.push_back(std::move(table));
     }
     blocks.push_back(paragraph("Fix.", sameKind ? asBefore : std::string(causeAndFix(group.kind).fix)));
-    if (section.picture == SectionPicture::Ladder && !section.sameLadderAs) {
+    if (section.picture == SectionPicture::Sequence && !section.sameSequenceAs) {
         mermaidBlock(blocks, analysis, input, section, index);
     }
 }

@@ -15,11 +15,11 @@ namespace tcpscope {
 /// A picture written next to the report, by whoever renders it (the GUI's export code).
 struct ReportImage {
     std::string title;        ///< "Timeline", "Sequence diagram of flows #0 and #1"
-    std::string file;         ///< relative to the report, e.g. "cause-1-ladder.png"
+    std::string file;         ///< relative to the report, e.g. "cause-1-sequence.png"
     std::string vectorFile;   ///< the same as SVG, or empty
     std::string dataUri;      ///< the PNG as a data: URI, for the HTML page that loads nothing else
     std::string note;         ///< what it shows and leaves out: "lanes grouped by server endpoint", ...
-    size_t ladderArrows = 0;  ///< a ladder: the arrows drawn, if fewer than IncidentReportInput::ladderArrows fit
+    size_t sequenceArrows = 0;  ///< a sequence diagram: the arrows drawn, if fewer than the input's fit
 };
 
 /// What the report shows besides the analysis: the capture's name, the strace logs, the pictures
@@ -29,12 +29,12 @@ struct IncidentReportInput {
     const StraceAlignment* alignment = nullptr;
     ReportImage timeline;               ///< empty file: no timeline picture
     std::vector<ReportImage> sections;  ///< parallel to reportSections(); an empty file: no picture
-    size_t ladderArrows = 60;           ///< arrows per ladder (the picture and the Mermaid text)
+    size_t sequenceArrows = 60;         ///< arrows per sequence diagram (the picture and the Mermaid text)
 };
 
 /// The incident report as Markdown: the capture, a one-screen summary (what happened, impact, root
 /// cause, fix, evidence), then one section per cause (its picture, the affected connections, the
-/// fix once, a ladder's Mermaid sequenceDiagram with the same arrows as its picture), the timeline.
+/// fix once, a sequence diagram's Mermaid sequenceDiagram with the same arrows as its picture), the timeline.
 void writeIncidentMarkdown(std::ostream& out, const CaptureAnalysis& analysis, const IncidentReportInput& input);
 /// The same report as one HTML page: self-contained (pictures as data: URIs), or, with
 /// options.forPrint, the page QTextDocument turns into the PDF.

@@ -21,7 +21,7 @@ SectionPicture pictureOf(FindingKind kind) {
         case FindingKind::DelayedAckStall:
         case FindingKind::RetransmissionStall:
         case FindingKind::ZeroWindowStall:
-        case FindingKind::PathMtu: return SectionPicture::Ladder;
+        case FindingKind::PathMtu: return SectionPicture::Sequence;
         case FindingKind::SynBacklogOverflow: return SectionPicture::Handshakes;
         case FindingKind::TimeWaitChurn:
         case FindingKind::PortExhaustion: return SectionPicture::PortPool;
@@ -70,9 +70,9 @@ WaitRange sectionRange(const CaptureAnalysis& analysis, const FindingGroup& grou
     return {std::max(capture.startNs, startNs - marginNs), std::min(capture.endNs, endNs + marginNs)};
 }
 
-ReportLadder ladderOf(const CaptureAnalysis& analysis, uint32_t connection) {
+ReportSequence sequenceOf(const CaptureAnalysis& analysis, uint32_t connection) {
     const auto pair = findProxyPartner(analysis.engine->connections(), analysis.engine->packets(), connection);
-    return pair ? ReportLadder{{pair->clientSide, pair->serverSide}} : ReportLadder{{connection}};
+    return pair ? ReportSequence{{pair->clientSide, pair->serverSide}} : ReportSequence{{connection}};
 }
 
 bool knownConnection(const CaptureAnalysis& analysis, uint32_t connection) {
@@ -170,11 +170,11 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
         ReportSection& section = sections[index];
         section.range = sectionRange(analysis, section.group);
         if (isCollision(analysis, section.group)) {
-            section.picture = SectionPicture::Ladder;  // the handshake of its worst connection
+            section.picture = SectionPicture::Sequence;  // the handshake of its worst connection
         }
         // Only the first kMaxReportSections sections are drawn (the rest are rows of a table): the
-        // others get no ladder, whose proxy partner is searched among every connection.
-        if (section.picture != SectionPicture::Ladder || index >= kMaxReportSections) {
+        // others get no sequence diagram, whose proxy partner is searched among every connection.
+        if (section.picture != SectionPicture::Sequence || index >= kMaxReportSections) {
             continue;
         }
         const Finding& worst = analysis.findings[section.group.findings.front()];
@@ -182,11 +182,11 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
             section.picture = SectionPicture::None;
             continue;
         }
-        section.ladder = ladderOf(analysis, worst.connection);
+        section.sequence = sequenceOf(analysis, worst.connection);
         for (size_t earlier = 0; earlier < index && earlier < kMaxReportSections; ++earlier) {
-            if (sections[earlier].picture == SectionPicture::Ladder &&
-                sections[earlier].ladder.flows == section.ladder.flows) {
-                section.sameLadderAs = earlier;
+            if (sections[earlier].picture == SectionPicture::Sequence &&
+                sections[earlier].sequence.flows == section.sequence.flows) {
+                section.sameSequenceAs = earlier;
                 break;
             }
         }
@@ -194,12 +194,12 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
     return sections;
 }
 
-SequenceDiagram ladderDiagram(const CaptureAnalysis& analysis, const ReportLadder& ladder) {
-    return ladder.flows.size() == 2 ? SequenceDiagram::ofProxy(analysis, ladder.flows[0], ladder.flows[1])
-                                    : SequenceDiagram::ofConnection(analysis, ladder.flows.front());
+SequenceDiagram sectionDiagram(const CaptureAnalysis& analysis, const ReportSequence& sequence) {
+    return sequence.flows.size() == 2 ? SequenceDiagram::ofProxy(analysis, sequence.flows[0], sequence.flows[1])
+                                      : SequenceDiagram::ofConnection(analysis, sequence.flows.front());
 }
 
-LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows) {
+SequenceWindow sequenceWindow(const SequenceDiagram& diagram, size_t maxArrows) {
     const size_t arrows = diagram.arrows().size();
     size_t first = 0;
     if (!diagram.stalls().empty()) {
@@ -210,8 +210,8 @@ LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows) {
     return {first, std::min(maxArrows, arrows - first)};
 }
 
-LadderWindow reportLadderWindow(const SequenceDiagram& diagram, size_t maxArrows) {
-    LadderWindow window = ladderWindow(diagram, maxArrows);
+SequenceWindow reportSequenceWindow(const SequenceDiagram& diagram, size_t maxArrows) {
+    SequenceWindow window = sequenceWindow(diagram, maxArrows);
     const auto& stalls = diagram.stalls();
     if (stalls.empty() || stalls.front().kind != FindingKind::PortReuse) {
         return window;

@@ -12,32 +12,32 @@
 
 namespace tcpscope {
 
-/// Arrows [first, first + count) of a ladder: the part an incident report draws.
-struct LadderWindow {
+/// Arrows [first, first + count) of a sequence diagram: the part an incident report draws.
+struct SequenceWindow {
     size_t first = 0;
     size_t count = 0;
 };
 
-/// A connection (or a proxy pair) whose ladder the report shows.
-struct ReportLadder {
+/// A connection (or a proxy pair) whose sequence diagram the report shows.
+struct ReportSequence {
     std::vector<uint32_t> flows;  ///< one flow, or the client side and the server side of a proxy
 };
 
-/// The picture that explains a cause: the ladder of one stalled connection; a listen backlog
+/// The picture that explains a cause: the sequence diagram of one stalled connection; a listen backlog
 /// overflow's delayed handshakes, SYN by SYN (HandshakeRetries); a port pool's TIME_WAIT against its
 /// range with the pause and the failed connect() calls (PortPoolPicture); the timeline of a
 /// population of connections over the cause's time; or none (a capture's quality).
-enum class SectionPicture : uint8_t { None, Ladder, Handshakes, PortPool, Timeline };
+enum class SectionPicture : uint8_t { None, Sequence, Handshakes, PortPool, Timeline };
 
 /// One cause of an incident report: the findings of one kind between one client host and one
 /// server endpoint (a FindingGroup), and what to draw for it.
 struct ReportSection {
     FindingGroup group;
     SectionPicture picture = SectionPicture::None;
-    ReportLadder ladder;                 ///< Ladder: its worst connection, joined with its proxy partner
-    std::optional<size_t> sameLadderAs;  ///< Ladder: an earlier section that draws the same ladder
-    WaitRange range;                     ///< Timeline, PortPool: the time of its findings, with a margin
-    double wallMs = 0;                   ///< wall-clock time during which any of its findings waited
+    ReportSequence sequence;               ///< Sequence: its worst connection, joined with its proxy partner
+    std::optional<size_t> sameSequenceAs;  ///< Sequence: an earlier section that draws the same diagram
+    WaitRange range;                       ///< Timeline, PortPool: the time of its findings, with a margin
+    double wallMs = 0;                     ///< wall-clock time during which any of its findings waited
 };
 
 /// At most this many causes get a section of their own; the others are listed in one table.
@@ -48,15 +48,15 @@ inline constexpr size_t kMaxAffectedRows = 10;
 /// The causes of `analysis`, most severe first, then by wall-clock impact, then by connection-time.
 std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis);
 
-/// The diagram of a report ladder (two lifelines, or three for a proxy pair).
-SequenceDiagram ladderDiagram(const CaptureAnalysis& analysis, const ReportLadder& ladder);
+/// The diagram of a report sequence diagram (two lifelines, or three for a proxy pair).
+SequenceDiagram sectionDiagram(const CaptureAnalysis& analysis, const ReportSequence& sequence);
 
 /// The arrows to draw of `diagram`: `maxArrows` from a few before the first stall (or from the start).
-LadderWindow ladderWindow(const SequenceDiagram& diagram, size_t maxArrows);
+SequenceWindow sequenceWindow(const SequenceDiagram& diagram, size_t maxArrows);
 
-/// The arrows a report's picture draws: those of ladderWindow, but for a port reuse collision its
+/// The arrows a report's picture draws: those of sequenceWindow, but for a port reuse collision its
 /// handshake only, from the first SYN to the first data after it.
-LadderWindow reportLadderWindow(const SequenceDiagram& diagram, size_t maxArrows);
+SequenceWindow reportSequenceWindow(const SequenceDiagram& diagram, size_t maxArrows);
 
 /// Who a cause is about: "127.0.0.1 -> 127.0.0.1:3307", "listener 127.0.0.1:9200", "client
 /// 127.0.0.1" (a finding of no connection: what its evidence names), or "".

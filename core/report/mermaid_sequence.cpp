@@ -31,9 +31,10 @@ std::string mermaidEscape(const std::string& text) {
 namespace {
 
 // Writes one note per lifeline for the calls [from, to) of `calls`, beside the lifeline on the
-// side the ladder labels them (the client's on its left, the others' on their right).
+// side the sequence diagram labels them (the client's on its left, the others' on their right).
 void writeSyscallNotes(std::string& text, const SequenceDiagram& diagram, const MermaidOptions& options,
-                       std::vector<LadderSyscall>::const_iterator from, std::vector<LadderSyscall>::const_iterator to) {
+                       std::vector<DiagramSyscall>::const_iterator from,
+                       std::vector<DiagramSyscall>::const_iterator to) {
     const size_t lifelines = diagram.participants().size();
     for (size_t lifeline = 0; lifeline < lifelines; ++lifeline) {
         std::string calls;
@@ -85,11 +86,11 @@ std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions
     auto stall = std::lower_bound(stalls.begin(), stalls.end(), first,
                                   [](const SequenceStall& s, size_t arrow) { return s.startArrow < arrow; });
     // The calls after the arrow before the first shown, up to the last shown (or all, at the end).
-    static const std::vector<LadderSyscall> kNoCalls;
-    const std::vector<LadderSyscall>& calls = options.syscalls != nullptr ? *options.syscalls : kNoCalls;
+    static const std::vector<DiagramSyscall> kNoCalls;
+    const std::vector<DiagramSyscall>& calls = options.syscalls != nullptr ? *options.syscalls : kNoCalls;
     const auto callsUntil = [&calls](auto from, int64_t tsNs) {
         return std::upper_bound(from, calls.end(), tsNs,
-                                [](int64_t ts, const LadderSyscall& call) { return ts < call.tsNs; });
+                                [](int64_t ts, const DiagramSyscall& call) { return ts < call.tsNs; });
     };
     auto call = first > 0 ? callsUntil(calls.begin(), arrows[first - 1].tsNs) : calls.begin();
     if (first < end) {

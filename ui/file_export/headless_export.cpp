@@ -30,11 +30,11 @@ int gArgc = 1;
 char gName[] = "tcpscope-cli";
 char* gArgv[] = {gName, nullptr};
 
-constexpr size_t kReportLadderArrows = 60;
-constexpr size_t kMinReportLadderArrows = 20;
+constexpr size_t kReportSequenceArrows = 60;
+constexpr size_t kMinReportSequenceArrows = 20;
 constexpr double kReportWidthPx = 1280;
 
-// A ladder laid out for an export: syscalls of the traced processes beside the lifelines.
+// A sequence diagram laid out for an export: syscalls of the traced processes beside the lifelines.
 SequenceLayout exportLayout(const ResultsPtr& results, const std::vector<uint32_t>& flows, double widthPx) {
     SequenceScale scale;
     scale.width = widthPx;
@@ -193,7 +193,7 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
             rows.first = diagram.firstArrowAtOrAfter(range.startNs);
             rows.end = diagram.firstArrowAtOrAfter(range.endNs + 1);
         } else {
-            const LadderWindow window = ladderWindow(diagram, request.maxArrows);
+            const SequenceWindow window = sequenceWindow(diagram, request.maxArrows);
             rows = {window.first, window.first + window.count};
         }
         rows.end = std::min(rows.end, rows.first + request.maxArrows);
@@ -237,7 +237,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     IncidentReportInput input;
     input.captureName = captureName(*results).toStdString();
     input.alignment = results->alignment();
-    input.ladderArrows = kReportLadderArrows;
+    input.sequenceArrows = kReportSequenceArrows;
     std::vector<std::pair<QString, QImage>> images;  // for the PDF, by the names the print HTML uses
     const auto picture = [&](const ExportPage& page, const QString& baseName, std::string note) {
         ReportImage image;
@@ -270,22 +270,22 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
         const ReportSection& section = sections[index];
         const QString baseName = QStringLiteral("cause-%1").arg(index + 1);
-        if (section.picture == SectionPicture::Ladder && !section.sameLadderAs) {
-            const SequenceLayout layout = exportLayout(results, section.ladder.flows, kReportWidthPx);
+        if (section.picture == SectionPicture::Sequence && !section.sameSequenceAs) {
+            const SequenceLayout layout = exportLayout(results, section.sequence.flows, kReportWidthPx);
             // Fewer arrows where system calls beside the lifelines make the rows taller.
-            size_t arrows = kReportLadderArrows;
-            const auto ladderPage = [&] {
-                const LadderWindow window = reportLadderWindow(*layout.diagram(), arrows);
+            size_t arrows = kReportSequenceArrows;
+            const auto sequencePage = [&] {
+                const SequenceWindow window = reportSequenceWindow(*layout.diagram(), arrows);
                 return sequenceExportPage(layout, {window.first, window.first + window.count},
                                           exportSequenceOptions(results));
             };
-            ExportPage page = ladderPage();
-            while (exportPageSize(page).height() > kMaxPictureHeightPx && arrows > kMinReportLadderArrows) {
+            ExportPage page = sequencePage();
+            while (exportPageSize(page).height() > kMaxPictureHeightPx && arrows > kMinReportSequenceArrows) {
                 arrows -= 5;
-                page = ladderPage();
+                page = sequencePage();
             }
-            input.sections.push_back(picture(page, baseName + QStringLiteral("-ladder"), {}));
-            input.sections.back().ladderArrows = arrows;
+            input.sections.push_back(picture(page, baseName + QStringLiteral("-sequence"), {}));
+            input.sections.back().sequenceArrows = arrows;
         } else if (section.picture == SectionPicture::Handshakes) {
             const HandshakeRetries retries =
                 handshakeRetries(analysis, section.group.findings, kMaxHandshakePictureRows);

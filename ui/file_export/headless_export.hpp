@@ -37,7 +37,7 @@ struct DiagramRequest {
     QString out;                           ///< NAME.svg, NAME.png or NAME.pdf
     double scale = 1;                      ///< PNG only
     double widthPx = 1280;
-    size_t maxArrows = 120;                ///< a ladder without a time range: this many from before its first stall
+    size_t maxArrows = 120;  ///< a sequence diagram without a time range: this many from before its first stall
 };
 
 /// What was written, or why not.
@@ -52,7 +52,7 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
 
 /// Writes the incident report into `directory` (made if missing): report.md (pictures beside it as
 /// PNG and SVG), report.html (one file, pictures embedded) and report.pdf (A4 pages): a summary,
-/// then per cause its ladder (a stall), its delayed handshakes (a listen backlog), its port pool
+/// then per cause its sequence diagram (a stall), its delayed handshakes (a listen backlog), its port pool
 /// (TIME_WAIT against the limit, the pause, failed connect() calls) or its timeline (another
 /// population of connections), none taller than 2,000 px. The CLI's `report` and the GUI's
 /// File > Export incident report both call it.

@@ -18,7 +18,7 @@ QString exportSubtitle(const AnalysisResults& results, TimeRange range);
 /// "Sequence diagram of flows #0 and #1 (client, proxy, server)", "... of flow #3 (client, server)".
 QString sequenceTitle(const SequenceDiagram& diagram);
 
-/// `rows` of a ladder as an export page, drawn by renderSequence (with its legend).
+/// `rows` of a sequence diagram as an export page, drawn by renderSequence (with its legend).
 ExportPage sequenceExportPage(const SequenceLayout& layout, SequenceRowRange rows, const SequencePaintOptions& options);
 /// The chart shown by `chart` (its visible x range) as an export page at its size on screen (at
 /// least 800 x 500), drawn by its render(). `results` names the capture in the subtitle.

@@ -21,7 +21,7 @@ public:
     /// `detectors`: the thresholds of the analysis (detectorOptions()).
     static std::shared_ptr<const AnalysisResults> partial(const AnalysisCheckpoint& checkpoint, size_t maxConnections,
                                                           const DetectorOptions& detectors = {});
-    /// The same with a snapshot of the packet index (a live capture: the packets table, the ladder
+    /// The same with a snapshot of the packet index (a live capture: the packets table, the sequence diagram
     /// and the charts of a connection show while it runs). The index's chunks are shared, not copied.
     /// With `populationHost`, also `populations`: the series the detectors keep about that host so
     /// far (its chart is shown; see DetectorSet::populationsOf).

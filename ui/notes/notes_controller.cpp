@@ -213,7 +213,7 @@ void NotesController::showTarget(uint64_t id) {
         const PacketIndex& index = results->analysis()->engine->packets();
         const size_t position = index.positionOfFrame(packet->frame);
         if (position < index.size() && timeline_ != nullptr) {
-            // The same path as a click on the packet's mark: packet table, details, ladder and timeline follow.
+            // As a click on the packet's mark: packet table, details, sequence diagram and timeline follow.
             emit timeline_->packetClicked(position);
         }
         return;
@@ -250,7 +250,7 @@ void NotesController::showSyscall(const SyscallNoteTarget& call) {
         return;
     }
     const int64_t tsNs = syscallNoteTarget(*alignment, *location).tsNs;
-    // Its socket's connection: the timeline shows its lane, the ladder its lifeline at that time.
+    // Its socket's connection: the timeline shows its lane, the sequence diagram its lifeline at that time.
     for (const TracedSocket& socket : alignment->sockets) {
         const std::vector<uint32_t> records = syscallLaneRecords(socket);
         if (socket.log != location->log || socket.connection == kNoConnection ||

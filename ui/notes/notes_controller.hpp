@@ -24,13 +24,13 @@ struct NotedViews {
     SequenceView* sequence;
     QTableView* packets;
     QTreeView* findings;
-    QTabWidget* tabs;  ///< the tabs of the timeline and the ladder, to show the one a note is in
+    QTabWidget* tabs;  ///< the tabs of the timeline and the sequence diagram, to show the one a note is in
 };
 
 /// Notes in the main window: the Notes dock, the Notes menu ("Add note..." on the selected
 /// packet, finding or the time shown; a pcapng copy with the notes), "Add note..." in the
 /// context menus of the packets table and the findings tree, the notes drawn in the timeline
-/// and the ladder, and a double-click on a note showing its target. The window creates it with
+/// and the sequence diagram, and a double-click on a note showing its target. The window creates it with
 /// its views, after them.
 class NotesController : public QObject {
     Q_OBJECT
@@ -53,10 +53,10 @@ public:
 private:
     void buildMenu();
     void buildContextMenus();
-    // "Add note..." in the context menus of the timeline (a system call, the selected span) and the ladder.
+    // "Add note..." in the context menus of the timeline (a system call, the selected span) and the sequence diagram.
     void buildViewMenus();
     [[nodiscard]] std::optional<NoteTarget> syscallTarget(const SyscallLocation& location) const;
-    // Shows a system call note's call: its lane and time in the timeline, its time in the ladder.
+    // Shows a system call note's call: its lane and time in the timeline, its time in the sequence diagram.
     void showSyscall(const SyscallNoteTarget& call);
     // Shows [startNs, endNs] in the timeline with a margin either side.
     void showTime(int64_t startNs, int64_t endNs);

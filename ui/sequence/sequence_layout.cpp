@@ -83,7 +83,7 @@ void SequenceLayout::setSyscalls(std::vector<SequenceSyscall> syscalls) {
     }
 }
 
-QString ladderTimeText(int64_t offsetNs) {
+QString sequenceTimeText(int64_t offsetNs) {
     const bool negative = offsetNs < 0;
     const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(offsetNs) : static_cast<uint64_t>(offsetNs);
     const uint64_t micros = (magnitude + 500) / 1000;
@@ -206,8 +206,8 @@ void SequenceLayout::place() {
         lastFrame = std::max(lastFrame, arrow.frame);
     }
     if (!arrows.empty()) {
-        timeChars = std::max({timeChars, ladderTimeText(arrows.front().tsNs - originTs).size(),
-                              ladderTimeText(layoutTs_.back() - originTs).size()});
+        timeChars = std::max({timeChars, sequenceTimeText(arrows.front().tsNs - originTs).size(),
+                              sequenceTimeText(layoutTs_.back() - originTs).size()});
     }
     frameColumn_ = std::max(40.0, static_cast<double>(QString::number(lastFrame).size() + 1) * kDigitPx + 2);
     timeGutter_ = std::max(kTimeGutter, static_cast<double>(timeChars) * kDigitPx + 6 + frameColumn_ + 4);
@@ -368,7 +368,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         std::tie(drawn.labelLeft, drawn.labelRight) = columnTextSpan(arrow.from, arrow.to, kArrowLabelInset);
         drawn.label = QString::fromStdString(diagram_->arrowLabel(row));
         drawn.shortLabel = QString::fromStdString(diagram_->arrowShortLabel(row));
-        drawn.time = ladderTimeText(arrow.tsNs - originTs);
+        drawn.time = sequenceTimeText(arrow.tsNs - originTs);
         drawn.timeY = pointTimes_.empty() ? drawn.start.y() : anchors_[row];
         drawn.pureAck = diagram_->isPureAck(row);
         list.arrows.push_back(std::move(drawn));

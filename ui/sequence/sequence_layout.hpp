@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "capture_points/point_sequence.hpp"
 #include "loading/analysis_results.hpp"
-#include "capture_points/point_ladder.hpp"
 #include "present/sequence_diagram.hpp"
 #include "present/traced_call.hpp"
 #include "views/event_kind.hpp"
@@ -21,9 +21,9 @@ namespace tcpscope::ui {
 /// The time column's text for `offsetNs` since the capture started: seconds with microseconds
 /// ("0.021136", "59.999999"), from a minute on with minutes ("1:03.500000") and from an hour on
 /// with hours ("1:02:03.000001"), so that no digit is lost in a long capture.
-QString ladderTimeText(int64_t offsetNs);
+QString sequenceTimeText(int64_t offsetNs);
 
-/// How the ladder maps time to height. Time runs down: every arrow gets at least one row, and
+/// How the sequence diagram maps time to height. Time runs down: every arrow gets at least one row, and
 /// a silence longer than a row's worth of time gets its true height, unless it is cut.
 struct SequenceScale {
     double pixelsPerMs = 3.0;              ///< zoom: the height of one millisecond of silence
@@ -129,7 +129,7 @@ struct SequenceDrawList {
     std::vector<Syscall> syscalls;
 };
 
-/// The window-free layout of a ladder diagram: places every arrow on a time scale once (a prefix
+/// The window-free layout of a sequence diagram: places every arrow on a time scale once (a prefix
 /// of heights, 8 bytes per packet), and prepares draw lists for the rows in a viewport only, so a
 /// connection of 50,000 packets is as quick to show as one of 50.
 class SequenceLayout {

@@ -11,7 +11,7 @@
 
 namespace tcpscope::ui {
 
-/// How a ladder is painted: colours come from the palette (light or dark), never fixed text colours.
+/// How a sequence diagram is painted: colours come from the palette (light or dark), never fixed text colours.
 struct SequencePaintOptions {
     QPalette palette;
     size_t selectedArrow = kNoArrow;  ///< drawn in the highlight colour

@@ -9,15 +9,15 @@ namespace tcpscope::ui {
 
 std::vector<SequenceSyscall> sequenceSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram) {
     std::vector<SequenceSyscall> syscalls;
-    for (const LadderSyscall& ladder : ladderSyscalls(alignment, diagram)) {
+    for (const DiagramSyscall& call : diagramSyscalls(alignment, diagram)) {
         SequenceSyscall syscall;
-        syscall.tsNs = ladder.tsNs;
-        syscall.durationNs = ladder.durationNs;
-        syscall.label = QString::fromStdString(ladder.label);
-        syscall.lifeline = static_cast<int>(ladder.lifeline);
-        syscall.kind = eventKindOf(*ladder.call);
-        syscall.segmentFrame = ladder.segmentFrame;
-        syscall.location = ladder.location;
+        syscall.tsNs = call.tsNs;
+        syscall.durationNs = call.durationNs;
+        syscall.label = QString::fromStdString(call.label);
+        syscall.lifeline = static_cast<int>(call.lifeline);
+        syscall.kind = eventKindOf(*call.call);
+        syscall.segmentFrame = call.segmentFrame;
+        syscall.location = call.location;
         syscalls.push_back(std::move(syscall));
     }
     return syscalls;

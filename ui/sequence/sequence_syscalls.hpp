@@ -7,7 +7,7 @@
 
 namespace tcpscope::ui {
 
-/// ladderSyscalls() for the sequence view: the same calls, labels and segments, with their colours.
+/// diagramSyscalls() for the sequence view: the same calls, labels and segments, with their colours.
 std::vector<SequenceSyscall> sequenceSyscalls(const StraceAlignment& alignment, const SequenceDiagram& diagram);
 
 }  // namespace tcpscope::ui

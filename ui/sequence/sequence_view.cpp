@@ -63,7 +63,7 @@ void SequenceView::refreshResults(ResultsPtr results) {
         return;
     }
     if (!isVisible()) {
-        pendingRefresh_ = std::move(results);  // a hidden ladder is not drawn again on every snapshot
+        pendingRefresh_ = std::move(results);  // a hidden sequence diagram is not drawn again on every snapshot
         return;
     }
     pendingRefresh_.reset();
@@ -278,7 +278,7 @@ void SequenceView::paintEvent(QPaintEvent* /*event*/) {
     if (layout_.isEmpty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                         tr("Select a connection or a finding to see its packets as a ladder diagram."));
+                         tr("Select a connection or a finding to see its packets as a sequence diagram."));
         return;
     }
     const SequenceDrawList list = layout_.prepare(QRectF(0, top, layout_.scale().width, bottom - top));

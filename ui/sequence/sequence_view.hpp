@@ -12,14 +12,14 @@ class QMenu;
 
 namespace tcpscope::ui {
 
-/// What a context menu of the ladder is about, for those who add to it (notes).
+/// What a context menu of the sequence diagram is about, for those who add to it (notes).
 struct SequenceContext {
     const SequenceSyscall* syscall = nullptr;  ///< the system call under the pointer, or null
     size_t arrow = kNoArrow;                   ///< the arrow under the pointer, or kNoArrow
     int64_t tsNs = 0;                          ///< the capture time at the pointer
 };
 
-/// The sequence (ladder) diagram of one connection, or of a client, a proxy and a server: time
+/// The sequence diagram of one connection, or of a client, a proxy and a server: time
 /// runs down, packets are arrows, stalls are brackets with their cause. Paints only the rows in
 /// view; the lifelines' names stay at the top while scrolling. Wheel scrolls, Ctrl+wheel or +/-
 /// zooms the time scale, a click on an arrow selects its packet, Up/Down step through packets.
@@ -45,7 +45,7 @@ public:
     /// System calls drawn beside the lifelines instead of those of the results' strace alignment
     /// (which are drawn by default); an empty list goes back to the alignment's.
     void setSyscalls(std::vector<SequenceSyscall> syscalls);
-    /// The notes to draw beside the ladder, on screen and in render().
+    /// The notes to draw beside the sequence diagram, on screen and in render().
     void setNotePins(NotePins pins);
 
     void setAutoProxy(bool on) { autoProxy_ = on; }

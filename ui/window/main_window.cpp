@@ -289,7 +289,7 @@ void MainWindow::buildLayout() {
     top->addWidget(viewTabs_);
     top->setStretchFactor(0, 1);
     top->setStretchFactor(1, 2);
-    top->setSizes({480, 920});  // the views get the room: a proxy's ladder has three lifelines
+    top->setSizes({480, 920});  // the views get the room: a proxy's sequence diagram has three lifelines
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setObjectName(QStringLiteral("bottomSplitter"));
     bottom->addWidget(titled(tr("&Connections"), connectionsView_, connectionsFilterEdit_));

@@ -161,7 +161,7 @@ private:
     void stepFinding(int step);
     void stepPacket(int step);
     void showLiveResults(ResultsPtr results);
-    // The selected connection's packets table, ladder and charts from the newest live snapshot.
+    // The selected connection's packets table, sequence diagram and charts from the newest live snapshot.
     void refreshLiveConnection();
     void showCaptureStatus();
     void onCaptureFinished(const QStringList& files, const QString& summary, const QString& error);

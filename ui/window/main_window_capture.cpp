@@ -141,7 +141,7 @@ void MainWindow::showLiveResults(ResultsPtr results) {
 }
 
 void MainWindow::refreshLiveConnection() {
-    // Only the packets the snapshot added are read for the table; the ladder and the charts are
+    // Only the packets the snapshot added are read for the table; the sequence diagram and the charts are
     // drawn again for the one selected connection (the charts only while visible).
     packetsModel_.extendTo(results_);
     sequenceView_->refreshResults(results_);

@@ -21,7 +21,7 @@ size_t count(const std::string& text, const std::string& needle) {
 }
 }  // namespace
 
-TEST_CASE("mermaid prints the proxy pair's ladder as the core writes it", "[cli][mermaid]") {
+TEST_CASE("mermaid prints the proxy pair's sequence diagram as the core writes it", "[cli][mermaid]") {
     const auto result =
         runCommand({TCPSCOPE_CLI, "mermaid", kSample, "--flow", "0", "--proxy-flow", "1", "--max-arrows", "40"});
     REQUIRE(result.ok());

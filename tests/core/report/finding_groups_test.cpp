@@ -8,7 +8,7 @@
 
 #include "report/finding_groups.hpp"
 #include "report/text_report.hpp"
-#include "support/ladder_capture.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

@@ -1,6 +1,6 @@
 // The incident report's text (Qt-free): its causes and what each draws, the window of arrows, the
 // one-screen summary (impact, cause, fix, evidence), the affected connections, and the Mermaid text
-// with the same arrows as the ladder.
+// with the same arrows as the sequence diagram.
 #include "report/incident_report.hpp"
 
 #include <catch2/catch.hpp>
@@ -69,27 +69,28 @@ std::string summaryOf(const std::string& markdown) {
 
 }  // namespace
 
-TEST_CASE("each side of the stalled proxy is a cause; the pair's ladder is drawn once", "[report][incident]") {
+TEST_CASE("each side of the stalled proxy is a cause; the pair's sequence diagram is drawn once",
+          "[report][incident]") {
     const std::vector<ReportSection> sections = reportSections(proxyAnalysis());
     REQUIRE(sections.size() == 2);
     for (const ReportSection& section : sections) {
         CHECK(section.group.kind == FindingKind::DelayedAckStall);
-        CHECK(section.picture == SectionPicture::Ladder);
-        CHECK(section.ladder.flows == std::vector<uint32_t>{0, 1});
+        CHECK(section.picture == SectionPicture::Sequence);
+        CHECK(section.sequence.flows == std::vector<uint32_t>{0, 1});
     }
-    CHECK_FALSE(sections[0].sameLadderAs);
-    CHECK(sections[1].sameLadderAs == size_t{0});
+    CHECK_FALSE(sections[0].sameSequenceAs);
+    CHECK(sections[1].sameSequenceAs == size_t{0});
     CHECK(sections[0].wallMs >= sections[1].wallMs);
 }
 
-TEST_CASE("the ladder window starts a few packets before the first stall", "[report][incident]") {
+TEST_CASE("the sequence diagram window starts a few packets before the first stall", "[report][incident]") {
     const CaptureAnalysis& analysis = proxyAnalysis();
-    const SequenceDiagram diagram = ladderDiagram(analysis, reportSections(analysis).front().ladder);
+    const SequenceDiagram diagram = sectionDiagram(analysis, reportSections(analysis).front().sequence);
     REQUIRE_FALSE(diagram.stalls().empty());
-    const LadderWindow window = ladderWindow(diagram, 60);
+    const SequenceWindow window = sequenceWindow(diagram, 60);
     CHECK(window.first + 4 == diagram.stalls().front().startArrow);
     CHECK(window.count == 60);
-    CHECK(ladderWindow(diagram, 100'000).first + ladderWindow(diagram, 100'000).count == diagram.arrows().size());
+    CHECK(sequenceWindow(diagram, 100'000).first + sequenceWindow(diagram, 100'000).count == diagram.arrows().size());
 }
 
 TEST_CASE("the summary says what happened, the wall-clock impact, the cause and the fix once", "[report][incident]") {
@@ -114,28 +115,28 @@ TEST_CASE("the summary says what happened, the wall-clock impact, the cause and 
     // The fix: once in the summary, once in the first section; the second section points to it.
     CHECK(occurrences(markdown, "Set TCP_NODELAY on the sending socket") == 2);
     CHECK(markdown.find("**Fix.** as in section 1.") != std::string::npos);
-    CHECK(markdown.find("**Picture.** the ladder of flows #0 and #1 (client, proxy, server) in section 1") !=
+    CHECK(markdown.find("**Picture.** the sequence diagram of flows #0 and #1 (client, proxy, server) in section 1") !=
           std::string::npos);
 }
 
-TEST_CASE("a section lists its connections and the ladder's Mermaid text has the picture's arrows",
+TEST_CASE("a section lists its connections and the sequence diagram's Mermaid text has the picture's arrows",
           "[report][incident]") {
     const CaptureAnalysis& analysis = proxyAnalysis();
     IncidentReportInput input;
     input.captureName = "proxy-nagle.pcap";
-    input.ladderArrows = 40;
+    input.sequenceArrows = 40;
     input.timeline = {"Timeline", "timeline.png", "timeline.svg", "", ""};
-    input.sections = {{"Sequence diagram", "cause-1-ladder.png", "", "", ""}, {}};
+    input.sections = {{"Sequence diagram", "cause-1-sequence.png", "", "", ""}, {}};
     const std::string markdown = markdownOf(analysis, input);
     CHECK(markdown.find("| flow | client | server | waits | waited | worst | first (UTC) |") != std::string::npos);
     CHECK(markdown.find("Drawn: packets") == std::string::npos);
     CHECK(markdown.find("packets 16 to 55 of 492, from just before the first stall") != std::string::npos);
-    CHECK(markdown.find("![Sequence diagram](cause-1-ladder.png)") != std::string::npos);
+    CHECK(markdown.find("![Sequence diagram](cause-1-sequence.png)") != std::string::npos);
     CHECK(markdown.find("[timeline.svg](timeline.svg) (vector)") != std::string::npos);
     CHECK(occurrences(markdown, "```mermaid") == 1);
 
-    const SequenceDiagram diagram = ladderDiagram(analysis, reportSections(analysis).front().ladder);
-    const LadderWindow window = ladderWindow(diagram, 40);
+    const SequenceDiagram diagram = sectionDiagram(analysis, reportSections(analysis).front().sequence);
+    const SequenceWindow window = sequenceWindow(diagram, 40);
     const std::vector<std::string> arrows = mermaidArrows(markdown);
     REQUIRE(arrows.size() == window.count);
     for (size_t i = 0; i < arrows.size(); ++i) {

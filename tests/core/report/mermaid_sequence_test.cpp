@@ -1,4 +1,4 @@
-// The Mermaid text of a ladder: participants, one arrow per packet in capture order, the stall
+// The Mermaid text of a sequence diagram: participants, one arrow per packet in capture order, the stall
 // notes, the silence notes and the arrow limit.
 #include "report/mermaid_sequence.hpp"
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "present/value_format.hpp"
-#include "support/ladder_capture.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

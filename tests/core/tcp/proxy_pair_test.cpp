@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "support/ladder_capture.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;

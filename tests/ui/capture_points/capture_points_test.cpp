@@ -2,7 +2,7 @@
 // each captured on its own host, samples/rtt/rtt-nagle-proxy-*.pcap) opened as three points, the
 // client's and server's clocks shifted as real hosts' clocks are: the points and hops shown, each
 // stall's placement in the finding details, where each packet was seen in the packets table and
-// the packet details, and the ladder with a lifeline per point whose arrows slant by the measured
+// the packet details, and the sequence diagram with a lifeline per point whose arrows slant by the measured
 // one-way delay. Screenshots: screenshots/PLATFORM/capture-points-*.png.
 #include <QDir>
 #include <QFile>
@@ -263,7 +263,7 @@ TEST_CASE("capture points: the packets table and the packet details say where an
     CHECK(table->model()->columnCount() == PacketsModel::ColumnCount);
 }
 
-TEST_CASE("capture points: the ladder has a lifeline per point and its arrows slant by the measured delay",
+TEST_CASE("capture points: the sequence diagram has a lifeline per point and its arrows slant by the measured delay",
           "[ui][points][screenshot]") {
     TestWindow test(true, {1366, 768});
     ShiftedPoints shifted;
@@ -291,7 +291,7 @@ TEST_CASE("capture points: the ladder has a lifeline per point and its arrows sl
     CHECK(!layout.syscalls().empty());  // the proxy's strace beside its lifeline
 
     // Every arrow from its sighting at the sender's point to the one at the receiver's: its drop
-    // is the measured one-way delay on the ladder's time scale; the client's data reach the proxy
+    // is the measured one-way delay on the sequence diagram's time scale; the client's data reach the proxy
     // after the hop's delay, the proxy's reach the server after the other hop's.
     const CapturePointsSummary& summary = *results->points();
     REQUIRE(all.arrows.size() == layout.diagram()->arrows().size());
@@ -337,13 +337,13 @@ TEST_CASE("capture points: the ladder has a lifeline per point and its arrows sl
         }
     }
 
-    // The pictures: the window on the ladder of the proxy's connections, the first stall in view,
-    // and the ladder alone as an incident report would take it.
+    // The pictures: the window on the sequence diagram of the proxy's connections, the first stall in view,
+    // and the sequence diagram alone as an incident report would take it.
     const Finding& first = results->findings().front();
     REQUIRE(!first.spans.empty());
     view->scrollToTime(first.spans.front().startNs);
     QApplication::processEvents();
-    CHECK(test.window.grab().toImage().save(screenshotPath(QStringLiteral("capture-points-ladder-1366x768"))));
+    CHECK(test.window.grab().toImage().save(screenshotPath(QStringLiteral("capture-points-sequence-1366x768"))));
     const SequenceRowRange rows{layout.diagram()->firstArrowAtOrAfter(first.spans.front().startNs - 60'000'000),
                                 layout.diagram()->firstArrowAtOrAfter(first.spans.front().endNs + 60'000'000)};
     const SequencePaintOptions options = view->paintOptions();
@@ -353,7 +353,7 @@ TEST_CASE("capture points: the ladder has a lifeline per point and its arrows sl
     QPainter painter(&image);
     view->render(painter, QRectF(QPointF(0, 0), QSizeF(image.size())), rows, options);
     painter.end();
-    CHECK(image.save(screenshotPath(QStringLiteral("capture-points-ladder"))));
+    CHECK(image.save(screenshotPath(QStringLiteral("capture-points-sequence"))));
     tabsOf(test).setCurrentIndex(0);
     QApplication::processEvents();
     CHECK(test.window.grab().toImage().save(screenshotPath(QStringLiteral("capture-points-timeline-1366x768"))));

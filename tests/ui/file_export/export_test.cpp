@@ -237,16 +237,16 @@ TEST_CASE("the incident report has its summary, a section per cause, its picture
     CHECK(markdown.find("## 1. Nagle + delayed ACK, 127.0.0.1 -> 127.0.0.1:") != std::string::npos);
     CHECK(markdown.find("## 2. Nagle + delayed ACK, 127.0.0.1 -> 127.0.0.1:") != std::string::npos);
     CHECK(markdown.find("![Timeline of the capture](timeline.png)") != std::string::npos);
-    CHECK(markdown.find("](cause-1-ladder.png)") != std::string::npos);
+    CHECK(markdown.find("](cause-1-sequence.png)") != std::string::npos);
     CHECK(markdown.find("```mermaid\nsequenceDiagram\n") != std::string::npos);
-    for (const char* image : {"timeline.png", "cause-1-ladder.png"}) {
+    for (const char* image : {"timeline.png", "cause-1-sequence.png"}) {
         CHECK_FALSE(QImage(dir.filePath(QString::fromLatin1(image))).isNull());
     }
-    for (const char* vector : {"timeline.svg", "cause-1-ladder.svg"}) {
+    for (const char* vector : {"timeline.svg", "cause-1-sequence.svg"}) {
         CHECK_FALSE(svgText(dir.filePath(QString::fromLatin1(vector))).isEmpty());
     }
-    // The second cause is drawn by the same ladder: no second picture of it.
-    CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("cause-2-ladder.png"))));
+    // The second cause is drawn by the same sequence diagram: no second picture of it.
+    CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("cause-2-sequence.png"))));
     CHECK(QFileInfo(dir.filePath(QStringLiteral("report.html"))).size() > 10'000);
     CHECK(QFileInfo(dir.filePath(QStringLiteral("report.pdf"))).size() > 10'000);
 }
@@ -255,7 +255,7 @@ TEST_CASE("tcpscope-cli diagram and report draw headless with the same code", "[
     QTemporaryDir dir;
     const QString sample = QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap");
     const QString strace = QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace");
-    const QString svg = dir.filePath(QStringLiteral("ladder.svg"));
+    const QString svg = dir.filePath(QStringLiteral("sequence.svg"));
     const QString cli = cliPath();
     int exitCode = -1;
     QString output = runTool(cli,

@@ -184,7 +184,7 @@ TEST_CASE("File > Export incident report writes what tcpscope-cli report writes"
 
     const QStringList files = QDir(fromCli).entryList(QDir::Files, QDir::Name);
     CHECK(QDir(fromGui).entryList(QDir::Files, QDir::Name) == files);
-    for (const char* name : {"report.md", "report.html", "timeline.png", "cause-1-ladder.png"}) {
+    for (const char* name : {"report.md", "report.html", "timeline.png", "cause-1-sequence.png"}) {
         INFO(name);
         CHECK(readAll(QDir(fromCli).filePath(QString::fromLatin1(name))) ==
               readAll(QDir(fromGui).filePath(QString::fromLatin1(name))));

@@ -1,6 +1,6 @@
 // The views of one connection during a live capture, as a user watches it: real write-write-read
 // traffic on lo, the user selects the connection while the capture runs, and its packets table,
-// its ladder and its time-sequence chart show its packets and grow with the next snapshots, all
+// its sequence diagram and its time-sequence chart show its packets and grow with the next snapshots, all
 // before Stop; the connection-rate chart of the whole capture grows too. Needs the right to
 // capture (CI runs as root); skipped otherwise.
 #include <QDir>
@@ -47,7 +47,7 @@ Shown shownBy(MainWindow& window) {
 
 }  // namespace
 
-TEST_CASE("the selected connection's packets table and ladder and chart grow while a live capture on lo runs",
+TEST_CASE("the selected connection's packets table and sequence diagram and chart grow while a live capture on lo runs",
           "[ui][capture-live]") {
     if (!test::mayCapture()) {
         return;
@@ -67,7 +67,7 @@ TEST_CASE("the selected connection's packets table and ladder and chart grow whi
                                               QStringLiteral("--long-clients"), QStringLiteral("1")});
     REQUIRE(traffic.waitForStarted());
 
-    // The user selects the connection as soon as it is listed, and looks at its ladder.
+    // The user selects the connection as soon as it is listed, and looks at its sequence diagram.
     auto* connections = window.findChild<QTableView*>(QStringLiteral("connectionsView"));
     REQUIRE(connections != nullptr);
     REQUIRE(waitFor([&]() { return connections->model()->rowCount() > 0; }, 10000));
@@ -77,7 +77,7 @@ TEST_CASE("the selected connection's packets table and ladder and chart grow whi
     REQUIRE(capture.isRunning());
     const uint32_t connection = connections->currentIndex().data(ConnectionsModel::ConnectionIdRole).toUInt();
 
-    // The table, and the ladder when it is the tab shown, hold exactly the connection's packets of
+    // The table, and the sequence diagram when it is the tab shown, hold exactly the connection's packets of
     // the snapshot shown.
     const auto consistent = [&]() {
         const ResultsPtr results = window.results();
@@ -118,7 +118,7 @@ TEST_CASE("the selected connection's packets table and ladder and chart grow whi
     REQUIRE(waitFor([&]() { return shownBy(window).arrows > later.arrows; }, 5000));
     CHECK(capture.isRunning());
     consistent();
-    window.grab().save(screenshots + QStringLiteral("/live-capture-ladder.png"));
+    window.grab().save(screenshots + QStringLiteral("/live-capture-sequence.png"));
 
     // Stop: the file opens as any capture, with at least the packets the live views showed.
     REQUIRE(traffic.waitForFinished(20000));

@@ -3,10 +3,10 @@
 // - Snapshot: a big capture (TCPSCOPE_GUI_BENCH_CAPTURE, e.g. /tmp/w1-1m.pcap) goes through the
 //   engine, and at every 100,000 packets the packet index's snapshot and the GUI's whole partial
 //   results (connections and findings copied, as a live capture's throttled update makes them)
-//   are timed; then one update of the views of one connection (packets table, ladder,
+//   are timed; then one update of the views of one connection (packets table, sequence diagram,
 //   time-sequence chart) from one snapshot to the next.
 // - Live: a capture on lo of 4 connections sending 100-byte segments as fast as Python can, with one
-//   connection selected and its ladder and chart shown in turn: the longest the
+//   connection selected and its sequence diagram and chart shown in turn: the longest the
 //   event loop waited (needs the right to capture).
 #include <QDir>
 #include <QElapsedTimer>
@@ -144,9 +144,9 @@ TEST_CASE("live views: snapshot and update cost on a big capture", "[.benchmark]
     // One update of one connection's views, from the first snapshot to the next.
     const uint32_t connection = busiest(*kept[1]);
     PacketsModel packets;
-    SequenceView ladder;
-    ladder.resize(800, 900);
-    ladder.show();
+    SequenceView sequenceView;
+    sequenceView.resize(800, 900);
+    sequenceView.show();
     ChartPanel charts;
     charts.setBackgroundThreshold(SIZE_MAX);  // computed here, to time it
     charts.resize(800, 600);
@@ -155,23 +155,24 @@ TEST_CASE("live views: snapshot and update cost on a big capture", "[.benchmark]
     timer.start();
     packets.setConnection(kept[0], connection);
     const double tableFirstMs = elapsedMs(timer);
-    ladder.showConnection(kept[0], connection);
+    sequenceView.showConnection(kept[0], connection);
     charts.showConnection(kept[0], connection);
     QApplication::processEvents();
     timer.restart();
     packets.extendTo(kept[1]);
     const double tableMs = elapsedMs(timer);
     timer.restart();
-    ladder.refreshResults(kept[1]);
-    const double ladderMs = elapsedMs(timer);
+    sequenceView.refreshResults(kept[1]);
+    const double sequenceMs = elapsedMs(timer);
     timer.restart();
     charts.refreshResults(kept[1]);
     const double chartMs = elapsedMs(timer);
     const PacketIndex& index = *kept[1]->packets();
-    std::printf("update of connection %u (%d packets) from %zu to %zu packets: table %.2f ms (%.2f ms from scratch), "
-                "ladder %.2f ms, chart %.2f ms\n",
-                connection, packets.rowCount(), kept[0]->packets()->size(), index.size(), tableMs, tableFirstMs,
-                ladderMs, chartMs);
+    std::printf(
+        "update of connection %u (%d packets) from %zu to %zu packets: table %.2f ms (%.2f ms from scratch), "
+        "sequence diagram %.2f ms, chart %.2f ms\n",
+        connection, packets.rowCount(), kept[0]->packets()->size(), index.size(), tableMs, tableFirstMs, sequenceMs,
+        chartMs);
 }
 
 TEST_CASE("live views: the event loop during a busy capture on lo", "[.benchmark][live-views-benchmark]") {

@@ -1,6 +1,6 @@
 // Notes on system calls and on a span selected in the timeline, in the real main window on the
 // Nagle sample with its strace log: "Add note..." in the context menu of a call in a syscall lane
-// and beside the ladder's lifeline pins the note to that call (log file and line), the pin is drawn
+// and beside the sequence diagram's lifeline pins the note to that call (log file and line), the pin is drawn
 // at the call in both views, and a double-click in the Notes dock brings the call into view.
 // Shift+drag in the timeline selects a span whose menu offers "Add note on this span..."; a plain
 // drag still pans. Saves main-window-syscall-note.png in the build folder.
@@ -107,7 +107,8 @@ struct OpenSample {
 
 }  // namespace
 
-TEST_CASE("a note on a system call from the timeline's syscall lane and from the ladder", "[notes][syscall]") {
+TEST_CASE("a note on a system call from the timeline's syscall lane and from the sequence diagram",
+          "[notes][syscall]") {
     OpenSample opened;
     REQUIRE(opened.ready());
     auto& test = opened.test;
@@ -173,47 +174,48 @@ TEST_CASE("a note on a system call from the timeline's syscall lane and from the
     const uint32_t connection = timeline->selectedConnection();
     CHECK(connection != kNoConnection);
 
-    // The ladder: a call beside the proxy's lifeline.
+    // The sequence diagram: a call beside the proxy's lifeline.
     tabs->setCurrentWidget(sequence);
     QApplication::processEvents();
     sequence->showConnection(test.window.results(), connection);
     QApplication::processEvents();
-    const SequenceLayout& ladder = sequence->sequenceLayout();
-    REQUIRE_FALSE(ladder.syscalls().empty());
-    const auto write = std::find_if(ladder.syscalls().begin(), ladder.syscalls().end(), [&](const SequenceSyscall& call) {
-        return call.kind == EventKind::Write && call.location && call.location->record != context.syscall->record;
-    });
-    REQUIRE(write != ladder.syscalls().end());
+    const SequenceLayout& layout = sequence->sequenceLayout();
+    REQUIRE_FALSE(layout.syscalls().empty());
+    const auto write =
+        std::find_if(layout.syscalls().begin(), layout.syscalls().end(), [&](const SequenceSyscall& call) {
+            return call.kind == EventKind::Write && call.location && call.location->record != context.syscall->record;
+        });
+    REQUIRE(write != layout.syscalls().end());
     sequence->scrollToTime(write->tsNs);
     QApplication::processEvents();
-    const double writeY = ladder.yOfTime(write->tsNs);
-    const SequenceDrawList list = ladder.prepare(QRectF(0, writeY - 60, ladder.scale().width, 120));
+    const double writeY = layout.yOfTime(write->tsNs);
+    const SequenceDrawList list = layout.prepare(QRectF(0, writeY - 60, layout.scale().width, 120));
     const auto drawnWrite = std::find_if(list.syscalls.begin(), list.syscalls.end(), [&](const auto& candidate) {
-        return candidate.syscall == static_cast<size_t>(write - ladder.syscalls().begin());
+        return candidate.syscall == static_cast<size_t>(write - layout.syscalls().begin());
     });
     REQUIRE(drawnWrite != list.syscalls.end());
     const SequenceDrawList::Syscall* drawn = &*drawnWrite;
     const QPointF onLifeline = sequence->viewportPoint(QPointF(drawn->x, drawn->y + 1));
-    const SequenceContext ladderContext = sequence->contextAt(onLifeline);
-    REQUIRE(ladderContext.syscall != nullptr);
-    CHECK(ladderContext.syscall == &ladder.syscalls()[drawn->syscall]);
+    const SequenceContext sequenceContext = sequence->contextAt(onLifeline);
+    REQUIRE(sequenceContext.syscall != nullptr);
+    CHECK(sequenceContext.syscall == &layout.syscalls()[drawn->syscall]);
     CHECK(sequence->contextAt(QPointF(onLifeline.x() + 200, onLifeline.y())).syscall == nullptr);
-    QMenu ladderMenu;
-    emit sequence->contextMenuAboutToShow(&ladderMenu, ladderContext);
-    QAction* addOnLadder = actionNamed(ladderMenu, QStringLiteral("Add note..."));
-    REQUIRE(addOnLadder != nullptr);
+    QMenu sequenceMenu;
+    emit sequence->contextMenuAboutToShow(&sequenceMenu, sequenceContext);
+    QAction* addOnSequence = actionNamed(sequenceMenu, QStringLiteral("Add note..."));
+    REQUIRE(addOnSequence != nullptr);
     answerNoteDialog(QStringLiteral("written here"));
-    addOnLadder->trigger();
+    addOnSequence->trigger();
     REQUIRE(controller->store().notes().size() == 2);
-    const auto* ladderTarget = std::get_if<SyscallNoteTarget>(&controller->store().notes().notes().back().target);
-    REQUIRE(ladderTarget != nullptr);
-    const SyscallLocation written = *ladderContext.syscall->location;
-    CHECK(ladderTarget->line == alignment.logs[written.log].log.records[written.record].lineNumber);
+    const auto* sequenceTarget = std::get_if<SyscallNoteTarget>(&controller->store().notes().notes().back().target);
+    REQUIRE(sequenceTarget != nullptr);
+    const SyscallLocation written = *sequenceContext.syscall->location;
+    CHECK(sequenceTarget->line == alignment.logs[written.log].log.records[written.record].lineNumber);
     QApplication::processEvents();
-    const QImage ladderShot = sequence->viewport()->grab().toImage();
+    const QImage sequenceShot = sequence->viewport()->grab().toImage();
     const QPoint ringCenter = sequence->viewportPoint(QPointF(drawn->x, drawn->y + 1)).toPoint();
-    CHECK(violetPixelsAround(ladderShot, ringCenter + QPoint(-6, 0), 2) > 0);  // left of the call: only the ring
-    CHECK(violetPixelsAround(ladderShot, ringCenter + QPoint(0, 6), 2) > 0);
+    CHECK(violetPixelsAround(sequenceShot, ringCenter + QPoint(-6, 0), 2) > 0);  // left of the call: only the ring
+    CHECK(violetPixelsAround(sequenceShot, ringCenter + QPoint(0, 6), 2) > 0);
     test.window.grab().toImage().save(QStringLiteral("main-window-syscall-note.png"));
 }
 

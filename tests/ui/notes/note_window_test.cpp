@@ -1,5 +1,5 @@
 // Notes in the main window: the Notes dock and menu are there, a note added on the Nagle sample
-// shows in the dock, in the timeline and beside the ladder, and survives reopening the capture.
+// shows in the dock, in the timeline and beside the sequence diagram, and survives reopening the capture.
 // Saves main-window-notes.png in the build folder for a person to look at.
 #include <QDockWidget>
 #include <QMenuBar>
@@ -44,7 +44,7 @@ TEST_CASE("a note on the Nagle sample shows in the Notes dock and the views, and
     REQUIRE(controller->store().pins()->size() == 2);
     CHECK(controller->panel()->table()->model()->rowCount() == 2);
 
-    controller->showTarget(id);  // the ladder at the noted packet
+    controller->showTarget(id);  // the sequence diagram at the noted packet
     QApplication::processEvents();
     const QImage shot = test.window.grab().toImage();
     shot.save(QStringLiteral("main-window-notes.png"));

@@ -1,4 +1,4 @@
-// The ladder's columns: the time column keeps every digit of a long capture (over a minute, over
+// The sequence diagram's columns: the time column keeps every digit of a long capture (over a minute, over
 // an hour), and a Nagle bracket's text has room to be read even in a proxy's narrow column, below
 // the proxy's system call labels.
 #include <QImage>
@@ -8,7 +8,7 @@
 #include "sequence/sequence_layout.hpp"
 #include "sequence/sequence_painter.hpp"
 #include "sequence/sequence_syscalls.hpp"
-#include "support/ladder_capture.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;
@@ -41,14 +41,14 @@ int leftmostTimePixel(const SequenceLayout& layout, size_t row) {
     return -1;
 }
 
-// The proxy sample with its system call trace, and its three-lifeline ladder at `width`.
+// The proxy sample with its system call trace, and its three-lifeline sequence diagram at `width`.
 ResultsPtr proxySampleWithStrace() {
     CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
     StraceAlignment alignment = loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace"}, analysis, {});
     return AnalysisResults::complete(std::move(analysis), std::move(alignment));
 }
 
-SequenceLayout proxyLadder(const ResultsPtr& results, double width) {
+SequenceLayout proxySequence(const ResultsPtr& results, double width) {
     SequenceScale scale;
     scale.width = width;
     SequenceLayout layout = SequenceLayout::ofProxy(results, 0, 1, scale);
@@ -60,11 +60,11 @@ SequenceLayout proxyLadder(const ResultsPtr& results, double width) {
 }  // namespace
 
 TEST_CASE("the time column writes minutes and hours and keeps every microsecond", "[sequence][layout]") {
-    CHECK(ladderTimeText(21'136'000) == QStringLiteral("0.021136"));
-    CHECK(ladderTimeText(59'999'999'000) == QStringLiteral("59.999999"));
-    CHECK(ladderTimeText(63'500'000'000) == QStringLiteral("1:03.500000"));
-    CHECK(ladderTimeText(3'723'000'001'000) == QStringLiteral("1:02:03.000001"));
-    CHECK(ladderTimeText(-1'500'000) == QStringLiteral("-0.001500"));
+    CHECK(sequenceTimeText(21'136'000) == QStringLiteral("0.021136"));
+    CHECK(sequenceTimeText(59'999'999'000) == QStringLiteral("59.999999"));
+    CHECK(sequenceTimeText(63'500'000'000) == QStringLiteral("1:03.500000"));
+    CHECK(sequenceTimeText(3'723'000'001'000) == QStringLiteral("1:02:03.000001"));
+    CHECK(sequenceTimeText(-1'500'000) == QStringLiteral("-0.001500"));
 }
 
 TEST_CASE("a capture longer than a minute, and one longer than an hour, show their times whole", "[sequence][layout]") {
@@ -96,7 +96,7 @@ TEST_CASE("a Nagle bracket's text in a proxy's narrow column is wide enough and 
     const ResultsPtr results = proxySampleWithStrace();
     for (const double width : {900.0, 1280.0}) {
         INFO("width " << width);
-        const SequenceLayout layout = proxyLadder(results, width);
+        const SequenceLayout layout = proxySequence(results, width);
         const SequenceDrawList list = layout.prepare(QRectF(0, 0, width, layout.totalHeight()));
         REQUIRE(list.brackets.size() == 78);
         for (const auto& bracket : list.brackets) {

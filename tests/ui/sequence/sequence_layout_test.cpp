@@ -1,11 +1,11 @@
-// The ladder's layout without a window: time runs down, silences are cut on request, only the
+// The sequence diagram's layout without a window: time runs down, silences are cut on request, only the
 // rows in view are laid out, and the stalls' brackets sit beside the side that waited.
 #include "sequence/sequence_layout.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "support/ladder_capture.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;
@@ -13,7 +13,7 @@ using namespace tcpscope::ui;
 
 namespace {
 
-ResultsPtr builtResults(const LadderScript& script) {
+ResultsPtr builtResults(const SequenceScript& script) {
     return AnalysisResults::complete(analyzeBuilt(nagleConversation(script)));
 }
 

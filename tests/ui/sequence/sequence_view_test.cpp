@@ -1,4 +1,4 @@
-// The ladder widget and its one render function: the proxy sample drawn into a PNG (kept at
+// The sequence diagram widget and its one render function: the proxy sample drawn into a PNG (kept at
 // /tmp/sequence.png for a person to look at), SVG text, dark palettes, clicks and scrolling.
 #include "sequence/sequence_view.hpp"
 
@@ -16,7 +16,7 @@
 
 #include "report/mermaid_sequence.hpp"
 #include "sequence/sequence_syscalls.hpp"
-#include "support/ladder_capture.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;
@@ -75,7 +75,7 @@ size_t countPixels(const QImage& image, const QColor& color, int tolerance) {
 
 }  // namespace
 
-TEST_CASE("the proxy sample renders as a ladder with the Nagle waits marked", "[sequence][view][sample]") {
+TEST_CASE("the proxy sample renders as a sequence diagram with the Nagle waits marked", "[sequence][view][sample]") {
     SequenceView view;
     view.resize(1100, 800);
     view.showProxy(sampleResults(), 0, 1);
@@ -148,7 +148,8 @@ TEST_CASE("the SVG export carries the labels as text", "[sequence][view][export]
     CHECK_FALSE(text.contains(QStringLiteral("[F.]")));  // rows outside the range are not drawn
 }
 
-TEST_CASE("the ladder draws the same arrows as the Mermaid text, in the same order", "[sequence][view][mermaid]") {
+TEST_CASE("the sequence diagram draws the same arrows as the Mermaid text, in the same order",
+          "[sequence][view][mermaid]") {
     const SequenceLayout layout = SequenceLayout::ofProxy(sampleResults(), 0, 1);
     const SequenceDrawList list = layout.prepare(QRectF(0, 0, layout.scale().width, layout.totalHeight()));
     MermaidOptions options;
@@ -279,7 +280,7 @@ TEST_CASE("syscalls given to the view are drawn beside their lifeline", "[sequen
     CHECK(view.sequenceLayout().syscalls().empty());
 }
 
-TEST_CASE("the Mermaid text names the system calls the ladder draws beside each lifeline, in order",
+TEST_CASE("the Mermaid text names the system calls the sequence diagram draws beside each lifeline, in order",
           "[sequence][view][mermaid]") {
     CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
     StraceAlignment alignment = loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace"}, analysis, {});
@@ -287,7 +288,7 @@ TEST_CASE("the Mermaid text names the system calls the ladder draws beside each 
     SequenceLayout layout = SequenceLayout::ofProxy(results, 0, 1);
     layout.setSyscalls(sequenceSyscalls(*results->alignment(), *layout.diagram()));
     REQUIRE(layout.syscalls().size() > 100);
-    const std::vector<LadderSyscall> calls = ladderSyscalls(*results->alignment(), *layout.diagram());
+    const std::vector<DiagramSyscall> calls = diagramSyscalls(*results->alignment(), *layout.diagram());
     MermaidOptions options;
     options.maxArrows = 100'000;
     options.syscalls = &calls;
@@ -295,7 +296,7 @@ TEST_CASE("the Mermaid text names the system calls the ladder draws beside each 
         QString::fromStdString(mermaidSequence(*layout.diagram(), options)).split(QLatin1Char('\n'));
     const QString aliases = QStringLiteral("CPS");
     for (int lifeline = 0; lifeline < 3; ++lifeline) {
-        // The ladder's labels on this lifeline, in time order, against the notes' calls in text order.
+        // The sequence diagram's labels on this lifeline, in time order, against the notes' calls in text order.
         QStringList drawn;
         for (const SequenceSyscall& call : layout.syscalls()) {
             if (call.lifeline == lifeline) {

@@ -1,4 +1,4 @@
-// Notes drawn in the views: a pin and label at the note's time on the timeline and on the ladder,
+// Notes drawn in the views: a pin and label at the note's time on the timeline and on the sequence diagram,
 // in the render() path that the SVG, PDF and PNG exports use.
 #include <QBuffer>
 #include <QImage>
@@ -86,7 +86,7 @@ TEST_CASE("a note is drawn on the timeline as a line and a pin at its time, and 
     }());
 }
 
-TEST_CASE("a packet note is drawn on the ladder at its arrow, with its text") {
+TEST_CASE("a packet note is drawn on the sequence diagram at its arrow, with its text") {
     const ResultsPtr results = nagleSample();
     REQUIRE_FALSE(results->findings().empty());
     const uint32_t connection = results->findings().front().connection;

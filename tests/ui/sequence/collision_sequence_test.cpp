@@ -1,4 +1,4 @@
-// The ladder of a port reuse collision (issue 26): a bracket beside the client from its first SYN to
+// The sequence diagram of a port reuse collision (issue 26): a bracket beside the client from its first SYN to
 // the handshake's end, labelled "+16.0 ms: SYN into the server's TIME_WAIT of #3"; the packets named
 // by what they are instead of another connection's raw sequence numbers; and the incident report's
 // picture of it, the handshake only, under 2,000 px.
@@ -11,7 +11,7 @@
 #include "file_export/headless_export.hpp"
 #include "report/incident_sections.hpp"
 #include "sequence/sequence_layout.hpp"
-#include "support/ladder_capture.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;
@@ -30,7 +30,7 @@ ResultsPtr collisionResults() {
 }  // namespace
 
 TEST_CASE("collision sample: a bracket beside the client says how long the SYN waited and on which connection",
-          "[sequence][layout][ladder][sample]") {
+          "[sequence][layout][sequence-diagram][sample]") {
     const SequenceLayout layout = SequenceLayout::ofConnection(collisionResults(), kCollidingFlow);
     REQUIRE_FALSE(layout.isEmpty());
     const SequenceDiagram& diagram = *layout.diagram();
@@ -82,10 +82,10 @@ TEST_CASE("collision sample: a bracket beside the client says how long the SYN w
 }
 
 TEST_CASE("collision sample: the report draws the handshake of the worst collision, not its bulk data",
-          "[report][ladder][sample]") {
+          "[report][sequence-diagram][sample]") {
     const ResultsPtr results = collisionResults();
     const SequenceDiagram diagram = SequenceDiagram::ofConnection(*results->analysis(), kCollidingFlow);
-    const LadderWindow window = reportLadderWindow(diagram, 60);
+    const SequenceWindow window = reportSequenceWindow(diagram, 60);
     REQUIRE_FALSE(diagram.stalls().empty());
     CHECK(window.first == 0);
     CHECK(window.count > diagram.stalls().front().endArrow);
@@ -95,10 +95,10 @@ TEST_CASE("collision sample: the report draws the handshake of the worst collisi
     QTemporaryDir dir;
     const ExportOutcome outcome = exportIncidentReport(results, dir.path());
     REQUIRE(outcome.error.isEmpty());
-    const QStringList ladders = QDir(dir.path()).entryList({QStringLiteral("*-ladder.png")}, QDir::Files);
-    REQUIRE(ladders.size() == 1);
-    const QSize size = QImageReader(QDir(dir.path()).filePath(ladders.front())).size();
-    INFO(ladders.front().toStdString() << ": " << size.width() << " x " << size.height());
+    const QStringList pictures = QDir(dir.path()).entryList({QStringLiteral("*-sequence.png")}, QDir::Files);
+    REQUIRE(pictures.size() == 1);
+    const QSize size = QImageReader(QDir(dir.path()).filePath(pictures.front())).size();
+    INFO(pictures.front().toStdString() << ": " << size.width() << " x " << size.height());
     CHECK(size.height() > 0);
     CHECK(size.height() <= 2000);
 }

@@ -9,7 +9,7 @@
 
 namespace tcpscope::ui {
 
-/// A ladder of several capture points: each lifeline drawn at the point on its host, each arrow
+/// A sequence diagram of several capture points: each lifeline drawn at the point on its host, each arrow
 /// from the moment the sender's point saw the packet leave to the moment the receiver's point saw
 /// it arrive (on the reference clock), so that its slant is the measured one-way delay.
 struct SequencePointTimes {

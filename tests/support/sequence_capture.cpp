@@ -1,5 +1,5 @@
-// Conversations for the sequence diagram tests: see ladder_capture.hpp.
-#include "support/ladder_capture.hpp"
+// Conversations for the sequence diagram tests: see sequence_capture.hpp.
+#include "support/sequence_capture.hpp"
 
 #include <string>
 
@@ -63,7 +63,7 @@ struct Flow {
 
 }  // namespace
 
-std::vector<BuiltPacket> nagleConversation(const LadderScript& script) {
+std::vector<BuiltPacket> nagleConversation(const SequenceScript& script) {
     Flow flow{"10.0.0.1", 40000, "10.0.0.2", 3306};
     std::vector<BuiltPacket> packets;
     flow.handshake(packets, 0);
@@ -108,7 +108,7 @@ std::vector<BuiltPacket> proxyConversation(uint32_t requests) {
 }
 
 CaptureAnalysis analyzeBuilt(const std::vector<BuiltPacket>& packets) {
-    const std::filesystem::path path = uniqueTempPath("ladder");
+    const std::filesystem::path path = uniqueTempPath("sequence");
     writePcapFile(path, packets);
     CaptureAnalysis analysis = analyzeCaptures({path.string()}, {});
     std::filesystem::remove(path);

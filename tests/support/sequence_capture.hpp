@@ -1,6 +1,6 @@
 #pragma once
 // Small conversations built in code for the tests of the sequence diagram (the Mermaid text in
-// core, the ladder layout in the ui): a Nagle stall behind a delayed ACK, a long silence, and a
+// core, the sequence diagram layout in the ui): a Nagle stall behind a delayed ACK, a long silence, and a
 // proxy pair, analysed by the real pipeline from a temporary pcap file.
 #include <cstdint>
 #include <filesystem>
@@ -12,7 +12,7 @@
 namespace tcpscope::test {
 
 /// The shape of a built conversation.
-struct LadderScript {
+struct SequenceScript {
     double holdMs = 40.1;     ///< from the 128-byte segment to the 35 bytes it held back
     double silenceMs = 1500;  ///< idle time after the answer, before the close
     uint32_t requests = 1;    ///< request/answer exchanges, each with one Nagle stall
@@ -21,7 +21,7 @@ struct LadderScript {
 /// Client 10.0.0.1:40000 -> server 10.0.0.2:3306: handshake (MSS 1460), then per request a
 /// 128-byte write, the server's ACK `holdMs` - 0.02 ms later (a delayed ACK), the 35 held bytes,
 /// the server's ACK and a 163-byte answer with its ACK; then `silenceMs` of nothing and a close.
-std::vector<BuiltPacket> nagleConversation(const LadderScript& script = {});
+std::vector<BuiltPacket> nagleConversation(const SequenceScript& script = {});
 
 /// A client (10.0.0.1:40000) talking to a proxy (10.0.0.2:3307) which forwards every request
 /// to a server (10.0.0.3:3306) from 10.0.0.2:50000 and the answer back: connection 0 is the
