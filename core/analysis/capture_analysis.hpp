@@ -53,7 +53,7 @@ struct CaptureAnalysis {
     /// TIME_WAIT and ports-in-use series per host, as the detectors counted them (for charts).
     std::vector<HostPopulation> populations;
     /// With AnalysisOptions::describeWhenWritten, the authors that complete `findings` (which hold
-    /// then only kind, severity, flow, time and duration) one at a time; otherwise null. Declared
+    /// then only kind, severity, flow, parties, time and duration) one at a time; otherwise null. Declared
     /// after `engine`, which its detectors read, so that it is destroyed first.
     std::unique_ptr<const FindingAuthors> authors;
 

@@ -21,6 +21,13 @@ enum class Severity : uint8_t { Error, Warning, Info };
 /// "error", "warning" or "info".
 std::string_view severityName(Severity severity);
 
+/// Who a finding of no single flow is about, as the `client` and `server` columns of its record
+/// hold them: an endpoint ("ip:port") or a host address, "" for a side it names nobody on.
+struct FindingParties {
+    std::string client;
+    std::string server;
+};
+
 /// One diagnosed problem, as it appears in the report's `findings` array.
 struct Finding {
     uint32_t id = 0;  ///< position in the FindingLog, stable while the finding grows
@@ -48,6 +55,10 @@ struct Finding {
     std::vector<WaitRange> waitRanges;
     std::optional<Side> waitingSide;  ///< stall findings: the side whose data waited (the sender)
     std::optional<Endpoint> server;   ///< port_exhaustion: the server its connections went to
+    /// A finding of no flow (connection is kNoConnection), set when it is made: time_wait_churn its
+    /// host on the side of its role, syn_backlog_overflow its listener as the server,
+    /// port_exhaustion its client address and server. A finding of a flow names its flow's ends.
+    FindingParties parties;
     /// path_mtu: the smallest packet size a router said its next hop takes; nullopt if none said.
     std::optional<uint32_t> nextHopMtu;
     /// Set by strace confirmation: for a delayed_ack_stall, one verdict per span (empty without a

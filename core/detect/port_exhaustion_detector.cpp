@@ -339,6 +339,8 @@ void PortExhaustionDetector::refresh(PoolFinding& made, Severity severity, int64
         finding.severity = severity;
         finding.connection = kNoConnection;
         finding.tsNs = startTsNs;
+        const PoolKey& key = fullPool(record / 2).key;
+        finding.parties = {key.client.toString(), key.server.toString()};
         made.id = log().add(std::move(finding), this, record);
         made.made = true;
     }

@@ -357,10 +357,11 @@ void SynBacklogDetector::countEvidence(const Record& connection, Handshake& stat
         finding.kind = FindingKind::SynBacklogOverflow;
         finding.severity = Severity::Warning;
         finding.tsNs = state.firstSynTsNs;
+        finding.parties.server = listener.endpoint.toString();
         // The type spelled out: in a template, clang before 17 does not destroy the argument of
         // `evidence = {...}` (llvm-project#51037), and the object the evidence held leaked.
         finding.evidence =
-            nlohmann::json{{"listener", listener.endpoint.toString()}, {"connections", nlohmann::json::array()}};
+            nlohmann::json{{"listener", finding.parties.server}, {"connections", nlohmann::json::array()}};
         listener.findingId = log().add(std::move(finding));
         listener.hasFinding = true;
     }

@@ -208,6 +208,7 @@ void TimeWaitDetector::refresh(uint32_t hostIndex, int64_t nowNs) {
         finding.kind = FindingKind::TimeWaitChurn;
         finding.connection = kNoConnection;
         finding.tsNs = tally.firstCloseTsNs;
+        (host.key.role == Side::Server ? finding.parties.server : finding.parties.client) = host.key.address.toString();
         tally.findingId = log().add(std::move(finding), this, hostIndex);
         tally.hasFinding = true;
     }

@@ -1,30 +1,10 @@
 #include "records/finding_record.hpp"
 
-#include <initializer_list>
-
 #include "records/community_id.hpp"
 #include "records/record_line.hpp"
 #include "report/finding_evidence.hpp"
 
 namespace tcpscope {
-
-namespace {
-
-// The first of `keys` whose value in the evidence is a string, or "".
-std::string evidenceText(const nlohmann::json& evidence, std::initializer_list<const char*> keys) {
-    if (!evidence.is_object()) {
-        return {};
-    }
-    for (const char* key : keys) {
-        const auto found = evidence.find(key);
-        if (found != evidence.end() && found->is_string()) {
-            return found->get<std::string>();
-        }
-    }
-    return {};
-}
-
-}  // namespace
 
 FindingRecordParts findingRecordParts(const Finding& finding, const Connection* flow, bool withEvidence) {
     FindingRecordParts parts;
@@ -40,15 +20,8 @@ FindingRecordParts findingRecordParts(const Finding& finding, const Connection* 
         parts.client = flow->client.toString();
         parts.server = flow->server.toString();
     } else {
-        // A host-level finding names its parties in its evidence; time_wait_churn names the one
-        // host that holds TIME_WAIT, a server when its role says so.
-        const bool hostIsServer = evidenceText(finding.evidence, {"role"}) == "server";
-        const std::string host = evidenceText(finding.evidence, {"host"});
-        parts.client = evidenceText(finding.evidence, {"client", "sender", "source"});
-        parts.server = evidenceText(finding.evidence, {"server", "listener", "receiver", "target"});
-        if (!host.empty()) {
-            (hostIsServer ? parts.server : parts.client) = host;
-        }
+        parts.client = finding.parties.client;
+        parts.server = finding.parties.server;
     }
     parts.summary = finding.summary;
     parts.frames = finding.frames;

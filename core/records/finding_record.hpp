@@ -41,7 +41,7 @@ struct FindingRecordParts {
 };
 
 /// The parts of `finding`'s record; `flow` is its connection, or null for a finding about a host or a
-/// service (its client and server then come from its evidence).
+/// service (its client and server are then the parties it names: Finding::parties).
 FindingRecordParts findingRecordParts(const Finding& finding, const Connection* flow, bool withEvidence);
 
 /// The `finding` record (docs/records.md) of those parts.

@@ -12,6 +12,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "records/community_id.hpp"
+#include "records/finding_record.hpp"
 #include "records/series_records.hpp"
 
 namespace {
@@ -104,6 +105,55 @@ TEST_CASE("every sample gives one flow record per connection and one finding rec
         }
         CHECK(flowTimeLostMs == Approx(findingTimeLostMs).margin(0.01 * static_cast<double>(flows.size())));
     }
+}
+
+TEST_CASE("a finding of no flow names its parties, and its record's client and server are they", "[records]") {
+    // The host, listener or port pool such a finding is about is typed on it when it is made, so
+    // that a finding only measured so far (its evidence still to be written) names them already.
+    struct Expected {
+        const char* sample;
+        FindingKind kind;
+        const char* client;
+        const char* server;
+    };
+    for (const auto& [name, kind, client, server] : {
+             Expected{"churn-exhaustion.pcap", FindingKind::TimeWaitChurn, "127.0.0.1", ""},
+             Expected{"churn-exhaustion.pcap", FindingKind::PortExhaustion, "127.0.0.1", "127.0.0.1:9000"},
+             Expected{"http-close.pcap", FindingKind::TimeWaitChurn, "", "127.0.0.1"},  // the server closed first
+             Expected{"backlog-overflow.pcap", FindingKind::SynBacklogOverflow, "", "127.0.0.1:9200"},
+         }) {
+        INFO(name << " " << findingKindName(kind));
+        AnalysisOptions options;
+        options.describeWhenWritten = true;
+        CaptureAnalysis analysis = analyzeCaptures({sample(name)}, options);
+        const auto made = std::find_if(analysis.findings.begin(), analysis.findings.end(),
+                                       [&](const Finding& finding) { return finding.kind == kind; });
+        REQUIRE(made != analysis.findings.end());
+        CHECK(made->connection == kNoConnection);
+        CHECK(made->parties.client == client);
+        CHECK(made->parties.server == server);
+        MemorySink sink;
+        writeAnalysisRecords(RecordSource{"host-a", "0123456789abcdef", "test"}, analysis, sink);
+        const json record = sink.of("finding").at(static_cast<size_t>(made - analysis.findings.begin()));
+        CHECK(record["kind"] == std::string(findingKindName(kind)));
+        CHECK(record["client"] == client);
+        CHECK(record["server"] == server);
+    }
+}
+
+TEST_CASE("a finding record of no flow takes its client and server from the parties, not the evidence", "[records]") {
+    Finding finding;
+    finding.kind = FindingKind::TimeWaitChurn;
+    finding.evidence = {{"host", "10.0.0.1"}, {"role", "server"}, {"client", "10.0.0.2"}, {"listener", "10.0.0.3:80"}};
+    const FindingRecordParts unnamed = findingRecordParts(finding, nullptr, true);
+    CHECK(unnamed.client.empty());
+    CHECK(unnamed.server.empty());
+    finding.parties = {"10.0.0.4", "10.0.0.5:443"};
+    const FindingRecordParts named = findingRecordParts(finding, nullptr, false);
+    CHECK(named.client == "10.0.0.4");
+    CHECK(named.server == "10.0.0.5:443");
+    CHECK(named.flowId == -1);
+    CHECK(named.communityId.empty());
 }
 
 TEST_CASE("series records hold the peaks the detectors judged on", "[records][series]") {
