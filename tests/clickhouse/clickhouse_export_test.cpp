@@ -167,7 +167,7 @@ TEST_CASE("a batch sent to a frozen server is looked up before it is sent again,
                         "GROUP BY capture_id, flow_id HAVING count() > 1)") == 0);
 }
 
-TEST_CASE("a user with a password, over https: records arrive; a wrong password or an unknown CA said, never the password",
+TEST_CASE("a user with a password, over https: records arrive - a wrong password or an unknown CA said, never the password",
           "[clickhouse]") {
     ClickHouseServer& server = ClickHouseServer::shared();
     // The password percent-encoded in the URL ('@' and ':' in it), the server's certificate as the CA.

@@ -37,7 +37,7 @@ std::string lastLine(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("capture --to clickhouse: records while the capture runs; a server killed and restarted loses and "
+TEST_CASE("capture --to clickhouse: records while the capture runs - a server killed and restarted loses and "
           "doubles nothing",
           "[clickhouse][live]") {
     if (!test::mayCapture()) {

@@ -8,7 +8,7 @@
 
 using namespace tcpscope;
 
-TEST_CASE("notes are added, edited and removed by id; ids are never reused") {
+TEST_CASE("notes are added, edited and removed by id - ids are never reused") {
     NoteSet notes;
     const uint64_t first = notes.add(PacketNoteTarget{12, "a.pcap", 1000}, "held by Nagle", 5);
     const uint64_t second = notes.add(SpanNoteTarget{100, 200}, "idle", 6);

@@ -71,7 +71,7 @@ TEST_CASE("the sidecar keeps every kind of note exactly") {
     std::filesystem::remove_all(folder);
 }
 
-TEST_CASE("no sidecar is not an error; a sidecar is never written over a capture") {
+TEST_CASE("no sidecar is not an error - a sidecar is never written over a capture") {
     const auto folder = freshFolder("absent");
     CHECK_FALSE(readNoteSidecar((folder / "none.pcap.tcpscope-notes.json").string()).has_value());
     CHECK(noteSidecarPath("-").empty());

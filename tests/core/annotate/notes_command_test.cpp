@@ -80,7 +80,7 @@ TEST_CASE("tcpscope-cli notes adds, lists and copies notes without touching the 
     fs::remove_all(folder);
 }
 
-TEST_CASE("tcpscope-cli notes --add-syscall pins a note to a call of the strace log; a wrong line is one line of error") {
+TEST_CASE("tcpscope-cli notes --add-syscall pins a note to a call of the strace log - a wrong line is one line of error") {
     const fs::path folder = fs::temp_directory_path() / ("tcpscope-cli-syscall-notes-" + std::to_string(::getpid()));
     fs::remove_all(folder);
     fs::create_directories(folder);

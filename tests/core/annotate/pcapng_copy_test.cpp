@@ -77,7 +77,7 @@ void requireSameFrames(const std::vector<CopiedFrame>& original, const std::vect
 
 }  // namespace
 
-TEST_CASE("a pcap becomes a pcapng copy with the notes as comments; tshark reads the same packets and the notes") {
+TEST_CASE("a pcap becomes a pcapng copy with the notes as comments - tshark reads the same packets and the notes") {
     const std::string original = sample("proxy-nagle.pcap");
     const std::string originalBytes = fileBytes(original);
     const fs::path folder = freshFolder("pcap");

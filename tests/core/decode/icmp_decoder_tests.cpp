@@ -64,7 +64,7 @@ TEST_CASE("an ICMPv6 packet-too-big message is read the same way", "[decode][icm
     CHECK(decoded.message.quotedPacketBytes == 1520);
 }
 
-TEST_CASE("the IP header and 8 bytes of TCP are enough; less, or a cut capture, is not a message about a segment",
+TEST_CASE("the IP header and 8 bytes of TCP are enough - less, or a cut capture, is not a message about a segment",
           "[decode][icmp]") {
     const SegmentSpec refused = refusedSegment();
     CHECK(decodeTooBig(buildPacketTooBig(refused, "192.0.2.1", 1400, 28)).status == DecodeStatus::PacketTooBig);

@@ -40,7 +40,7 @@ TEST_CASE("impact: waits at once count once in wall-clock time, every time in co
     CHECK(merged[1].startNs == 1000 * kMs);
 }
 
-TEST_CASE("impact: percentiles by nearest rank over 100 waits; one connection counted once", "[impact]") {
+TEST_CASE("impact: percentiles by nearest rank over 100 waits - one connection counted once", "[impact]") {
     WaitTally waits;
     for (int64_t i = 1; i <= 100; ++i) {  // 1..100 ms, one after the other, all of connection 7
         waits.add(7, i * 1000 * kMs, i * 1000 * kMs + i * kMs);
@@ -55,7 +55,7 @@ TEST_CASE("impact: percentiles by nearest rank over 100 waits; one connection co
     CHECK(impact.connectionMs == Approx(5050));
 }
 
-TEST_CASE("impact: a wait still going on counts; waits of no length and of no connection", "[impact]") {
+TEST_CASE("impact: a wait still going on counts - waits of no length and of no connection", "[impact]") {
     WaitTally waits;
     CHECK(waits.impact().delayedRequests == 0);
     const uint32_t handshake = waits.add(3, 0, 0);

@@ -551,7 +551,7 @@ TEST_CASE("live: a listener's queue walks past connections retired and freed beh
     CHECK(s.findings(FindingKind::SynBacklogOverflow).empty());
 }
 
-TEST_CASE("a handshake is let go once nothing can change it; a counted one is kept to the end", "[detect][backlog]") {
+TEST_CASE("a handshake is let go once nothing can change it - a counted one is kept to the end", "[detect][backlog]") {
     BacklogSession s;
     Clients clients{s, "10.0.0.1", "10.0.0.2", 80, {100, 200}};
     clients.syn(0, 0);
@@ -574,7 +574,7 @@ TEST_CASE("a handshake is let go once nothing can change it; a counted one is ke
     CHECK(finding.evidence["connections"][0]["outcome"] == "established");
 }
 
-TEST_CASE("a SYN scan keeps no listener for endpoints that never answered; they count once they do",
+TEST_CASE("a SYN scan keeps no listener for endpoints that never answered - they count once they do",
           "[detect][backlog]") {
     BacklogSession s;
     // One probe to each of 300 ports: refused (RST), silent, or answered and reset by the scanner.

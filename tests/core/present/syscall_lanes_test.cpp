@@ -10,7 +10,7 @@
 
 using namespace tcpscope;
 
-TEST_CASE("a syscall lane's events and a call's lane answer each other; only tied sockets have lanes",
+TEST_CASE("a syscall lane's events and a call's lane answer each other - only tied sockets have lanes",
           "[present][lanes]") {
     const CaptureAnalysis capture = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
     const StraceAlignment alignment =

@@ -69,7 +69,7 @@ std::string summaryOf(const std::string& markdown) {
 
 }  // namespace
 
-TEST_CASE("each side of the stalled proxy is a cause; the pair's sequence diagram is drawn once",
+TEST_CASE("each side of the stalled proxy is a cause - the pair's sequence diagram is drawn once",
           "[report][incident]") {
     const std::vector<ReportSection> sections = reportSections(proxyAnalysis());
     REQUIRE(sections.size() == 2);

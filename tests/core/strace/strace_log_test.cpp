@@ -168,7 +168,7 @@ TEST_CASE("time-of-day stamps wrap at midnight and count the day", "[strace][log
     CHECK(log.records[5].dayWraps == 1);
 }
 
-TEST_CASE("epoch stamps of -ttt and unix ns; -r deltas add up", "[strace][log][time]") {
+TEST_CASE("epoch stamps of -ttt and unix ns - -r deltas add up", "[strace][log][time]") {
     const StraceLog epoch = parseStraceText("1795231526.244159 close(3) = 0\n");
     CHECK(epoch.format.timeBase == StraceTimeBase::Epoch);
     CHECK(epoch.format.fractionDigits == 6);
@@ -283,7 +283,7 @@ TEST_CASE("a stop request ends the parse early with the records so far", "[strac
     CHECK(progress.bytesDone.load() > 0);
 }
 
-TEST_CASE("file names of -ff give their pid; files given together are grouped", "[strace][files]") {
+TEST_CASE("file names of -ff give their pid - files given together are grouped", "[strace][files]") {
     const auto name = parseStraceFileName("/tmp/run/proxy.strace.22085");
     REQUIRE(name.has_value());
     CHECK(name->base == "/tmp/run/proxy.strace");

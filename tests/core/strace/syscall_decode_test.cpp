@@ -330,7 +330,7 @@ TEST_CASE("epoll_ctl: the epoll fd, the target fd and the data", "[strace][decod
     CHECK(removed.otherFd == 6);
 }
 
-TEST_CASE("dup and fcntl(F_DUPFD) copy fds; other fcntl calls are not copies", "[strace][decode]") {
+TEST_CASE("dup and fcntl(F_DUPFD) copy fds - other fcntl calls are not copies", "[strace][decode]") {
     const SyscallRecord dup2 = parseOne("dup2(5<TCP:[1.2.3.4:5->6.7.8.9:10]>, 1) = 1<TCP:[1.2.3.4:5->6.7.8.9:10]>");
     CHECK(dup2.kind == SyscallKind::Dup);
     CHECK(dup2.fd == 5);

@@ -174,7 +174,7 @@ void closedConnection(Session& s, uint16_t index, double atMs) {
 
 }  // namespace
 
-TEST_CASE("a closed connection's sequence state is released past TIME_WAIT; a late segment stays in it",
+TEST_CASE("a closed connection's sequence state is released past TIME_WAIT - a late segment stays in it",
           "[tcp]") {
     Session s;
     for (uint16_t i = 0; i < 128; ++i) {

@@ -44,7 +44,7 @@ fs::path copyOfSample(const fs::path& folder) {
 
 }  // namespace
 
-TEST_CASE("the note store saves every change in the sidecar and reads it back; the capture is untouched") {
+TEST_CASE("the note store saves every change in the sidecar and reads it back - the capture is untouched") {
     const fs::path folder = freshFolder("store");
     const fs::path capture = copyOfSample(folder);
     const std::string captureBytes = bytesOf(capture);
@@ -100,7 +100,7 @@ TEST_CASE("a corrupt sidecar is reported in one line, the capture stays usable a
     fs::remove_all(folder);
 }
 
-TEST_CASE("the notes table lists user notes and the capture's comments; only user notes are editable") {
+TEST_CASE("the notes table lists user notes and the capture's comments - only user notes are editable") {
     const fs::path folder = freshFolder("model");
     const fs::path capture = copyOfSample(folder);
     NoteSet original;

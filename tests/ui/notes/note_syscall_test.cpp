@@ -219,7 +219,7 @@ TEST_CASE("a note on a system call from the timeline's syscall lane and from the
     test.window.grab().toImage().save(QStringLiteral("main-window-syscall-note.png"));
 }
 
-TEST_CASE("Shift+drag in the timeline selects a span to note; a plain drag still pans", "[notes][span]") {
+TEST_CASE("Shift+drag in the timeline selects a span to note - a plain drag still pans", "[notes][span]") {
     OpenSample opened;
     REQUIRE(opened.ready());
     auto& test = opened.test;
