@@ -22,19 +22,27 @@ std::vector<uint32_t> syscallLaneRecords(const TracedSocket& socket) {
     return records;
 }
 
-std::optional<size_t> syscallLaneOf(const StraceAlignment& alignment, SyscallLocation location) {
-    const std::vector<uint32_t> sockets = syscallLaneSockets(alignment);
-    for (size_t lane = 0; lane < sockets.size(); ++lane) {
-        const TracedSocket& socket = alignment.sockets[sockets[lane]];
-        if (socket.log != location.log) {
+std::optional<uint32_t> syscallLaneSocketOf(const StraceAlignment& alignment, SyscallLocation location) {
+    for (uint32_t index = 0; index < alignment.sockets.size(); ++index) {
+        const TracedSocket& socket = alignment.sockets[index];
+        if (socket.connection == kNoConnection || socket.log != location.log) {
             continue;
         }
         const std::vector<uint32_t> records = syscallLaneRecords(socket);
         if (std::binary_search(records.begin(), records.end(), location.record)) {
-            return lane;
+            return index;
         }
     }
     return std::nullopt;
+}
+
+std::optional<size_t> syscallLaneOf(const StraceAlignment& alignment, SyscallLocation location) {
+    const std::optional<uint32_t> socket = syscallLaneSocketOf(alignment, location);
+    if (!socket) {
+        return std::nullopt;
+    }
+    const std::vector<uint32_t> sockets = syscallLaneSockets(alignment);  // ascending: the lane is its rank
+    return static_cast<size_t>(std::lower_bound(sockets.begin(), sockets.end(), *socket) - sockets.begin());
 }
 
 std::optional<SyscallLocation> syscallOfLaneEvent(const StraceAlignment& alignment, size_t lane, size_t event) {

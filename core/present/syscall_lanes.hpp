@@ -20,6 +20,10 @@ std::vector<uint32_t> syscallLaneSockets(const StraceAlignment& alignment);
 /// in record order without repeats.
 std::vector<uint32_t> syscallLaneRecords(const TracedSocket& socket);
 
+/// The socket (an index into alignment.sockets) whose syscall lane shows the call at `location`;
+/// nullopt when no lane shows it.
+std::optional<uint32_t> syscallLaneSocketOf(const StraceAlignment& alignment, SyscallLocation location);
+
 /// The lane (a position in syscallLaneSockets()) that shows the call at `location`; nullopt when
 /// no lane shows it.
 std::optional<size_t> syscallLaneOf(const StraceAlignment& alignment, SyscallLocation location);

@@ -251,21 +251,16 @@ void NotesController::showSyscall(const SyscallNoteTarget& call) {
     }
     const int64_t tsNs = syscallNoteTarget(*alignment, *location).tsNs;
     // Its socket's connection: the timeline shows its lane, the sequence diagram its lifeline at that time.
-    for (const TracedSocket& socket : alignment->sockets) {
-        const std::vector<uint32_t> records = syscallLaneRecords(socket);
-        if (socket.log != location->log || socket.connection == kNoConnection ||
-            !std::binary_search(records.begin(), records.end(), location->record)) {
-            continue;
-        }
+    if (const std::optional<uint32_t> index = syscallLaneSocketOf(*alignment, *location)) {
+        const uint32_t connection = alignment->sockets[*index].connection;
         if (timeline_ != nullptr) {
-            timeline_->scrollToConnection(socket.connection);
+            timeline_->scrollToConnection(connection);
         }
         const SequenceDiagram* shown = sequence_ != nullptr ? sequence_->sequenceLayout().diagram() : nullptr;
-        if (shown != nullptr && std::find(shown->connections().begin(), shown->connections().end(),
-                                          socket.connection) != shown->connections().end()) {
+        if (shown != nullptr && std::find(shown->connections().begin(), shown->connections().end(), connection) !=
+                                    shown->connections().end()) {
             sequence_->scrollToTime(tsNs);
         }
-        break;
     }
     showTime(tsNs, tsNs);
 }

@@ -30,6 +30,7 @@ TEST_CASE("a syscall lane's events and a call's lane answer each other - only ti
             const std::optional<size_t> found = syscallLaneOf(alignment, *location);
             REQUIRE(found);
             CHECK(*found <= lane);
+            CHECK(syscallLaneSocketOf(alignment, *location) == sockets[*found]);  // the socket of that lane
             CHECK((*found == lane ||
                    socket.records.end() == std::find(socket.records.begin(), socket.records.end(), location->record)));
         }
