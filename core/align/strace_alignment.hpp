@@ -63,6 +63,7 @@ struct StraceAlignment {
     std::vector<CallLink> links;                         ///< sorted by socket, then record
     std::vector<AmbiguousSocket> ambiguous;              ///< sockets refused by bytes-timing matching
     std::vector<std::vector<uint32_t>> connectionSockets;  ///< per connection id: its sockets
+    TimeOrigin origin;  ///< what the capture's clock counts from (AnalysisEngine::timeOrigin())
 
     /// A record's time on the capture's clock.
     [[nodiscard]] int64_t captureTsNs(uint32_t log, const SyscallRecord& record) const {
