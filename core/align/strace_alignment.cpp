@@ -227,7 +227,7 @@ void applyClockSearch(const AlignedLog& aligned, const ClockSearch& search, cons
 CallClock callClock(const AlignedLog& aligned, const ClockFit& fit, bool anchored) {
     CallClock clock;
     clock.timed = aligned.log.format.timeBase != StraceTimeBase::None && (anchored || fit.searched || fit.offsetGiven);
-    clock.offsetNs = fit.coarseNs + fit.residualNs;
+    clock.offsetNs = onCaptureClock(fit.coarseNs, fit.residualNs);
     if (fit.searched && !anchored) {
         clock.toleranceNs = kSearchedToleranceNs;
     } else if (fit.matchedWrites > 0 && !fit.offsetGiven) {
@@ -292,7 +292,7 @@ LinkResult linkAndFit(StraceAlignment& alignment, const AnalysisEngine& engine, 
     for (uint32_t i = 0; i < alignment.logs.size(); ++i) {
         ClockFit& fit = alignment.logs[i].clock;
         fitResidual(linked.writeDelaySamplesNs[i], options, fit);
-        fit.offsetNs = fit.coarseNs + fit.residualNs;
+        fit.offsetNs = onCaptureClock(fit.coarseNs, fit.residualNs);
     }
     return linked;
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "align/log_time.hpp"
 #include "align/traced_socket.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "strace/strace_log.hpp"
@@ -67,7 +68,7 @@ struct StraceAlignment {
 
     /// A record's time on the capture's clock.
     [[nodiscard]] int64_t captureTsNs(uint32_t log, const SyscallRecord& record) const {
-        return record.tsNs + logs[log].clock.offsetNs;
+        return onCaptureClock(record.tsNs, logs[log].clock.offsetNs);
     }
     /// The link of a record, or null.
     [[nodiscard]] const CallLink* linkOf(uint32_t socket, uint32_t record) const;
