@@ -41,23 +41,23 @@ protected:
     }
 
     /// `time` as nanoseconds after the file's origin, which the first call chooses. A packet more
-    /// than 292 years from it is held at the int64 limit, with a warning (once).
+    /// than 146 years from it is held at kPacketTimeReachNs, with a warning (once).
     int64_t packetTimeNs(EpochTime time, uint64_t recordOffset) {
         if (!originChosen_) {
             origin_ = TimeOrigin::forFirstPacket(time);
             originChosen_ = true;
         }
-        if (const std::optional<int64_t> ns = origin_.relativeNs(time)) {
+        const std::optional<int64_t> ns = origin_.relativeNs(time);
+        if (ns && heldPacketTimeNs(*ns) == *ns) {
             return *ns;
         }
         if (!warnedTimeRange_) {
             warnedTimeRange_ = true;
             source_.warn(recordOffset,
-                         "packet time more than 292 years from the file's first packet; held at the "
+                         "packet time more than 146 years from the file's first packet; held at the "
                          "limit (reported once)");
         }
-        return time.seconds < origin_.epochSeconds ? std::numeric_limits<int64_t>::min()
-                                                   : std::numeric_limits<int64_t>::max();
+        return time.seconds < origin_.epochSeconds ? -kPacketTimeReachNs : kPacketTimeReachNs;
     }
 
     ByteSource source_;

@@ -45,4 +45,14 @@ struct TimeOrigin {
 /// `tsNs + shiftNs`, held at the int64 limits instead of wrapping.
 int64_t shiftedNs(int64_t tsNs, int64_t shiftNs);
 
+/// Packet times are held within this of their capture's origin (2^62 ns less one, 146 years either
+/// side): any difference of two of them then fits in int64, so no duration measured between packets
+/// can overflow. A capture's first packet always lies within it (its origin is chosen so).
+inline constexpr int64_t kPacketTimeReachNs = (int64_t{1} << 62) - 1;
+
+/// `tsNs` held within ±kPacketTimeReachNs.
+inline int64_t heldPacketTimeNs(int64_t tsNs) {
+    return tsNs < -kPacketTimeReachNs ? -kPacketTimeReachNs : tsNs > kPacketTimeReachNs ? kPacketTimeReachNs : tsNs;
+}
+
 }  // namespace tcpscope

@@ -31,7 +31,7 @@ void advance(OpenInput& input) {
         return;
     }
     if (input.shiftNs != 0) {
-        input.pending.tsNs = shiftedNs(input.pending.tsNs, input.shiftNs);
+        input.pending.tsNs = heldPacketTimeNs(shiftedNs(input.pending.tsNs, input.shiftNs));
     }
     countFrame(input.summary, input.pending.linkType);
 }
@@ -53,14 +53,14 @@ TimeOrigin shareTimeOrigin(std::vector<OpenInput>& inputs) {
             continue;
         }
         const std::optional<int64_t> shift = shared.shiftFromNs(own);
-        if (!shift) {
+        if (!shift || heldPacketTimeNs(*shift) != *shift) {
             input.summary.warnings.push_back(InputProblem{input.summary.path, 0,
-                                                          "its packets are more than 292 years after the first "
+                                                          "its packets are more than 146 years after the first "
                                                           "file's; their times are held at the limit"});
         }
         input.shiftNs = shift.value_or(std::numeric_limits<int64_t>::max());
         if (input.hasPending) {
-            input.pending.tsNs = shiftedNs(input.pending.tsNs, input.shiftNs);
+            input.pending.tsNs = heldPacketTimeNs(shiftedNs(input.pending.tsNs, input.shiftNs));
         }
     }
     return shared;
