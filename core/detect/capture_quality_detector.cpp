@@ -115,6 +115,7 @@ void CaptureQualityDetector::onSegment(const SegmentEvent& event) {
     ++segments_;
     withoutPayload_ +=
         segment.payloadLength == 0 || (segment.flags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) != 0 ? 1 : 0;
+    syns_ += (segment.flags & tcpflag::kSyn) != 0 ? 1 : 0;
     Sent* const sides = sides_.allOf(event.connection.id);
     Sent& own = sides[sideIndex(event.sender)];
     Sent& peer = sides[sideIndex(otherSide(event.sender))];
@@ -327,7 +328,9 @@ void CaptureQualityDetector::describeMissing(std::vector<Problem>& problems, Fin
         evidence.emplace("one_sided_frames", oneSidedFrames_);
         finding.frames.insert(finding.frames.end(), oneSidedFrames_.begin(), oneSidedFrames_.end());
     }
-    if (segments_ >= kPayloadOnlyMin && shareOf(withoutPayload_, segments_) < kPayloadOnlyShare) {
+    // Requests and responses on kept-alive connections carry every ACK on data, so their pure ACKs
+    // can be as few as a filter leaves; but a filter on flags or length drops every SYN.
+    if (segments_ >= kPayloadOnlyMin && syns_ == 0 && shareOf(withoutPayload_, segments_) < kPayloadOnlyShare) {
         problems.push_back({fmt::format(
             "the file holds data segments only ({} of {} carry payload; no SYN, FIN, RST or pure ACK but {}): it "
             "was filtered (`tcp[13] & 8 != 0`, `len > N`), so without handshakes port reuse, listen-backlog overflow, "

@@ -28,8 +28,8 @@ namespace tcpscope {
 /// - one direction only: connections of which one side was captured though its ACKs show the other
 ///   side sent data, when they hold kOneSidedShare of the TCP packets or more (or the server's side
 ///   of a handshake alone);
-/// - data segments only (no SYN, FIN, RST or pure ACK among kPayloadOnlyMin segments or more): a
-///   filter on flags or length;
+/// - data segments only (no SYN, and under kPayloadOnlyShare FIN, RST or pure ACK among
+///   kPayloadOnlyMin segments or more): a filter on flags or length;
 /// - frame times that both hosts' TCP timestamp clocks contradict (TimestampClocks: rewritten times).
 /// A capture that begins in the middle of a connection, or cuts payload at its snap length, is not
 /// a quality problem for the TCP analysis and is not reported here.
@@ -52,7 +52,7 @@ public:
     static constexpr uint64_t kManyGaps = 1000;
     /// One-sided connections holding this share of the TCP packets make a file of one direction.
     static constexpr double kOneSidedShare = 0.5;
-    /// A file of this many segments or more whose segments without payload are under
+    /// A file of this many segments or more, none a SYN, whose segments without payload are under
     /// kPayloadOnlyShare of them holds data segments only.
     static constexpr uint64_t kPayloadOnlyMin = 50;
     static constexpr double kPayloadOnlyShare = 0.01;
@@ -112,6 +112,7 @@ private:
     std::vector<uint32_t> oneSidedFrames_;  // their first frames
     uint64_t segments_ = 0;
     uint64_t withoutPayload_ = 0;  // SYN, FIN, RST or no payload
+    uint64_t syns_ = 0;            // SYN and SYN-ACK segments
     uint64_t capturedBytes_ = 0;   // payload captured once (retransmissions not counted), at the end
     const TimestampClocks* clocks_ = nullptr;
 };

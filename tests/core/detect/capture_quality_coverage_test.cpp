@@ -71,6 +71,22 @@ TEST_CASE("a capture of data segments only: no handshake, FIN or pure ACK to jud
     CHECK(capture(5).empty());  // a pure ACK every fifth exchange: 10 % of the segments, as TCP sends them
 }
 
+TEST_CASE("requests and responses on a kept-alive connection, every ACK on data, are no filtered capture",
+          "[detect][quality]") {
+    // ab -k against nginx: after the handshake each request acknowledges the last response and each
+    // response the request, so 2 of 602 segments carry no payload (samples/seeds/ab-keepalive).
+    QualitySession s;
+    s.push(Session::fromClient(0, 0, tcpflag::kSyn), 0.0);
+    s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 1.0);
+    for (int i = 0; i < 300; ++i) {
+        const auto step = static_cast<uint32_t>(i);
+        s.push(Session::fromClient(1 + 100 * step, 1 + 300 * step, kAckPsh, 100), 2.0 + i * 10.0);
+        s.push(Session::fromServer(1 + 300 * step, 101 + 100 * step, kAckPsh, 300), 3.0 + i * 10.0);
+    }
+    s.finish();
+    CHECK(s.findings(FindingKind::CaptureQuality).empty());
+}
+
 TEST_CASE("a large share of the acknowledged data missing, in connections begun before the capture",
           "[detect][quality]") {
     // The server's segments of 1448 B, every other one missing from the file; the client ACKs all.
