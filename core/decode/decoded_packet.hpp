@@ -67,12 +67,24 @@ struct PacketTooBig {
     uint32_t quotedPacketBytes = 0; ///< IP length of the packet that did not fit, as its quoted header gives it
 };
 
+/// What an ICMP "destination unreachable" (IPv4 type 3, any code but 4) or ICMPv6 "destination
+/// unreachable" (type 1) message says about a TCP segment: a router or host refused to deliver it
+/// (a firewall's reject rule, no route, a host that does not answer). The segment it quotes goes in
+/// a TcpSegment; describeUnreachable() (decode/icmp_unreachable.hpp) says what the code means.
+struct DestinationUnreachable {
+    IpAddress reporter;  ///< the router (or host) that sent the message
+    uint8_t type = 0;    ///< 3 (ICMP) or 1 (ICMPv6)
+    uint8_t code = 0;
+};
+
 /// What the decoder made of a frame.
 enum class DecodeStatus : uint8_t {
     Tcp,              ///< a TCP segment; the TcpSegment is filled in
     NotTcp,           ///< IP but another transport (UDP, ICMP, ...), or not IP at all (ARP, ...)
     PacketTooBig,     ///< an ICMP or ICMPv6 "too big" message about a TCP segment: the TcpSegment holds what
                       ///< it quotes of the segment (endpoints, sequence number), PacketTooBig the rest
+    Unreachable,      ///< an ICMP or ICMPv6 "destination unreachable" about a TCP segment: the TcpSegment holds
+                      ///< what it quotes of the segment, DestinationUnreachable the rest
     Fragment,         ///< an IPv4 or IPv6 fragment of a TCP packet (first or not): counted, not parsed as TCP
     UnsupportedLink,  ///< a link type the decoder does not know
     Malformed,        ///< headers inconsistent (bad lengths, bad version)

@@ -10,6 +10,7 @@ namespace {
 constexpr uint8_t kProtocolTcp = 6;
 constexpr uint8_t kIcmpDestinationUnreachable = 3;
 constexpr uint8_t kIcmpFragmentationNeeded = 4;  // its code
+constexpr uint8_t kIcmpv6DestinationUnreachable = 1;
 constexpr uint8_t kIcmpv6PacketTooBig = 2;
 constexpr uint32_t kIcmpHeaderBytes = 8;  // type, code, checksum, then the MTU in the last 2 (v4) or 4 (v6)
 constexpr uint32_t kQuotedTcpBytes = 8;   // ports and sequence number: what RFC 792 promises at least
@@ -59,7 +60,8 @@ IpAddress addressAt(const uint8_t* bytes, uint8_t version) {
 
 }  // namespace
 
-DecodeStatus decodeIcmpTooBig(const FrameView& frame, const IpLayer& ip, TcpSegment& quoted, PacketTooBig& message) {
+DecodeStatus decodeIcmpError(const FrameView& frame, const IpLayer& ip, TcpSegment& quoted, PacketTooBig* tooBig,
+                             DestinationUnreachable* unreachable) {
     if (ip.transportOffset > frame.capturedLength) {
         return DecodeStatus::NotTcp;
     }
@@ -69,9 +71,12 @@ DecodeStatus decodeIcmpTooBig(const FrameView& frame, const IpLayer& ip, TcpSegm
         return DecodeStatus::NotTcp;
     }
     const uint8_t* icmp = frame.data + ip.transportOffset;
-    const bool tooBig = ip.version == 4 ? icmp[0] == kIcmpDestinationUnreachable && icmp[1] == kIcmpFragmentationNeeded
-                                        : icmp[0] == kIcmpv6PacketTooBig && icmp[1] == 0;
-    if (!tooBig) {
+    const bool isTooBig = ip.version == 4
+                              ? icmp[0] == kIcmpDestinationUnreachable && icmp[1] == kIcmpFragmentationNeeded
+                              : icmp[0] == kIcmpv6PacketTooBig && icmp[1] == 0;
+    const bool isUnreachable =
+        !isTooBig && icmp[0] == (ip.version == 4 ? kIcmpDestinationUnreachable : kIcmpv6DestinationUnreachable);
+    if (!(isTooBig && tooBig != nullptr) && !(isUnreachable && unreachable != nullptr)) {
         return DecodeStatus::NotTcp;
     }
     QuotedIp inner;
@@ -88,9 +93,15 @@ DecodeStatus decodeIcmpTooBig(const FrameView& frame, const IpLayer& ip, TcpSegm
     quoted.destination = Endpoint{addressAt(inner.destination, ip.version), loadBigEndian16(tcp + 2)};
     quoted.seq = loadBigEndian32(tcp + 4);
     quoted.ipVersion = ip.version;
-    message.reporter = addressAt(ip.source, ip.version);
-    message.nextHopMtu = ip.version == 4 ? loadBigEndian16(icmp + 6) : loadBigEndian32(icmp + 4);
-    message.quotedPacketBytes = inner.packetBytes;
+    if (isUnreachable) {
+        unreachable->reporter = addressAt(ip.source, ip.version);
+        unreachable->type = icmp[0];
+        unreachable->code = icmp[1];
+        return DecodeStatus::Unreachable;
+    }
+    tooBig->reporter = addressAt(ip.source, ip.version);
+    tooBig->nextHopMtu = ip.version == 4 ? loadBigEndian16(icmp + 6) : loadBigEndian32(icmp + 4);
+    tooBig->quotedPacketBytes = inner.packetBytes;
     return DecodeStatus::PacketTooBig;
 }
 

@@ -7,11 +7,16 @@
 
 namespace tcpscope {
 
-/// Reads the ICMP (IPv4) or ICMPv6 message that `ip` located. Returns PacketTooBig, filling `message`
-/// and, in `quoted`, the endpoints and sequence number of the TCP segment it quotes, when it is a
-/// "fragmentation needed" (type 3 code 4) or "packet too big" (ICMPv6 type 2) about a TCP segment
-/// whose ports and sequence number were captured; NotTcp for any other message. Never reads past the
-/// captured bytes. `quoted` and `message` are left untouched unless the result is PacketTooBig.
-DecodeStatus decodeIcmpTooBig(const FrameView& frame, const IpLayer& ip, TcpSegment& quoted, PacketTooBig& message);
+/// Reads the ICMP (IPv4) or ICMPv6 message that `ip` located, when it is an error about a TCP segment
+/// whose ports and sequence number were captured, and fills in `quoted` the endpoints and sequence
+/// number of that segment:
+/// - PacketTooBig, filling `*tooBig`, for a "fragmentation needed" (type 3 code 4) or "packet too
+///   big" (ICMPv6 type 2), if `tooBig` is given;
+/// - Unreachable, filling `*unreachable`, for any other "destination unreachable" (type 3; ICMPv6
+///   type 1), if `unreachable` is given;
+/// NotTcp for any other message. Never reads past the captured bytes. `quoted` and the messages are
+/// left untouched when the result is NotTcp.
+DecodeStatus decodeIcmpError(const FrameView& frame, const IpLayer& ip, TcpSegment& quoted, PacketTooBig* tooBig,
+                             DestinationUnreachable* unreachable);
 
 }  // namespace tcpscope

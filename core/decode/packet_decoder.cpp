@@ -12,7 +12,8 @@
 
 namespace tcpscope {
 
-DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment, PacketTooBig* tooBig) {
+DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment, PacketTooBig* tooBig,
+                          DestinationUnreachable* unreachable) {
     const uint32_t capturedLength = packet.data != nullptr ? packet.capturedLength : 0;
     // Some writers store the captured length as the original one; the frame can never be shorter.
     const FrameView frame{packet.data, capturedLength, std::max(packet.originalLength, capturedLength)};
@@ -32,8 +33,8 @@ DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment, PacketTo
     IpLayer ip;
     const DecodeStatus ipStatus = link.ipVersion == 4 ? decodeIpv4(frame, link.networkOffset, ip)
                                                       : decodeIpv6(frame, link.networkOffset, ip);
-    if (ipStatus == DecodeStatus::NotTcp && tooBig != nullptr && ip.protocol != 0) {
-        return decodeIcmpTooBig(frame, ip, segment, *tooBig);
+    if (ipStatus == DecodeStatus::NotTcp && (tooBig != nullptr || unreachable != nullptr) && ip.protocol != 0) {
+        return decodeIcmpError(frame, ip, segment, tooBig, unreachable);
     }
     if (ipStatus != DecodeStatus::Tcp) {
         return ipStatus;
@@ -49,6 +50,8 @@ std::string_view decodeStatusName(DecodeStatus status) {
         return "not-tcp";
     case DecodeStatus::PacketTooBig:
         return "packet-too-big";
+    case DecodeStatus::Unreachable:
+        return "unreachable";
     case DecodeStatus::Fragment:
         return "fragment";
     case DecodeStatus::UnsupportedLink:

@@ -9,12 +9,14 @@ namespace tcpscope {
 
 /// Decodes the link, IP and TCP headers of a frame. Fills `segment` only when the result is Tcp.
 /// Given `tooBig`, an ICMP or ICMPv6 "too big" message about a TCP segment is PacketTooBig (the
-/// quoted segment in `segment`, the rest in `*tooBig`); without, it is NotTcp like any other ICMP.
-/// Never reads past `packet.capturedLength`.
-DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment, PacketTooBig* tooBig = nullptr);
+/// quoted segment in `segment`, the rest in `*tooBig`); given `unreachable`, any other "destination
+/// unreachable" about a TCP segment is Unreachable (the rest in `*unreachable`); without, they are
+/// NotTcp like any other ICMP. Never reads past `packet.capturedLength`.
+DecodeStatus decodePacket(const RawPacket& packet, TcpSegment& segment, PacketTooBig* tooBig = nullptr,
+                          DestinationUnreachable* unreachable = nullptr);
 
 /// Short lower-case name of a status for counters and messages: "tcp", "not-tcp", "packet-too-big",
-/// "fragment", "unsupported-link", "malformed", "truncated".
+/// "unreachable", "fragment", "unsupported-link", "malformed", "truncated".
 std::string_view decodeStatusName(DecodeStatus status);
 
 /// True if decodePacket understands this link type.

@@ -59,6 +59,7 @@ struct DetectorSet::Detectors final : SegmentObserver {
         forEach(*this, [&event]<typename Type>(Type& detector) { detector.Type::onSegment(event); });
     }
     void onPacketTooBig(const PacketTooBigEvent& event) override { retransmissionStall.onPacketTooBig(event); }
+    void onUnreachable(const UnreachableEvent& event) override { synUnanswered.onUnreachable(event); }
     void onClock(int64_t nowNs) override {
         forEach(*this, [nowNs]<typename Type>(Type& detector) { detector.Type::onClock(nowNs); });
     }

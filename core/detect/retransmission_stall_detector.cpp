@@ -188,11 +188,21 @@ void RetransmissionStallDetector::onRetransmission(const SegmentEvent& event, Se
     // retransmission: nobody waited for it. A FIN alone resent means all data before it was
     // acknowledged (a resend starts at the first unacknowledged byte): nobody waits for data.
     const bool finOnly = event.segment.payloadLength == 0;
-    // A router refused the data as too big meanwhile: path-MTU discovery, not a loss.
-    if (from.tsNs != kNoTime && !finOnly &&
-        pathMtu_.claim(event, PathMtuResends::Resend{from.frame, from.tsNs, from.captured, highestBefore})) {
-        history.lastRetransmissionTsNs = event.tsNs;
-        return;
+    // A router refused the data as too big meanwhile: path-MTU discovery, not a loss. Timeout resends
+    // of the same data that came before the router's message (sent as large, refused as well, the
+    // message late or rate-limited) are part of the same episode: the data waited from its first
+    // transmission, and never for a loss.
+    if (from.tsNs != kNoTime && !finOnly) {
+        const auto refusedBefore = [&](const Candidate& candidate) {
+            return seq::lt(candidate.seq, highestBefore) && seq::gt(candidate.end, seq);
+        };
+        const auto earliest = std::find_if(history.candidates.begin(), history.candidates.end(), refusedBefore);
+        const Sent& first = earliest != history.candidates.end() ? earliest->from : from;
+        if (pathMtu_.claim(event, PathMtuResends::Resend{first.frame, first.tsNs, first.captured, highestBefore})) {
+            std::erase_if(history.candidates, refusedBefore);
+            history.lastRetransmissionTsNs = event.tsNs;
+            return;
+        }
     }
     if (byTimeout && from.tsNs != kNoTime && !finOnly) {
         // Time already counted for an earlier retransmission (the burst that follows an RTO) is
@@ -270,6 +280,16 @@ void RetransmissionStallDetector::judge(Retransmitted& history, const TcpSegment
     history.candidates = {};
     if (clocks_ != nullptr && clocks_->contradicted(candidates.front().connection.id)) {
         return;  // the frame times are not real: nothing to time
+    }
+    // The receiver had sent its FIN before a resend and answers it with a reset: its application had
+    // closed the socket (a socket closed with data unread resets), so nobody waited for that data.
+    const Side receiver = otherSide(candidates.front().sender);
+    if ((ackSegment.flags & tcpflag::kRst) != 0) {
+        std::erase_if(candidates,
+                      [receiver](const Candidate& candidate) { return candidate.connection.from(receiver).sawFin; });
+        if (candidates.empty()) {
+            return;
+        }
     }
     for (size_t index = 0; index + 1 < candidates.size(); ++index) {
         recordStall(candidates[index], history);  // resent again before any ACK: it was needed

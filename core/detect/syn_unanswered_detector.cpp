@@ -8,6 +8,7 @@
 #include <map>
 #include <utility>
 
+#include "decode/icmp_unreachable.hpp"
 #include "detect/evidence_json.hpp"
 #include "detect/finding_impact.hpp"
 #include "detect/wording.hpp"
@@ -27,6 +28,13 @@ constexpr size_t kScanPorts = 10;
 constexpr size_t kFloodAttempts = 50;
 constexpr size_t kFloodSources = 20;
 constexpr double kFloodRatePerS = 10;
+// A burst too dense for clients that happen to fail together: this many attempts, each from an
+// address of its own and sent once (no TCP stack behind a spoofed address retransmits), none
+// answered, at this rate or more (a few dozen in a few milliseconds).
+constexpr size_t kBurstAttempts = 20;
+constexpr double kBurstRatePerS = 1000;
+// Routers' messages remembered (a capture full of them, forged or a flood's, cannot make us keep more).
+constexpr size_t kMaxRefusals = 65'536;
 // A client whose unanswered attempts went to more servers than this gets one finding for them all.
 constexpr size_t kGroupByClientServers = 5;
 // The least time between a SYN and its retransmission, on average over an attempt, that a TCP
@@ -37,6 +45,15 @@ constexpr int64_t kMinSynRetryNs = 400 * kNsPerMs;
 double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
 
 }  // namespace
+
+void SynUnansweredDetector::onUnreachable(const UnreachableEvent& event) {
+    const auto key = std::make_pair(event.quoted.source, event.quoted.destination);
+    if (refusals_.size() >= kMaxRefusals || refusalOf_.contains(key)) {
+        return;  // the first message about a direction says it (a router answers every SYN alike)
+    }
+    refusalOf_.emplace(key, static_cast<uint32_t>(refusals_.size()));
+    refusals_.push_back(Refusal{event.message, event.frame, event.quoted.seq});
+}
 
 void SynUnansweredDetector::consider(const Connection& connection) {
     if (connection.midstream || !connection.from(Side::Client).sawSyn || !onlyAnAttempt(connection)) {
@@ -53,6 +70,11 @@ void SynUnansweredDetector::consider(const Connection& connection) {
     attempt.lastSynTsNs = connection.synTsNs != kNoTime ? connection.synTsNs : connection.firstTsNs;
     attempt.synAcked = connection.synAckCount > 0;
     attempt.resetByServer = connection.hasResetBy && connection.resetBy == Side::Server;
+    // A message quoting this SYN (its initial sequence number, from client to server).
+    if (const auto found = refusalOf_.find(std::make_pair(connection.client, connection.server));
+        found != refusalOf_.end() && refusals_[found->second].quotedSeq == connection.from(Side::Client).isn) {
+        attempt.refusal = found->second;
+    }
     attempts_.push_back(attempt);
 }
 
@@ -80,6 +102,8 @@ void SynUnansweredDetector::onEnd(int64_t /*lastTsNs*/) {
     findUnanswered(used);
     attempts_ = {};
     retiredAttempts_ = {};
+    refusals_ = {};
+    refusalOf_ = {};
 }
 
 Finding SynUnansweredDetector::findingAbout(const std::vector<uint32_t>& members, FindingKind kind, Severity severity,
@@ -190,7 +214,7 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
         }
     }
     for (const auto& [server, members] : byServer) {
-        if (members.size() < kFloodAttempts) {
+        if (members.size() < std::min(kFloodAttempts, kBurstAttempts)) {
             continue;
         }
         absl::flat_hash_set<Endpoint> sources;
@@ -198,6 +222,7 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
         int64_t firstNs = INT64_MAX;
         int64_t lastNs = INT64_MIN;
         size_t halfOpen = 0;
+        size_t refused = 0;
         size_t syns = 0;
         for (const uint32_t index : members) {
             const Attempt& attempt = attempts_[index];
@@ -206,11 +231,16 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
             firstNs = std::min(firstNs, attempt.firstTsNs);
             lastNs = std::max(lastNs, attempt.lastTsNs);
             halfOpen += attempt.synAcked ? 1 : 0;
+            refused += attempt.resetByServer ? 1 : 0;
             syns += attempt.syns;
         }
         const double spanS = std::max(static_cast<double>(lastNs - firstNs) / kNsPerS, 1e-3);
         const double rate = static_cast<double>(members.size()) / spanS;
-        if (sources.size() < kFloodSources || rate < kFloodRatePerS) {
+        const bool sustained =
+            members.size() >= kFloodAttempts && sources.size() >= kFloodSources && rate >= kFloodRatePerS;
+        const bool burst = members.size() >= kBurstAttempts && hosts.size() == members.size() &&
+                           syns == members.size() && halfOpen == 0 && refused == 0 && rate >= kBurstRatePerS;
+        if (!sustained && !burst) {
             continue;
         }
         for (const uint32_t index : members) {
@@ -231,12 +261,20 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
                             {"duration_ms", finding.durationMs},
                             {"rate_per_s", std::round(rate * 10) / 10},
                             {"connections", std::move(listed)}};
+        // A burst too short for seconds to say it: in milliseconds, and why its sources are spoofed.
+        const std::string span =
+            spanS >= 0.01 ? fmt::format("{:.2f} s", spanS) : fmt::format("{:.2f} ms", toMs(lastNs - firstNs));
+        const std::string spoofed =
+            sustained ? std::string()
+                      : std::string(
+                            " (each from an address of its own and sent once: spoofed sources, no TCP stack "
+                            "behind them retransmits)");
         finding.summary = fmt::format(
-            "{}: SYN flood: {} from {} ({} source ports) in {:.2f} s ({:.0f} a second), {} never answered and {} "
+            "{}: SYN flood: {} from {} ({} source ports) in {} ({:.0f} a second){}, {} never answered and {} "
             "left half-open; if the server is the target, keep SYN cookies on (net.ipv4.tcp_syncookies=1), raise "
             "net.ipv4.tcp_max_syn_backlog and filter or rate-limit the sources upstream.",
             server.toString(), plural(members.size(), "connection attempt", "connection attempts"),
-            plural(hosts.size(), "source address", "source addresses"), sources.size(), spanS, rate, unanswered,
+            plural(hosts.size(), "source address", "source addresses"), sources.size(), span, rate, spoofed, unanswered,
             halfOpen);
         log().add(std::move(finding));
     }
@@ -343,6 +381,7 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
     evidence.emplace("waited_ms", finding.durationMs);
     evidence.emplace("longest_wait_ms", toMs(longestNs));
     evidence.emplace("connections", std::move(listed));
+    const std::string refusedByRouter = refusalsOf(members, first.server, evidence);
     finding.evidence = std::move(evidence);
     if (byClient) {
         finding.summary = fmt::format(
@@ -352,15 +391,84 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
             first.client.address.toString(), attempts, plural(servers.size(), "server", "servers"),
             plural(syns, "SYN", "SYNs"), refusedText, toMs(wallNs) / 1000, toMs(longestNs) / 1000);
     } else {
+        const std::string cause =
+            !refusedByRouter.empty()
+                ? refusedByRouter
+                : fmt::format(
+                      "a firewall drops the SYNs, the host is down or the address is wrong; check the route "
+                      "and firewall rules to {} and that the service listens there.",
+                      first.server.toString());
         finding.summary = fmt::format(
-            "{}: {} from {} got no SYN-ACK ({} sent{}); {} waited {:.1f} s in all, up to {:.1f} s for one: "
-            "a firewall drops the SYNs, the host is down or the address is wrong; check the route and firewall "
-            "rules to {} and that the service listens there.",
-            first.server.toString(), attempts, plural(clients.size(), "client", "clients"),
-            plural(syns, "SYN", "SYNs"), refusedText, clients.size() == 1 ? "the client" : "the clients",
-            toMs(wallNs) / 1000, toMs(longestNs) / 1000, first.server.toString());
+            "{}: {} from {} got no SYN-ACK ({} sent{}); {} waited {:.1f} s in all, up to {:.1f} s for one: {}",
+            first.server.toString(), attempts, plural(clients.size(), "client", "clients"), plural(syns, "SYN", "SYNs"),
+            refusedText, clients.size() == 1 ? "the client" : "the clients", toMs(wallNs) / 1000,
+            toMs(longestNs) / 1000, cause);
     }
     log().add(std::move(finding));
+}
+
+std::string SynUnansweredDetector::refusalsOf(const std::vector<uint32_t>& members, const Endpoint& server,
+                                              nlohmann::json::object_t& evidence) const {
+    const Refusal* firstRefusal = nullptr;
+    absl::flat_hash_set<IpAddress> routers;
+    size_t refused = 0;
+    for (const uint32_t index : members) {
+        if (attempts_[index].refusal == kNoRefusal) {
+            continue;
+        }
+        const Refusal& refusal = refusals_[attempts_[index].refusal];
+        firstRefusal = firstRefusal == nullptr ? &refusal : firstRefusal;
+        routers.insert(refusal.message.reporter);
+        ++refused;
+    }
+    if (firstRefusal == nullptr) {
+        return {};
+    }
+    const DestinationUnreachable& message = firstRefusal->message;
+    const UnreachableMeaning meaning = describeUnreachable(message);
+    const std::string router = message.reporter.toString();
+    const std::string what =
+        fmt::format("ICMP{} destination unreachable, {} (type {} code {}, frame {})", message.type == 3 ? "" : "v6",
+                    meaning.text.empty() ? std::string_view("unknown code") : meaning.text, message.type, message.code,
+                    firstRefusal->frame);
+    nlohmann::json::object_t icmp;
+    icmp.emplace("attempts", refused);
+    icmp.emplace("reporter", router);
+    icmp.emplace("reporters", routers.size());
+    icmp.emplace("type", message.type);
+    icmp.emplace("code", message.code);
+    icmp.emplace("meaning", meaning.text);
+    icmp.emplace("frame", firstRefusal->frame);
+    evidence.emplace("refused_by_icmp", std::move(icmp));
+    const std::string whom =
+        routers.size() == 1 ? router : fmt::format("{} (and {} other routers)", router, routers.size() - 1);
+    const std::string share = refused == members.size()
+                                  ? std::string("the SYNs")
+                                  : fmt::format("the SYNs of {} of the {}", refused, members.size());
+    const std::string host = server.address.toString();
+    std::string advice;
+    switch (meaning.cause) {
+        case UnreachableCause::Prohibited:
+            advice =
+                fmt::format("a firewall's reject rule there refuses them: check its rules for {}", server.toString());
+            break;
+        case UnreachableCause::PortRejected:
+            advice = fmt::format(
+                "a reject rule (iptables' default answer) or a host with nothing listening on port {}: "
+                "check that the service listens on {} and the firewall rules at {}",
+                server.port, server.toString(), router);
+            break;
+        case UnreachableCause::NoRoute:
+            advice = fmt::format(
+                "it has no route to {}, or the host does not answer on its link (down or a wrong "
+                "address): check the route to {} and that the host is up",
+                host, host);
+            break;
+        case UnreachableCause::Other:
+            advice = fmt::format("check the route and the firewall rules to {} at {}", server.toString(), router);
+            break;
+    }
+    return fmt::format("refused, not dropped: {} answered {} with {}; {}.", whom, share, what, advice);
 }
 
 }  // namespace tcpscope

@@ -1,4 +1,5 @@
 #pragma once
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include <cstdint>
@@ -15,9 +16,13 @@ namespace tcpscope {
 ///   dropping it, a host that is down, a wrong address), or answered only by a RST after the
 ///   client had retransmitted. One finding per server endpoint; a client whose attempts to many
 ///   servers went unanswered (a peer-to-peer client, a crawler) gets one info finding for all of
-///   them: that is how such clients work, not the cause of an incident by itself.
+///   them: that is how such clients work, not the cause of an incident by itself. SYNs a router
+///   answered with an ICMP "destination unreachable" were refused, not dropped: the finding names
+///   the router and what its message means (a firewall's reject rule, no route to the host).
 /// - `syn_flood`: many SYNs from many sources or source ports towards one endpoint in a short
-///   time, mostly unanswered or left half-open: one finding, not one per SYN.
+///   time, mostly unanswered or left half-open: one finding, not one per SYN; or a burst of a few
+///   dozen, each from an address of its own and sent once, none answered (spoofed sources: no TCP
+///   stack behind them retransmits).
 /// - `port_scan` (info): one source probing many ports of one host, or a host that answers none
 ///   of the attempts on many of its ports (a darknet, a honeypot's view of scanners); its probes
 ///   are neither of the above.
@@ -29,10 +34,21 @@ public:
     using Detector::Detector;
 
     void onSegment(const SegmentEvent& /*event*/) override {}
+    /// Remembers an ICMP "destination unreachable" about a segment: the SYN it quotes was refused.
+    void onUnreachable(const UnreachableEvent& event) override;
     void onEnd(int64_t lastTsNs) override;
     void onRetire(const Connection& connection) override;
 
 private:
+    static constexpr uint32_t kNoRefusal = UINT32_MAX;
+
+    // The first "destination unreachable" message about the segments from one endpoint to another.
+    struct Refusal {
+        DestinationUnreachable message;
+        uint32_t frame = 0;
+        uint32_t quotedSeq = 0;
+    };
+
     // A handshake the client began and that never completed.
     struct Attempt {
         uint32_t connection = 0;
@@ -43,6 +59,7 @@ private:
         int64_t firstTsNs = 0;
         int64_t lastTsNs = 0;
         int64_t lastSynTsNs = 0;
+        uint32_t refusal = kNoRefusal;  // in refusals_: a router's message refusing the SYN
         bool synAcked = false;        // half-open: answered, never completed
         bool resetByServer = false;   // refused
     };
@@ -62,8 +79,14 @@ private:
     void findUnanswered(const std::vector<bool>& used);
     // One finding over `members` (indexes in attempts_), all unanswered attempts.
     void writeUnanswered(const std::vector<uint32_t>& members, bool byClient);
+    // What the routers' messages say of the attempts among `members` they refused: a clause of the
+    // summary (empty if none was), and the evidence.
+    [[nodiscard]] std::string refusalsOf(const std::vector<uint32_t>& members, const Endpoint& server,
+                                         nlohmann::json::object_t& evidence) const;
 
     std::vector<Attempt> attempts_;
+    std::vector<Refusal> refusals_;
+    absl::flat_hash_map<std::pair<Endpoint, Endpoint>, uint32_t> refusalOf_;  // (source, destination) -> refusals_
     absl::flat_hash_set<uint32_t> retiredAttempts_;  // connections whose attempt onRetire took
 };
 

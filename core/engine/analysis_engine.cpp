@@ -64,6 +64,7 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fi
         case DecodeStatus::Tcp: break;
         case DecodeStatus::NotTcp: ++counters_.notTcp; return false;
         case DecodeStatus::PacketTooBig: ++counters_.notTcp; ++counters_.packetTooBig; return false;
+        case DecodeStatus::Unreachable: ++counters_.notTcp; return false;
         case DecodeStatus::Fragment: ++counters_.fragments; return false;
         case DecodeStatus::UnsupportedLink: ++counters_.unsupportedLink; return false;
         case DecodeStatus::Malformed: ++counters_.malformed; return false;
@@ -134,14 +135,25 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     }
     TcpSegment segment;
     PacketTooBig tooBig;
-    const DecodeStatus status = decodePacket(packet, segment, &tooBig);
+    DestinationUnreachable unreachable;
+    const DecodeStatus status = decodePacket(packet, segment, &tooBig, &unreachable);
     TupleRef tuple;
     if (status == DecodeStatus::Tcp) {
         tuple = tuples_.number(segment.source, segment.destination);
     }
     analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame);
+    tellIcmp(status, segment, tooBig, unreachable, frame, packet.tsNs);
+}
+
+void AnalysisEngine::tellIcmp(DecodeStatus status, const TcpSegment& quoted, const PacketTooBig& tooBig,
+                              const DestinationUnreachable& unreachable, uint32_t frame, int64_t tsNs) {
     if (status == DecodeStatus::PacketTooBig) {
-        tellPacketTooBig(segment, tooBig, frame, packet.tsNs);
+        tellPacketTooBig(quoted, tooBig, frame, tsNs);
+    } else if (status == DecodeStatus::Unreachable) {
+        const UnreachableEvent event{quoted, unreachable, frame, tsNs};
+        for (SegmentObserver* observer : observers_) {
+            observer->onUnreachable(event);
+        }
     }
 }
 
@@ -159,7 +171,7 @@ void AnalysisEngine::decode(const RawPacket& packet, uint32_t fileIndex, Prepare
     frame.linkType = packet.linkType;
     frame.fileIndex = fileIndex;
     frame.comment.assign(packet.comment);
-    frame.status = decodePacket(packet, frame.segment, &frame.tooBig);
+    frame.status = decodePacket(packet, frame.segment, &frame.tooBig, &frame.unreachable);
 }
 
 namespace {
@@ -189,9 +201,7 @@ void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
     const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.fileIndex, prepared.comment);
     analyse(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs, prepared.recordOffset,
             prepared.fileIndex, frame);
-    if (prepared.status == DecodeStatus::PacketTooBig) {
-        tellPacketTooBig(prepared.segment, prepared.tooBig, frame, prepared.tsNs);
-    }
+    tellIcmp(prepared.status, prepared.segment, prepared.tooBig, prepared.unreachable, frame, prepared.tsNs);
 }
 
 void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<TrackedFrame> tracked) {
@@ -213,7 +223,7 @@ void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<Tracked
         TrackedSegment segment;
         result.isTcp = trackSegment(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs,
                                     prepared.recordOffset, prepared.fileIndex, frame, segment);
-        result.frame = frame;  // a "too big" message's too, for notify()
+        result.frame = frame;  // an ICMP message's too, for notify()
         if (result.isTcp) {
             result.connection.take(*segment.connection);
             result.analysis = segment.analysis;
@@ -224,9 +234,8 @@ void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<Tracked
 
 void AnalysisEngine::notify(const PreparedFrame& prepared, const TrackedFrame& tracked) {
     if (!tracked.isTcp) {
-        if (prepared.status == DecodeStatus::PacketTooBig) {
-            tellPacketTooBig(prepared.segment, prepared.tooBig, tracked.frame, prepared.tsNs);
-        }
+        tellIcmp(prepared.status, prepared.segment, prepared.tooBig, prepared.unreachable, tracked.frame,
+                 prepared.tsNs);
         return;
     }
     const SegmentEvent event{prepared.segment, tracked.connection, tracked.sender,

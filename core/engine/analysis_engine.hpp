@@ -72,8 +72,9 @@ struct PreparedFrame {
     uint32_t linkType = 0;
     uint32_t fileIndex = 0;
     DecodeStatus status = DecodeStatus::NotTcp;
-    TcpSegment segment;   ///< valid when status is Tcp (PacketTooBig: the segment the message quotes)
+    TcpSegment segment;   ///< valid when status is Tcp (PacketTooBig, Unreachable: the segment the message quotes)
     PacketTooBig tooBig;  ///< valid when status is PacketTooBig
+    DestinationUnreachable unreachable;  ///< valid when status is Unreachable
     TupleRef tuple;       ///< the segment's tuple, numbered when status is Tcp
     std::string comment;  ///< pcapng packet comment, usually empty
 };
@@ -198,6 +199,9 @@ private:
                  uint64_t recordOffset, uint32_t fileIndex, uint32_t frame);
     // Hands a "too big" message (quoting `quoted`) to the observers.
     void tellPacketTooBig(const TcpSegment& quoted, const PacketTooBig& message, uint32_t frame, int64_t tsNs);
+    // Hands an ICMP message about a TCP segment (PacketTooBig, Unreachable) of a frame to the observers.
+    void tellIcmp(DecodeStatus status, const TcpSegment& quoted, const PacketTooBig& tooBig,
+                  const DestinationUnreachable& unreachable, uint32_t frame, int64_t tsNs);
     // Retires the live connections past their age at capture time `nowNs`.
     void retireAged(int64_t nowNs);
 

@@ -28,6 +28,15 @@ struct PacketTooBigEvent {
     int64_t tsNs;
 };
 
+/// An ICMP or ICMPv6 "destination unreachable" message about a TCP segment (a SYN a firewall
+/// rejects, say), as the engine hands it to observers: no connection is looked up for it.
+struct UnreachableEvent {
+    const TcpSegment& quoted;  ///< what the message quotes of the segment: endpoints, sequence number
+    const DestinationUnreachable& message;
+    uint32_t frame;
+    int64_t tsNs;
+};
+
 /// Receives every analysed segment in capture order. Detectors implement this so that they run
 /// the same way on a file and on a live capture.
 ///
@@ -49,6 +58,8 @@ public:
     virtual void onSegment(const SegmentEvent& event) = 0;
     /// Called for every "too big" message about a TCP segment, in capture order among the segments.
     virtual void onPacketTooBig(const PacketTooBigEvent& event) { (void)event; }
+    /// Called for every "destination unreachable" message about a TCP segment, in capture order among the segments.
+    virtual void onUnreachable(const UnreachableEvent& event) { (void)event; }
     /// Called on a live capture a few times a second with the capture clock's time (never less than
     /// the last segment's, never going back), so that a stall still going on shows without waiting
     /// for the packet that ends it. Not called while a file is read: onEnd ends every open stall.

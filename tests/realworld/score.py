@@ -72,6 +72,11 @@ def label_matches(label, finding, flows):
         return False
     server = normalise(label.get("server"))
     client = normalise(label.get("client"))
+    if label["kind"] in WHOLE_FILE and label.get("part"):
+        # A label of one part of a whole-file finding (a join, a share of unseen data, one direction):
+        # the finding must say that part (its evidence field, written only with the part), not only
+        # something about the file.
+        return label["part"] in (finding.get("evidence") or {})
     if (server is None and client is None) or label["kind"] in WHOLE_FILE:
         return True  # a label of the whole capture
     for one, other in connections_of(finding, flows):

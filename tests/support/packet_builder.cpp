@@ -404,21 +404,20 @@ std::vector<uint8_t> wrapInLink(const std::vector<uint8_t>& ipPacket, uint32_t l
     return frame;
 }
 
-std::vector<uint8_t> buildPacketTooBig(const SegmentSpec& refused, const std::string& router, uint32_t nextHopMtu,
-                                       uint32_t quotedBytes) {
+namespace {
+
+// An ICMP (ICMPv6 when `router` is IPv6) error of `type` and `code` from `router` to the sender of
+// `refused`, its second 4 bytes `rest`, quoting the first `quotedBytes` of the refused IP packet.
+std::vector<uint8_t> buildIcmpError(const SegmentSpec& refused, const std::string& router, uint8_t type, uint8_t code,
+                                    uint32_t rest, uint32_t quotedBytes) {
     std::vector<uint8_t> quoted = buildIpPacket(refused);
     quoted.resize(std::min<size_t>(quoted.size(), quotedBytes));
     const ParsedAddress source = parseAddress(router);
     const ParsedAddress destination = parseAddress(refused.source);
     std::vector<uint8_t> icmp;
     uint32_t sum = 0;
-    if (source.isV6) {
-        appendBytes(icmp, {2, 0, 0, 0});  // packet too big, code 0, checksum below
-        putU32(icmp, nextHopMtu);
-    } else {
-        appendBytes(icmp, {3, 4, 0, 0, 0, 0});  // fragmentation needed, checksum below, unused
-        putU16(icmp, static_cast<uint16_t>(nextHopMtu));
-    }
+    appendBytes(icmp, {type, code, 0, 0});  // checksum below
+    putU32(icmp, rest);
     icmp.insert(icmp.end(), quoted.begin(), quoted.end());
     if (source.isV6) {
         // ICMPv6's checksum covers the pseudo header too.
@@ -451,6 +450,21 @@ std::vector<uint8_t> buildPacketTooBig(const SegmentSpec& refused, const std::st
     }
     packet.insert(packet.end(), icmp.begin(), icmp.end());
     return packet;
+}
+
+}  // namespace
+
+std::vector<uint8_t> buildPacketTooBig(const SegmentSpec& refused, const std::string& router, uint32_t nextHopMtu,
+                                       uint32_t quotedBytes) {
+    // ICMPv6 "packet too big" (type 2) carries the MTU in all 4 bytes; ICMP "fragmentation needed"
+    // (type 3 code 4) in the last 2, after 2 unused.
+    return parseAddress(router).isV6 ? buildIcmpError(refused, router, 2, 0, nextHopMtu, quotedBytes)
+                                     : buildIcmpError(refused, router, 3, 4, nextHopMtu & 0xFFFF, quotedBytes);
+}
+
+std::vector<uint8_t> buildDestinationUnreachable(const SegmentSpec& refused, const std::string& router, uint8_t code,
+                                                 uint32_t quotedBytes) {
+    return buildIcmpError(refused, router, parseAddress(router).isV6 ? 1 : 3, code, 0, quotedBytes);
 }
 
 std::vector<uint8_t> buildFrame(const SegmentSpec& spec, uint32_t linkType, const LinkOptions& link) {

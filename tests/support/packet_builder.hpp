@@ -95,6 +95,12 @@ std::vector<uint8_t> buildFrame(const SegmentSpec& spec, uint32_t linkType = lin
 std::vector<uint8_t> buildPacketTooBig(const SegmentSpec& refused, const std::string& router, uint32_t nextHopMtu,
                                        uint32_t quotedBytes = 548);
 
+/// An ICMP "destination unreachable" (type 3; ICMPv6 type 1 for IPv6) with `code` from `router` to the
+/// sender of `refused`, quoting the first `quotedBytes` of its IP packet (a SYN a firewall rejects with
+/// code 13, "communication administratively prohibited", say). IP header included, no link layer.
+std::vector<uint8_t> buildDestinationUnreachable(const SegmentSpec& refused, const std::string& router, uint8_t code,
+                                                 uint32_t quotedBytes = 548);
+
 /// An Ethernet frame carrying something other than IP (`etherType` 0x0806 = ARP, ...).
 std::vector<uint8_t> buildNonIpEthernetFrame(uint16_t etherType, const std::vector<uint8_t>& payload);
 

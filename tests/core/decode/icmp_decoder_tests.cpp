@@ -1,5 +1,7 @@
 // ICMP "fragmentation needed" and ICMPv6 "packet too big" about TCP segments (path-MTU
-// discovery), built in code: what the decoder reads of the message and of the segment it quotes.
+// discovery), and "destination unreachable" about them (a SYN a firewall rejects), built in code:
+// what the decoder reads of the message and of the segment it quotes.
+#include "decode/icmp_unreachable.hpp"
 #include "decode_test_helpers.hpp"
 
 using namespace tcpscope;
@@ -89,4 +91,84 @@ TEST_CASE("without a place for the message, a too-big message is NotTcp like any
     segment.seq = 777;
     CHECK(decodePacket(asRaw(frame), segment) == DecodeStatus::NotTcp);
     CHECK(segment.seq == 777);
+}
+
+namespace {
+
+struct DecodedUnreachable {
+    DecodeStatus status = DecodeStatus::Malformed;
+    TcpSegment quoted;
+    DestinationUnreachable message;
+};
+
+DecodedUnreachable decodeUnreachable(const std::vector<uint8_t>& ipPacket) {
+    const std::vector<uint8_t> frame = wrapInLink(ipPacket);
+    DecodedUnreachable decoded;
+    PacketTooBig tooBig;
+    decoded.status = decodePacket(asRaw(frame), decoded.quoted, &tooBig, &decoded.message);
+    return decoded;
+}
+
+SegmentSpec refusedSyn(const std::string& client = "10.0.0.1", const std::string& server = "10.0.0.2") {
+    return SegmentSpec{.source = client,
+                       .sourcePort = 40000,
+                       .destination = server,
+                       .destinationPort = 443,
+                       .seq = 987654321,
+                       .flags = tcpflag::kSyn};
+}
+
+}  // namespace
+
+TEST_CASE("an ICMP administratively-prohibited message names the router, its code and the SYN it refused",
+          "[decode][icmp]") {
+    const DecodedUnreachable decoded = decodeUnreachable(buildDestinationUnreachable(refusedSyn(), "192.0.2.1", 13));
+    REQUIRE(decoded.status == DecodeStatus::Unreachable);
+    CHECK(decoded.quoted.source.toString() == "10.0.0.1:40000");
+    CHECK(decoded.quoted.destination.toString() == "10.0.0.2:443");
+    CHECK(decoded.quoted.seq == 987654321);
+    CHECK(decoded.message.reporter.toString() == "192.0.2.1");
+    CHECK(decoded.message.type == 3);
+    CHECK(decoded.message.code == 13);
+    const UnreachableMeaning meaning = describeUnreachable(decoded.message);
+    CHECK(meaning.text == "communication administratively prohibited");
+    CHECK(meaning.cause == UnreachableCause::Prohibited);
+}
+
+TEST_CASE("ICMPv6 destination unreachable is read the same way, with its own codes", "[decode][icmp]") {
+    const DecodedUnreachable decoded =
+        decodeUnreachable(buildDestinationUnreachable(refusedSyn("2001:db8::1", "2001:db8::2"), "2001:db8:ff::1", 1));
+    REQUIRE(decoded.status == DecodeStatus::Unreachable);
+    CHECK(decoded.quoted.destination.toString() == "[2001:db8::2]:443");
+    CHECK(decoded.message.type == 1);
+    CHECK(decoded.message.code == 1);
+    CHECK(describeUnreachable(decoded.message).text == "communication with destination administratively prohibited");
+}
+
+TEST_CASE("each unreachable code says what refused the segment", "[decode][icmp]") {
+    const auto causeOf = [](uint8_t type, uint8_t code) {
+        DestinationUnreachable message;
+        message.type = type;
+        message.code = code;
+        return describeUnreachable(message).cause;
+    };
+    CHECK(causeOf(3, 3) == UnreachableCause::PortRejected);
+    CHECK(causeOf(3, 1) == UnreachableCause::NoRoute);
+    CHECK(causeOf(3, 10) == UnreachableCause::Prohibited);
+    CHECK(causeOf(1, 4) == UnreachableCause::PortRejected);
+    CHECK(causeOf(1, 3) == UnreachableCause::NoRoute);
+    DestinationUnreachable unknown;
+    unknown.type = 3;
+    unknown.code = 200;
+    CHECK(describeUnreachable(unknown).text.empty());
+    CHECK(causeOf(3, 200) == UnreachableCause::Other);
+}
+
+TEST_CASE("a too-big message stays PacketTooBig when unreachable messages are asked for too", "[decode][icmp]") {
+    const std::vector<uint8_t> frame = wrapInLink(buildPacketTooBig(refusedSegment(), "192.0.2.1", 1400));
+    TcpSegment quoted;
+    PacketTooBig tooBig;
+    DestinationUnreachable unreachable;
+    CHECK(decodePacket(asRaw(frame), quoted, &tooBig, &unreachable) == DecodeStatus::PacketTooBig);
+    CHECK(tooBig.nextHopMtu == 1400);
 }

@@ -102,6 +102,13 @@ TEST_CASE("only the server's side of a connection is in the file", "[detect][qua
     s.push(Session::fromServer(0, 1, tcpflag::kSyn | kAck), 0);  // answers client ISN 0
     s.push(Session::fromServer(1, 121, kAckPsh, 300), 40);      // acknowledges 120 B never captured
     s.push(Session::fromServer(301, 121, kAckPsh, 300), 41);
+    // Another connection, both sides captured, holds most packets: one connection, not the file, lacks a side.
+    for (const double at : {50.0, 51.0, 52.0, 53.0}) {
+        const bool fromClient = at == 50.0 || at == 52.0;
+        s.push(segmentBetween(fromClient ? "10.0.0.5" : "10.0.0.6", fromClient ? 40005 : 80,
+                              fromClient ? "10.0.0.6" : "10.0.0.5", fromClient ? 80 : 40005, 1, 1, kAck),
+               at);
+    }
     s.finish();
     const Finding finding = s.onlyFinding(FindingKind::CaptureQuality);
     CHECK(finding.evidence["missing_client_sides"] == 1);

@@ -171,3 +171,27 @@ TEST_CASE("a router's further messages about data already being resent belong to
     CHECK(finding.evidence["instances"][0]["bytes"] == 2896);
     CHECK(finding.durationMs == Approx(20.1));
 }
+
+TEST_CASE("a timeout resend before the router's message belongs to the path-MTU episode, not to a loss",
+          "[detect][pmtu]") {
+    // The router refuses the segment and its resend, but its message (rate-limited) comes only about
+    // the resend: the data waited from its first transmission because it was too big, never lost.
+    StallSession s;
+    s.handshake(0, 0, 0);
+    s.push(Session::fromClient(1, 1, kAckPsh, 100), 10);
+    s.push(Session::fromServer(1, 101, kAck), 11);
+    const SegmentSpec refused = Session::fromServer(1, 101, kAckPsh, 1448);
+    s.push(refused, 12);
+    CHECK(has(s.push(refused, 222), AnalysisFlag::Retransmission));
+    s.pushIp(test::buildPacketTooBig(refused, kRouter, 1200), 242);
+    s.push(Session::fromServer(1, 101, kAck, 1148), 242.1);
+    s.push(Session::fromServer(1149, 101, kAckPsh, 300), 242.2);
+    s.push(Session::fromClient(101, 1449, kAck), 282);
+    s.finish();
+
+    CHECK(s.findings(FindingKind::RetransmissionStall).empty());
+    const Finding finding = s.onlyFinding(FindingKind::PathMtu);
+    CHECK(finding.durationMs == Approx(230.1));
+    CHECK(finding.frames == std::vector<uint32_t>{6, 8, 9});
+    CHECK(finding.evidence["instances"][0]["after_message_ms"].get<double>() == Approx(0.1));
+}

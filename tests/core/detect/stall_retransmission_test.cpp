@@ -253,3 +253,34 @@ TEST_CASE("each direction of an IPv6 connection has its own finding", "[detect][
     CHECK(found[1].evidence["sender_side"] == "server");
     CHECK(found[1].durationMs == Approx(300));
 }
+
+TEST_CASE("data and FIN resent after the peer's own FIN, then reset by the peer: nobody waited", "[detect][rto]") {
+    // The server closes first; the client's last data and FIN are lost and resent by its timer; the
+    // server, whose application had closed the socket, answers the resend with a reset.
+    const auto resentAfterPeerFin = [](uint16_t serverAnswer, uint32_t answerAck, bool serverClosedFirst) {
+        StallSession s;
+        s.handshake(0, 0, 0);
+        if (serverClosedFirst) {
+            s.push(Session::fromServer(1, 1, kFinAck), 10);
+        }
+        const uint32_t ack = serverClosedFirst ? 2 : 1;
+        s.push(Session::fromClient(1, ack, kAckPsh | tcpflag::kFin, 100), 12);
+        CHECK(
+            has(s.push(Session::fromClient(1, ack, kAckPsh | tcpflag::kFin, 100), 222), AnalysisFlag::Retransmission));
+        s.push(Session::fromServer(ack, answerAck, serverAnswer), 223);
+        s.finish();
+        return s.findings(FindingKind::RetransmissionStall).size();
+    };
+    SECTION("the reset acknowledges the resend (a socket closed with data unread)") {
+        CHECK(resentAfterPeerFin(tcpflag::kRst | kAck, 102, true) == 0);
+    }
+    SECTION("the reset acknowledges nothing") {
+        CHECK(resentAfterPeerFin(tcpflag::kRst, 0, true) == 0);
+    }
+    SECTION("a peer that closed its side but still reads acknowledges it: it waited") {
+        CHECK(resentAfterPeerFin(kAck, 102, true) == 1);
+    }
+    SECTION("a peer that had not sent its FIN before the resend was waiting, whatever ends the connection") {
+        CHECK(resentAfterPeerFin(tcpflag::kRst | kAck, 102, false) == 1);
+    }
+}

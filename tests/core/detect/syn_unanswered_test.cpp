@@ -1,11 +1,13 @@
 // Connection attempts that never became connections, built in code: SYNs a firewall drops
-// (syn_unanswered, one finding per server), a peer-to-peer client whose peers are gone (one
-// finding for the client), a spoofed SYN flood (one syn_flood), a port scan (port_scan, info),
-// and what is none of them.
+// (syn_unanswered, one finding per server) or rejects with ICMP (refused, the router named), a
+// peer-to-peer client whose peers are gone (one finding for the client), a spoofed SYN flood or a
+// burst of spoofed SYNs (one syn_flood), a port scan (port_scan, info), and what is none of them.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "detect/syn_unanswered_detector.hpp"
 #include "stall_test_session.hpp"
+#include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::test;
@@ -100,4 +102,113 @@ TEST_CASE("one source probing many ports is a port scan (info), not unanswered a
     CHECK(scan.evidence["ports"] == 30);
     CHECK(s.findings(FindingKind::SynUnanswered).empty());
     CHECK(s.findings(FindingKind::SynFlood).empty());
+}
+
+TEST_CASE("SYNs a router rejects with ICMP were refused, not dropped: the finding names the router and the code",
+          "[detect][syn][icmp]") {
+    SynSession s;
+    for (const uint16_t port : {40001, 40002}) {
+        for (const double offset : {0.0, 1000.0, 3000.0}) {
+            const SegmentSpec syn = synFrom("10.0.0.1", port, "10.0.0.9", 443);
+            s.push(syn, port * 10.0 + offset);
+            s.pushIp(buildDestinationUnreachable(syn, "192.0.2.254", 13), port * 10.0 + offset + 0.4);
+        }
+    }
+    s.finish();
+    const Finding finding = s.onlyFinding(FindingKind::SynUnanswered);
+    CHECK(finding.severity == Severity::Warning);
+    CHECK(finding.evidence["refused_by_icmp"]["attempts"] == 2);
+    CHECK(finding.evidence["refused_by_icmp"]["reporter"] == "192.0.2.254");
+    CHECK(finding.evidence["refused_by_icmp"]["type"] == 3);
+    CHECK(finding.evidence["refused_by_icmp"]["code"] == 13);
+    CHECK(finding.evidence["refused_by_icmp"]["frame"] == 2);
+    CHECK_THAT(finding.summary, Catch::Contains("refused, not dropped: 192.0.2.254 answered the SYNs with ICMP "
+                                                "destination unreachable, communication administratively "
+                                                "prohibited (type 3 code 13, frame 2)"));
+    CHECK_THAT(finding.summary, !Catch::Contains("a firewall drops the SYNs"));
+}
+
+TEST_CASE("an ICMP message about another connection's SYN, or another SYN of the same ports, refuses nothing",
+          "[detect][syn][icmp]") {
+    SynSession s;
+    SegmentSpec other = synFrom("10.0.0.1", 40001, "10.0.0.9", 443);
+    other.seq = 5;  // an earlier attempt with another initial sequence number
+    s.pushIp(buildDestinationUnreachable(other, "192.0.2.254", 13), 0);
+    s.pushIp(buildDestinationUnreachable(synFrom("10.0.0.1", 40009, "10.0.0.9", 443), "192.0.2.254", 13), 0);
+    unansweredAttempt(s, "10.0.0.1", 40001, "10.0.0.9", 443, 10);
+    s.finish();
+    const Finding finding = s.onlyFinding(FindingKind::SynUnanswered);
+    CHECK_FALSE(finding.evidence.contains("refused_by_icmp"));
+    CHECK_THAT(finding.summary, Catch::Contains("a firewall drops the SYNs"));
+}
+
+TEST_CASE("ICMPv6 with no route to the host says where the SYNs went nowhere", "[detect][syn][icmp]") {
+    SynSession s;
+    for (const double offset : {0.0, 1000.0, 3000.0}) {
+        const SegmentSpec syn = synFrom("2001:db8::1", 40001, "2001:db8:2::9", 22);
+        s.push(syn, offset);
+        s.pushIp(buildDestinationUnreachable(syn, "2001:db8:1::1", 3), offset + 3);
+    }
+    s.finish();
+    const Finding finding = s.onlyFinding(FindingKind::SynUnanswered);
+    CHECK_THAT(finding.summary, Catch::Contains("2001:db8:1::1 answered the SYNs with ICMPv6 destination "
+                                                "unreachable, address unreachable (type 1 code 3, frame 2)"));
+    CHECK_THAT(finding.summary, Catch::Contains("no route to 2001:db8:2::9"));
+}
+
+TEST_CASE("a burst of a few dozen spoofed SYNs in under a millisecond, none answered, is a flood", "[detect][syn]") {
+    SynSession s;
+    for (int i = 0; i < 36; ++i) {  // each from an address of its own, sent once, 20 us apart
+        s.push(synFrom("203.0.113." + std::to_string(i + 1), static_cast<uint16_t>(20000 + 7 * i), "10.0.0.9", 80),
+               i * 0.02);
+    }
+    s.finish();
+    const Finding finding = s.onlyFinding(FindingKind::SynFlood);
+    CHECK(finding.severity == Severity::Warning);
+    CHECK(finding.evidence["attempts"] == 36);
+    CHECK(finding.evidence["source_hosts"] == 36);
+    CHECK(finding.evidence["unanswered"] == 36);
+    CHECK_THAT(finding.summary, Catch::Contains("in 0.70 ms"));
+    CHECK_THAT(finding.summary, Catch::Contains("spoofed sources"));
+}
+
+TEST_CASE("what is no burst: too few, too slow, retried, answered, or from one host", "[detect][syn]") {
+    const auto burstFinds = [](int attempts, double spacingMs, bool retried, bool answered, bool oneHost) {
+        SynSession s;
+        for (int i = 0; i < attempts; ++i) {
+            const std::string client = oneHost ? "203.0.113.1" : "203.0.113." + std::to_string(i + 1);
+            const auto port = static_cast<uint16_t>(20000 + i);
+            s.push(synFrom(client, port, "10.0.0.9", 80), i * spacingMs);
+            if (retried) {
+                s.push(synFrom(client, port, "10.0.0.9", 80), i * spacingMs + 1000);
+            }
+            if (answered && i == 0) {
+                s.push(segmentBetween("10.0.0.9", 80, client, port, 7000, 1001, tcpflag::kSyn | tcpflag::kAck), 0.01);
+            }
+        }
+        s.finish();
+        return !s.findings(FindingKind::SynFlood).empty();
+    };
+    CHECK(burstFinds(30, 0.02, false, false, false));  // the burst itself, for comparison
+    CHECK_FALSE(burstFinds(12, 0.02, false, false, false));
+    CHECK_FALSE(burstFinds(30, 5, false, false, false));  // 200 a second: clients arriving, not a burst
+    CHECK_FALSE(burstFinds(30, 0.02, true, false, false));
+    CHECK_FALSE(burstFinds(30, 0.02, false, true, false));
+    CHECK_FALSE(burstFinds(30, 0.02, false, false, true));
+}
+
+TEST_CASE("the whole analysis hands a router's unreachable messages to the unanswered SYNs", "[detect][syn][icmp]") {
+    std::vector<BuiltPacket> packets;
+    for (const double offset : {0.0, 1000.0, 3000.0}) {
+        const SegmentSpec syn = synFrom("10.0.0.1", 40001, "10.0.0.9", 443);
+        const auto atNs = static_cast<int64_t>((1000 + offset) * 1e6);
+        packets.push_back(buildPacket(syn, atNs));
+        packets.push_back(BuiltPacket{.bytes = wrapInLink(buildDestinationUnreachable(syn, "192.0.2.254", 10)),
+                                      .tsNs = atNs + 400'000});
+    }
+    const CaptureAnalysis analysis = analyzeBuilt(packets);
+    const auto found = std::find_if(analysis.findings.begin(), analysis.findings.end(),
+                                    [](const Finding& finding) { return finding.kind == FindingKind::SynUnanswered; });
+    REQUIRE(found != analysis.findings.end());
+    CHECK_THAT(found->summary, Catch::Contains("host administratively prohibited (type 3 code 10, frame 2)"));
 }
