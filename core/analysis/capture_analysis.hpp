@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
-#include "detect/finding.hpp"
 #include "detect/finding_log.hpp"
 #include "detect/host_population.hpp"
 #include "engine/analysis_engine.hpp"
 #include "engine/capture_loader.hpp"
+#include "finding/finding.hpp"
 
 namespace tcpscope {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
+#include "detect/support/connection_states.hpp"
 #include "detect/timestamp_clocks.hpp"
 
 namespace tcpscope {

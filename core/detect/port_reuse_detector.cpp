@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "detect/finding_impact.hpp"
+#include "finding/finding_impact.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "detect/evidence_json.hpp"
+#include "detect/support/evidence_json.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {

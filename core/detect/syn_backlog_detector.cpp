@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 
 namespace tcpscope {
 

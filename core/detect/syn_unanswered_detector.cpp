@@ -8,9 +8,9 @@
 #include <map>
 #include <utility>
 
-#include "detect/evidence_json.hpp"
-#include "detect/finding_impact.hpp"
-#include "detect/wording.hpp"
+#include "detect/support/evidence_json.hpp"
+#include "finding/finding_impact.hpp"
+#include "finding/wording.hpp"
 
 namespace tcpscope {
 

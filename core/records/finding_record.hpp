@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "records/record_source.hpp"
 #include "tcp/connection.hpp"
 

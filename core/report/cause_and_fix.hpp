@@ -1,7 +1,7 @@
 #pragma once
 #include <string_view>
 
-#include "detect/finding_kind.hpp"
+#include "finding/finding_kind.hpp"
 
 namespace tcpscope {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 
 namespace tcpscope {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "present/value_format.hpp"
 #include "report/cause_and_fix.hpp"
 #include "report/incident_summary.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "present/value_format.hpp"
 #include "tcp/proxy_pair.hpp"
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "present/value_format.hpp"
 #include "report/cause_and_fix.hpp"
 #include "report/finding_groups.hpp"

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "analysis/capture_analysis.hpp"
-#include "detect/span_placement.hpp"
+#include "finding/finding_placement.hpp"
 
 namespace tcpscope {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "tcp/connection.hpp"
 #include "timeline/timeline_model.hpp"
 

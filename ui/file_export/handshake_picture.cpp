@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "timeline/timeline_axis.hpp"
 
 namespace tcpscope::ui {

@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "decode/decoded_packet.hpp"
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "loading/analysis_results.hpp"
 
 namespace tcpscope::ui {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "series/capture_population.hpp"
 #include "series/endpoint_groups.hpp"
 #include "tcp/analysis_flags.hpp"

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope::ui {

@@ -2,7 +2,7 @@
 // the pointer.
 #include <QStringList>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "models/packets_model.hpp"
 #include "timeline/timeline_population.hpp"
 #include "timeline/timeline_view.hpp"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "finding/finding.hpp"
 #include "support/generated_capture.hpp"
-#include "detect/finding.hpp"
 
 using namespace tcpscope;
 using tcpscope::bench::Workload;

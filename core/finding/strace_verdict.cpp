@@ -1,15 +1,6 @@
-#include "detect/finding.hpp"
+#include "finding/strace_verdict.hpp"
 
 namespace tcpscope {
-
-std::string_view severityName(Severity severity) {
-    switch (severity) {
-        case Severity::Error: return "error";
-        case Severity::Warning: return "warning";
-        case Severity::Info: return "info";
-    }
-    return "info";
-}
 
 std::string_view straceVerdictName(StraceVerdictKind verdict) {
     switch (verdict) {

@@ -8,10 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "decode/ip_address.hpp"
-#include "detect/finding_impact.hpp"
-#include "detect/finding_kind.hpp"
-#include "detect/finding_span.hpp"
-#include "detect/span_placement.hpp"
+#include "finding/finding_impact.hpp"
+#include "finding/finding_kind.hpp"
+#include "finding/finding_placement.hpp"
+#include "finding/finding_span.hpp"
+#include "finding/strace_verdict.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {

@@ -1,4 +1,4 @@
-#include "detect/finding_kind.hpp"
+#include "finding/finding_kind.hpp"
 
 namespace tcpscope {
 
