@@ -82,8 +82,8 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
     for (size_t index = 0; index < finding.spans.size(); ++index) {
         const FindingSpan& span = finding.spans[index];
         StraceVerdict& verdict = finding.straceVerdicts[index];
-        const SpanFrames& frames = span.frames;
-        const auto heldWrite = frames.size() == 3 ? writes.find(frames[2]) : writes.end();
+        const std::optional<uint32_t> heldFrame = span.frames.of(FrameRole::HeldSegment);
+        const auto heldWrite = heldFrame ? writes.find(*heldFrame) : writes.end();
         if (heldWrite == writes.end()) {
             verdict.verdict = StraceVerdictKind::NoTrace;
             ++untraced;
@@ -92,7 +92,7 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
         const TracedSocket& traced = alignment.sockets[socket];
         const StraceLog& log = alignment.logs[traced.log].log;
         const SyscallRecord& held = log.records[heldWrite->second];
-        const int64_t leftNs = frameTsNs(engine.packets(), frames[2]);
+        const int64_t leftNs = frameTsNs(engine.packets(), *heldFrame);
         const int64_t kernelHoldNs = leftNs - alignment.captureTsNs(traced.log, held);
         const bool nodelaySet = traced.nodelaySet && traced.nodelayTsNs <= held.tsNs;
         nodelay |= nodelaySet;
@@ -102,7 +102,8 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
         verdict.kernelHoldMs = toMs(kernelHoldNs);
         verdict.nodelaySet = nodelaySet;
         verdict.nextCall = nextBlockingCall(log, heldWrite->second);
-        const auto firstWrite = writes.find(frames[0]);
+        const std::optional<uint32_t> smallFrame = span.frames.of(FrameRole::SmallSegment);
+        const auto firstWrite = smallFrame ? writes.find(*smallFrame) : writes.end();
         const std::string_view firstName =
             firstWrite != writes.end() ? log.nameOf(log.records[firstWrite->second]) : log.nameOf(held);
         verdict.pattern = fmt::format("{}, {}, {}", firstName, log.nameOf(held),

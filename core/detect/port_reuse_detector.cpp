@@ -349,12 +349,12 @@ void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) 
                                                                .endNs = reuse.synTsNs + delayNsOf(reuse),
                                                                .connection = reuse.connection,
                                                                .side = Side::Client,
-                                                               .frames = {reuse.synFrame}});
+                                                               .frames = {{FrameRole::FirstSyn, reuse.synFrame}}});
     if (answerFrame != 0) {
-        span.frames.push_back(answerFrame);
+        span.frames.push_back(FrameRole::ServerAnswer, answerFrame);
     }
     if (endFrame != reuse.synFrame) {
-        span.frames.push_back(endFrame);
+        span.frames.push_back(FrameRole::HandshakeEnd, endFrame);
     }
     finding.totalSpans = 1;
     finding.evidence = describe(reuse);
@@ -475,7 +475,7 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding, Deta
             finding.spans.push_back({.startNs = reuse.synTsNs,
                                      .endNs = reuse.synTsNs,
                                      .connection = reuse.connection,
-                                     .frames = {reuse.synFrame}});
+                                     .frames = {{FrameRole::FirstSyn, reuse.synFrame}}});
         }
         if (withEvidence) {
             nlohmann::json& instance = instances.emplace_back(describe(reuse));

@@ -420,7 +420,7 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding, 
         span.endNs = stall.startTsNs + stall.gapNs;
         span.connection = totals.connection;
         span.side = totals.sender;
-        span.frames = {stall.fromFrame, stall.frame};
+        span.frames = {{FrameRole::LastTransmission, stall.fromFrame}, {FrameRole::Retransmission, stall.frame}};
         span.bytes = stall.bytes;
         span.spurious = stall.spurious;
     }

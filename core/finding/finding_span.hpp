@@ -3,42 +3,86 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 
 #include "tcp/connection.hpp"
 
 namespace tcpscope {
 
-/// The frames of one span, in order (at most kCapacity): the frame that began the wait first, the
-/// one that ended it last; a delayed-ACK stall's are P, the late ACK and D.
+/// What a frame of a span is (the row of a kind lists its roles: KindInfo::frames). Readers take a
+/// span's frames by role (SpanFrames::of), never by position: a span may leave a frame out.
+enum class FrameRole : uint8_t {
+    SmallSegment,        ///< delayed_ack_stall: the small segment whose ACK the receiver delayed
+    LateAck,             ///< delayed_ack_stall: that delayed ACK, which let the held segment go
+    HeldSegment,         ///< delayed_ack_stall: the segment Nagle held
+    LastTransmission,    ///< retransmission_stall: the last transmission before the wait
+    Retransmission,      ///< retransmission_stall: the resend after the timer
+    WindowClosed,        ///< zero_window_stall: the receiver's zero window
+    FirstProbe,          ///< zero_window_stall: the sender's first window probe
+    WindowEnd,           ///< zero_window_stall: the frame that ended the wait (the window opening)
+    FirstSyn,            ///< syn_backlog_overflow, port_reuse: the client's first SYN
+    ServerAnswer,        ///< port_reuse: the server's answer for the old connection (challenge ACK or RST)
+    HandshakeEnd,        ///< port_reuse: the end of the handshake, or the last SYN sent when none completed
+    LastSynBeforePause,  ///< port_exhaustion: the last SYN before the pause
+    NextSyn,             ///< port_exhaustion: the first SYN after it
+    RefusedSegment,      ///< path_mtu: the data's last transmission before the router's message
+    TooBigMessage,       ///< path_mtu: the router's ICMP "too big" message
+    SmallerResend,       ///< path_mtu: the data's first resend, smaller
+};
+
+/// A frame of a span and what it is.
+struct RoleFrame {
+    FrameRole role = FrameRole::FirstSyn;
+    uint32_t frame = 0;
+};
+
+/// The frames of one span, each with its role, in order (at most kCapacity): the frame that began
+/// the wait first, the one that ended it last; a delayed-ACK stall's are the small segment, the
+/// late ACK and the held segment.
 class SpanFrames {
 public:
     static constexpr size_t kCapacity = 3;
 
     SpanFrames() = default;
     /// The frames given (the first kCapacity).
-    SpanFrames(std::initializer_list<uint32_t> frames) {
-        for (const uint32_t frame : frames) {
-            push_back(frame);
+    SpanFrames(std::initializer_list<RoleFrame> frames) {
+        for (const RoleFrame& frame : frames) {
+            push_back(frame.role, frame.frame);
         }
     }
 
-    /// Appends `frame`; beyond kCapacity frames, nothing.
-    void push_back(uint32_t frame) {
+    /// Appends `frame` in `role`; beyond kCapacity frames, nothing.
+    void push_back(FrameRole role, uint32_t frame) {
         if (count_ < kCapacity) {
-            frames_[count_++] = frame;
+            frames_[count_] = frame;
+            roles_[count_] = role;
+            ++count_;
         }
     }
+    /// The frame in `role`, or nullopt if the span has none.
+    [[nodiscard]] std::optional<uint32_t> of(FrameRole role) const {
+        for (size_t index = 0; index < count_; ++index) {
+            if (roles_[index] == role) {
+                return frames_[index];
+            }
+        }
+        return std::nullopt;
+    }
+    /// The role of the frame at `index`.
+    [[nodiscard]] FrameRole roleAt(size_t index) const { return roles_[index]; }
 
     [[nodiscard]] size_t size() const { return count_; }
     [[nodiscard]] bool empty() const { return count_ == 0; }
     [[nodiscard]] const uint32_t* begin() const { return frames_.data(); }
     [[nodiscard]] const uint32_t* end() const { return frames_.data() + count_; }
+    /// The frame that began the wait.
     [[nodiscard]] uint32_t front() const { return frames_[0]; }
+    /// The frame that ended it (or the last one seen).
     [[nodiscard]] uint32_t back() const { return frames_[count_ - 1]; }
-    [[nodiscard]] uint32_t operator[](size_t index) const { return frames_[index]; }
 
 private:
     std::array<uint32_t, kCapacity> frames_{};
+    std::array<FrameRole, kCapacity> roles_{};
     uint8_t count_ = 0;
 };
 

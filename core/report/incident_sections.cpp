@@ -16,24 +16,6 @@ namespace {
 constexpr size_t kArrowsBeforeStall = 4;
 constexpr size_t kArrowsAfterHandshake = 4;  // a collision's picture: to the first data, at most this far
 
-SectionPicture pictureOf(FindingKind kind) {
-    switch (kind) {
-        case FindingKind::DelayedAckStall:
-        case FindingKind::RetransmissionStall:
-        case FindingKind::ZeroWindowStall:
-        case FindingKind::PathMtu: return SectionPicture::Sequence;
-        case FindingKind::SynBacklogOverflow: return SectionPicture::Handshakes;
-        case FindingKind::TimeWaitChurn:
-        case FindingKind::PortExhaustion: return SectionPicture::PortPool;
-        case FindingKind::PortReuse:
-        case FindingKind::SynUnanswered:
-        case FindingKind::SynFlood:
-        case FindingKind::PortScan: return SectionPicture::Timeline;
-        case FindingKind::CaptureQuality: return SectionPicture::None;
-    }
-    return SectionPicture::None;
-}
-
 // A group of port reuse collisions (handshakes that waited), not of reuses the server accepted.
 bool isCollision(const CaptureAnalysis& analysis, const FindingGroup& group) {
     if (group.kind != FindingKind::PortReuse || group.findings.empty()) {
@@ -103,8 +85,16 @@ std::string noWaitText(const Finding& finding) {
         case FindingKind::PortScan:
             return fmt::format("{}; nothing waited", plural(evidence.value("attempts", uint64_t{0}),
                                                             "connection attempt", "connection attempts"));
-        default: return "nothing waited";
+        case FindingKind::DelayedAckStall:
+        case FindingKind::RetransmissionStall:
+        case FindingKind::ZeroWindowStall:
+        case FindingKind::SynBacklogOverflow:
+        case FindingKind::PortExhaustion:
+        case FindingKind::SynUnanswered:
+        case FindingKind::CaptureQuality:
+        case FindingKind::PathMtu: break;
     }
+    return "nothing waited";
 }
 
 // One row of the affected connections: a connection's waits, or a wait of no connection (a pause).
@@ -157,7 +147,7 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
     for (FindingGroup& group : groupFindings(analysis)) {
         ReportSection& section = sections.emplace_back();
         section.wallMs = group.wallMs;
-        section.picture = pictureOf(group.kind);
+        section.picture = kindInfo(group.kind).picture;
         section.group = std::move(group);
     }
     std::stable_sort(sections.begin(), sections.end(), [](const ReportSection& a, const ReportSection& b) {
@@ -254,8 +244,15 @@ std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& 
         case FindingKind::SynFlood: return !field("server").empty() ? "server " + field("server") : field("client");
         case FindingKind::PortScan:
             return !field("source").empty() ? field("source") + " -> " + field("target") : field("target");
-        default: return {};
+        // A finding of these kinds is about one connection (its group names it) or the whole capture.
+        case FindingKind::DelayedAckStall:
+        case FindingKind::RetransmissionStall:
+        case FindingKind::ZeroWindowStall:
+        case FindingKind::PortReuse:
+        case FindingKind::CaptureQuality:
+        case FindingKind::PathMtu: break;
     }
+    return {};
 }
 
 std::string sectionTitle(const CaptureAnalysis& analysis, const FindingGroup& group) {
@@ -265,15 +262,14 @@ std::string sectionTitle(const CaptureAnalysis& analysis, const FindingGroup& gr
 }
 
 std::string waitsText(FindingKind kind, uint64_t waits) {
-    switch (kind) {
-        case FindingKind::SynBacklogOverflow:
-        case FindingKind::PortReuse: return plural(waits, "handshake", "handshakes") + " delayed";
-        case FindingKind::PortExhaustion: return plural(waits, "pause", "pauses") + " with no new connection";
-        case FindingKind::SynUnanswered:
-        case FindingKind::SynFlood:
-        case FindingKind::PortScan: return plural(waits, "connection attempt", "connection attempts") + " unanswered";
-        default: return plural(waits, "request", "requests") + " delayed";
+    switch (kindInfo(kind).waits) {
+        case WaitUnit::Request: return plural(waits, "request", "requests") + " delayed";
+        case WaitUnit::Handshake: return plural(waits, "handshake", "handshakes") + " delayed";
+        case WaitUnit::Pause: return plural(waits, "pause", "pauses") + " with no new connection";
+        case WaitUnit::ConnectionAttempt:
+            return plural(waits, "connection attempt", "connection attempts") + " unanswered";
     }
+    return plural(waits, "wait", "waits");
 }
 
 std::string sectionImpactText(const CaptureAnalysis& analysis, const ReportSection& section) {

@@ -64,7 +64,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                 if (finding.id != hit.finding) {
                     continue;
                 }
-                const QString cause = fromUtf8(std::string(stallCauseLabel(stallCauseOf(finding.kind))));
+                const QString cause = fromUtf8(std::string(stallGroupLabel(kindInfo(finding.kind).stallGroup)));
                 QString text;
                 if (hit.count > 1) {
                     text = tr("%1 stalls (%2) folded here; double-click to zoom in\n").arg(hit.count).arg(cause);

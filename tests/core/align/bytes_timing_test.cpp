@@ -59,7 +59,7 @@ int confirmedWhileTraced(const Aligned& result) {
         }
         REQUIRE(finding.straceVerdicts.size() == finding.spans.size());
         for (size_t index = 0; index < finding.spans.size(); ++index) {
-            const uint32_t held = finding.spans[index].frames[2];
+            const uint32_t held = finding.spans[index].frames.of(FrameRole::HeldSegment).value_or(0);
             if (packets.tsNs(packets.positionOfFrame(held)) > tracedFromNs + 100'000'000) {
                 INFO("held frame " << held);
                 const bool isConfirmed = finding.straceVerdicts[index].verdict == StraceVerdictKind::Confirmed;
