@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "decode/ip_address.hpp"
+#include "finding/finding_facts.hpp"
 #include "finding/finding_impact.hpp"
 #include "finding/finding_kind.hpp"
 #include "finding/finding_placement.hpp"
@@ -69,8 +70,11 @@ struct Finding {
     /// Set by the analysis of several capture points (core/points/hop_attribution): where the time
     /// of each listed span went along the path. Unset with one capture point.
     std::optional<FindingPlacement> placement;
-    /// Kind-specific fields, for the reports and the details panel only: every other reader takes
-    /// the typed members above.
+    /// What the reports say of it besides its impact: whom a finding of no flow names, what a
+    /// finding that made nothing wait counted (its evidence says the same for the JSON).
+    FindingFacts facts;
+    /// Kind-specific fields, written out by the JSON report and shown by the details panel; every
+    /// other reader takes the typed members above.
     nlohmann::json evidence = nlohmann::json::object();
 };
 
