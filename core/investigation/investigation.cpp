@@ -30,8 +30,7 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         investigation.straceProblem = error.what();
         return investigation;
     }
-    confirmFindingsWithSyscalls(investigation.analysis.findings, *investigation.alignment,
-                                *investigation.analysis.engine);
+    confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
     return investigation;
 }
 

@@ -131,5 +131,6 @@ TEST_CASE("dropped or opened files are sorted by content into captures and strac
     REQUIRE(loads.waitBeyond(2));
     CHECK(window.request().captures == QStringList{samplePath("proxy-nagle.pcap")});
     REQUIRE(window.results()->alignment() != nullptr);
-    CHECK_FALSE(window.results()->findings().front().straceVerdicts.empty());
+    const ResultsPtr results = window.results();
+    CHECK_FALSE(results->enrichments().of(results->findings().front().id).straceVerdicts.empty());
 }
