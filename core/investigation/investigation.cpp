@@ -30,6 +30,12 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         investigation.straceProblem = error.what();
         return investigation;
     }
+    if (std::optional<StraceMismatch> mismatch =
+            findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
+        investigation.straceMismatch = std::move(mismatch);
+        investigation.alignment.reset();
+        return investigation;
+    }
     confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
     return investigation;
 }
