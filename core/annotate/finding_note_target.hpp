@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "annotate/note.hpp"
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {

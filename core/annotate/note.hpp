@@ -4,7 +4,7 @@
 #include <string_view>
 #include <variant>
 
-#include "detect/finding_kind.hpp"
+#include "finding/finding_kind.hpp"
 
 namespace tcpscope {
 

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <string>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "detect/capture_joins.hpp"
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
+#include "detect/support/connection_states.hpp"
 #include "detect/timestamp_clocks.hpp"
 #include "detect/unseen_bytes.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "detect/evidence_json.hpp"
+#include "detect/support/evidence_json.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -284,7 +284,9 @@ void DelayedAckDetector::describe(uint32_t record, Finding& finding, Detail deta
         span.endNs = stall.heldTsNs;
         span.connection = finding.connection;
         span.side = totals.sender;
-        span.frames = {stall.smallFrame, stall.ackFrame, stall.heldFrame};
+        span.frames = {{FrameRole::SmallSegment, stall.smallFrame},
+                       {FrameRole::LateAck, stall.ackFrame},
+                       {FrameRole::HeldSegment, stall.heldFrame}};
         span.releaseTsNs = stall.ackTsNs;
         span.bytes = stall.heldBytes;
         span.earlierBytes = stall.previousBytes;

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
-#include "detect/finding_impact.hpp"
+#include "detect/support/connection_states.hpp"
+#include "finding/finding_impact.hpp"
 
 namespace tcpscope {
 

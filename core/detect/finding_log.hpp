@@ -3,8 +3,8 @@
 #include <functional>
 #include <vector>
 
-#include "detect/finding.hpp"
 #include "detect/host_population.hpp"
+#include "finding/finding.hpp"
 
 namespace tcpscope {
 

@@ -4,7 +4,7 @@
 
 #include "decode/ip_address.hpp"
 #include "detect/detector_options.hpp"
-#include "detect/population_series.hpp"
+#include "detect/support/population_series.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "detect/evidence_json.hpp"
+#include "detect/support/evidence_json.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -182,7 +182,9 @@ void PathMtuResends::describe(uint32_t record, Finding& finding, Detail /*detail
                                  .endNs = listed.refusedSentNs + listed.waitNs,
                                  .connection = finding.connection,
                                  .side = totals.sender,
-                                 .frames = {listed.refusedFrame, listed.messageFrame, listed.resentFrame},
+                                 .frames = {{FrameRole::RefusedSegment, listed.refusedFrame},
+                                            {FrameRole::TooBigMessage, listed.messageFrame},
+                                            {FrameRole::SmallerResend, listed.resentFrame}},
                                  .bytes = listed.bytes});
         nlohmann::json::object_t instance;
         instance.emplace("frames", frameList({listed.refusedFrame, listed.messageFrame, listed.resentFrame}));

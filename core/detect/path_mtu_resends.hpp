@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
-#include "detect/finding_impact.hpp"
 #include "detect/finding_log.hpp"
 #include "engine/connection_snapshot.hpp"
 #include "engine/segment_observer.hpp"
+#include "finding/finding_impact.hpp"
 
 namespace tcpscope {
 

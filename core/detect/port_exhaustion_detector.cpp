@@ -391,7 +391,7 @@ void PortExhaustionDetector::describeError(const Pool& pool, Finding& finding) c
         finding.frames.push_back(pause.lastSynFrame);
         finding.frames.push_back(pause.nextSynFrame);
         finding.spans.push_back(
-            {.startNs = pause.startTsNs, .endNs = pause.endTsNs, .frames = {pause.lastSynFrame, pause.nextSynFrame}});
+            {.startNs = pause.startTsNs, .endNs = pause.endTsNs, .frames = {{FrameRole::LastSynBeforePause, pause.lastSynFrame}, {FrameRole::NextSyn, pause.nextSynFrame}}});
         pauses.push_back({{"start_s", rounded(seconds(pause.startTsNs - finding.tsNs), 0.001)},
                           {"pause_ms", rounded(static_cast<double>(pause.endTsNs - pause.startTsNs) / 1e6, 0.001)},
                           {"last_syn_frame", pause.lastSynFrame},

@@ -9,11 +9,11 @@
 #include <optional>
 #include <vector>
 
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
-#include "detect/fifo_queue.hpp"
-#include "detect/finding_impact.hpp"
-#include "detect/population_series.hpp"
+#include "detect/support/connection_states.hpp"
+#include "detect/support/fifo_queue.hpp"
+#include "detect/support/population_series.hpp"
+#include "finding/finding_impact.hpp"
 
 namespace tcpscope {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "detect/finding_impact.hpp"
+#include "finding/finding_impact.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -349,12 +349,12 @@ void PortReuseDetector::describeCollision(const Reuse& reuse, Finding& finding) 
                                                                .endNs = reuse.synTsNs + delayNsOf(reuse),
                                                                .connection = reuse.connection,
                                                                .side = Side::Client,
-                                                               .frames = {reuse.synFrame}});
+                                                               .frames = {{FrameRole::FirstSyn, reuse.synFrame}}});
     if (answerFrame != 0) {
-        span.frames.push_back(answerFrame);
+        span.frames.push_back(FrameRole::ServerAnswer, answerFrame);
     }
     if (endFrame != reuse.synFrame) {
-        span.frames.push_back(endFrame);
+        span.frames.push_back(FrameRole::HandshakeEnd, endFrame);
     }
     finding.totalSpans = 1;
     finding.evidence = describe(reuse);
@@ -467,6 +467,7 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding, Deta
     finding.frames.clear();
     finding.spans.clear();
     finding.totalSpans = group.reuses - 1;  // all but the reuse of the finding's own connection
+    finding.facts = AcceptedReuseFacts{group.reuses};
     for (const uint32_t index : group.listed) {
         const Reuse& reuse = reuses_[index];
         // Each later reuse is an instant, its SYN (one frame: the sequence diagram draws none); the
@@ -475,7 +476,7 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding, Deta
             finding.spans.push_back({.startNs = reuse.synTsNs,
                                      .endNs = reuse.synTsNs,
                                      .connection = reuse.connection,
-                                     .frames = {reuse.synFrame}});
+                                     .frames = {{FrameRole::FirstSyn, reuse.synFrame}}});
         }
         if (withEvidence) {
             nlohmann::json& instance = instances.emplace_back(describe(reuse));

@@ -6,8 +6,8 @@
 #include <tuple>
 #include <vector>
 
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
+#include "detect/support/connection_states.hpp"
 
 namespace tcpscope {
 

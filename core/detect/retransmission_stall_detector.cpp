@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "detect/evidence_json.hpp"
+#include "detect/support/evidence_json.hpp"
 #include "tcp/seq_math.hpp"
 
 namespace tcpscope {
@@ -440,7 +440,7 @@ void RetransmissionStallDetector::write(const Totals& totals, Finding& finding, 
         span.endNs = stall.startTsNs + stall.gapNs;
         span.connection = totals.connection;
         span.side = totals.sender;
-        span.frames = {stall.fromFrame, stall.frame};
+        span.frames = {{FrameRole::LastTransmission, stall.fromFrame}, {FrameRole::Retransmission, stall.frame}};
         span.bytes = stall.bytes;
         span.spurious = stall.spurious;
     }

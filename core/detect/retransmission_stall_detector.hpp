@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
-#include "detect/finding_impact.hpp"
 #include "detect/path_mtu_resends.hpp"
-#include "detect/small_vector.hpp"
+#include "detect/support/connection_states.hpp"
+#include "detect/support/small_vector.hpp"
 #include "detect/timestamp_clocks.hpp"
+#include "finding/finding_impact.hpp"
 
 namespace tcpscope {
 

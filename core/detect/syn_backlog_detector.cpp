@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 
 namespace tcpscope {
 
@@ -385,7 +385,7 @@ void SynBacklogDetector::countEvidence(const Record& connection, Handshake& stat
             finding.spans.push_back({.startNs = connection.firstTsNs,
                                      .endNs = connection.firstTsNs,
                                      .connection = connection.id,
-                                     .frames = {state.firstSynFrame}});
+                                     .frames = {{FrameRole::FirstSyn, state.firstSynFrame}}});
         }
         finding.totalSpans = listener.affected;
     }

@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
-#include "detect/fifo_queue.hpp"
-#include "detect/finding_impact.hpp"
+#include "detect/support/connection_states.hpp"
+#include "detect/support/fifo_queue.hpp"
+#include "finding/finding_impact.hpp"
 
 namespace tcpscope {
 

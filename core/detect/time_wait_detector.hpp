@@ -5,10 +5,10 @@
 #include <utility>
 #include <vector>
 
-#include "detect/connection_states.hpp"
 #include "detect/detector.hpp"
-#include "detect/fifo_queue.hpp"
-#include "detect/population_series.hpp"
+#include "detect/support/connection_states.hpp"
+#include "detect/support/fifo_queue.hpp"
+#include "detect/support/population_series.hpp"
 
 namespace tcpscope {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "detect/connection_states.hpp"
+#include "detect/support/connection_states.hpp"
 #include "engine/segment_observer.hpp"
 
 namespace tcpscope {

@@ -260,22 +260,19 @@ void ZeroWindowStallDetector::write(const Totals& totals, Finding& finding, Deta
     finding.totalSpans = totals.stalls;
     finding.waitingSide = otherSide(totals.receiver);
     for (const Period& period : totals.listed) {
-        const auto first = static_cast<std::ptrdiff_t>(finding.frames.size());
-        finding.frames.push_back(period.closedFrame);
-        if (period.probes > 0) {
-            finding.frames.push_back(period.firstProbeFrame);
-        }
-        if (period.endFrame != 0) {
-            finding.frames.push_back(period.endFrame);
-        }
         FindingSpan& span = finding.spans.emplace_back();
         span.startNs = period.closedTsNs;
         span.endNs = period.closedTsNs + period.closedNs;
         span.connection = totals.connection;
         span.side = otherSide(totals.receiver);
-        for (auto frame = finding.frames.begin() + first; frame != finding.frames.end(); ++frame) {
-            span.frames.push_back(*frame);
+        span.frames.push_back(FrameRole::WindowClosed, period.closedFrame);
+        if (period.probes > 0) {
+            span.frames.push_back(FrameRole::FirstProbe, period.firstProbeFrame);
         }
+        if (period.endFrame != 0) {
+            span.frames.push_back(FrameRole::WindowEnd, period.endFrame);
+        }
+        finding.frames.insert(finding.frames.end(), span.frames.begin(), span.frames.end());
     }
     if (detail == Detail::Full) {
         finding.evidence = evidence(totals, finding);

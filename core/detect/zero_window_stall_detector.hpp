@@ -6,7 +6,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "detect/detector.hpp"
-#include "detect/finding_impact.hpp"
+#include "finding/finding_impact.hpp"
 
 namespace tcpscope {
 

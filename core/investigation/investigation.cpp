@@ -36,8 +36,7 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         investigation.alignment.reset();
         return investigation;
     }
-    confirmFindingsWithSyscalls(investigation.analysis.findings, *investigation.alignment,
-                                *investigation.analysis.engine);
+    confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
     return investigation;
 }
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "live/capture_interface.hpp"
 #include "live/live_session.hpp"
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "finding/kind_info.hpp"
+
 namespace tcpscope {
 namespace {
 
@@ -65,14 +67,21 @@ void addWaypoint(std::vector<Waypoint>& way, const Places& places, int segment, 
     }
 }
 
+// The segment of the frame in `role` of `span`, if the span has one and a point saw it.
+std::optional<SegmentIdentity> segmentIn(const FindingSpan& span, FrameRole role, const Places& places) {
+    const std::optional<uint32_t> frame = span.frames.of(role);
+    return frame ? places.sightings.segmentOfFrame(*frame) : std::nullopt;
+}
+
 std::optional<SpanPlacement> placeDelayedAck(const FindingSpan& span, const Places& places) {
-    if (span.frames.size() < 3) {
+    const std::optional<uint32_t> smallFrame = span.frames.of(FrameRole::SmallSegment);
+    if (!smallFrame) {
         return std::nullopt;
     }
-    const std::optional<SegmentIdentity> small = places.sightings.segmentOfFrame(span.frames[0]);
-    const std::optional<SegmentIdentity> ack = places.sightings.segmentOfFrame(span.frames[1]);
-    const std::optional<SegmentIdentity> held = places.sightings.segmentOfFrame(span.frames[2]);
-    const std::optional<uint32_t> vantage = places.sightings.pointOfFrame(span.frames[0]);
+    const std::optional<SegmentIdentity> small = places.sightings.segmentOfFrame(*smallFrame);
+    const std::optional<SegmentIdentity> ack = segmentIn(span, FrameRole::LateAck, places);
+    const std::optional<SegmentIdentity> held = segmentIn(span, FrameRole::HeldSegment, places);
+    const std::optional<uint32_t> vantage = places.sightings.pointOfFrame(*smallFrame);
     if (!small || !ack || !held || !vantage) {
         return std::nullopt;
     }
@@ -108,11 +117,8 @@ bool resends(const SegmentIdentity& earlier, const SegmentIdentity& later) {
 }
 
 std::optional<SpanPlacement> placeRetransmission(const FindingSpan& span, const Places& places) {
-    if (span.frames.size() < 2) {
-        return std::nullopt;
-    }
-    const std::optional<SegmentIdentity> original = places.sightings.segmentOfFrame(span.frames[0]);
-    const std::optional<SegmentIdentity> resent = places.sightings.segmentOfFrame(span.frames[1]);
+    const std::optional<SegmentIdentity> original = segmentIn(span, FrameRole::LastTransmission, places);
+    const std::optional<SegmentIdentity> resent = segmentIn(span, FrameRole::Retransmission, places);
     if (!original || !resent) {
         return std::nullopt;
     }
@@ -150,11 +156,8 @@ std::optional<SpanPlacement> placeRetransmission(const FindingSpan& span, const 
 }
 
 std::optional<SpanPlacement> placeZeroWindow(const FindingSpan& span, const Places& places) {
-    if (span.frames.size() < 2) {
-        return std::nullopt;
-    }
-    const std::optional<SegmentIdentity> closed = places.sightings.segmentOfFrame(span.frames.front());
-    const std::optional<SegmentIdentity> reopened = places.sightings.segmentOfFrame(span.frames.back());
+    const std::optional<SegmentIdentity> closed = segmentIn(span, FrameRole::WindowClosed, places);
+    const std::optional<SegmentIdentity> reopened = segmentIn(span, FrameRole::WindowEnd, places);
     if (!closed || !reopened || reopened->sourceIsLow != closed->sourceIsLow) {
         return std::nullopt;  // the capture ended first, or the last frame is not the receiver's
     }
@@ -173,18 +176,14 @@ std::optional<SpanPlacement> placeZeroWindow(const FindingSpan& span, const Plac
     return placement;
 }
 
-std::optional<SpanPlacement> placeSpan(FindingKind kind, const FindingSpan& span, const Places& places) {
-    switch (kind) {
-        case FindingKind::DelayedAckStall: return placeDelayedAck(span, places);
-        case FindingKind::RetransmissionStall: return placeRetransmission(span, places);
-        case FindingKind::ZeroWindowStall: return placeZeroWindow(span, places);
-        default: return std::nullopt;
+std::optional<SpanPlacement> placeSpan(HopPlacement hops, const FindingSpan& span, const Places& places) {
+    switch (hops) {
+        case HopPlacement::DelayedAck: return placeDelayedAck(span, places);
+        case HopPlacement::Retransmission: return placeRetransmission(span, places);
+        case HopPlacement::ReceiverWindow: return placeZeroWindow(span, places);
+        case HopPlacement::None: break;
     }
-}
-
-bool placed(FindingKind kind) {
-    return kind == FindingKind::DelayedAckStall || kind == FindingKind::RetransmissionStall ||
-           kind == FindingKind::ZeroWindowStall;
+    return std::nullopt;
 }
 
 }  // namespace
@@ -193,7 +192,8 @@ void placeFindingSpans(CaptureAnalysis& analysis, const PointSightings& sighting
                        const std::vector<std::string>& pointNames) {
     const Places places{sightings, pointNames};
     for (size_t i = 0; i < analysis.findings.size(); ++i) {
-        if (!placed(analysis.findings[i].kind)) {
+        const HopPlacement hops = kindInfo(analysis.findings[i].kind).hops;
+        if (hops == HopPlacement::None) {
             continue;
         }
         Finding described;
@@ -202,18 +202,18 @@ void placeFindingSpans(CaptureAnalysis& analysis, const PointSightings& sighting
             continue;
         }
         FindingPlacement placement;
-        if (const std::optional<SegmentIdentity> first = sightings.segmentOfFrame(finding.spans.front().frames[0])) {
+        if (const std::optional<SegmentIdentity> first = sightings.segmentOfFrame(finding.spans.front().frames.front())) {
             // The waiting side sent the span's first segment, except for a window closed by the receiver.
-            const bool receiverFirst = finding.kind == FindingKind::ZeroWindowStall;
+            const bool receiverFirst = hops == HopPlacement::ReceiverWindow;
             const IpAddress& waiting =
                 receiverFirst == first->sourceIsLow ? first->flow.high.address : first->flow.low.address;
             placement.waitedAt = places.name(sightings.hostPointOf(waiting));
         }
         placement.spans.reserve(finding.spans.size());
         for (const FindingSpan& span : finding.spans) {
-            placement.spans.push_back(placeSpan(finding.kind, span, places).value_or(SpanPlacement{}));
+            placement.spans.push_back(placeSpan(hops, span, places).value_or(SpanPlacement{}));
         }
-        analysis.findings[i].placement = std::move(placement);
+        analysis.enrichments.edit(analysis.findings[i].id).placement = std::move(placement);
     }
 }
 

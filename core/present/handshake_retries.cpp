@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "decode/decoded_packet.hpp"
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "present/value_format.hpp"
 #include "series/connection_packets.hpp"
 

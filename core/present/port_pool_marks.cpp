@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "align/failed_connects.hpp"
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "present/value_format.hpp"
 
 namespace tcpscope {

@@ -67,7 +67,8 @@ std::string straceProof(const StraceVerdict& verdict) {
 
 SequenceDiagram SequenceDiagram::ofConnection(const CaptureAnalysis& analysis, uint32_t connection) {
     const Connection& flow = connectionAt(analysis, connection);
-    return assemble(analysis.engine->packets(), {flow}, analysis.findings, &analysis.engine->connections());
+    return assemble(analysis.engine->packets(), {flow}, analysis.findings, analysis.enrichments,
+                    &analysis.engine->connections());
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32_t clientSide, uint32_t serverSide) {
@@ -76,25 +77,28 @@ SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32
     if (clientSide == serverSide) {
         throw std::invalid_argument("a proxy diagram needs two different connections");
     }
-    return assemble(analysis.engine->packets(), {front, back}, analysis.findings, &analysis.engine->connections());
+    return assemble(analysis.engine->packets(), {front, back}, analysis.findings, analysis.enrichments,
+                    &analysis.engine->connections());
 }
 
 SequenceDiagram SequenceDiagram::ofConnection(const PacketIndex& packets, const Connection& connection,
-                                              const std::vector<Finding>& findings, const ConnectionStore* store) {
-    return assemble(packets, {connection}, findings, store);
+                                              const std::vector<Finding>& findings,
+                                              const FindingEnrichments& enrichments, const ConnectionStore* store) {
+    return assemble(packets, {connection}, findings, enrichments, store);
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const PacketIndex& packets, const Connection& clientSide,
                                          const Connection& serverSide, const std::vector<Finding>& findings,
-                                         const ConnectionStore* store) {
+                                         const FindingEnrichments& enrichments, const ConnectionStore* store) {
     if (clientSide.id == serverSide.id) {
         throw std::invalid_argument("a proxy diagram needs two different connections");
     }
-    return assemble(packets, {clientSide, serverSide}, findings, store);
+    return assemble(packets, {clientSide, serverSide}, findings, enrichments, store);
 }
 
 SequenceDiagram SequenceDiagram::assemble(const PacketIndex& packets, std::vector<Connection> flows,
-                                          const std::vector<Finding>& findings, const ConnectionStore* store) {
+                                          const std::vector<Finding>& findings, const FindingEnrichments& enrichments,
+                                          const ConnectionStore* store) {
     SequenceDiagram diagram;
     diagram.packets_ = &packets;
     for (const Connection& flow : flows) {
@@ -119,7 +123,7 @@ SequenceDiagram SequenceDiagram::assemble(const PacketIndex& packets, std::vecto
         diagram.participants_ = {{"client", {front.client}}, {"server", {front.server}}};
     }
     diagram.collectArrows();
-    diagram.collectStalls(findings);
+    diagram.collectStalls(findings, enrichments);
     return diagram;
 }
 
@@ -160,7 +164,7 @@ void SequenceDiagram::collectArrows() {
     }
 }
 
-void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
+void SequenceDiagram::collectStalls(const std::vector<Finding>& findings, const FindingEnrichments& enrichments) {
     for (const Finding& finding : findings) {
         const auto leg = std::find(connections_.begin(), connections_.end(), finding.connection);
         if (leg == connections_.end()) {
@@ -186,56 +190,78 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
             stall.startTsNs = arrows_[stall.startArrow].tsNs;
             stall.endTsNs = arrows_[stall.endArrow].tsNs;
             const double spanMs = static_cast<double>(stall.endTsNs - stall.startTsNs) / 1e6;
-            if (finding.kind == FindingKind::DelayedAckStall && span.frames.size() == 3) {
-                stall.causeArrow = arrowOfFrame(span.frames[1]);
-                const double holdMs = msBetween(span.startNs, span.endNs);
-                const double ackDelayMs = msBetween(span.startNs, span.releaseTsNs);
-                stall.text =
-                    fmt::format("{} bytes held by Nagle for {:.1f} ms until the delayed ACK", span.bytes, holdMs);
-                stall.explanation = fmt::format(
-                    "Why: Nagle's algorithm holds a small segment while earlier data is unacknowledged, and the "
-                    "receiver delayed its ACK of the {} bytes before. Fix: TCP_NODELAY on the sender.",
-                    span.earlierBytes);
-                stall.causeText = fmt::format("delayed ACK ({:.1f} ms)", ackDelayMs);
-                stall.endText = fmt::format("held {:.1f} ms", holdMs);
-                if (index < finding.straceVerdicts.size()) {
-                    stall.proof = straceProof(finding.straceVerdicts[index]);
+            const auto untold = [&] { return fmt::format("{} for {:.1f} ms", findingKindName(finding.kind), spanMs); };
+            switch (finding.kind) {
+                case FindingKind::DelayedAckStall: {
+                    const std::optional<uint32_t> lateAck = span.frames.of(FrameRole::LateAck);
+                    if (!lateAck || !span.frames.of(FrameRole::HeldSegment)) {
+                        stall.text = untold();
+                        break;
+                    }
+                    stall.causeArrow = arrowOfFrame(*lateAck);
+                    const double holdMs = msBetween(span.startNs, span.endNs);
+                    const double ackDelayMs = msBetween(span.startNs, span.releaseTsNs);
+                    stall.text =
+                        fmt::format("{} bytes held by Nagle for {:.1f} ms until the delayed ACK", span.bytes, holdMs);
+                    stall.explanation = fmt::format(
+                        "Why: Nagle's algorithm holds a small segment while earlier data is unacknowledged, and the "
+                        "receiver delayed its ACK of the {} bytes before. Fix: TCP_NODELAY on the sender.",
+                        span.earlierBytes);
+                    stall.causeText = fmt::format("delayed ACK ({:.1f} ms)", ackDelayMs);
+                    stall.endText = fmt::format("held {:.1f} ms", holdMs);
+                    if (const std::vector<StraceVerdict>& verdicts = enrichments.of(finding.id).straceVerdicts;
+                        index < verdicts.size()) {
+                        stall.proof = straceProof(verdicts[index]);
+                    }
+                    break;
                 }
-            } else if (finding.kind == FindingKind::RetransmissionStall) {
-                const double gapMs = msBetween(span.startNs, span.endNs);
-                stall.text = fmt::format("{} bytes resent after {:.1f} ms without an ACK", span.bytes, gapMs);
-                stall.endText = fmt::format("resent after {:.1f} ms", gapMs);
-                stall.explanation = span.spurious ? "the retransmission timer fired although the data had arrived "
-                                                    "(a spurious retransmission)"
-                                                  : "the segment or its ACK was lost, and the sender waited for its "
-                                                    "retransmission timer";
-            } else if (finding.kind == FindingKind::PathMtu) {
-                // One span per episode: from the refused data's transmission to its first smaller resend.
-                const double gapMs = msBetween(span.startNs, span.endNs);
-                stall.text =
-                    fmt::format("{} bytes refused as too big, resent smaller after {:.1f} ms", span.bytes, gapMs);
-                stall.endText = fmt::format("resent smaller after {:.1f} ms", gapMs);
-                stall.explanation =
-                    finding.nextHopMtu
-                        ? fmt::format(
-                              "a router's next hop takes packets of {} bytes at most (ICMP \"fragmentation "
-                              "needed\"): path-MTU discovery, not a loss",
-                              *finding.nextHopMtu)
-                        : std::string(
-                              "a router refused the packets as too big (ICMP \"fragmentation needed\"): "
-                              "path-MTU discovery, not a loss");
-            } else if (finding.kind == FindingKind::ZeroWindowStall) {
-                const double closedMs = msBetween(span.startNs, span.endNs);
-                stall.causeArrow = stall.endArrow;
-                stall.text = fmt::format("sender blocked for {:.1f} ms by a zero window", closedMs);
-                stall.explanation =
-                    "the receiver's buffer was full (it announced a window of 0 bytes), so the "
-                    "sender could not send until it opened again";
-                stall.causeText = "the window opens";
-            } else if (finding.kind == FindingKind::PortReuse) {
-                describeCollision(stall, span, legIndex);
-            } else {
-                stall.text = fmt::format("{} for {:.1f} ms", findingKindName(finding.kind), spanMs);
+                case FindingKind::RetransmissionStall: {
+                    const double gapMs = msBetween(span.startNs, span.endNs);
+                    stall.text = fmt::format("{} bytes resent after {:.1f} ms without an ACK", span.bytes, gapMs);
+                    stall.endText = fmt::format("resent after {:.1f} ms", gapMs);
+                    stall.explanation = span.spurious
+                                            ? "the retransmission timer fired although the data had arrived "
+                                              "(a spurious retransmission)"
+                                            : "the segment or its ACK was lost, and the sender waited for its "
+                                              "retransmission timer";
+                    break;
+                }
+                case FindingKind::PathMtu: {
+                    // One span per episode: from the refused data's transmission to its first smaller resend.
+                    const double gapMs = msBetween(span.startNs, span.endNs);
+                    stall.text =
+                        fmt::format("{} bytes refused as too big, resent smaller after {:.1f} ms", span.bytes, gapMs);
+                    stall.endText = fmt::format("resent smaller after {:.1f} ms", gapMs);
+                    stall.explanation =
+                        finding.nextHopMtu
+                            ? fmt::format(
+                                  "a router's next hop takes packets of {} bytes at most (ICMP \"fragmentation "
+                                  "needed\"): path-MTU discovery, not a loss",
+                                  *finding.nextHopMtu)
+                            : std::string(
+                                  "a router refused the packets as too big (ICMP \"fragmentation needed\"): "
+                                  "path-MTU discovery, not a loss");
+                    break;
+                }
+                case FindingKind::ZeroWindowStall: {
+                    const double closedMs = msBetween(span.startNs, span.endNs);
+                    stall.causeArrow = stall.endArrow;
+                    stall.text = fmt::format("sender blocked for {:.1f} ms by a zero window", closedMs);
+                    stall.explanation =
+                        "the receiver's buffer was full (it announced a window of 0 bytes), so the "
+                        "sender could not send until it opened again";
+                    stall.causeText = "the window opens";
+                    break;
+                }
+                case FindingKind::PortReuse: describeCollision(stall, span, legIndex); break;
+                // Spans these kinds list (a pause, a delayed handshake) are drawn with their kind's name.
+                case FindingKind::SynBacklogOverflow:
+                case FindingKind::TimeWaitChurn:
+                case FindingKind::PortExhaustion:
+                case FindingKind::SynUnanswered:
+                case FindingKind::SynFlood:
+                case FindingKind::PortScan:
+                case FindingKind::CaptureQuality: stall.text = untold(); break;
             }
             stalls_.push_back(std::move(stall));
         }
@@ -253,9 +279,11 @@ void SequenceDiagram::describeCollision(SequenceStall& stall, const FindingSpan&
     const std::string earlierName = earlier != kNoConnection ? fmt::format("#{}", earlier) : "an earlier connection";
     const uint8_t clientLifeline = leg;
     // The packets between the first SYN and the end of the wait, named by what they are.
+    // The server's answer is marked when a later packet ended the wait (it is otherwise the bracket's end).
     size_t answerArrow = kNoArrow;
-    if (span.frames.size() == 3) {
-        answerArrow = arrowOfFrame(span.frames[1]);
+    const std::optional<uint32_t> answer = span.frames.of(FrameRole::ServerAnswer);
+    if (answer && span.frames.of(FrameRole::HandshakeEnd)) {
+        answerArrow = arrowOfFrame(*answer);
     }
     bool serverReset = false;
     bool clientReset = false;

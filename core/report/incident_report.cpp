@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
-#include "detect/wording.hpp"
+#include "finding/kind_info.hpp"
+#include "finding/wording.hpp"
 #include "present/cut_short.hpp"
 #include "present/value_format.hpp"
-#include "report/cause_and_fix.hpp"
 #include "report/incident_summary.hpp"
 #include "report/mermaid_sequence.hpp"
 #include "report/placement_text.hpp"
@@ -156,11 +156,12 @@ void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& anal
     blocks.push_back(paragraph(
         "Impact.", fmt::format("{} ({}, {}).", sectionImpactText(analysis, section), severityName(group.severity),
                                plural(group.findings.size(), "finding", "findings"))));
-    blocks.push_back(paragraph("Cause.", sameKind ? asBefore : std::string(causeAndFix(group.kind).cause)));
+    blocks.push_back(paragraph("Cause.", sameKind ? asBefore : std::string(kindInfo(group.kind).cause)));
     // With several capture points: where along the path its stalls' time went, per finding.
     std::string where;
     for (const size_t finding : group.findings) {
-        if (const std::optional<FindingPlacement>& placement = analysis.findings[finding].placement;
+        if (const std::optional<FindingPlacement>& placement =
+                analysis.enrichments.of(analysis.findings[finding].id).placement;
             placement && !placement->spans.empty()) {
             where += fmt::format("{}flow {} {}", where.empty() ? "" : "; ", analysis.findings[finding].connection,
                                  placementText(*placement));
@@ -183,7 +184,7 @@ void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& anal
         blocks.push_back(paragraph("Affected.", ""));
         blocks.push_back(std::move(table));
     }
-    blocks.push_back(paragraph("Fix.", sameKind ? asBefore : std::string(causeAndFix(group.kind).fix)));
+    blocks.push_back(paragraph("Fix.", sameKind ? asBefore : std::string(kindInfo(group.kind).fix)));
     if (section.picture == SectionPicture::Sequence && !section.sameSequenceAs) {
         mermaidBlock(blocks, analysis, input, section, index);
     }

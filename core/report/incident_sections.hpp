@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "finding/kind_info.hpp"
 #include "present/sequence_diagram.hpp"
 #include "report/finding_groups.hpp"
 #include "report/report_blocks.hpp"
@@ -23,17 +24,11 @@ struct ReportSequence {
     std::vector<uint32_t> flows;  ///< one flow, or the client side and the server side of a proxy
 };
 
-/// The picture that explains a cause: the sequence diagram of one stalled connection; a listen backlog
-/// overflow's delayed handshakes, SYN by SYN (HandshakeRetries); a port pool's TIME_WAIT against its
-/// range with the pause and the failed connect() calls (PortPoolPicture); the timeline of a
-/// population of connections over the cause's time; or none (a capture's quality).
-enum class SectionPicture : uint8_t { None, Sequence, Handshakes, PortPool, Timeline };
-
 /// One cause of an incident report: the findings of one kind between one client host and one
 /// server endpoint (a FindingGroup), and what to draw for it.
 struct ReportSection {
     FindingGroup group;
-    SectionPicture picture = SectionPicture::None;
+    SectionPicture picture = SectionPicture::None;  ///< its kind's (KindInfo::picture), or what the case allows
     ReportSequence sequence;               ///< Sequence: its worst connection, joined with its proxy partner
     std::optional<size_t> sameSequenceAs;  ///< Sequence: an earlier section that draws the same diagram
     WaitRange range;                       ///< Timeline, PortPool: the time of its findings, with a margin
@@ -59,7 +54,7 @@ SequenceWindow sequenceWindow(const SequenceDiagram& diagram, size_t maxArrows);
 SequenceWindow reportSequenceWindow(const SequenceDiagram& diagram, size_t maxArrows);
 
 /// Who a cause is about: "127.0.0.1 -> 127.0.0.1:3307", "listener 127.0.0.1:9200", "client
-/// 127.0.0.1" (a finding of no connection: what its evidence names), or "".
+/// 127.0.0.1" (a finding of no connection: what its facts or parties name), or "".
 std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& group);
 /// "Nagle + delayed ACK, 127.0.0.1 -> 127.0.0.1:3307", "Listen backlog overflow, listener
 /// 127.0.0.1:9200", "TIME_WAIT churn, client 127.0.0.1".

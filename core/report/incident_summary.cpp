@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "detect/wording.hpp"
+#include "finding/kind_info.hpp"
+#include "finding/wording.hpp"
 #include "present/value_format.hpp"
-#include "report/cause_and_fix.hpp"
 #include "report/finding_groups.hpp"
 
 namespace tcpscope {
@@ -43,22 +43,25 @@ std::string whenText(const CaptureAnalysis& analysis, int64_t tsNs) {
 
 std::string framesText(const SpanFrames& frames) {
     std::string text;
-    for (size_t index = 0; index < frames.size(); ++index) {
-        text += (index == 0 ? "" : index + 1 == frames.size() ? " and " : ", ") + std::to_string(frames[index]);
+    size_t index = 0;
+    for (const uint32_t frame : frames) {
+        text += (index == 0 ? "" : index + 1 == frames.size() ? " and " : ", ") + std::to_string(frame);
+        ++index;
     }
     return (frames.size() == 1 ? "frame " : "frames ") + text;
 }
 
-// What the frames of a span are, where the kind says so.
+// What the frames of a kind's spans are, where its row names them: " (the small segment, the late ACK, ...)".
 std::string frameRoles(FindingKind kind) {
-    switch (kind) {
-        case FindingKind::DelayedAckStall: return " (the small segment, the late ACK, the held segment)";
-        case FindingKind::PortExhaustion: return " (the last SYN before the pause, the next one)";
-        case FindingKind::SynBacklogOverflow: return " (the first SYN)";
-        case FindingKind::PortReuse:
-            return " (the first SYN, the server's answer for the old connection, the end of the handshake)";
-        default: return "";
+    const FrameRoles& roles = kindInfo(kind).frames;
+    if (!roles.named || roles.empty()) {
+        return "";
     }
+    std::string words;
+    for (const FrameRole role : roles) {
+        words += (words.empty() ? "" : ", ") + std::string(frameRoleWords(role));
+    }
+    return " (" + words + ")";
 }
 
 // The first wait of a section (the longest for a listener's handshakes, which all start together).
@@ -103,7 +106,8 @@ std::vector<std::string> straceEvidence(const CaptureAnalysis& analysis, const S
     size_t judged = 0;
     const StraceVerdict* first = nullptr;
     for (const Finding& finding : analysis.findings) {
-        for (const StraceVerdict& verdict : finding.straceVerdicts) {
+        const FindingEnrichment& enrichment = analysis.enrichments.of(finding.id);
+        for (const StraceVerdict& verdict : enrichment.straceVerdicts) {
             judged += verdict.verdict == StraceVerdictKind::NoTrace ? 0 : 1;
             if (verdict.verdict == StraceVerdictKind::Confirmed) {
                 ++confirmed;
@@ -112,8 +116,8 @@ std::vector<std::string> straceEvidence(const CaptureAnalysis& analysis, const S
                 }
             }
         }
-        if (finding.failedConnects && finding.failedConnects->count > 0) {
-            const FailedConnects& failed = *finding.failedConnects;
+        if (enrichment.failedConnects && enrichment.failedConnects->count > 0) {
+            const FailedConnects& failed = *enrichment.failedConnects;
             lines.push_back(fmt::format("strace: {} failed with EADDRNOTAVAIL (no free local port), from {} to {}.",
                                         plural(failed.count, "connect() call", "connect() calls"),
                                         whenText(analysis, failed.firstTsNs), whenText(analysis, failed.lastTsNs)));
@@ -210,14 +214,14 @@ std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
         }
     }
     if (kinds.size() == 1) {
-        blocks.push_back(paragraph("Root cause.", std::string(causeAndFix(kinds.front()).cause)));
-        blocks.push_back(paragraph("Fix.", std::string(causeAndFix(kinds.front()).fix)));
+        blocks.push_back(paragraph("Root cause.", std::string(kindInfo(kinds.front()).cause)));
+        blocks.push_back(paragraph("Fix.", std::string(kindInfo(kinds.front()).fix)));
     } else {
         std::vector<std::string> causeLines;
         std::vector<std::string> fixLines;
         for (const FindingKind kind : kinds) {
-            causeLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), causeAndFix(kind).cause));
-            fixLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), causeAndFix(kind).fix));
+            causeLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), kindInfo(kind).cause));
+            fixLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), kindInfo(kind).fix));
         }
         blocks.push_back(paragraph("Root cause.", ""));
         blocks.push_back(list(std::move(causeLines)));

@@ -1,7 +1,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "detect/span_placement.hpp"
+#include "finding/finding_placement.hpp"
 
 namespace tcpscope {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "tcp/connection.hpp"
 #include "timeline/timeline_model.hpp"
 
@@ -48,7 +48,9 @@ inline tcpscope::Finding nagleFinding(uint32_t id, uint32_t connection, int64_t 
         span.startNs = tsNs + std::llround(offsetMs * 1e6);
         span.endNs = span.startNs + std::llround(holdMs * 1e6);
         span.connection = connection;
-        span.frames = {1, 2, 3};
+        span.frames = {{tcpscope::FrameRole::SmallSegment, 1},
+                       {tcpscope::FrameRole::LateAck, 2},
+                       {tcpscope::FrameRole::HeldSegment, 3}};
     }
     return finding;
 }

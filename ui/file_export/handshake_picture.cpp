@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "timeline/timeline_axis.hpp"
 
 namespace tcpscope::ui {
@@ -177,7 +177,7 @@ void paintHandshakePicture(QPainter& painter, const HandshakePicture& picture, c
     for (const QLineF& line : picture.grid) {
         painter.drawLine(line);
     }
-    QColor wait = colors.stall(StallCause::SynBacklog);
+    QColor wait = colors.stall(StallGroup::SynBacklog);
     wait.setAlpha(110);
     for (const QRectF& bar : picture.waits) {
         painter.fillRect(bar, wait);

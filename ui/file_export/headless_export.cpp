@@ -10,11 +10,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "detect/wording.hpp"
 #include "file_export/handshake_picture.hpp"
 #include "file_export/port_pool_picture.hpp"
 #include "file_export/report_pdf.hpp"
 #include "file_export/view_export.hpp"
+#include "finding/wording.hpp"
 #include "present/handshake_retries.hpp"
 #include "present/port_pool_marks.hpp"
 #include "report/incident_report.hpp"

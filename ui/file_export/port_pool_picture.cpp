@@ -102,9 +102,9 @@ void addPortPoolOverlay(ExportPage& page, const TimelineView& view, TimeRange ra
         const TimelineFrame frame = view.prepareFrame(target.size(), range, options);
         const PortPoolOverlay overlay = layoutPortPoolOverlay(frame, marks, view.font());
         const TimelineColors colors = TimelineColors::fromPalette(documentPalette());
-        QColor shade = colors.stall(StallCause::PortExhaustion);
+        QColor shade = colors.stall(StallGroup::PortExhaustion);
         shade.setAlpha(45);
-        QColor edge = colors.stall(StallCause::PortExhaustion);
+        QColor edge = colors.stall(StallGroup::PortExhaustion);
         painter.save();
         painter.translate(target.topLeft());
         painter.setClipRect(QRectF(QPointF(0, 0), target.size()), Qt::IntersectClip);

@@ -4,7 +4,7 @@
 #include <QFont>
 #include <QTimeZone>
 
-#include "detect/finding_kind.hpp"
+#include "finding/finding_kind.hpp"
 #include "models/duration_text.hpp"
 
 namespace tcpscope::ui {

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope::ui {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "align/failed_connects.hpp"
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "present/syscall_lanes.hpp"
 #include "views/event_kind.hpp"
 

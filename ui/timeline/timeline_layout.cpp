@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "timeline/timeline_population.hpp"
 
 namespace tcpscope::ui {
@@ -20,14 +20,14 @@ constexpr double kMinElidedLabelPx = 60;  // a label cut shorter than this says 
 constexpr double kGroupIndentPx = 14;
 constexpr double kHeaderSpanPx = 5;  // a group header's findings: a bar between its label and its strip
 
-std::string stallLabel(StallCause cause, uint32_t count, int64_t lostNs) {
+std::string stallLabel(StallGroup cause, uint32_t count, int64_t lostNs) {
     // Some findings mark an instant (a port reuse, TIME_WAIT churn): no duration to tell.
     if (count == 1) {
-        return lostNs > 0 ? fmt::format("{} {}", stallCauseLabel(cause), formatDuration(lostNs))
-                          : std::string(stallCauseLabel(cause));
+        return lostNs > 0 ? fmt::format("{} {}", stallGroupLabel(cause), formatDuration(lostNs))
+                          : std::string(stallGroupLabel(cause));
     }
-    return lostNs > 0 ? fmt::format("{} × {} · {}", count, stallCauseLabel(cause), formatDuration(lostNs))
-                      : fmt::format("{} × {}", count, stallCauseLabel(cause));
+    return lostNs > 0 ? fmt::format("{} × {} · {}", count, stallGroupLabel(cause), formatDuration(lostNs))
+                      : fmt::format("{} × {}", count, stallGroupLabel(cause));
 }
 
 // Lays out one frame; a class only to share the viewport, the model and the output.
@@ -234,17 +234,17 @@ private:
                                     std::move(right),
                                     TextRole::LaneDetail,
                                     true,
-                                    StallCause::Other,
+                                    StallGroup::Other,
                                     UINT32_MAX,
                                     row.row});
         }
         frame_.texts.push_back(
-            {{x, top, firstWidth, lineHeight_}, std::move(first), role, false, StallCause::Other, UINT32_MAX, row.row});
+            {{x, top, firstWidth, lineHeight_}, std::move(first), role, false, StallGroup::Other, UINT32_MAX, row.row});
         frame_.texts.push_back({{x, top + lineHeight_, width, lineHeight_},
                                 std::move(second),
                                 TextRole::LaneDetail,
                                 false,
-                                StallCause::Other,
+                                StallGroup::Other,
                                 UINT32_MAX,
                                 row.row});
     }
@@ -404,7 +404,7 @@ private:
              extra.lane.label,
              TextRole::LaneLabel,
              false,
-             StallCause::Other,
+             StallGroup::Other,
              UINT32_MAX,
              row.row});
         // Waits as a thin bar through the middle, under the calls.
@@ -426,7 +426,7 @@ private:
                      label,
                      TextRole::EventLabel,
                      false,
-                     StallCause::Other,
+                     StallGroup::Other,
                      UINT32_MAX,
                      row.row});
             }
@@ -439,7 +439,7 @@ private:
         frame_.chromeLines.push_back({0, top + 0.5, viewport_.widthPx, top + 0.5, LineRole::LegendSeparator});
         double x = kTextPadPx * 2;
         const double swatch = std::min(10.0, lineHeight_ - 2);
-        const auto entry = [&](const std::string& label, uint16_t style, bool isCause, StallCause cause,
+        const auto entry = [&](const std::string& label, uint16_t style, bool isCause, StallGroup cause,
                                BoxRole role = BoxRole::LegendSwatch) {
             const double width = swatch + kTextPadPx + textWidth(label);
             if (x + width > viewport_.widthPx - kTextPadPx) {
@@ -463,30 +463,30 @@ private:
             x += textWidth(notice) + 4 * kTextPadPx;
         }
         const auto barEntry = [&](BarRole role) {
-            entry(barRoleLabel(role), static_cast<uint16_t>(role), false, StallCause::Other, BoxRole::BarSwatch);
+            entry(barRoleLabel(role), static_cast<uint16_t>(role), false, StallGroup::Other, BoxRole::BarSwatch);
         };
         if (model_.hasGroupHeaders()) {
             for (const BarRole role : {BarRole::SynWait, BarRole::Open, BarRole::Stalled, BarRole::TimeWait}) {
                 barEntry(role);
             }
         }
-        for (const StallCause cause : model_.causesPresent()) {
-            entry(std::string(stallCauseLabel(cause)), 0, true, cause);
+        for (const StallGroup cause : model_.causesPresent()) {
+            entry(std::string(stallGroupLabel(cause)), 0, true, cause);
         }
         if (!model_.populationRows().empty()) {
             for (const BarRole role : {BarRole::NewConnections, BarRole::SynRetransmissions, BarRole::PortsInUse}) {
                 barEntry(role);
             }
         }
-        entry("client → server", 0, false, StallCause::Other);
-        entry("server → client", markstyle::kFromServer, false, StallCause::Other);
-        entry("retransmission, RST", markstyle::kRetransmission, false, StallCause::Other);
-        entry("zero window", markstyle::kZeroWindow, false, StallCause::Other);
-        entry("dup ACK, out of order", markstyle::kAnomaly, false, StallCause::Other);
+        entry("client → server", 0, false, StallGroup::Other);
+        entry("server → client", markstyle::kFromServer, false, StallGroup::Other);
+        entry("retransmission, RST", markstyle::kRetransmission, false, StallGroup::Other);
+        entry("zero window", markstyle::kZeroWindow, false, StallGroup::Other);
+        entry("dup ACK, out of order", markstyle::kAnomaly, false, StallGroup::Other);
         if (!model_.extraLanes().empty()) {
-            entry("write", eventStyle(EventKind::Write), false, StallCause::Other, BoxRole::ExtraEvent);
-            entry("read", eventStyle(EventKind::Read), false, StallCause::Other, BoxRole::ExtraEvent);
-            entry("wait (poll, epoll)", eventStyle(EventKind::Wait), false, StallCause::Other, BoxRole::ExtraEvent);
+            entry("write", eventStyle(EventKind::Write), false, StallGroup::Other, BoxRole::ExtraEvent);
+            entry("read", eventStyle(EventKind::Read), false, StallGroup::Other, BoxRole::ExtraEvent);
+            entry("wait (poll, epoll)", eventStyle(EventKind::Wait), false, StallGroup::Other, BoxRole::ExtraEvent);
         }
     }
 

@@ -111,7 +111,7 @@ struct LayoutBox {
     LayoutRect rect;
     BoxRole role = BoxRole::LaneStripe;
     uint16_t style = 0;  ///< markstyle bits (legend swatches)
-    StallCause cause = StallCause::Other;
+    StallGroup cause = StallGroup::Other;
     bool causeSwatch = false;
 };
 
@@ -125,7 +125,7 @@ struct LayoutText {
     std::string text;
     TextRole role = TextRole::LaneLabel;
     bool alignRight = false;
-    StallCause cause = StallCause::Other;
+    StallGroup cause = StallGroup::Other;
     uint32_t finding = UINT32_MAX;  ///< stall labels: the first finding they describe
     uint32_t row = UINT32_MAX;
 };
@@ -148,7 +148,7 @@ struct LayoutMark {
 /// A stall (or several narrow ones of the same cause, folded) on a lane.
 struct LayoutSpan {
     LayoutRect rect;
-    StallCause cause = StallCause::Other;
+    StallGroup cause = StallGroup::Other;
     uint32_t finding = 0;   ///< the first span's finding
     uint32_t instance = 0;  ///< the first span's instance
     uint32_t connection = kNoConnection;

@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "decode/decoded_packet.hpp"
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "loading/analysis_results.hpp"
 
 namespace tcpscope::ui {
@@ -199,15 +199,15 @@ const ConnectionLane* TimelineModel::connection(uint32_t id) const {
     return id < connections_.size() ? &connections_[id] : nullptr;
 }
 
-std::vector<StallCause> TimelineModel::causesPresent() const {
-    std::array<bool, kStallCauseCount> present{};
+std::vector<StallGroup> TimelineModel::causesPresent() const {
+    std::array<bool, kStallGroupCount> present{};
     for (const StallSpan& span : spans_) {
         present[static_cast<size_t>(span.cause)] = true;
     }
-    std::vector<StallCause> causes;
-    for (int cause = 0; cause < kStallCauseCount; ++cause) {
-        if (present[static_cast<size_t>(cause)]) {
-            causes.push_back(static_cast<StallCause>(cause));
+    std::vector<StallGroup> causes;
+    for (size_t cause = 0; cause < kStallGroupCount; ++cause) {
+        if (present[cause]) {
+            causes.push_back(static_cast<StallGroup>(cause));
         }
     }
     return causes;

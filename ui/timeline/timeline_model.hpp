@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "detect/detector_options.hpp"
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
 #include "series/capture_population.hpp"
 #include "series/endpoint_groups.hpp"
 #include "tcp/analysis_flags.hpp"
@@ -187,7 +187,7 @@ public:
     /// Every stall span, in finding order.
     [[nodiscard]] const std::vector<StallSpan>& spans() const { return spans_; }
     /// Causes that have at least one span, for the legend.
-    [[nodiscard]] std::vector<StallCause> causesPresent() const;
+    [[nodiscard]] std::vector<StallGroup> causesPresent() const;
     /// From the start of the first span of finding `id` to the end of its last, if it has any.
     [[nodiscard]] std::optional<TimeRange> findingRange(uint32_t id) const;
     /// The connection lane a finding is drawn on (its first span's), or kNoConnection.

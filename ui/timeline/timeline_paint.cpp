@@ -250,24 +250,24 @@ TimelineColors TimelineColors::fromPalette(const QPalette& palette) {
     colors.eventWait = withAlpha(colors.text, 120);
     colors.eventFailed = colors.retransmission;
 
-    colors.stalls[static_cast<size_t>(StallCause::NagleDelayedAck)] = pick(dark, "#f08a24", "#ffa94d");
-    colors.stalls[static_cast<size_t>(StallCause::RetransmissionTimeout)] = pick(dark, "#e03131", "#ff8787");
-    colors.stalls[static_cast<size_t>(StallCause::ZeroWindow)] = pick(dark, "#9c36b5", "#da77f2");
-    colors.stalls[static_cast<size_t>(StallCause::PortReuse)] = pick(dark, "#c2255c", "#f783ac");
-    colors.stalls[static_cast<size_t>(StallCause::SynBacklog)] = pick(dark, "#0c8599", "#3bc9db");
-    colors.stalls[static_cast<size_t>(StallCause::PortExhaustion)] = pick(dark, "#a0740b", "#fcc419");
-    colors.stalls[static_cast<size_t>(StallCause::TimeWait)] = pick(dark, "#5c940d", "#a9e34b");
-    colors.stalls[static_cast<size_t>(StallCause::Other)] = pick(dark, "#868e96", "#adb5bd");
+    colors.stalls[static_cast<size_t>(StallGroup::NagleDelayedAck)] = pick(dark, "#f08a24", "#ffa94d");
+    colors.stalls[static_cast<size_t>(StallGroup::RetransmissionTimeout)] = pick(dark, "#e03131", "#ff8787");
+    colors.stalls[static_cast<size_t>(StallGroup::ZeroWindow)] = pick(dark, "#9c36b5", "#da77f2");
+    colors.stalls[static_cast<size_t>(StallGroup::PortReuse)] = pick(dark, "#c2255c", "#f783ac");
+    colors.stalls[static_cast<size_t>(StallGroup::SynBacklog)] = pick(dark, "#0c8599", "#3bc9db");
+    colors.stalls[static_cast<size_t>(StallGroup::PortExhaustion)] = pick(dark, "#a0740b", "#fcc419");
+    colors.stalls[static_cast<size_t>(StallGroup::TimeWait)] = pick(dark, "#5c940d", "#a9e34b");
+    colors.stalls[static_cast<size_t>(StallGroup::Other)] = pick(dark, "#868e96", "#adb5bd");
 
     // The population view: a state keeps the colour of the finding it leads to (TIME_WAIT churn,
     // a SYN backlog), open connections the colour of their packets; stalls of any cause, violet.
-    colors.bars[static_cast<size_t>(BarRole::SynWait)] = colors.stall(StallCause::SynBacklog);
+    colors.bars[static_cast<size_t>(BarRole::SynWait)] = colors.stall(StallGroup::SynBacklog);
     colors.bars[static_cast<size_t>(BarRole::Open)] = colors.toServer;
     colors.bars[static_cast<size_t>(BarRole::Stalled)] = pick(dark, "#6741d9", "#9775fa");
-    colors.bars[static_cast<size_t>(BarRole::TimeWait)] = colors.stall(StallCause::TimeWait);
+    colors.bars[static_cast<size_t>(BarRole::TimeWait)] = colors.stall(StallGroup::TimeWait);
     colors.bars[static_cast<size_t>(BarRole::NewConnections)] = pick(dark, "#495057", "#ced4da");
     colors.bars[static_cast<size_t>(BarRole::SynRetransmissions)] = colors.retransmission;
-    colors.bars[static_cast<size_t>(BarRole::PortsInUse)] = colors.stall(StallCause::PortExhaustion);
+    colors.bars[static_cast<size_t>(BarRole::PortsInUse)] = colors.stall(StallGroup::PortExhaustion);
     colors.capacity = colors.retransmission;
     return colors;
 }
@@ -298,7 +298,7 @@ QColor TimelineColors::eventColor(uint16_t style) const {
     return (style & eventStyle(EventKind::Wait)) != 0 ? eventWait : event;
 }
 
-QColor TimelineColors::stallFill(StallCause cause) const {
+QColor TimelineColors::stallFill(StallGroup cause) const {
     return withAlpha(stall(cause), dark ? 95 : 80);
 }
 

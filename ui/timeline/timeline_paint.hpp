@@ -17,7 +17,7 @@ struct TimelineColors {
     QColor base, stripe, selectedLane, groupHeader, outsideCapture;
     QColor text, mutedText, rulerBackground, rulerText, grid, tick, lifeBar, selection;
     QColor toServer, toClient, retransmission, zeroWindow, anomaly, control, reset;
-    std::array<QColor, kStallCauseCount> stalls;
+    std::array<QColor, kStallGroupCount> stalls;
     QColor event;  ///< writes and calls without a kind of their own
     QColor eventRead, eventWait, eventFailed;
     std::array<QColor, 7> bars;  ///< by BarRole: density states and capture-wide counts
@@ -28,10 +28,10 @@ struct TimelineColors {
     [[nodiscard]] QColor mark(uint16_t style) const;
     /// The colour of an extra lane's event of eventStyle() bits: a failure, then bytes moved, then waits.
     [[nodiscard]] QColor eventColor(uint16_t style) const;
-    [[nodiscard]] QColor stall(StallCause cause) const { return stalls[static_cast<size_t>(cause)]; }
+    [[nodiscard]] QColor stall(StallGroup cause) const { return stalls[static_cast<size_t>(cause)]; }
     [[nodiscard]] QColor bar(BarRole role) const { return bars[static_cast<size_t>(role)]; }
     /// A stall's fill, translucent so the packets under it stay visible.
-    [[nodiscard]] QColor stallFill(StallCause cause) const;
+    [[nodiscard]] QColor stallFill(StallGroup cause) const;
 };
 
 /// Paints a prepared frame with its top-left corner at the painter's origin.

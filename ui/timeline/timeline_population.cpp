@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 
 namespace tcpscope::ui {
 

@@ -15,42 +15,10 @@ int64_t msToNs(double ms) {
 }
 }  // namespace
 
-StallCause stallCauseOf(FindingKind kind) {
-    switch (kind) {
-        case FindingKind::DelayedAckStall: return StallCause::NagleDelayedAck;
-        case FindingKind::RetransmissionStall: return StallCause::RetransmissionTimeout;
-        case FindingKind::ZeroWindowStall: return StallCause::ZeroWindow;
-        case FindingKind::PortReuse: return StallCause::PortReuse;
-        case FindingKind::SynBacklogOverflow: return StallCause::SynBacklog;
-        case FindingKind::PortExhaustion: return StallCause::PortExhaustion;
-        case FindingKind::TimeWaitChurn: return StallCause::TimeWait;
-        case FindingKind::SynUnanswered:
-        case FindingKind::SynFlood:
-        case FindingKind::PortScan:
-        case FindingKind::CaptureQuality:
-        case FindingKind::PathMtu: break;
-    }
-    return StallCause::Other;
-}
-
-std::string_view stallCauseLabel(StallCause cause) {
-    switch (cause) {
-        case StallCause::NagleDelayedAck: return "Nagle + delayed ACK";
-        case StallCause::RetransmissionTimeout: return "Retransmission timeout";
-        case StallCause::ZeroWindow: return "Zero window";
-        case StallCause::PortReuse: return "Port reuse";
-        case StallCause::SynBacklog: return "SYN backlog overflow";
-        case StallCause::PortExhaustion: return "Ports exhausted";
-        case StallCause::TimeWait: return "TIME_WAIT churn";
-        case StallCause::Other: break;
-    }
-    return "Finding";
-}
-
 std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const ConnectionStore& connections) {
     std::vector<StallSpan> spans;
     for (const Finding& finding : findings) {
-        const StallCause cause = stallCauseOf(finding.kind);
+        const StallGroup cause = kindInfo(finding.kind).stallGroup;
         for (size_t index = 0; index < finding.spans.size(); ++index) {
             const FindingSpan& span = finding.spans[index];
             const uint32_t lane = span.connection < connections.size() ? span.connection : finding.connection;

@@ -1,31 +1,12 @@
 #pragma once
 #include <cstdint>
-#include <string>
-#include <string_view>
 #include <vector>
 
-#include "detect/finding.hpp"
+#include "finding/finding.hpp"
+#include "finding/kind_info.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope::ui {
-
-/// Why time was lost, as the timeline colours and names it.
-enum class StallCause : uint8_t {
-    NagleDelayedAck,
-    RetransmissionTimeout,
-    ZeroWindow,
-    PortReuse,
-    SynBacklog,
-    PortExhaustion,
-    TimeWait,
-    Other,
-};
-inline constexpr int kStallCauseCount = 8;
-
-/// The cause of a finding of `kind` (DelayedAckStall -> NagleDelayedAck).
-StallCause stallCauseOf(FindingKind kind);
-/// The words a span is labelled with: "Nagle + delayed ACK", "Retransmission timeout", ...
-std::string_view stallCauseLabel(StallCause cause);
 
 /// One stretch of lost time drawn on a lane: a single span of a finding (Finding::spans) or, for
 /// findings that have none, the finding's own time and duration.
@@ -37,7 +18,7 @@ struct StallSpan {
     uint32_t finding = 0;                 ///< Finding::id
     uint32_t connection = kNoConnection;  ///< lane; kNoConnection for capture-wide findings
     uint32_t instance = kWholeFinding;    ///< position in the finding's spans
-    StallCause cause = StallCause::Other;
+    StallGroup cause = StallGroup::Other;  ///< its finding's kind's group (KindInfo::stallGroup)
 };
 
 /// Every span of `findings`, in finding order: the spans each finding lists (a stall, a pause, a

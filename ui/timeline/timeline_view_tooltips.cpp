@@ -2,8 +2,9 @@
 // the pointer.
 #include <QStringList>
 
-#include "detect/wording.hpp"
+#include "finding/wording.hpp"
 #include "models/packets_model.hpp"
+#include "report/finding_summary.hpp"
 #include "timeline/timeline_population.hpp"
 #include "timeline/timeline_view.hpp"
 
@@ -64,7 +65,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                 if (finding.id != hit.finding) {
                     continue;
                 }
-                const QString cause = fromUtf8(std::string(stallCauseLabel(stallCauseOf(finding.kind))));
+                const QString cause = fromUtf8(std::string(stallGroupLabel(kindInfo(finding.kind).stallGroup)));
                 QString text;
                 if (hit.count > 1) {
                     text = tr("%1 stalls (%2) folded here; double-click to zoom in\n").arg(hit.count).arg(cause);
@@ -72,7 +73,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                     text = tr("%1 %2, from %3\n")
                                .arg(cause, fromUtf8(formatDuration(hit.endNs - hit.startNs)), at(hit.startNs));
                 }
-                return text + fromUtf8(finding.summary);
+                return text + fromUtf8(findingSummary(finding, results_->enrichments().of(finding.id)));
             }
             return {};
         }

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "analysis/capture_analysis.hpp"
+#include "finding/finding.hpp"
 #include "support/generated_capture.hpp"
-#include "detect/finding.hpp"
 
 using tcpscope::bench::Workload;
 using tcpscope::test::GeneratedCapture;

@@ -2,14 +2,16 @@
 // typed spans, the reports its evidence: on W1, where every detector finds something, both must
 // tell the same stalls, pauses and delayed handshakes.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <set>
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "finding/finding.hpp"
+#include "finding/kind_info.hpp"
 #include "support/generated_capture.hpp"
-#include "detect/finding.hpp"
 
 using namespace tcpscope;
 using tcpscope::bench::Workload;
@@ -57,6 +59,16 @@ TEST_CASE("every finding's spans are what its evidence lists", "[bench][detect]"
     for (const Finding& finding : analysis.findings) {
         CAPTURE(findingKindName(finding.kind), finding.id);
         CHECK(finding.spans.size() <= finding.totalSpans);
+        // Each frame of a span in a role of its kind's row, in the row's order.
+        const FrameRoles& roles = kindInfo(finding.kind).frames;
+        for (const FindingSpan& span : finding.spans) {
+            const FrameRole* next = roles.begin();
+            for (size_t index = 0; index < span.frames.size(); ++index) {
+                next = std::find(next, roles.end(), span.frames.roleAt(index));
+                REQUIRE(next != roles.end());
+                ++next;
+            }
+        }
         switch (finding.kind) {
             case FindingKind::DelayedAckStall:
             case FindingKind::RetransmissionStall:
@@ -66,7 +78,8 @@ TEST_CASE("every finding's spans are what its evidence lists", "[bench][detect]"
                     REQUIRE(finding.spans.size() == finding.evidence["pauses"].size());
                     for (size_t index = 0; index < finding.spans.size(); ++index) {
                         const nlohmann::json& pause = finding.evidence["pauses"][index];
-                        CHECK(finding.spans[index].frames[0] == pause["last_syn_frame"].get<uint32_t>());
+                        CHECK(finding.spans[index].frames.of(FrameRole::LastSynBeforePause) ==
+                              pause["last_syn_frame"].get<uint32_t>());
                         CHECK(near(finding.spans[index].endNs - finding.spans[index].startNs,
                                    msToNs(pause["pause_ms"].get<double>())));
                     }

@@ -92,7 +92,7 @@ TEST_CASE("stall spans are drawn where the stalls are and labelled with their ca
     const TimelineFrame frame = prepareTimeline(model, viewport);
     REQUIRE(frame.spans.size() == 3);
     const LayoutSpan& second = frame.spans[1];
-    CHECK(second.cause == StallCause::NagleDelayedAck);
+    CHECK(second.cause == StallGroup::NagleDelayedAck);
     CHECK(second.finding == 4);
     CHECK(second.rect.x == Approx(frame.axis.toX(kT0 + 200 * kMs)));
     CHECK(second.rect.right() == Approx(frame.axis.toX(kT0 + 242 * kMs)));

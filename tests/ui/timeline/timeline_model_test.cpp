@@ -114,11 +114,11 @@ TEST_CASE("a delayed-ACK finding gives one span per held segment, labelled Nagle
     CHECK(stalls[1].endNs == kT0 + 249'500'000);
     CHECK(stalls[1].instance == 1);
     CHECK(stalls[1].finding == 7);
-    CHECK(stalls[0].cause == StallCause::NagleDelayedAck);
-    CHECK(stallCauseLabel(stalls[0].cause) == "Nagle + delayed ACK");
+    CHECK(stalls[0].cause == StallGroup::NagleDelayedAck);
+    CHECK(stallGroupLabel(stalls[0].cause) == "Nagle + delayed ACK");
     CHECK(model.findingRange(7) == ui::TimeRange{kT0 + 100 * kMs, kT0 + 249'500'000});
     CHECK(model.findingConnection(7) == 0);
-    CHECK(model.causesPresent() == std::vector<StallCause>{StallCause::NagleDelayedAck});
+    CHECK(model.causesPresent() == std::vector<StallGroup>{StallGroup::NagleDelayedAck});
 }
 
 TEST_CASE("findings without instances span their time and duration, capture-wide ones get a lane",
@@ -151,7 +151,7 @@ TEST_CASE("findings without instances span their time and duration, capture-wide
 
     const auto& onOne = model.connections()[1].content.stalls;
     REQUIRE(onOne.size() == 1);
-    CHECK(onOne[0].cause == StallCause::SynBacklog);
+    CHECK(onOne[0].cause == StallGroup::SynBacklog);
     CHECK(onOne[0].startNs == kT0);
     CHECK(onOne[0].endNs == kT0 + 1000 * kMs);
 

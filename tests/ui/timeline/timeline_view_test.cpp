@@ -33,14 +33,14 @@ ResultsPtr sampleResults() {
 
 size_t nagleSpans(const TimelineFrame& frame) {
     return static_cast<size_t>(std::count_if(frame.spans.begin(), frame.spans.end(), [](const LayoutSpan& span) {
-        return span.cause == StallCause::NagleDelayedAck;
+        return span.cause == StallGroup::NagleDelayedAck;
     }));
 }
 
 uint32_t foldedNagleStalls(const TimelineFrame& frame) {
     uint32_t stalls = 0;
     for (const LayoutSpan& span : frame.spans) {
-        stalls += span.cause == StallCause::NagleDelayedAck ? span.count : 0;
+        stalls += span.cause == StallGroup::NagleDelayedAck ? span.count : 0;
     }
     return stalls;
 }
@@ -111,7 +111,7 @@ TEST_CASE("the Nagle sample: 78 stall spans labelled Nagle + delayed ACK, drawn 
     }
     const TimelineColors colors = TimelineColors::fromPalette(view.palette());
     // The spans' solid top edges are painted in the stall colour itself.
-    CHECK(pixelsNear(image, colors.stall(StallCause::NagleDelayedAck)) > 78 * 2 * 10);
+    CHECK(pixelsNear(image, colors.stall(StallGroup::NagleDelayedAck)) > 78 * 2 * 10);
     CHECK(pixelsNear(image, colors.toServer) > 50);
     CHECK(pixelsNear(image, colors.toClient) > 50);
     image.save(QStringLiteral("timeline-proxy-nagle.png"));  // kept as a build artifact
@@ -124,7 +124,7 @@ TEST_CASE("the Nagle sample: 78 stall spans labelled Nagle + delayed ACK, drawn 
         painter.scale(2, 2);
         view.render(painter, target, whole);
     }
-    CHECK(pixelsNear(twice, colors.stall(StallCause::NagleDelayedAck)) > 4 * 78 * 2 * 10);
+    CHECK(pixelsNear(twice, colors.stall(StallGroup::NagleDelayedAck)) > 4 * 78 * 2 * 10);
 }
 
 TEST_CASE("the view opens on the whole capture and zooms about the pointer", "[timeline][view]") {
@@ -277,7 +277,7 @@ TEST_CASE("colours follow a dark palette", "[timeline][view]") {
     CHECK(colors.dark);
     CHECK_FALSE(light.dark);
     CHECK(colors.text.lightness() > 200);
-    CHECK(colors.stall(StallCause::NagleDelayedAck).lightness() > light.stall(StallCause::NagleDelayedAck).lightness());
+    CHECK(colors.stall(StallGroup::NagleDelayedAck).lightness() > light.stall(StallGroup::NagleDelayedAck).lightness());
     CHECK(colors.toServer.lightness() > 128);
 
     TimelineView view;
@@ -291,7 +291,7 @@ TEST_CASE("colours follow a dark palette", "[timeline][view]") {
         view.render(painter, QRectF(0, 0, 1000, 300), view.model().captureRange());
     }
     CHECK(pixelsNear(image, QColor(30, 30, 30)) > 1000 * 50);  // the lanes take the dark base
-    CHECK(pixelsNear(image, colors.stall(StallCause::NagleDelayedAck)) > 78 * 10);
+    CHECK(pixelsNear(image, colors.stall(StallGroup::NagleDelayedAck)) > 78 * 10);
 }
 
 TEST_CASE("extra lanes from outside the capture show on the same axis", "[timeline][view]") {
@@ -482,17 +482,17 @@ TEST_CASE("findings that cost no time are ticks with a flag on their lane, in li
                 ticks.push_back(&span);
             }
         }
-        const auto causeTicked = [&ticks](StallCause cause) {
+        const auto causeTicked = [&ticks](StallGroup cause) {
             return std::any_of(ticks.begin(), ticks.end(), [cause](const LayoutSpan* span) { return span->cause == cause; });
         };
         INFO("dark " << dark);
-        CHECK(causeTicked(StallCause::PortReuse));
-        CHECK(causeTicked(StallCause::TimeWait));  // on the capture-wide row
+        CHECK(causeTicked(StallGroup::PortReuse));
+        CHECK(causeTicked(StallGroup::TimeWait));  // on the capture-wide row
         for (const LayoutSpan* tick : ticks) {
             CHECK(tick->rect.w >= 6);  // wide enough to hit with the pointer
         }
         // Each tick has its label.
-        for (const StallCause cause : {StallCause::PortReuse, StallCause::TimeWait}) {
+        for (const StallGroup cause : {StallGroup::PortReuse, StallGroup::TimeWait}) {
             CHECK(std::any_of(frame.texts.begin(), frame.texts.end(), [cause](const LayoutText& text) {
                 return text.role == TextRole::StallLabel && text.cause == cause;
             }));
@@ -508,7 +508,7 @@ TEST_CASE("findings that cost no time are ticks with a flag on their lane, in li
         // Some tick in the cause's own colour is on the image (a per-tick pixel check found many
         // ticks partly covered, see the report of this change: left open).
         const TimelineColors colors = TimelineColors::fromPalette(view.palette());
-        CHECK(pixelsNear(image, colors.stall(StallCause::PortReuse)) > 20);
+        CHECK(pixelsNear(image, colors.stall(StallGroup::PortReuse)) > 20);
     }
 }
 

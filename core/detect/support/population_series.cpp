@@ -1,4 +1,4 @@
-#include "detect/population_series.hpp"
+#include "detect/support/population_series.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "detect/connection_states.hpp"
+#include "detect/support/connection_states.hpp"
 
 namespace tcpscope {
 

@@ -7,7 +7,7 @@
 #include <deque>
 #include <random>
 
-#include "detect/fifo_queue.hpp"
+#include "detect/support/fifo_queue.hpp"
 
 using tcpscope::FifoQueue;
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "detect/small_vector.hpp"
+#include "detect/support/small_vector.hpp"
 
 using tcpscope::SmallVector;
 

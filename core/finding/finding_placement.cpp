@@ -1,4 +1,4 @@
-#include "detect/span_placement.hpp"
+#include "finding/finding_placement.hpp"
 
 #include <algorithm>
 #include <map>

@@ -7,7 +7,8 @@
 
 namespace tcpscope {
 
-/// What a finding is about; its JSON name (findingKindName) is the report's `kind`.
+/// What a finding is about; its JSON name (findingKindName) is the report's `kind`. A kind is an
+/// enumerator here and in kFindingKinds, one row of the table of kinds (kindInfo) and its detector.
 enum class FindingKind : uint8_t {
     DelayedAckStall,      ///< Nagle's algorithm met the peer's delayed ACK
     RetransmissionStall,  ///< the sender waited for its retransmission timer
@@ -31,9 +32,9 @@ inline constexpr std::array kFindingKinds = {
     FindingKind::PortScan,           FindingKind::CaptureQuality,      FindingKind::PathMtu,
 };
 
-/// The kind's name in the JSON report and everywhere it is shown: "delayed_ack_stall", ...
+/// The kind's name in the JSON report and everywhere it is shown: "delayed_ack_stall", ... (its row's name: kindInfo)
 std::string_view findingKindName(FindingKind kind);
-/// What a person reads for the kind: "Nagle + delayed ACK", "Listen backlog overflow", ...
+/// What a person reads for the kind: "Nagle + delayed ACK", "Listen backlog overflow", ... (its row's title)
 std::string_view findingKindTitle(FindingKind kind);
 /// The kind named `name` (findingKindName's inverse), for what is read back from JSON; nullopt
 /// for a name no kind has.

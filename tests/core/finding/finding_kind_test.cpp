@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "detect/finding_kind.hpp"
+#include "finding/finding_kind.hpp"
 
 using tcpscope::FindingKind;
 using tcpscope::findingKindName;

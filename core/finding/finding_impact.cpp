@@ -1,4 +1,4 @@
-#include "detect/finding_impact.hpp"
+#include "finding/finding_impact.hpp"
 
 #include <algorithm>
 #include <cmath>

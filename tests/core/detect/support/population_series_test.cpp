@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "detect/population_series.hpp"
+#include "detect/support/population_series.hpp"
 
 using tcpscope::PopulationSeries;
 

@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/capture_analysis.hpp"
-#include "detect/finding_impact.hpp"
+#include "finding/finding_impact.hpp"
 
 using namespace tcpscope;
 
