@@ -1,0 +1,17 @@
+#pragma once
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "incident/incident.hpp"
+
+namespace tcpscope {
+
+/// The report's `incidents` section (docs/json-report.md): one object per incident, its impact with
+/// only the figures that apply.
+nlohmann::ordered_json incidentsJson(const std::vector<Incident>& incidents);
+
+/// "port_pool", "process", "listener", "connection" or "capture".
+std::string_view incidentScopeName(IncidentScope scope);
+
+}  // namespace tcpscope
