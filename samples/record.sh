@@ -4,10 +4,14 @@
 # (so its sysctls stay local), captured with tcpdump/dumpcap on that
 # namespace's lo, some with strace of one of the programs. The rtt-* scenarios
 # run each program in a namespace of its own, joined through delay lines
-# (real round-trip times), and write into samples/rtt/.
+# (real round-trip times), and write into samples/rtt/. The seed scenarios are
+# incidents at the size users meet them (tens of thousands of connections),
+# also over delay lines, captured with a short snap length and gzipped into
+# samples/seeds/.
 #
 # usage: sudo samples/record.sh all
 #        sudo samples/record.sh rtt          (the rtt-* scenarios only)
+#        sudo samples/record.sh seeds        (the seed scenarios only, about 4 minutes)
 #        sudo samples/record.sh SCENARIO [SCENARIO...]
 #        samples/record.sh list
 # Structure (counts, sizes, sysctls, delays) is fixed; the timing is whatever the
@@ -28,6 +32,9 @@ ALL_SCENARIOS=(proxy-nagle proxy-nodelay proxy-nagle-ttt proxy-nagle-ff churn-ex
 RTT_SCENARIOS=(rtt-http-keepalive rtt-tls-like rtt-nagle-proxy rtt-bulk-cwnd rtt-defer-accept
     rtt-syn-dropped rtt-duplicated rtt-path-mtu)
 ALL_SCENARIOS+=("${RTT_SCENARIOS[@]}")
+# incidents at their real size, over delay lines, gzipped into samples/seeds/
+SEED_SCENARIOS=(jobs-port-exhaustion ab-no-keepalive ab-keepalive httperf-port-exhaustion backlog-connrate)
+ALL_SCENARIOS+=("${SEED_SCENARIOS[@]}")
 
 CURRENT=record
 NAMESPACE=
@@ -46,7 +53,7 @@ die() { log "error: $*"; exit 1; }
 ensure_tools() {
     local -A package_of=([tcpdump]=tcpdump [strace]=strace [ab]=apache2-utils [ip]=iproute2
         [ss]=iproute2 [sysctl]=procps [dumpcap]=wireshark-common [nginx]=nginx-light
-        [gcc]=gcc [ethtool]=ethtool [nft]=nftables)
+        [gcc]=gcc [ethtool]=ethtool [nft]=nftables [httperf]=httperf [nstat]=iproute2 [gzip]=gzip)
     local missing=() tool
     for tool in "${!package_of[@]}"; do
         command -v "$tool" >/dev/null || missing+=("${package_of[$tool]}")
@@ -212,6 +219,7 @@ stop_capture() {
 
 LAB_DIR=$SAMPLES/rtt
 DELAYLINE=
+DELAYLINE_LOG= # what each delay line prints when it stops: frames forwarded and lost
 PATH_COUNT=0
 declare -A LAB_ROLES=()
 declare -A LAB_ADDRESS=() # [FROM>TO] = TO's address on the path between them
@@ -235,6 +243,7 @@ build_delayline() {
     log "gcc -O2 -Wall -Wextra -o DELAYLINE scenarios/delayline.c"
     gcc -O2 -Wall -Wextra -o "$TEMP_DIR/delayline" "$SCENARIOS/delayline.c"
     DELAYLINE=$TEMP_DIR/delayline
+    DELAYLINE_LOG=$TEMP_DIR/delayline.log
 }
 
 # make_role ROLE: a namespace for ROLE whose 127.0.0.0/8 addresses can leave over a veth.
@@ -288,7 +297,7 @@ make_path() {
     LAB_ADDRESS["$server>$client"]=$client_address
 
     # not through a function: its subshell would print "Terminated" when cleanup ends the delay line
-    ip netns exec "$(lab_namespace "$wire")" "$DELAYLINE" "to-$client" "to-$server" "$delay_ms" &
+    ip netns exec "$(lab_namespace "$wire")" "$DELAYLINE" "to-$client" "to-$server" "$delay_ms" 2>>"$DELAYLINE_LOG" &
     disown $!
     local tries
     for ((tries = 0; tries < 100; tries++)); do
@@ -463,17 +472,26 @@ scenario_http-tw-reuse() {
     stop_capture
 }
 
+# make_nginx_prefix ADDRESS [WORKER_CONNECTIONS]: sets NGINX_PREFIX to a new nginx prefix
+# (scenarios/nginx.conf listening on ADDRESS:8080, a fixed 1 KiB index.html) removed at exit.
+NGINX_PREFIX=
+make_nginx_prefix() {
+    make_temp_dir
+    NGINX_PREFIX=$TEMP_DIR
+    mkdir -p "$NGINX_PREFIX/html" "$NGINX_PREFIX/tmp" "$NGINX_PREFIX/logs"
+    sed -e "s/listen 127.0.0.1:8080;/listen $1:8080;/" -e "s/worker_connections 64;/worker_connections ${2:-64};/" \
+        "$SCENARIOS/nginx.conf" >"$NGINX_PREFIX/nginx.conf"
+    local line
+    for ((line = 0; line < 16; line++)); do printf '%063d\n' "$line"; done >"$NGINX_PREFIX/html/index.html"
+}
+
 # record_nginx NAME CAPTURE_FORMAT AB_FLAGS...
 record_nginx() {
     local name=$1 format=$2
     shift 2
     local prefix capture_file=$SAMPLES/$name.pcap
-    make_temp_dir
-    prefix=$TEMP_DIR
-    mkdir -p "$prefix/html" "$prefix/tmp" "$prefix/logs"
-    cp "$SCENARIOS/nginx.conf" "$prefix/nginx.conf"
-    # a fixed 1 KiB page
-    for ((line = 0; line < 16; line++)); do printf '%063d\n' "$line"; done >"$prefix/html/index.html"
+    make_nginx_prefix 127.0.0.1
+    prefix=$NGINX_PREFIX
 
     make_namespace "$name"
     log "nginx -p PREFIX/ -c PREFIX/nginx.conf (scenarios/nginx.conf)"
@@ -707,6 +725,193 @@ scenario_rtt-path-mtu() {
     stop_capture
 }
 
+# --- seed scenarios: incidents at the size users meet them ------------------------
+#
+# Client and server in namespaces of their own, joined by a delay line of SEED_DELAY_MS each way:
+# fast enough for the rates these incidents need, slow enough that every exchange has a real
+# round trip. Captured with snap length 96 (headers and the first bytes of data) and gzipped into
+# samples/seeds/, each file under SEED_MAX_BYTES. The delay lines must lose no frame.
+
+SEED_DIR=$SAMPLES/seeds
+SEED_SNAPLEN=96
+SEED_DELAY_MS=1
+SEED_MAX_BYTES=10000000
+
+# seed_capture ROLE NAME INTERFACE: a capture in ROLE's namespace into seeds/NAME.pcap.
+seed_capture() {
+    local LAB_DIR=$SEED_DIR SNAPLEN=$SEED_SNAPLEN # read by capture_at and capture_in
+    rm -f "$SEED_DIR/$2.pcap.gz"
+    capture_at "$@"
+}
+
+# stop_paths: stops the delay lines of the current scenario; fails if one lost a frame.
+stop_paths() {
+    local path pid
+    for ((path = 1; path <= PATH_COUNT; path++)); do
+        for pid in $(ip netns pids "$(lab_namespace "wire$path")"); do
+            kill -TERM "$pid"
+        done
+    done
+    sleep 0.5 # each prints its counts as it exits
+    local counts
+    counts=$(cat "$DELAYLINE_LOG")
+    : >"$DELAYLINE_LOG"
+    log "$counts"
+    grep -q ' 0 lost' <<<"$counts" && ! grep -qv ' 0 lost' <<<"$counts" || die "a delay line lost frames"
+}
+
+# finish_seed FILE...: stops the captures and delay lines, then gzips each FILE (a capture or a
+# log in seeds/) and checks its size.
+finish_seed() {
+    stop_capture
+    stop_paths
+    local file size
+    for file in "$@"; do
+        gzip -9nf "$file"
+        chmod 644 "$file.gz"
+        size=$(stat -c %s "$file.gz")
+        log "${file#"$SAMPLES"/}.gz: $size bytes"
+        ((size < SEED_MAX_BYTES)) || die "${file#"$SAMPLES"/}.gz is $size bytes, over $SEED_MAX_BYTES"
+    done
+}
+
+# seed_output NAME.EXT: a text file in seeds/ for what a program printed (the user's symptom).
+seed_output() {
+    mkdir -p "$SEED_DIR"
+    printf '%s' "$SEED_DIR/$1"
+}
+
+# make_seed_path "LOW HIGH": the client's and the server's namespaces joined by a delay line, the
+# client's ip_local_port_range LOW-HIGH and tcp_tw_reuse 0. Its default, 2, lets connect() take a
+# TIME_WAIT port towards a loopback address, and the lab's addresses are 127.1.x.x: a client that
+# talks to a real address gets no such reuse.
+make_seed_path() {
+    make_path client server "$SEED_DELAY_MS"
+    log "sysctl -w net.ipv4.ip_local_port_range='$1' net.ipv4.tcp_tw_reuse=0 (client)"
+    in_role client sysctl -qw "net.ipv4.ip_local_port_range=$1" net.ipv4.tcp_tw_reuse=0
+}
+
+# jobs-port-exhaustion: a job client (16 worker threads) makes one connection per job to one job
+# server and closes first, with Linux's default port range (28,232 ports) and TIME_WAIT (60 s).
+# 32,000 jobs: the range runs out after about 28,232, connect() fails with EADDRNOTAVAIL until the
+# first TIME_WAITs expire 60 s after they began, and the last jobs run on the ports that come back.
+# The client runs under strace, connect() calls only.
+scenario_jobs-port-exhaustion() {
+    local name=jobs-port-exhaustion jobs=32000 workers=16 server
+    make_seed_path "32768 60999" # Linux's default range, said explicitly
+    server=$(address_of client server)
+    log "python3 scenarios/job_server.py $server 9000 $jobs (server)"
+    in_role server "$PYTHON" "$SCENARIOS/job_server.py" "$server" 9000 "$jobs" &
+    local server_pid=$!
+    wait_listen server 9000
+    seed_capture client "$name" to-server
+    local strace_file output
+    strace_file=$(seed_output "$name.strace")
+    output=$(seed_output "$name.client.txt")
+    rm -f "$strace_file.gz"
+    log "strace -f -tt -T --seccomp-bpf -e trace=connect -o seeds/$name.strace python3 scenarios/job_client.py $server 9000 $jobs $workers > seeds/$name.client.txt"
+    in_role client strace -f -tt -T --seccomp-bpf -e trace=connect -o "$strace_file" \
+        "$PYTHON" "$SCENARIOS/job_client.py" "$server" 9000 "$jobs" "$workers" >"$output" &
+    wait_job $!
+    wait "$server_pid"
+    chmod 644 "$output"
+    cat "$output" >&2
+    finish_seed "$SEED_DIR/$name.pcap" "$strace_file"
+}
+
+# start_seed_nginx ADDRESS: nginx (scenarios/nginx.conf, 4096 worker connections: never so few that
+# nginx closes idle connections first to make room) on ADDRESS:8080 in the server's namespace;
+# stop_seed_nginx stops it.
+SEED_NGINX_PID=
+start_seed_nginx() {
+    make_nginx_prefix "$1" 4096
+    log "nginx -p PREFIX/ -c PREFIX/nginx.conf (scenarios/nginx.conf, listen $1:8080, worker_connections 4096) (server)"
+    # not through in_role: its subshell would take the signal that stops nginx
+    ip netns exec "$(lab_namespace server)" nginx -p "$NGINX_PREFIX/" -c "$NGINX_PREFIX/nginx.conf" \
+        -e "$NGINX_PREFIX/logs/error.log" &
+    SEED_NGINX_PID=$!
+    wait_listen server 8080
+}
+stop_seed_nginx() {
+    kill -QUIT "$SEED_NGINX_PID"
+    wait "$SEED_NGINX_PID" || true
+}
+
+# record_http_benchmark NAME EXTENSION SUMMARY COMMAND...: an HTTP benchmark against nginx over a
+# delay line, the client's port range 49152-65535 (16,384 ports, macOS's range), captured at the
+# client. COMMAND's "{server}" becomes the server's address; its whole output goes into
+# seeds/NAME.EXTENSION, and the lines that match the regular expression SUMMARY into the log.
+record_http_benchmark() {
+    local name=$1 extension=$2 summary=$3 server
+    shift 3
+    make_seed_path "49152 65535"
+    server=$(address_of client server)
+    start_seed_nginx "$server"
+    seed_capture client "$name" to-server
+    local output command=("${@//\{server\}/$server}")
+    output=$(seed_output "$name.$extension")
+    log "${command[*]} > seeds/$name.$extension 2>&1"
+    # the benchmark's status is not the scenario's: one that gives up is what the sample may show
+    in_role client "${command[@]}" >"$output" 2>&1 &
+    wait_job $! || log "$1 exited with status $?"
+    chmod 644 "$output"
+    grep -E "$summary" "$output" >&2 || true
+    stop_seed_nginx
+    finish_seed "$SEED_DIR/$name.pcap"
+}
+
+AB_SUMMARY='^(Complete|Failed|Keep-Alive|Time taken|Requests per|Total of|apr_)'
+# ab without keep-alive: ab asks HTTP/1.0 and reads each response to the end of the connection, so
+# nginx closes first and the TIME_WAITs are the server's; 30,000 requests pass 16,384 ports.
+scenario_ab-no-keepalive() {
+    record_http_benchmark ab-no-keepalive ab.txt "$AB_SUMMARY" ab -n 30000 -c 10 'http://{server}:8080/index.html'
+}
+# the same with keep-alive: 10 connections at a time, each closed by nginx after 1000 requests
+scenario_ab-keepalive() {
+    record_http_benchmark ab-keepalive ab.txt "$AB_SUMMARY" ab -n 30000 -c 10 -k 'http://{server}:8080/index.html'
+}
+
+# httperf-port-exhaustion: httperf opens 500 connections a second, 20,000 in all, one request each,
+# against nginx; nginx keeps each connection open (HTTP/1.1), httperf closes it after the reply,
+# so the client's own TIME_WAITs fill its 16,384-port range after about 33 s and every later
+# connect() fails with EADDRNOTAVAIL (httperf: "connection failed with unexpected error 99").
+scenario_httperf-port-exhaustion() {
+    record_http_benchmark httperf-port-exhaustion httperf.txt '^(Total|Connection rate|Errors)' \
+        httperf --server '{server}' --port 8080 --uri /index.html --num-conns 20000 --rate 500
+}
+
+# backlog-connrate: a connection-rate benchmark offers 2000 new connections a second for 5 s to a
+# listener (listen backlog 128) that accepts 1000 a second. Default sysctls (syncookies 1,
+# somaxconn 4096). Captured at both ends; the server's TCP counters (nstat) before the capture
+# stops into seeds/backlog-connrate.nstat, the client's report into seeds/backlog-connrate.client.txt.
+scenario_backlog-connrate() {
+    local name=backlog-connrate rate=2000 seconds=5 backlog=128 accepts=1000 server
+    make_path client server "$SEED_DELAY_MS"
+    server=$(address_of client server)
+    log "python3 scenarios/paced_server.py $server 9200 $backlog $accepts $((rate * seconds)) 5 (server)"
+    in_role server "$PYTHON" "$SCENARIOS/paced_server.py" "$server" 9200 "$backlog" "$accepts" $((rate * seconds)) 5 &
+    local server_pid=$!
+    wait_listen server 9200
+    seed_capture client "$name-client" to-server
+    seed_capture server "$name-server" to-client
+    local output counters
+    output=$(seed_output "$name.client.txt")
+    counters=$(seed_output "$name.nstat")
+    log "python3 scenarios/connrate_client.py $server 9200 $rate $seconds 30 > seeds/$name.client.txt"
+    in_role client "$PYTHON" "$SCENARIOS/connrate_client.py" "$server" 9200 "$rate" "$seconds" 30 >"$output" &
+    wait_job $!
+    wait "$server_pid"
+    {
+        echo "# nstat -az in the server's namespace (counters since it was made)"
+        in_role server nstat -az | grep -E 'TcpPassiveOpens|TcpExtListen|TcpExtSyncookies|TcpExtTCPReqQFull|TcpExtTCPSynRetrans|TcpRetransSegs'
+        echo "# nstat -az in the client's namespace"
+        in_role client nstat -az | grep -E 'TcpActiveOpens|TcpExtTCPSynRetrans|TcpExtTCPTimeouts|TcpRetransSegs'
+    } >"$counters"
+    chmod 644 "$output" "$counters"
+    cat "$output" "$counters" >&2
+    finish_seed "$SEED_DIR/$name-client.pcap" "$SEED_DIR/$name-server.pcap"
+}
+
 # --- main --------------------------------------------------------------------
 
 run_one() {
@@ -716,11 +921,11 @@ run_one() {
     PATH_COUNT=0 LAB_ROLES=() LAB_ADDRESS=() # each scenario has namespaces and paths of its own
     log "recording"
     "scenario_$1"
-    log "done in $((SECONDS - started)) s: $(cd "$SAMPLES" && shopt -s nullglob && echo "$1".* rtt/"$1".* rtt/"$1"-*)"
+    log "done in $((SECONDS - started)) s: $(cd "$SAMPLES" && shopt -s nullglob && echo "$1".* rtt/"$1".* rtt/"$1"-* seeds/"$1".* seeds/"$1"-*)"
 }
 
 main() {
-    (($# > 0)) || { sed -n '2,15p' "$0"; exit 2; }
+    (($# > 0)) || { sed -n '2,19p' "$0"; exit 2; }
     if [[ $1 == list ]]; then
         printf '%s\n' "${ALL_SCENARIOS[@]}"
         exit 0
@@ -733,6 +938,8 @@ main() {
 
     if [[ $1 == rtt ]]; then
         set -- "${RTT_SCENARIOS[@]}"
+    elif [[ $1 == seeds ]]; then
+        set -- "${SEED_SCENARIOS[@]}"
     fi
     if [[ $1 == all ]]; then
         # churn-exhaustion mostly waits 60 s for TIME_WAIT: run it beside the others
@@ -744,7 +951,7 @@ main() {
         done
         wait "${CHILD_PIDS[@]}"
         CHILD_PIDS=()
-        (cd "$SAMPLES" && ls -l -- *.pcap *.pcapng *.strace *.strace.* rtt/* >&2)
+        (cd "$SAMPLES" && ls -l -- *.pcap *.pcapng *.strace *.strace.* rtt/* seeds/* >&2)
         return
     fi
     local name

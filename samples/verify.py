@@ -9,6 +9,7 @@ it can be used to judge tcpscope's own findings on the same files.
 usage: samples/verify.py [SCENARIO...]     (default: every recorded scenario)
 """
 import glob
+import gzip
 import os
 import re
 import statistics
@@ -70,8 +71,8 @@ def ms(seconds: float) -> str:
 
 
 def capture_path(name: str) -> str:
-    """NAME.pcap or NAME.pcapng in samples/ (NAME may start with a folder, e.g. rtt/)."""
-    for extension in (".pcap", ".pcapng"):
+    """NAME.pcap, NAME.pcapng or NAME.pcap.gz in samples/ (NAME may start with a folder, e.g. rtt/)."""
+    for extension in (".pcap", ".pcapng", ".pcap.gz"):
         if os.path.exists(os.path.join(SAMPLES, name + extension)):
             return os.path.join(SAMPLES, name + extension)
     raise FileNotFoundError(name)
@@ -638,6 +639,294 @@ def check_rtt_duplicated(name: str) -> None:
     print_handshakes(segments, 20)  # at the client; in the middle each copy of a handshake is half a round trip apart
 
 
+# --- seeds/: incidents at the size users meet them ------------------------------
+#
+# Recorded over a delay line of 1 ms each way (samples/record.sh seeds), gzipped. Besides printing the
+# figures a user's question needs, these checks say MISMATCH when a file does not show its incident.
+
+SEED_DELAY_MS = 1
+# a listener answers a SYN it keeps within microseconds; a SYN-ACK sent again comes a second or more later
+ANSWERED_AT_ONCE_S = 0.1
+
+
+def first_syns(segments: list[Segment]) -> list[Segment]:
+    """The first SYN of each connection, in time order."""
+    seen, result = set(), []
+    for segment in segments:
+        if is_syn(segment) and segment.stream not in seen:
+            seen.add(segment.stream)
+            result.append(segment)
+    return result
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def first_fin_ports(segments: list[Segment]) -> dict[int, int]:
+    """Per connection (stream), the source port of its first FIN."""
+    first_fin = {}
+    for segment in segments:
+        if segment.fin and segment.stream not in first_fin:
+            first_fin[segment.stream] = segment.src[1]
+    return first_fin
+
+
+def closed_first_by_client(segments: list[Segment], server_port: int) -> tuple[int, int]:
+    """(connections whose first FIN came from the client, connections with a FIN)."""
+    first_fin = first_fin_ports(segments)
+    return sum(port != server_port for port in first_fin.values()), len(first_fin)
+
+
+def port_reuse_after(segments: list[Segment], syns: list[Segment]) -> dict[int, float]:
+    """For each connection (stream) whose client port an earlier connection used, the time from that
+    connection's first FIN (the client's, when it closed first: the start of its TIME_WAIT) to the SYN."""
+    fin_of = {}
+    for segment in segments:
+        if segment.fin and segment.stream not in fin_of:
+            fin_of[segment.stream] = segment.time
+    last_stream_of_port, since = {}, {}
+    for syn in syns:
+        previous = last_stream_of_port.get(syn.src[1])
+        if previous is not None and previous in fin_of:
+            since[syn.stream] = syn.time - fin_of[previous]
+        last_stream_of_port[syn.src[1]] = syn.stream
+    return since
+
+
+def strace_connects(path: str) -> list[tuple[float, str, float]]:
+    """The connect() calls of an `strace -f -tt -T` log, gzipped or not: (start as seconds of the day,
+    result ('0' or the errno name), duration in seconds). Joins `<unfinished ...>` and `resumed`."""
+    opener = gzip.open if path.endswith(".gz") else open
+    started, calls = {}, []
+    with opener(path, "rt", encoding="utf-8") as log:
+        for line in log:
+            fields = line.split(" ", 2)
+            if len(fields) < 3:
+                continue
+            pid, clock, rest = fields
+            hours, minutes, seconds = clock.split(":")
+            when = int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+            if rest.startswith("connect(") and rest.rstrip().endswith("<unfinished ...>"):
+                started[pid] = when
+                continue
+            if rest.startswith("<... connect resumed>"):
+                when = started.pop(pid)
+            elif not rest.startswith("connect("):
+                continue
+            match = re.search(r"= (-?\d+)(?: (E[A-Z]+))?.*<([0-9.]+)>$", rest.rstrip())
+            if match:
+                calls.append((when, match.group(2) or match.group(1), float(match.group(3))))
+    return sorted(calls)
+
+
+def expect_near(value: float, target: float, fraction: float, what: str) -> None:
+    expect(abs(value - target) <= fraction * target, f"{what}: {value:g}, expected {target:g} within "
+                                                      f"{fraction:.0%}")
+
+
+def check_seed_exhaustion(name: str, server_port: int, range_ports: int, time_wait_s: float = TIME_WAIT_S) -> dict:
+    """A client that closes first until its port range is full: connections before the stop, the stop
+    (a pause, or the end of the capture), and what came after. Returns the figures."""
+    path = capture_path(name)
+    segments = read_segments(path)
+    describe_capture(name, segments)
+    syns = first_syns(segments)
+    all_syns = sum(1 for s in segments if is_syn(s))
+    ports = {s.src[1] for s in syns}
+    by_client, with_fin = closed_first_by_client(segments, server_port)
+    resets = sum(1 for s in segments if s.rst)
+    print(f"  {len(syns)} connections ({all_syns} SYNs, so {all_syns - len(syns)} retransmitted) from "
+          f"{len(ports)} distinct client ports ({min(ports)}-{max(ports)}); the client closed first on {by_client} "
+          f"of {with_fin}; {resets} RSTs; {count_flagged(path, 'retransmission')} retransmissions")
+    gaps = [(b.time - a.time, index + 1) for index, (a, b) in enumerate(zip(syns, syns[1:]))]
+    # the stop: the first connection on a port an earlier one used (its TIME_WAIT over) ends it
+    used, before = set(), len(syns)
+    for index, syn in enumerate(syns):
+        if syn.src[1] in used:
+            before = index
+            break
+        used.add(syn.src[1])
+    start = syns[0].time
+    figures = {"connections": len(syns), "range_ports": range_ports}
+    if before == len(syns):  # no connection after the stop
+        print(f"  connections before the stop: {before} ({before / range_ports:.1%} of the {range_ports} ports), "
+              f"in {syns[-1].time - start:.2f} s ({(before - 1) / (syns[-1].time - start):.0f}/s); no port used "
+              f"twice, and no SYN after the last connection (the capture has no packet after "
+              f"{segments[-1].time - start:.2f} s)")
+    else:
+        longest = syns[before].time - syns[before - 1].time
+        resumed = syns[before]
+        print(f"  connections before the pause: {before} ({before / range_ports:.1%} of the {range_ports} ports), in "
+              f"{syns[before - 1].time - start:.2f} s ({(before - 1) / (syns[before - 1].time - start):.0f}/s)")
+        print(f"  the pause: {longest:.2f} s without a new connection, from {syns[before - 1].time - start:.2f} s "
+              f"to {resumed.time - start:.2f} s after the first SYN")
+        after = syns[before:]
+        earlier_ports = {s.src[1] for s in syns[:before]}
+        reused = sum(1 for s in after if s.src[1] in earlier_ports)
+        reuse = port_reuse_after(segments, syns)
+        since = [reuse[s.stream] for s in after if s.stream in reuse]
+        print(f"  after the pause: {len(after)} connections in {after[-1].time - resumed.time:.2f} s "
+              f"({len(after) / max(after[-1].time - resumed.time, 1e-9):.0f}/s), {reused} of them on a port "
+              f"used before the pause, {min(since):.2f} to {max(since):.2f} s (median "
+              f"{statistics.median(since):.2f} s) after that port's first FIN")
+        pauses = [(gap, index) for gap, index in gaps[before:] if gap >= 0.5]
+        if pauses:
+            print("  later pauses of 0.5 s or more: " + ", ".join(
+                f"{gap:.2f} s after {syns[index - 1].time - start:.2f} s" for gap, index in pauses))
+        in_window = sum(1 for s in syns if s.time - start < time_wait_s)
+        cycle = resumed.time - start
+        print(f"  connections in the first {time_wait_s:g} s: {in_window}; first SYN to the first after the pause: "
+              f"{cycle:.2f} s, so {before} connections per {cycle:.2f} s = {before / cycle:.0f}/s sustained at most; "
+              f"range / TIME_WAIT = {range_ports} / {time_wait_s:g} s = {range_ports / time_wait_s:.1f}/s")
+        figures.update(pause_s=longest, cycle_s=cycle, after=len(after), reused=reused)
+        expect(reused == len(after), "every connection after the pause on a port used before it")
+        expect(min(since) >= time_wait_s, f"no port used again within {time_wait_s:g} s of its first FIN")
+        expect(longest >= 5, "a pause of 5 s or more")
+    figures["before"] = before
+    expect(by_client == with_fin, "the client closed first on every connection")
+    expect_near(before, range_ports, 0.01, "connections before the stop")
+    return figures
+
+
+def check_seed_jobs(name: str) -> None:
+    figures = check_seed_exhaustion(name, 9000, 60999 - 32768 + 1)
+    expect(figures.get("after", 0) > 0, "connections after the pause")
+    calls = strace_connects(os.path.join(SAMPLES, name + ".strace.gz"))
+    failed = [c for c in calls if c[1] == "EADDRNOTAVAIL"]
+    succeeded = [c for c in calls if c[1] == "0"]
+    print(f"  strace: {len(calls)} connect() calls, {len(succeeded)} = 0, {len(failed)} = -1 EADDRNOTAVAIL, "
+          f"{len(calls) - len(succeeded) - len(failed)} other")
+    if failed:
+        first, last = failed[0][0] - calls[0][0], failed[-1][0] - calls[0][0]
+        print(f"  EADDRNOTAVAIL from {first:.2f} s to {last:.2f} s after the first connect(); each failed call took "
+              f"{spread([c[2] for c in failed])}")
+    durations = [c[2] for c in succeeded]
+    print(f"  connect() = 0 took {spread(durations)}, p99 {ms(percentile(durations, 0.99))}; "
+          f"{sum(1 for d in durations if d >= 0.1)} took 100 ms or more")
+    expect(len(succeeded) == figures["connections"], "one connect() = 0 per connection in the capture")
+    expect(len(failed) > 0, "connect() failed with EADDRNOTAVAIL")
+
+
+def seed_text(name: str) -> str:
+    return open(os.path.join(SAMPLES, name), encoding="utf-8").read()
+
+
+def check_seed_ab(name: str, keepalive: bool) -> None:
+    check_http(name)
+    segments = read_segments(capture_path(name))
+    syns = first_syns(segments)
+    by_client, with_fin = closed_first_by_client(segments, 8080)
+    ports = {s.src[1] for s in syns}
+    duration = segments[-1].time - segments[0].time
+    requests = sum(1 for s in segments if s.length and s.dst[1] == 8080)
+    print(f"  {len(syns)} connections from {len(ports)} distinct client ports; the client closed first on "
+          f"{by_client} of {with_fin}; {requests} requests in {duration:.2f} s ({requests / duration:.0f}/s)")
+    output = seed_text(name + ".ab.txt")
+    summary = {key: value for key, value in re.findall(r"^(Complete requests|Failed requests|Keep-Alive requests|"
+                                                       r"Time taken for tests|Requests per second):\s+(\S+)", output,
+                                                       re.M)}
+    aborted = re.findall(r"^(Total of \d+ requests completed|apr_\S+.*)$", output, re.M)
+    print(f"  ab: {summary}" + (f"; {aborted}" if aborted else ""))
+    expect(not aborted and summary.get("Complete requests") == "30000", "ab completed its 30,000 requests")
+    if keepalive:
+        expect(len(syns) <= 60, "keep-alive: a few dozen connections")
+    else:
+        # ab also opens a few connections at the end that it closes without a request
+        with_request = {s.stream for s in segments if s.length and s.dst[1] == 8080}
+        first_fin = first_fin_ports(segments)
+        server_first = sum(1 for stream in with_request if first_fin.get(stream) == 8080)
+        expect(len(with_request) == 30000 and server_first == 30000,
+               "one connection per request, each closed first by nginx")
+
+
+def check_seed_httperf(name: str) -> None:
+    figures = check_seed_exhaustion(name, 8080, 65535 - 49152 + 1)
+    output = seed_text(name + ".httperf.txt")
+    totals = re.search(r"^Total: connections (\d+) requests (\d+) replies (\d+) test-duration (\S+) s", output, re.M)
+    errors = re.search(r"^Errors: fd-unavail (\d+) addrunavail (\d+) ftab-full (\d+) other (\d+)", output, re.M)
+    # httperf counts EADDRNOTAVAIL from connect() as "other" (its addrunavail is for bind() with --hog)
+    print(f"  httperf: {totals.group(0)}; {errors.group(0)}; "
+          f"{output.count('connection failed with unexpected error 99')} 'connection failed with unexpected error 99'")
+    expect(int(errors.group(4)) > 0 and "unexpected error 99" in output, "httperf's connect() failed with error 99")
+    expect(int(totals.group(3)) == figures["connections"], "httperf's replies = connections in the capture")
+
+
+def check_seed_backlog(name: str) -> None:
+    client = read_segments(capture_path(f"{name}-client"))
+    describe_capture(f"{name}-client", client)
+    syns = first_syns(client)
+    start = syns[0].time
+    offered_s = syns[-1].time - start
+    print(f"  {len(syns)} connections started in {offered_s:.2f} s ({len(syns) / offered_s:.0f}/s)")
+    per_stream = {}
+    for segment in client:
+        per_stream.setdefault(segment.stream, []).append(segment)
+    retries, handshake_waits, answer_times, request_resent, synack_counts = {}, [], [], 0, []
+    for stream, own in per_stream.items():
+        own_syns = [s for s in own if is_syn(s)]
+        if not own_syns:
+            continue
+        for syn in own_syns[1:]:
+            offset = round(syn.time - own_syns[0].time, 1)
+            retries[offset] = retries.get(offset, 0) + 1
+        synacks = [s for s in own if is_synack(s)]
+        synack_counts.append(len(synacks))
+        if synacks:
+            handshake_waits.append(synacks[0].time - own_syns[0].time)
+        requests = [s for s in own if s.length and s.dst[1] == 9200]
+        request_resent += len({(s.seq, s.length) for s in requests}) < len(requests)
+        answer = next((s for s in own if s.length and s.src[1] == 9200), None)
+        if answer:
+            answer_times.append((own_syns[0].time, answer.time - own_syns[0].time))
+    retransmitted = sum(retries.values())
+    waited = sum(1 for w in handshake_waits if w >= 0.5)
+    print(f"  {retransmitted} SYN retransmissions; by time after the connection's first SYN: "
+          + ", ".join(f"{count} at +{offset:g} s" for offset, count in sorted(retries.items()) if count >= 10)
+          + f" (and {sum(c for o, c in retries.items() if c < 10)} at other times)")
+    print(f"  handshakes (first SYN -> SYN-ACK): {len(handshake_waits)}; {waited} waited 0.5 s or more; "
+          f"{spread(handshake_waits)}, p99 {ms(percentile(handshake_waits, 0.99))}")
+    print(f"  {sum(1 for c in synack_counts if c > 1)} connections got their SYN-ACK more than once; the request was "
+          f"sent more than once on {request_resent} connections")
+    waits = [wait for _, wait in answer_times]
+    reset = {s.stream for s in client if s.rst and s.src[1] == 9200}
+    reset_after = [s.time - per_stream[s.stream][0].time for s in client if s.rst and s.src[1] == 9200]
+    print(f"  answered: {len(waits)} of {len(syns)}, first SYN -> answer {spread(waits)}, "
+          f"p99 {ms(percentile(waits, 0.99))}; {len(reset)} reset by the server without an answer "
+          f"({spread(reset_after)} after their first SYN)")
+    # the answers' times from the first SYN of the capture (answer_times are per connection)
+    answered_at = sorted(syn_time + wait for syn_time, wait in answer_times)
+    last_s = answered_at[-1] - start
+    rate_line = [0] * (int(last_s) + 1)
+    for when in answered_at:
+        rate_line[int(when - start)] += 1
+    print(f"  answers in each second from the first SYN: {rate_line}; all {len(answered_at)} in {last_s:.2f} s: "
+          f"{len(answered_at) / last_s:.0f}/s achieved, against {len(syns) / offered_s:.0f}/s offered")
+    server = read_segments(capture_path(f"{name}-server"))
+    describe_capture(f"{name}-server", server)
+    answered_syns, dropped = 0, 0
+    synack_after = {}
+    for segment in server:
+        if is_synack(segment):
+            synack_after.setdefault(segment.stream, []).append(segment.time)
+    for segment in server:
+        if is_syn(segment):
+            if any(0 <= t - segment.time < ANSWERED_AT_ONCE_S for t in synack_after.get(segment.stream, [])):
+                answered_syns += 1
+            else:
+                dropped += 1
+    print(f"  at the server: {answered_syns + dropped} SYNs arrived, {answered_syns} answered at once with a "
+          f"SYN-ACK, {dropped} not answered (dropped by the listener: nothing else is between the capture and it)")
+    counters = seed_text(name + ".nstat")
+    print("  nstat: " + "; ".join(" ".join(line.split()[:2]) for line in counters.splitlines()
+                                  if line and not line.startswith("#")))
+    expect(retransmitted > 1000, "SYNs retransmitted")
+    expect(dropped > 1000, "SYNs the listener dropped")
+    expect(len(answer_times) + len(reset) == len(syns), "every connection answered or reset in the end")
+    expect(retries.get(1.0, 0) > 0, "SYN retransmissions one second after the first SYN")
+
+
 CHECKS = {
     "proxy-nagle": check_proxy, "proxy-nodelay": check_proxy, "proxy-nagle-ttt": check_proxy,
     "proxy-nagle-ff": check_proxy, "churn-exhaustion": check_churn, "hosts-churn": check_hosts_churn,
@@ -648,17 +937,25 @@ CHECKS = {
     "rtt-nagle-proxy": check_rtt_nagle_proxy, "rtt-bulk-cwnd": check_rtt_bulk_cwnd,
     "rtt-defer-accept": check_rtt_defer_accept, "rtt-syn-dropped": check_rtt_syn_dropped,
     "rtt-duplicated": check_rtt_duplicated,
+    "jobs-port-exhaustion": check_seed_jobs,
+    "ab-no-keepalive": lambda name: check_seed_ab(name, keepalive=False),
+    "ab-keepalive": lambda name: check_seed_ab(name, keepalive=True),
+    "httperf-port-exhaustion": check_seed_httperf, "backlog-connrate": check_seed_backlog,
 }
 # the rtt-* captures live in samples/rtt/
 RTT_FOLDER = {"rtt-http-keepalive", "rtt-tls-like", "rtt-nagle-proxy", "rtt-bulk-cwnd", "rtt-defer-accept",
               "rtt-syn-dropped", "rtt-duplicated"}
+# the seed captures, gzipped, in samples/seeds/
+SEED_FOLDER = {"jobs-port-exhaustion", "ab-no-keepalive", "ab-keepalive", "httperf-port-exhaustion",
+               "backlog-connrate"}
 
 
 def main() -> None:
     names = sys.argv[1:] or list(CHECKS)
     for name in names:
         print(f"== {name}")
-        CHECKS[name](f"rtt/{name}" if name in RTT_FOLDER else name)
+        folder = "rtt/" if name in RTT_FOLDER else "seeds/" if name in SEED_FOLDER else ""
+        CHECKS[name](folder + name)
     if MISMATCHES:
         print(f"{len(MISMATCHES)} mismatches")
         sys.exit(1)

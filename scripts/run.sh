@@ -6,7 +6,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup-debian.sh"
-"$root/scripts/build.sh" release
+# Only the programs: the tests are scripts/test.sh's to build.
+"$root/scripts/build.sh" release tcpscope tcpscope-cli tcpscope-capture
 
 if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" || -n "${QT_QPA_PLATFORM:-}" ]]; then
     echo "run: build/release/app/tcpscope $*"

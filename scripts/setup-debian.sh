@@ -40,8 +40,14 @@ echo "setup: installing ${#missing[@]} Debian packages: ${missing[*]}"
 echo "setup: (with what they pull in, a few hundred MB on a fresh system; apt's progress follows)"
 # wireshark-common asks whether non-root users may capture; answer for it.
 echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
+# A machine whose last dpkg run was cut off refuses every install until it is finished; finish it.
+if $sudo dpkg --audit 2>/dev/null | grep -q . || ! $sudo apt-get check -qq >/dev/null 2>&1; then
+    echo "setup: finishing an interrupted dpkg run first (dpkg --configure -a)"
+    $sudo env DEBIAN_FRONTEND=noninteractive dpkg --configure -a
+fi
 $sudo apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" |
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}" |
     { grep -E '^(Need to get|After this operation|Setting up)' || true; }
 # The tests never use the system's ClickHouse service: one the package just started is stopped.
 if [[ " ${missing[*]} " == *" clickhouse-server "* ]] && command -v systemctl >/dev/null &&

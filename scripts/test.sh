@@ -18,11 +18,16 @@ fi
 # such a header, reads a bogus range from the two words before it, and LeakSanitizer's tracer then
 # faults at exit ("Tracer caught signal 11", "DTLS ... at 0x86e3-0x8000097e5"): 3 of 15 runs of the
 # incident-report export test. Off, LeakSanitizer scans no dynamic TLS, which can only report more.
+# Every report goes to a file of its own in build/PRESET/sanitizer-reports (log_path), so that a report
+# in a process whose failure a test expects (a CLI run that must exit 3, say) still fails the run; the
+# first lines of each report are printed at the end.
+reports=""
 if [[ "${1:-}" == "--asan" || "${1:-}" == "--asan-core" ]]; then
     preset=${1#--}
-    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0"
+    reports="$root/build/$preset/sanitizer-reports"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0:log_path=$reports/asan"
     export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
-    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan"
 fi
 "$root/scripts/build.sh" "$preset"
 
@@ -35,7 +40,19 @@ skip=()
 if [[ "$preset" == asan* ]]; then
     skip=(-LE benchmark)
 fi
+if [[ -n "$reports" ]]; then
+    rm -rf "$reports" && mkdir -p "$reports"
+fi
 ctest --test-dir "$root/build/$preset" --output-on-failure --parallel "$(nproc)" "${skip[@]}" || status=$?
 elapsed=$(($(date +%s) - started))
 echo "test: ctest took $((elapsed / 60)) min $((elapsed % 60)) s"
+if [[ -n "$reports" ]] && compgen -G "$reports/*" >/dev/null; then
+    count=$(find "$reports" -type f | wc -l)
+    echo "test: $count sanitizer report(s) in $reports; the first lines of each (at most 5 reports):"
+    find "$reports" -type f | sort | head -5 | while read -r report; do
+        echo "---- $report"
+        head -40 "$report"
+    done
+    status=1
+fi
 exit "$status"

@@ -1,5 +1,7 @@
 // capture, interfaces: live capture on an interface, with findings printed as they appear and the
 // full report at the end; the list of capture devices.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -11,9 +13,6 @@
 #include <memory>
 #include <optional>
 #include <thread>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include "capture/bpf_filter.hpp"
 #include "capture/pcapng_writer.hpp"
@@ -29,6 +28,7 @@
 #include "report/json_report.hpp"
 #include "report/text_report.hpp"
 #include "tcpscope_version.hpp"
+#include "text/json_text.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -234,7 +234,7 @@ private:
 
     void print(const Finding& finding, std::string_view event, const std::string& text) const {
         if (json_) {
-            std::cout << liveFindingEventJson(finding, event).dump() << '\n';
+            std::cout << jsonText(liveFindingEventJson(finding, event)) << '\n';
         } else {
             const std::string flow =
                 finding.connection != kNoConnection ? fmt::format("#{}", finding.connection) : "-";
@@ -271,7 +271,8 @@ struct LiveRecordsRun {
         queue = std::make_unique<QueuedRecordSink>(
             *sink.sink, std::chrono::milliseconds(static_cast<int64_t>(options.flushSeconds * 1000)));
         records = std::make_unique<LiveRecords>(
-            RecordSource{options.records.host, captureId, fmt::format("{}+{}", kVersion, kGitCommit)}, *queue);
+            RecordSource{options.records.host, captureId, fmt::format("{}+{}", kVersion, kGitCommit), TimeOrigin{}},
+            *queue);
     }
 
     // After the session finished: the last series, then everything out of the queue and the sink.
@@ -509,7 +510,7 @@ Subcommand addInterfacesCommand(CLI::App& app) {
                 if (*format == "json") {
                     nlohmann::ordered_json list = interfacesJson(interfaces);
                     list["schema"] = kReportSchema;
-                    std::cout << list.dump(2) << '\n';
+                    std::cout << jsonText(list, 2) << '\n';
                 } else {
                     writeInterfacesText(std::cout, interfaces);
                 }

@@ -1,17 +1,18 @@
 #include "cli_common.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "align/strace_time_zone.hpp"
 #include "capture/bpf_filter.hpp"
 #include "capture/capture_error.hpp"
 #include "investigation/investigation.hpp"
+#include "present/repeated_problems.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -200,8 +201,8 @@ void reportInputProblems(const CaptureAnalysis& analysis) {
             fmt::print(stderr, "tcpscope-cli: {} (the {} packets before it were analysed)\n", problem.describe(),
                        input.frames);
         }
-        for (const InputProblem& problem : input.warnings) {
-            fmt::print(stderr, "tcpscope-cli: warning: {}\n", problem.describe());
+        for (const ProblemGroup& group : groupRepeatedProblems(input.warnings)) {
+            fmt::print(stderr, "tcpscope-cli: warning: {}\n", describeProblemGroup(group));
         }
     }
 }
@@ -267,6 +268,10 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     if (!investigation.straceProblem.empty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceProblem);
         return kExitUnreadable;
+    }
+    if (investigation.straceMismatch) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceMismatch->reason);
+        return kExitStraceMismatch;
     }
     return kExitAnalysed;
 }

@@ -22,6 +22,7 @@ constexpr int kExitAnalysed = 0;
 constexpr int kExitUsage = 2;
 constexpr int kExitUnreadable = 3;
 constexpr int kExitNotDelivered = 4;  ///< export: records wait in the spool, or were dropped
+constexpr int kExitStraceMismatch = 5;  ///< a strace log that does not fit the capture (or is no strace log)
 
 /// A subcommand: its options are registered on the app; run() is called when it was chosen.
 struct Subcommand {

@@ -13,6 +13,7 @@
 #include "record_sink_options.hpp"
 #include "records/analysis_records.hpp"
 #include "tcpscope_version.hpp"
+#include "text/json_text.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -65,7 +66,7 @@ void printOutcome(const ExportOptions& options, const ExportOutcome& outcome) {
             {"records_s", outcome.recordSeconds},
             {"finish_s", outcome.finishSeconds},
         };
-        std::cout << json.dump() << '\n';
+        std::cout << jsonText(json) << '\n';
         return;
     }
     if (hasCaptures(options.input)) {
@@ -122,12 +123,13 @@ int runExport(const CLI::App& command, ExportOptions& options) {
             }
             const auto recordStart = std::chrono::steady_clock::now();
             outcome.analysisSeconds = Seconds(recordStart - analysisStart).count();
-            outcome.captureId = options.sink.captureId.empty()
-                                    ? captureIdOf(options.sink.host, capturedFiles(options.input, loaded),
-                                                  loaded.analysis.engine->firstTsNs())
-                                    : options.sink.captureId;
-            const RecordSource source{options.sink.host, outcome.captureId,
-                                      fmt::format("{}+{}", kVersion, kGitCommit)};
+            outcome.captureId =
+                options.sink.captureId.empty()
+                    ? captureIdOf(options.sink.host, capturedFiles(options.input, loaded),
+                                  loaded.analysis.engine->timeOrigin().epochNs(loaded.analysis.engine->firstTsNs()))
+                    : options.sink.captureId;
+            const RecordSource source{options.sink.host, outcome.captureId, fmt::format("{}+{}", kVersion, kGitCommit),
+                                      loaded.analysis.engine->timeOrigin()};
             outcome.counts = writeAnalysisRecords(source, loaded.analysis, *sink.sink);
             outcome.recordSeconds = Seconds(std::chrono::steady_clock::now() - recordStart).count();
         }

@@ -11,6 +11,7 @@
 #include "fleet/fleet_queries.hpp"
 #include "fleet/fleet_report.hpp"
 #include "fleet/since_time.hpp"
+#include "text/json_text.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -49,7 +50,7 @@ int runFleet(FleetOptions& options) {
         return kExitUnreadable;
     }
     if (options.format == "json") {
-        std::cout << fleetJson(results, options.query).dump() << '\n';
+        std::cout << jsonText(fleetJson(results, options.query)) << '\n';
     } else {
         writeFleetText(std::cout, results, options.query);
     }

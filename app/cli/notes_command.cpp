@@ -1,11 +1,11 @@
 // notes: the user's notes on a capture (issue 5): list them, add one to a packet, a finding, a
 // time span or a system call of a strace log, edit or remove one, and write a pcapng copy with the notes as packet comments. The
 // notes live in a sidecar file beside the first capture; the capture itself is never written.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "annotate/capture_comments.hpp"
 #include "annotate/capture_notes.hpp"
@@ -16,6 +16,8 @@
 #include "commands.hpp"
 #include "present/syscall_notes.hpp"
 #include "report/report_notes.hpp"
+#include "text/display_text.hpp"
+#include "text/json_text.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -116,17 +118,19 @@ int applyChange(const NotesCommandOptions& options, const LoadedAnalysis& loaded
     return kExitAnalysed;
 }
 
-void printNotes(const NotesCommandOptions& options, const CaptureNotes& notes, int64_t firstTsNs) {
+void printNotes(const NotesCommandOptions& options, const CaptureNotes& notes, const AnalysisEngine& engine) {
+    const int64_t firstTsNs = engine.firstTsNs();
     if (options.format == "json") {
         nlohmann::ordered_json document = {{"schema", "tcpscope/1"}, {"sidecar", notes.sidecarPath}};
         auto& list = document["notes"] = nlohmann::ordered_json::array();
         for (const Note& note : notes.notes.notes()) {
-            list.push_back(noteToJson(note, NoteTimeForm::EpochSeconds));
+            list.push_back(noteToJson(note, NoteTimeForm::EpochSeconds, engine.timeOrigin()));
         }
-        std::cout << document.dump(2) << "\n";
+        std::cout << jsonText(document, 2) << "\n";
         return;
     }
-    fmt::print("Notes ({}), sidecar {}\n", notes.notes.size(), notes.sidecarPath.empty() ? "none" : notes.sidecarPath);
+    fmt::print("Notes ({}), sidecar {}\n", notes.notes.size(),
+               notes.sidecarPath.empty() ? "none" : displayText(notes.sidecarPath, LineBreaks::Spaces));
     std::fflush(stdout);
     writeNoteLines(std::cout, notes.notes, firstTsNs);
 }
@@ -175,7 +179,7 @@ int runNotes(const CLI::App& command, NotesCommandOptions& options) {
         }
     }
     if (!changes && options.writePcapng.empty()) {
-        printNotes(options, notes, analysis.engine->firstTsNs());
+        printNotes(options, notes, *analysis.engine);
     }
     return kExitAnalysed;
 }

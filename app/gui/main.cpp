@@ -121,7 +121,12 @@ int main(int argc, char** argv) {
         return QApplication::exec();
     }
     if (parser.isSet(screenshot)) {
-        QObject::connect(&window, &tcpscope::ui::MainWindow::loadFailed, &window, []() { QApplication::exit(3); });
+        QObject::connect(&window, &tcpscope::ui::MainWindow::loadFailed, &window, [](const QString& message) {
+            std::fprintf(stderr, "tcpscope: %s\n", qPrintable(message));
+            // Queued: a file refused before the event loop runs ends the loop as soon as it starts.
+            QMetaObject::invokeMethod(
+                qApp, []() { QApplication::exit(3); }, Qt::QueuedConnection);
+        });
         const QString target = parser.value(screenshot);
         QObject::connect(&window, &tcpscope::ui::MainWindow::resultsReady, &window, [&window, target]() {
             // Let the views lay out and paint the results before grabbing.

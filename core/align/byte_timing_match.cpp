@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "align/first_transmissions.hpp"
+#include "align/log_time.hpp"
 
 namespace tcpscope {
 
@@ -48,8 +49,8 @@ Traffic trafficOf(const TracedSocket& socket, const StraceLog& log, const CallCl
             continue;
         }
         TimedCall call;
-        call.tsNs = record.tsNs + clock.offsetNs;
-        call.endNs = call.tsNs + std::max<int64_t>(record.durationNs, 0);
+        call.tsNs = onCaptureClock(record.tsNs, clock.offsetNs);
+        call.endNs = onCaptureClock(call.tsNs, std::max<int64_t>(record.durationNs, 0));
         call.bytes = static_cast<uint64_t>(record.bytes);
         call.requested = record.requestedBytes;
         uint64_t& position = isWrite ? written : read;

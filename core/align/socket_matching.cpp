@@ -1,9 +1,11 @@
 #include "align/socket_matching.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <limits>
 
-#include <absl/container/flat_hash_map.h>
+#include "align/log_time.hpp"
 
 namespace tcpscope {
 
@@ -73,8 +75,8 @@ std::vector<Candidate> candidatesOf(const TracedSocket& socket, const Connection
 
 // How far apart in time a socket's life and a connection's life are (0 when they overlap).
 int64_t distanceNs(const TracedSocket& socket, const Connection& connection, int64_t offsetNs) {
-    const int64_t open = socket.openTsNs + offsetNs;
-    const int64_t close = socket.closeTsNs == INT64_MAX ? INT64_MAX : socket.closeTsNs + offsetNs;
+    const int64_t open = onCaptureClock(socket.openTsNs, offsetNs);
+    const int64_t close = socket.closeTsNs == INT64_MAX ? INT64_MAX : onCaptureClock(socket.closeTsNs, offsetNs);
     if (close < connection.firstTsNs) {
         return connection.firstTsNs - close;
     }
@@ -97,7 +99,7 @@ std::vector<int64_t> handshakeOffsetSamples(const std::vector<TracedSocket>& soc
         for (const Candidate& candidate : candidatesOf(socket, connections, index)) {
             const Connection& c = connections[candidate.connection];
             // A connecting socket's first call comes just before the SYN; an accepted one just after the handshake.
-            samples.push_back(c.firstTsNs - (socket.openTsNs + logToCaptureNs));
+            samples.push_back(c.firstTsNs - onCaptureClock(socket.openTsNs, logToCaptureNs));
         }
     }
     return samples;
@@ -113,7 +115,7 @@ void matchSocketsToConnections(std::vector<TracedSocket>& sockets, const Connect
         for (const Candidate& candidate : candidatesOf(socket, connections, index)) {
             const Connection& c = connections[candidate.connection];
             const int64_t distance = distanceNs(socket, c, offset);
-            const int64_t startGap = std::abs(c.firstTsNs - (socket.openTsNs + offset));
+            const int64_t startGap = std::abs(c.firstTsNs - onCaptureClock(socket.openTsNs, offset));
             if (distance < best || (distance == best && startGap < bestStart)) {
                 best = distance;
                 bestStart = startGap;

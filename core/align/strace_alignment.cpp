@@ -22,6 +22,7 @@ constexpr int64_t kNsPerDay = 86'400 * kNsPerSecond;
 constexpr int64_t kTimeZoneStepNs = 15 * kNsPerMinute;   // time zones are whole quarter hours
 constexpr int64_t kPromptNs = 1'000'000;                 // a write whose bytes leave within 1 ms
 constexpr int64_t kOtherHostSkewNs = 2 * kNsPerSecond;   // an epoch log this far off comes from another clock
+constexpr int64_t kMaxHostSkewNs = 3600 * kNsPerSecond;  // further off, it is a log of another time, not another clock
 constexpr int64_t kMaxZoneNs = 38 * 60 * kNsPerMinute;   // UTC-12 to UTC+14, and the log's date a day off
 constexpr int64_t kSearchHalfWidthNs = 10 * kNsPerSecond; // clocks of two hosts this far apart are still found
 constexpr int64_t kMeasuredToleranceNs = 1'000'000;      // offset fitted from matched writes (or given)
@@ -53,10 +54,27 @@ int64_t roundedMode(const std::vector<int64_t>& values, int64_t step) {
 }
 
 // Where a log's times start on the capture's clock before any estimate: epoch logs are already
-// there; time-of-day logs count from the midnight (UTC) of the capture's first day.
-int64_t timeBaseNs(const StraceLog& log, int64_t captureFirstNs) {
-    if (log.format.timeBase == StraceTimeBase::TimeOfDay) {
-        return captureFirstNs - (captureFirstNs % kNsPerDay);
+// there (but for a capture far from the epoch, whose clock counts from its own origin); time-of-day
+// logs count from the midnight (UTC) of the capture's first day.
+int64_t timeBaseNs(const StraceLog& log, TimeOrigin origin, int64_t captureFirstNs) {
+    switch (log.format.timeBase) {
+        case StraceTimeBase::TimeOfDay: {
+            if (origin.isEpoch()) {
+                return captureFirstNs - (captureFirstNs % kNsPerDay);
+            }
+            const EpochTime first = origin.absolute(captureFirstNs);
+            const int64_t secondOfDay = ((first.seconds % 86'400) + 86'400) % 86'400;
+            return captureFirstNs - (secondOfDay * kNsPerSecond + first.nanoseconds);
+        }
+        case StraceTimeBase::Epoch: {
+            // strace's epoch times end in 2262: a far capture's origin is past them, and held at
+            // 2^62 ns its calls stay far from every packet (the log then fits no part of the capture).
+            constexpr int64_t kFar = int64_t{1} << 62;
+            const std::optional<int64_t> shift = origin.shiftFromNs(TimeOrigin{});
+            return std::clamp(shift.value_or(origin.epochSeconds > 0 ? -kFar : kFar), -kFar, kFar);
+        }
+        case StraceTimeBase::Relative:
+        case StraceTimeBase::None: break;
     }
     return 0;
 }
@@ -69,10 +87,10 @@ void setTimeZone(ClockFit& fit, int64_t zoneNs) {
 
 // The coarse offset: time base, time zone (or the anchor of a relative log).
 int64_t coarseOffset(const AlignedLog& aligned, const std::vector<TracedSocket>& sockets,
-                     const ConnectionStore& connections, int64_t captureFirstNs,
+                     const ConnectionStore& connections, TimeOrigin origin, int64_t captureFirstNs,
                      const StraceClockOptions& options, ClockFit& fit) {
     const StraceLog& log = aligned.log;
-    const int64_t base = timeBaseNs(log, captureFirstNs);
+    const int64_t base = timeBaseNs(log, origin, captureFirstNs);
     const std::vector<int64_t> samples = handshakeOffsetSamples(sockets, connections, base);
     fit.fromHandshakes = !samples.empty() && log.format.timeBase != StraceTimeBase::None;
     switch (log.format.timeBase) {
@@ -93,11 +111,13 @@ int64_t coarseOffset(const AlignedLog& aligned, const std::vector<TracedSocket>&
             return base + zone;
         }
         case StraceTimeBase::Epoch:
-            // Same host: nothing to add. Another host: its clock may be seconds off.
-            if (!samples.empty() && std::llabs(median(samples)) > kOtherHostSkewNs) {
-                return median(samples);
+            // Same host: nothing to add. Another host: its clock may be seconds off (not a day: the
+            // same endpoints on another day are another log's, which then fits no part of the capture).
+            if (!samples.empty() && std::llabs(median(samples)) > kOtherHostSkewNs &&
+                std::llabs(median(samples)) <= kMaxHostSkewNs) {
+                return base + median(samples);
             }
-            return 0;
+            return base;
         case StraceTimeBase::Relative:
         case StraceTimeBase::None:
             if (!samples.empty()) {
@@ -148,7 +168,7 @@ namespace {
 // Where to look for the offset of a log whose sockets no endpoint ties to a connection.
 ClockSearchWindow searchWindow(const StraceLog& log, const AnalysisEngine& engine, const StraceClockOptions& options) {
     ClockSearchWindow window;
-    const int64_t base = timeBaseNs(log, engine.firstTsNs());
+    const int64_t base = timeBaseNs(log, engine.timeOrigin(), engine.firstTsNs());
     switch (log.format.timeBase) {
         case StraceTimeBase::TimeOfDay:
             // Every quarter-hour time zone, on the capture's day and the days beside it.
@@ -165,7 +185,7 @@ ClockSearchWindow searchWindow(const StraceLog& log, const AnalysisEngine& engin
             }
             break;
         case StraceTimeBase::Epoch:
-            window.centersNs.push_back(0);
+            window.centersNs.push_back(base);
             window.halfWidthNs = kSearchHalfWidthNs;
             break;
         case StraceTimeBase::Relative:
@@ -186,12 +206,12 @@ ClockSearchWindow searchWindow(const StraceLog& log, const AnalysisEngine& engin
 // A log tied to the capture's clock by nothing but its writes: the searched offset becomes the
 // coarse one (for time-of-day logs, split into time base, time zone and the rest).
 void applyClockSearch(const AlignedLog& aligned, const ClockSearch& search, const ClockCandidate& chosen,
-                      int64_t captureFirstNs, ClockFit& fit) {
+                      TimeOrigin origin, int64_t captureFirstNs, ClockFit& fit) {
     fit.searched = true;
     fit.searchWrites = search.writes;
     fit.searchPeakWrites = chosen.peakWrites;
     if (aligned.log.format.timeBase == StraceTimeBase::TimeOfDay) {
-        const int64_t base = timeBaseNs(aligned.log, captureFirstNs);
+        const int64_t base = timeBaseNs(aligned.log, origin, captureFirstNs);
         const int64_t zone = roundedMode({chosen.offsetNs - base}, kTimeZoneStepNs);
         if (!fit.tzGiven) {
             setTimeZone(fit, zone);
@@ -207,7 +227,7 @@ void applyClockSearch(const AlignedLog& aligned, const ClockSearch& search, cons
 CallClock callClock(const AlignedLog& aligned, const ClockFit& fit, bool anchored) {
     CallClock clock;
     clock.timed = aligned.log.format.timeBase != StraceTimeBase::None && (anchored || fit.searched || fit.offsetGiven);
-    clock.offsetNs = fit.coarseNs + fit.residualNs;
+    clock.offsetNs = onCaptureClock(fit.coarseNs, fit.residualNs);
     if (fit.searched && !anchored) {
         clock.toleranceNs = kSearchedToleranceNs;
     } else if (fit.matchedWrites > 0 && !fit.offsetGiven) {
@@ -238,7 +258,7 @@ void chooseSearchedOffset(StraceAlignment& alignment, uint32_t logIndex, const C
     // apart, so a clock off by that moment fits as well, by tying a socket to the stream it copies.
     for (const ClockCandidate& candidate : search.candidates) {
         ClockFit trial = aligned.clock;
-        applyClockSearch(aligned, search, candidate, engine.firstTsNs(), trial);
+        applyClockSearch(aligned, search, candidate, engine.timeOrigin(), engine.firstTsNs(), trial);
         clocks[logIndex] = callClock(aligned, trial, false);
         std::vector<TracedSocket> tried = sockets;
         std::vector<AmbiguousSocket> ambiguous;
@@ -272,7 +292,7 @@ LinkResult linkAndFit(StraceAlignment& alignment, const AnalysisEngine& engine, 
     for (uint32_t i = 0; i < alignment.logs.size(); ++i) {
         ClockFit& fit = alignment.logs[i].clock;
         fitResidual(linked.writeDelaySamplesNs[i], options, fit);
-        fit.offsetNs = fit.coarseNs + fit.residualNs;
+        fit.offsetNs = onCaptureClock(fit.coarseNs, fit.residualNs);
     }
     return linked;
 }
@@ -284,13 +304,15 @@ StraceAlignment alignStraceLogs(std::vector<AlignedLog> logs, const CaptureAnaly
     StraceAlignment alignment;
     alignment.logs = std::move(logs);
     const AnalysisEngine& engine = *capture.engine;
+    alignment.origin = engine.timeOrigin();
     const auto& connections = engine.connections();
 
     std::vector<int64_t> offsets(alignment.logs.size(), 0);
     for (uint32_t i = 0; i < alignment.logs.size(); ++i) {
         std::vector<TracedSocket> sockets = collectTracedSockets(alignment.logs[i].log, i);
         ClockFit& fit = alignment.logs[i].clock;
-        fit.coarseNs = coarseOffset(alignment.logs[i], sockets, connections, engine.firstTsNs(), options, fit);
+        fit.coarseNs = coarseOffset(alignment.logs[i], sockets, connections, engine.timeOrigin(), engine.firstTsNs(),
+                                    options, fit);
         offsets[i] = fit.coarseNs;
         alignment.sockets.insert(alignment.sockets.end(), std::make_move_iterator(sockets.begin()),
                                  std::make_move_iterator(sockets.end()));

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "align/log_time.hpp"
 #include "align/traced_socket.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "strace/strace_log.hpp"
@@ -63,10 +64,11 @@ struct StraceAlignment {
     std::vector<CallLink> links;                         ///< sorted by socket, then record
     std::vector<AmbiguousSocket> ambiguous;              ///< sockets refused by bytes-timing matching
     std::vector<std::vector<uint32_t>> connectionSockets;  ///< per connection id: its sockets
+    TimeOrigin origin;  ///< what the capture's clock counts from (AnalysisEngine::timeOrigin())
 
     /// A record's time on the capture's clock.
     [[nodiscard]] int64_t captureTsNs(uint32_t log, const SyscallRecord& record) const {
-        return record.tsNs + logs[log].clock.offsetNs;
+        return onCaptureClock(record.tsNs, logs[log].clock.offsetNs);
     }
     /// The link of a record, or null.
     [[nodiscard]] const CallLink* linkOf(uint32_t socket, uint32_t record) const;

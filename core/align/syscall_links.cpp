@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "align/log_time.hpp"
+
 namespace tcpscope {
 
 namespace {
@@ -79,8 +81,8 @@ LinkResult linkSyscallsToSegments(const std::vector<AlignedLog>& logs, const std
             if (first != nullptr) {
                 link.firstSegmentTsNs = first->tsNs;
                 if (isWrite && first->offset <= position) {
-                    result.writeDelaySamplesNs[socket.log].push_back(first->tsNs -
-                                                                     (record.tsNs + logToCaptureNs[socket.log]));
+                    result.writeDelaySamplesNs[socket.log].push_back(
+                        first->tsNs - onCaptureClock(record.tsNs, logToCaptureNs[socket.log]));
                 }
             }
             position += bytes;

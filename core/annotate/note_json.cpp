@@ -12,12 +12,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-void putTime(Json& object, const char* name, int64_t tsNs, NoteTimeForm form) {
+void putTime(Json& object, const char* name, int64_t tsNs, NoteTimeForm form, TimeOrigin origin) {
     if (form == NoteTimeForm::Nanoseconds) {
         object[std::string(name) + "_ns"] = tsNs;
     } else {
         // Microsecond fractions, as every time of the report.
-        object[name] = static_cast<double>(tsNs / 1000) / 1e6;
+        const double seconds = static_cast<double>(tsNs / 1000) / 1e6;
+        object[name] = origin.isEpoch() ? seconds : static_cast<double>(origin.epochSeconds) + seconds;
     }
 }
 
@@ -67,27 +68,29 @@ NoteTarget targetFromJson(const nlohmann::json& target) {
 
 }  // namespace
 
-Json noteToJson(const Note& note, NoteTimeForm form) {
+Json noteToJson(const Note& note, NoteTimeForm form, TimeOrigin captureOrigin) {
     Json target = Json::object();
     target["type"] = noteTargetTypeName(note.target);
     std::visit(Overloaded{[&](const PacketNoteTarget& packet) {
                               target["frame"] = packet.frame;
                               target["file"] = packet.file;
-                              putTime(target, "ts", packet.tsNs, form);
+                              putTime(target, "ts", packet.tsNs, form, captureOrigin);
                           },
                           [&](const SyscallNoteTarget& call) {
                               target["log"] = call.logFile;
                               target["line"] = call.line;
-                              putTime(target, "ts", call.tsNs, form);
+                              putTime(target, "ts", call.tsNs, form, captureOrigin);
                           },
                           [&](const FindingNoteTarget& finding) {
                               target["kind"] = std::string(findingKindName(finding.kind));
                               target["connection"] = finding.connection;
-                              putTime(target, "ts", finding.tsNs, form);
+                              putTime(target, "ts", finding.tsNs, form, captureOrigin);
                           },
                           [&](const SpanNoteTarget& span) {
-                              putTime(target, form == NoteTimeForm::Nanoseconds ? "start" : "ts", span.startNs, form);
-                              putTime(target, form == NoteTimeForm::Nanoseconds ? "end" : "end_ts", span.endNs, form);
+                              putTime(target, form == NoteTimeForm::Nanoseconds ? "start" : "ts", span.startNs, form,
+                                      captureOrigin);
+                              putTime(target, form == NoteTimeForm::Nanoseconds ? "end" : "end_ts", span.endNs, form,
+                                      captureOrigin);
                           }},
                note.target);
     Json object = Json::object();
@@ -96,7 +99,7 @@ Json noteToJson(const Note& note, NoteTimeForm form) {
     if (note.readOnly()) {
         object[form == NoteTimeForm::Nanoseconds ? "created_ns" : "created"] = nullptr;  // unknown for a capture's comment
     } else {
-        putTime(object, "created", note.createdNs, form);
+        putTime(object, "created", note.createdNs, form, TimeOrigin{});  // the wall clock, not the capture's
     }
     object["origin"] = noteOriginName(note.origin);
     object["target"] = std::move(target);

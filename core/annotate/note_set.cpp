@@ -4,18 +4,17 @@
 #include <iterator>
 #include <utility>
 
+#include "text/valid_utf8.hpp"
+
 namespace tcpscope {
 
 namespace {
 
+// A note's text as every writer may take it: valid UTF-8 (whoever typed it or wrote the file it
+// came from), no longer than the limit.
 std::string bounded(std::string text) {
-    if (text.size() > kMaxNoteTextBytes) {
-        size_t cut = kMaxNoteTextBytes;
-        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
-            --cut;  // do not split a UTF-8 sequence
-        }
-        text.resize(cut);
-    }
+    makeValidUtf8(text);
+    text.resize(utf8Prefix(text, kMaxNoteTextBytes).size());
     return text;
 }
 

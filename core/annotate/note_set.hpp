@@ -11,7 +11,7 @@ namespace tcpscope {
 /// already in the pcapng files (read-only). Kept in id order; ids are never reused.
 class NoteSet {
 public:
-    /// Adds a user note and returns its id. The text is cut to kMaxNoteTextBytes.
+    /// Adds a user note and returns its id. The text is made valid UTF-8 and cut to kMaxNoteTextBytes.
     uint64_t add(NoteTarget target, std::string text, int64_t createdNs);
     /// Adds a note read from a sidecar, keeping its id (and so the next ids above it).
     void restore(Note note);

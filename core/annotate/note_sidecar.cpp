@@ -1,6 +1,7 @@
 #include "annotate/note_sidecar.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,11 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "annotate/note_json.hpp"
+#include "text/json_text.hpp"
 
 namespace tcpscope {
 
@@ -130,7 +130,7 @@ void writeNoteSidecar(const std::string& path, const NoteSidecar& sidecar) {
             notes.push_back(noteToJson(note, NoteTimeForm::Nanoseconds));
         }
     }
-    const std::string text = document.dump(2) + "\n";
+    const std::string text = jsonText(document, 2) + "\n";
 
     const std::string temporary = fmt::format("{}.tmp-{}", path, ::getpid());
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -81,6 +81,7 @@ PcapngCopyResult copyFrames(std::vector<OpenCapture>& inputs, const std::vector<
             PcapngInterfaceInfo interface;
             interface.linkType = packet.linkType;
             interface.tsResolutionDigits = earliest->tsResolutionDigits;
+            interface.tsOffsetSeconds = earliest->reader->timeOrigin().epochSeconds;  // a capture far from the epoch
             found = interfaceOf.emplace(key, writer.addInterface(interface)).first;
         }
         PcapngPacket copy{found->second, packet.tsNs, std::max(packet.originalLength, packet.capturedLength),

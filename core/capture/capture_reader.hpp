@@ -1,11 +1,13 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "capture/capture_error.hpp"
 #include "capture/raw_packet.hpp"
+#include "capture/time_origin.hpp"
 
 namespace tcpscope {
 
@@ -13,6 +15,13 @@ namespace tcpscope {
 struct CaptureFormat {
     std::string container;    ///< "pcap", "pcap-ns" (nanosecond pcap) or "pcapng"
     std::string compression;  ///< "none", "gzip" or "zstd"
+};
+
+/// Where a file ends inside a record: the capture was cut short (copied while it was still being
+/// written, a download cut off). The partial record is left out; everything before it is read.
+struct CutShort {
+    uint64_t recordOffset = 0;  ///< where the partial record (or its header) starts
+    uint64_t bytesLeft = 0;     ///< bytes of it in the file
 };
 
 /// Streaming reader of one capture file (pcap or pcapng, optionally gzip or zstd compressed).
@@ -36,12 +45,17 @@ public:
     [[nodiscard]] virtual const std::vector<InputProblem>& warnings() const = 0;
     /// The problem that stopped reading early, if any.
     [[nodiscard]] virtual const InputProblem* error() const = 0;
+    /// Set once the end of the file is reached inside a record (also said as a warning).
+    [[nodiscard]] virtual const std::optional<CutShort>& cutShort() const = 0;
+    /// What the packets' tsNs count from: the epoch, unless the file's first timed packet lies
+    /// outside 1824 to 2116 (TimeOrigin::forFirstPacket); fixed once that packet is read.
+    [[nodiscard]] virtual TimeOrigin timeOrigin() const = 0;
     /// Bytes of the file (compressed bytes for compressed files) consumed so far, for progress.
     [[nodiscard]] virtual uint64_t bytesConsumed() const = 0;
     /// Size of the file in bytes, or 0 when unknown (a pipe).
     [[nodiscard]] virtual uint64_t fileSize() const = 0;
     [[nodiscard]] virtual const std::string& path() const = 0;
-    /// Comments of the file's sections (pcapng shb_comment), in file order; empty for pcap.
+    /// Comments of the file's sections (pcapng shb_comment, valid UTF-8), in file order; empty for pcap.
     [[nodiscard]] virtual const std::vector<std::string>& sectionComments() const;
 };
 

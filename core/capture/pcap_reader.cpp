@@ -65,8 +65,9 @@ void PcapReader::finish(uint64_t recordOffset, const char* what) {
     done_ = true;
     const size_t left = source_.available();
     if (left > 0 && source_.error() == nullptr) {
-        source_.warn(recordOffset, fmt::format("file ends {} into a packet {}; the partial record is ignored",
-                                               bytesText(left), what));
+        endInsideRecord(
+            recordOffset, left,
+            fmt::format("file ends {} into a packet {}; the partial record is ignored", bytesText(left), what));
     }
 }
 

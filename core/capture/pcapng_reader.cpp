@@ -1,12 +1,13 @@
 #include "capture/pcapng_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "capture/file_byte_order.hpp"
 #include "capture/pcapng_options.hpp"
+#include "text/valid_utf8.hpp"
 
 namespace tcpscope {
 
@@ -76,11 +77,12 @@ void PcapngReader::endOfFile(uint64_t blockOffset, uint32_t blockLength) {
         return;
     }
     if (blockLength == 0) {
-        source_.warn(blockOffset,
-                     fmt::format("file ends {} into a block header; the partial block is ignored", bytesText(left)));
+        endInsideRecord(blockOffset, left,
+                        fmt::format("file ends {} into a block header; the partial block is ignored", bytesText(left)));
     } else {
-        source_.warn(blockOffset, fmt::format("file ends {} into a block of {}; the partial block is ignored",
-                                              bytesText(left), bytesText(blockLength)));
+        endInsideRecord(blockOffset, left,
+                        fmt::format("file ends {} into a block of {}; the partial block is ignored", bytesText(left),
+                                    bytesText(blockLength)));
     }
 }
 
@@ -191,7 +193,7 @@ bool PcapngReader::startSection(const Block& block) {
     PcapngOption option;
     while (options.next(option)) {
         if (option.code == pcapngopt::kComment && sectionComments_.size() < kMaxSectionComments) {
-            sectionComments_.emplace_back(optionText(option));
+            sectionComments_.push_back(validUtf8(optionText(option)));
         }
     }
     if (options.malformed()) {
@@ -276,7 +278,7 @@ bool PcapngReader::fillPacket(const Block& block, uint32_t interfaceId, uint64_t
     const Interface& interface = interfaces_[interfaceId];
     const uint8_t* data = block.body + kPacketFixedBytes;
     const size_t dataBytes = std::min(padded4(capturedLength), dataSpace);
-    packet.tsNs = interface.scale.toNs(timestamp);
+    packet.tsNs = packetTimeNs(interface.scale.toEpochTime(timestamp), block.offset);
     packet.capturedLength = capturedLength;
     packet.originalLength = originalLength;
     packet.linkType = interface.linkType;
@@ -324,7 +326,12 @@ std::string_view PcapngReader::findComment(const uint8_t* options, size_t length
     PcapngOption option;
     while (reader.next(option)) {
         if (option.code == pcapngopt::kComment) {
-            return optionText(option);
+            const std::string_view text = optionText(option);
+            if (isValidUtf8(text)) {
+                return text;
+            }
+            repairedComment_ = validUtf8(text);
+            return repairedComment_;
         }
     }
     if (reader.malformed()) {

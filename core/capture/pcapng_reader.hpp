@@ -50,12 +50,13 @@ private:
     /// warning) when the packet cannot be delivered.
     bool fillPacket(const Block& block, uint32_t interfaceId, uint64_t timestamp, uint32_t capturedLength,
                     uint32_t originalLength, RawPacket& packet);
-    /// The first opt_comment among the options, or empty.
+    /// The first opt_comment among the options (made valid UTF-8), or empty.
     std::string_view findComment(const uint8_t* options, size_t length);
     void warnOnce(bool& warned, uint64_t offset, std::string reason);
 
     std::vector<Interface> interfaces_;
     std::vector<std::string> sectionComments_;
+    std::string repairedComment_;  ///< the current packet's comment when its bytes were not valid UTF-8
     bool swapped_ = false;
     bool done_ = false;
     bool warnedMalformedOption_ = false;

@@ -27,6 +27,7 @@ constexpr uint16_t kIfName = 2;
 constexpr uint16_t kIfDescription = 3;
 constexpr uint16_t kIfTsresol = 9;
 constexpr uint16_t kIfFilter = 11;
+constexpr uint16_t kIfTsoffset = 14;
 constexpr uint16_t kIsbStartTime = 2;
 constexpr uint16_t kIsbEndTime = 3;
 constexpr uint16_t kIsbIfReceived = 4;
@@ -96,6 +97,9 @@ uint32_t PcapngWriter::addInterface(const PcapngInterfaceInfo& interface) {
     putOption(kIfName, interface.name);
     putOption(kIfDescription, interface.description);
     putOption(kIfTsresol, std::span<const uint8_t>(&interface.tsResolutionDigits, 1));
+    if (interface.tsOffsetSeconds != 0) {
+        putOption64(kIfTsoffset, static_cast<uint64_t>(interface.tsOffsetSeconds));
+    }
     if (!interface.filter.empty()) {
         std::vector<uint8_t> filter{kLibpcapFilterString};
         filter.insert(filter.end(), interface.filter.begin(), interface.filter.end());

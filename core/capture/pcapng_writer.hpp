@@ -31,12 +31,15 @@ struct PcapngInterfaceInfo {
     /// if_tsresol: this interface's timestamps are in 10^-digits seconds (0..9; 6: microseconds,
     /// 9: nanoseconds). Times of its packets are cut to this resolution.
     uint8_t tsResolutionDigits = 9;
+    /// if_tsoffset: this interface's packet times count from this many seconds after the epoch
+    /// (a capture far from it, TimeOrigin); written only when not 0.
+    int64_t tsOffsetSeconds = 0;
 };
 
 /// One packet (Enhanced Packet Block).
 struct PcapngPacket {
     uint32_t interfaceId = 0;         ///< as returned by addInterface()
-    int64_t tsNs = 0;                 ///< capture time, nanoseconds since the Unix epoch
+    int64_t tsNs = 0;                 ///< capture time, nanoseconds after the interface's tsOffsetSeconds
     uint32_t originalLength = 0;      ///< length on the wire (at least data.size())
     std::span<const uint8_t> data;    ///< the captured bytes
     std::string_view comment;         ///< opt_comment, left out if empty

@@ -19,14 +19,15 @@ inline constexpr uint32_t kLinuxSll2 = 276; ///< Linux cooked capture v2 (tcpdum
 /// One captured frame as stored in the file. `data` points into the reader's buffer and stays
 /// valid only until the next call to that reader's next().
 struct RawPacket {
-    int64_t tsNs = 0;             ///< capture time, nanoseconds since the Unix epoch
+    int64_t tsNs = 0;             ///< capture time, nanoseconds since the reader's timeOrigin() (the epoch, for
+                                  ///< any time from 1824 to 2116)
     uint32_t capturedLength = 0;  ///< bytes present in `data`
     uint32_t originalLength = 0;  ///< length on the wire
     uint32_t linkType = 0;        ///< LINKTYPE_* of the interface the frame came from
     uint32_t interfaceId = 0;     ///< pcapng interface index (0 for pcap)
     uint64_t recordOffset = 0;    ///< byte offset of the record in the (decompressed) capture stream
     const uint8_t* data = nullptr;
-    std::string_view comment;     ///< pcapng opt_comment of the packet, empty if none
+    std::string_view comment;  ///< pcapng opt_comment of the packet (valid UTF-8), empty if none
 };
 
 }  // namespace tcpscope

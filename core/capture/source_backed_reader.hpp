@@ -1,4 +1,6 @@
 #pragma once
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -14,6 +16,8 @@ public:
     [[nodiscard]] const CaptureFormat& format() const final { return format_; }
     [[nodiscard]] const std::vector<InputProblem>& warnings() const final { return source_.warnings(); }
     [[nodiscard]] const InputProblem* error() const final { return source_.error(); }
+    [[nodiscard]] const std::optional<CutShort>& cutShort() const final { return cutShort_; }
+    [[nodiscard]] TimeOrigin timeOrigin() const final { return origin_; }
     [[nodiscard]] uint64_t bytesConsumed() const final { return source_.bytesConsumed(); }
     [[nodiscard]] uint64_t fileSize() const final { return source_.fileSize(); }
     [[nodiscard]] const std::string& path() const final { return source_.name(); }
@@ -30,8 +34,38 @@ protected:
         throw CaptureError(InputProblem{source_.name(), offset, std::move(reason)});
     }
 
+    /// Notes that the file ends `bytesLeft` bytes into the record at `recordOffset`, and says so.
+    void endInsideRecord(uint64_t recordOffset, uint64_t bytesLeft, std::string reason) {
+        cutShort_ = CutShort{recordOffset, bytesLeft};
+        source_.warn(recordOffset, std::move(reason));
+    }
+
+    /// `time` as nanoseconds after the file's origin, which the first call chooses. A packet more
+    /// than 146 years from it is held at kPacketTimeReachNs, with a warning (once).
+    int64_t packetTimeNs(EpochTime time, uint64_t recordOffset) {
+        if (!originChosen_) {
+            origin_ = TimeOrigin::forFirstPacket(time);
+            originChosen_ = true;
+        }
+        const std::optional<int64_t> ns = origin_.relativeNs(time);
+        if (ns && heldPacketTimeNs(*ns) == *ns) {
+            return *ns;
+        }
+        if (!warnedTimeRange_) {
+            warnedTimeRange_ = true;
+            source_.warn(recordOffset,
+                         "packet time more than 146 years from the file's first packet; held at the "
+                         "limit (reported once)");
+        }
+        return time.seconds < origin_.epochSeconds ? -kPacketTimeReachNs : kPacketTimeReachNs;
+    }
+
     ByteSource source_;
     CaptureFormat format_;
+    std::optional<CutShort> cutShort_;
+    TimeOrigin origin_;
+    bool originChosen_ = false;
+    bool warnedTimeRange_ = false;
 };
 
 }  // namespace tcpscope

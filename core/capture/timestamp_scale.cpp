@@ -12,16 +12,23 @@ __extension__ typedef unsigned __int128 Uint128;  // NOLINT
 constexpr uint64_t kNsPerSecond = 1'000'000'000;
 constexpr int kNsDigits = 9;
 
-int64_t clampToInt64(Int128 value) {
+// Whole seconds of a count of nanoseconds, rounded down and held at the int64 limits.
+EpochTime splitSeconds(Int128 ns) {
+    Int128 seconds = ns / kNsPerSecond;
+    Int128 fraction = ns % kNsPerSecond;
+    if (fraction < 0) {
+        fraction += kNsPerSecond;
+        --seconds;
+    }
     constexpr auto kMax = std::numeric_limits<int64_t>::max();
     constexpr auto kMin = std::numeric_limits<int64_t>::min();
-    if (value > kMax) {
-        return kMax;
+    if (seconds > kMax) {
+        return EpochTime{kMax, static_cast<uint32_t>(kNsPerSecond - 1)};
     }
-    if (value < kMin) {
-        return kMin;
+    if (seconds < kMin) {
+        return EpochTime{kMin, 0};
     }
-    return static_cast<int64_t>(value);
+    return EpochTime{static_cast<int64_t>(seconds), static_cast<uint32_t>(fraction)};
 }
 
 /// 10^exponent, or 0 when it does not fit in 64 bits (exponent > 19).
@@ -56,7 +63,7 @@ TimestampScale TimestampScale::fromTsresol(uint8_t tsresol, int64_t offsetSecond
     return scale;
 }
 
-int64_t TimestampScale::toNs(uint64_t units) const {
+EpochTime TimestampScale::toEpochTime(uint64_t units) const {
     Int128 ns = 0;
     switch (kind_) {
     case Kind::Multiply:
@@ -69,7 +76,7 @@ int64_t TimestampScale::toNs(uint64_t units) const {
         ns = static_cast<Int128>((Uint128{units} * kNsPerSecond) >> shift_);
         break;
     }
-    return clampToInt64(ns + Int128{offsetSeconds_} * static_cast<Int128>(kNsPerSecond));
+    return splitSeconds(ns + Int128{offsetSeconds_} * static_cast<Int128>(kNsPerSecond));
 }
 
 }  // namespace tcpscope

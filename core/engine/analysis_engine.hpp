@@ -12,6 +12,7 @@
 
 #include "capture/bpf_filter.hpp"
 #include "capture/raw_packet.hpp"
+#include "capture/time_origin.hpp"
 #include "decode/decoded_packet.hpp"
 #include "engine/duplicate_frames.hpp"
 #include "engine/segment_observer.hpp"
@@ -170,6 +171,10 @@ public:
     [[nodiscard]] const std::vector<uint32_t>& duplicateFrames() const { return duplicateFrames_; }
     [[nodiscard]] const std::vector<uint32_t>& backwardFrames() const { return backwardFrames_; }
     static constexpr size_t kListedQualityFrames = 100;
+    /// What every time of the engine (packets, connections, findings) counts from: the epoch but
+    /// for captures far in the past or future (TimeOrigin). Set by the loader before the first push.
+    [[nodiscard]] TimeOrigin timeOrigin() const { return timeOrigin_; }
+    void setTimeOrigin(TimeOrigin origin) { timeOrigin_ = origin; }
     /// Capture time of the first and last frame pushed (0 before any).
     [[nodiscard]] int64_t firstTsNs() const { return firstTsNs_; }
     [[nodiscard]] int64_t lastTsNs() const { return lastTsNs_; }
@@ -207,6 +212,7 @@ private:
     std::vector<uint32_t> backwardFrames_;
     std::vector<SegmentObserver*> observers_;
     std::vector<PacketComment> comments_;
+    TimeOrigin timeOrigin_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
     int64_t clockNs_ = 0;  // the last advanceClock()

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
+#include <optional>
 #include <span>
 #include <thread>
 
@@ -20,6 +22,7 @@ struct OpenInput {
     RawPacket pending;
     bool hasPending = false;
     InputSummary summary;
+    int64_t shiftNs = 0;  // from the reader's time origin to the one the inputs share
 };
 
 void advance(OpenInput& input) {
@@ -27,7 +30,40 @@ void advance(OpenInput& input) {
     if (!input.hasPending) {
         return;
     }
+    if (input.shiftNs != 0) {
+        input.pending.tsNs = heldPacketTimeNs(shiftedNs(input.pending.tsNs, input.shiftNs));
+    }
     countFrame(input.summary, input.pending.linkType);
+}
+
+// The origin every input's times are put on (the epoch unless the earliest first packet lies far
+// from it), and each input's shift to it. Called with each input's first frame pending.
+TimeOrigin shareTimeOrigin(std::vector<OpenInput>& inputs) {
+    std::optional<EpochTime> earliest;
+    for (const OpenInput& input : inputs) {
+        if (input.hasPending) {
+            const EpochTime first = input.reader->timeOrigin().absolute(input.pending.tsNs);
+            earliest = earliest ? std::min(*earliest, first) : first;
+        }
+    }
+    const TimeOrigin shared = earliest ? TimeOrigin::forFirstPacket(*earliest) : TimeOrigin{};
+    for (OpenInput& input : inputs) {
+        const TimeOrigin own = input.reader->timeOrigin();
+        if (own == shared) {
+            continue;
+        }
+        const std::optional<int64_t> shift = shared.shiftFromNs(own);
+        if (!shift || heldPacketTimeNs(*shift) != *shift) {
+            input.summary.warnings.push_back(InputProblem{input.summary.path, 0,
+                                                          "its packets are more than 146 years after the first "
+                                                          "file's; their times are held at the limit"});
+        }
+        input.shiftNs = shift.value_or(std::numeric_limits<int64_t>::max());
+        if (input.hasPending) {
+            input.pending.tsNs = heldPacketTimeNs(shiftedNs(input.pending.tsNs, input.shiftNs));
+        }
+    }
+    return shared;
 }
 
 void closeOut(OpenInput& input) { closeSummary(input.summary, *input.reader); }
@@ -272,11 +308,12 @@ void countFrame(InputSummary& summary, uint32_t linkType) {
 void closeSummary(InputSummary& summary, const CaptureReader& reader) {
     summary.format = reader.format();
     summary.bytes = reader.bytesConsumed();
-    summary.warnings = reader.warnings();
+    summary.warnings.insert(summary.warnings.begin(), reader.warnings().begin(), reader.warnings().end());
     if (const InputProblem* problem = reader.error()) {
         summary.errors.push_back(*problem);
     }
     summary.comments = reader.sectionComments();
+    summary.cutShort = reader.cutShort();
 }
 
 std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, AnalysisEngine& engine,
@@ -295,6 +332,7 @@ std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, An
     for (OpenInput& input : inputs) {
         advance(input);
     }
+    engine.setTimeOrigin(shareTimeOrigin(inputs));
     if (useReadingThread(engine)) {
         analyseWithReadingThread(inputs, engine, progress, stop, checkpoint);
     } else {

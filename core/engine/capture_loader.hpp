@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct InputSummary {
     std::vector<uint32_t> linkTypes;        ///< link types of its frames, in order of first use
     std::vector<InputProblem> warnings;     ///< non-fatal: a file cut short, a bad option
     std::vector<InputProblem> errors;       ///< reading stopped here; earlier frames were kept
+    std::optional<CutShort> cutShort;       ///< the file ends inside a record: the capture was cut short
     std::vector<std::string> comments;      ///< section comments of a pcapng file
 };
 

@@ -31,8 +31,14 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         }
     }
     if (investigation.alignment) {
-        confirmFindingsWithSyscalls(investigation.analysis.findings, *investigation.alignment,
-                                    *investigation.analysis.engine);
+        if (std::optional<StraceMismatch> mismatch =
+                findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
+            investigation.straceMismatch = std::move(mismatch);
+            investigation.alignment.reset();
+        } else {
+            confirmFindingsWithSyscalls(investigation.analysis.findings, *investigation.alignment,
+                                        *investigation.analysis.engine);
+        }
     }
     if (!stopped) {
         investigation.incidents = buildIncidents(investigation.analysis, options.detectors);

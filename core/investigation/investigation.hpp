@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "align/strace_alignment.hpp"
+#include "align/strace_fit.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "incident/incident.hpp"
 #include "points/capture_point.hpp"
@@ -35,6 +36,10 @@ struct Investigation {
     std::optional<StraceAlignment> alignment;
     /// "FILE: reason" when a strace log could not be read; the analysis stands without the calls.
     std::string straceProblem;
+    /// A strace log that was read but does not fit the capture (no strace log at all, no call in
+    /// the capture's time, no socket tied to its connections): the analysis stands without the
+    /// calls (`alignment` is empty), and the clients say it as an error.
+    std::optional<StraceMismatch> straceMismatch;
     /// With capture points: each point's clock and what it saw, and the hops between them.
     std::optional<CapturePointsSummary> points;
     /// With several points: where each segment was seen.
@@ -48,7 +53,8 @@ struct Investigation {
 /// (or the capture points) with every detector, then parses the strace logs, puts their calls on
 /// the capture's clock and confirms the findings with them. Throws CaptureError if a capture cannot
 /// be opened or is not a capture, BpfFilterError if the filter is invalid; a strace log that cannot
-/// be read is not an error of the investigation (straceProblem). `progress`, `stop` and `checkpoint`
+/// be read is not an error of the investigation (straceProblem), nor is one that does not fit the
+/// capture (straceMismatch). `progress`, `stop` and `checkpoint`
 /// (each may be null) follow the loading; capture points give no checkpoint (their clocks are
 /// fitted before the first frame is analysed). Once a stop is requested, the strace logs are left unread.
 Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progress = nullptr,

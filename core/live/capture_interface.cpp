@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "live/live_error.hpp"
+#include "text/valid_utf8.hpp"
 
 namespace tcpscope {
 
@@ -42,8 +43,9 @@ std::vector<CaptureInterface> listCaptureInterfaces() {
     std::vector<CaptureInterface> interfaces;
     for (const pcap_if_t* device = devices; device != nullptr; device = device->next) {
         CaptureInterface interface;
-        interface.name = device->name;
-        interface.description = device->description != nullptr ? device->description : "";
+        // Shown and written as JSON: valid UTF-8 (a name is typed back by the user, never read from here).
+        interface.name = validUtf8(device->name);
+        interface.description = validUtf8(device->description != nullptr ? device->description : "");
         for (const pcap_addr_t* address = device->addresses; address != nullptr; address = address->next) {
             if (std::string text = addressText(address->addr); !text.empty()) {
                 interface.addresses.push_back(std::move(text));

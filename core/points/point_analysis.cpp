@@ -94,6 +94,10 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
     for (PointInput& input : inputs) {
         advance(input, clocks[input.point]);
     }
+    // Files of one era share their origin (TimeOrigin): the reference point's first file gives it.
+    if (!inputs.empty()) {
+        engine.setTimeOrigin(inputs.front().reader->timeOrigin());
+    }
     TcpSegment segment;
     PacketTooBig tooBig;
     uint64_t pushed = 0;

@@ -28,7 +28,8 @@ bool isSynAck(const IndexedPacket& packet) {
 
 // The handshake of `connection`: its client's SYNs and its server's SYN-ACKs until the server's
 // first packet without SYN (it took the connection), or nullopt if no SYN of the client was seen.
-std::optional<RetriedHandshake> handshakeOf(const PacketIndex& packets, const Connection& connection) {
+std::optional<RetriedHandshake> handshakeOf(const PacketIndex& packets, const Connection& connection,
+                                            TimeOrigin origin) {
     RetriedHandshake handshake;
     handshake.connection = connection.id;
     handshake.client = connection.client.toString();
@@ -59,23 +60,25 @@ std::optional<RetriedHandshake> handshakeOf(const PacketIndex& packets, const Co
         handshake.answerNs = *answer;
     }
     handshake.waitNs = handshake.answerNs.value_or(lastSynNs) - handshake.firstSynNs;
-    handshake.label = retriedHandshakeLabel(handshake);
+    handshake.label = retriedHandshakeLabel(handshake, origin);
     return handshake;
 }
 
 }  // namespace
 
-std::string utcTimeOfDay(int64_t tsNs) {
+std::string utcTimeOfDay(TimeOrigin origin, int64_t tsNs) {
     // "2026-11-21 03:29:51.934567" -> "03:29:51.934"
-    return utcTimestamp(tsNs).substr(11, 12);
+    const std::string stamp = utcTimestamp(origin, tsNs);
+    return stamp.substr(stamp.find(' ') + 1, 12);
 }
 
-std::string retriedHandshakeLabel(const RetriedHandshake& handshake) {
+std::string retriedHandshakeLabel(const RetriedHandshake& handshake, TimeOrigin origin) {
     const std::string retried = handshake.retriedSynsNs.empty()
                                     ? std::string("SYN not retried")
                                     : fmt::format("SYN retried {}x", handshake.retriedSynsNs.size());
-    const std::string answer =
-        handshake.answerNs ? fmt::format("answered at {} UTC", utcTimeOfDay(*handshake.answerNs)) : "never answered";
+    const std::string answer = handshake.answerNs
+                                   ? fmt::format("answered at {} UTC", utcTimeOfDay(origin, *handshake.answerNs))
+                                   : "never answered";
     return fmt::format("+{}: {}, {}", reportDuration(static_cast<double>(handshake.waitNs) / 1e6), retried, answer);
 }
 
@@ -123,7 +126,8 @@ HandshakeRetries handshakeRetries(const CaptureAnalysis& analysis, std::span<con
     }
     std::vector<RetriedHandshake> rows;
     for (const auto& entry : longest) {
-        if (std::optional<RetriedHandshake> handshake = handshakeOf(packets, connections[entry.first])) {
+        if (std::optional<RetriedHandshake> handshake =
+                handshakeOf(packets, connections[entry.first], analysis.engine->timeOrigin())) {
             rows.push_back(std::move(*handshake));
         }
     }

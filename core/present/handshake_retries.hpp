@@ -45,9 +45,9 @@ std::string handshakesLeftOutText(const HandshakeRetries& retries);
 std::string handshakeRetriesNote(const HandshakeRetries& retries);
 
 /// "+35.7 s: SYN retried 9x, answered at 03:29:51.934 UTC", "+3.0 s: SYN retried 2x, never answered".
-std::string retriedHandshakeLabel(const RetriedHandshake& handshake);
+std::string retriedHandshakeLabel(const RetriedHandshake& handshake, TimeOrigin origin);
 
-/// "03:29:51.934": the UTC time of day to the millisecond.
-std::string utcTimeOfDay(int64_t tsNs);
+/// "03:29:51.934": the UTC time of day to the millisecond of the capture time `tsNs` after `origin`.
+std::string utcTimeOfDay(TimeOrigin origin, int64_t tsNs);
 
 }  // namespace tcpscope

@@ -1,32 +1,62 @@
 #include "present/value_format.hpp"
 
-#include <cmath>
-#include <ctime>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "decode/decoded_packet.hpp"
 
 namespace tcpscope {
 
-double epochSeconds(int64_t tsNs) {
-    const int64_t micros = tsNs >= 0 ? (tsNs + 500) / 1000 : (tsNs - 500) / 1000;
-    return static_cast<double>(micros) / 1e6;
+namespace {
+
+__extension__ typedef __int128 Int128;  // NOLINT: the 128-bit type has no standard name
+
+constexpr int64_t kSecondsPerDay = 86'400;
+
+struct CivilDate {
+    int64_t year = 0;
+    unsigned month = 0;  // 1 to 12
+    unsigned day = 0;    // 1 to 31
+};
+
+// The proleptic Gregorian date `days` after 1970-01-01, for any int64 count of days (Howard
+// Hinnant's civil_from_days; gmtime's int year ends at 2 billion years).
+CivilDate civilFromDays(int64_t days) {
+    const Int128 shifted = Int128{days} + 719'468;
+    const Int128 era = (shifted >= 0 ? shifted : shifted - 146'096) / 146'097;
+    const auto dayOfEra = static_cast<int64_t>(shifted - era * 146'097);  // [0, 146096]
+    const int64_t yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36'524 - dayOfEra / 146'096) / 365;  // [0, 399]
+    const int64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);               // [0, 365]
+    const int64_t monthIndex = (5 * dayOfYear + 2) / 153;  // [0, 11], March first
+    CivilDate date;
+    date.day = static_cast<unsigned>(dayOfYear - (153 * monthIndex + 2) / 5 + 1);
+    date.month = static_cast<unsigned>(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9);
+    date.year = static_cast<int64_t>(Int128{yearOfEra} + era * 400 + (date.month <= 2 ? 1 : 0));
+    return date;
 }
 
-std::string utcTimestamp(int64_t tsNs) {
-    constexpr int64_t kNsPerSecond = 1'000'000'000;
-    int64_t seconds = tsNs / kNsPerSecond;
-    int64_t fractionNs = tsNs % kNsPerSecond;
-    if (fractionNs < 0) {
-        fractionNs += kNsPerSecond;
-        --seconds;
+}  // namespace
+
+double epochSeconds(TimeOrigin origin, int64_t tsNs) {
+    const int64_t micros = tsNs >= 0 ? (tsNs + 500) / 1000 : (tsNs - 500) / 1000;
+    if (origin.isEpoch()) {
+        return static_cast<double>(micros) / 1e6;
     }
-    const auto asTime = static_cast<time_t>(seconds);
-    std::tm utc{};
-    gmtime_r(&asTime, &utc);
-    return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
-                       utc.tm_hour, utc.tm_min, utc.tm_sec, fractionNs / 1000);
+    return static_cast<double>(Int128{origin.epochSeconds} * 1'000'000 + micros) / 1e6;
+}
+
+std::string utcTimestamp(TimeOrigin origin, int64_t tsNs) {
+    const EpochTime time = origin.absolute(tsNs);
+    int64_t days = time.seconds / kSecondsPerDay;
+    int64_t secondOfDay = time.seconds % kSecondsPerDay;
+    if (secondOfDay < 0) {
+        secondOfDay += kSecondsPerDay;
+        --days;
+    }
+    const CivilDate date = civilFromDays(days);
+    return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}", date.year, date.month, date.day, secondOfDay / 3600,
+                       secondOfDay / 60 % 60, secondOfDay % 60, time.nanoseconds / 1000);
 }
 
 double milliseconds(int64_t durationNs) { return std::round(static_cast<double>(durationNs) / 1e3) / 1e3; }

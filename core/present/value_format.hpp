@@ -2,15 +2,19 @@
 #include <cstdint>
 #include <string>
 
+#include "capture/time_origin.hpp"
 #include "tcp/connection.hpp"
 #include "tcp/packet_index.hpp"
 
 namespace tcpscope {
 
-/// Epoch seconds with microsecond fractions, the time form of the JSON report.
-double epochSeconds(int64_t tsNs);
-/// "2026-11-21 03:09:55.123456" in UTC, the time form of the text report.
-std::string utcTimestamp(int64_t tsNs);
+/// Epoch seconds with microsecond fractions, the time form of the JSON report, of the capture time
+/// `tsNs` after `origin` (AnalysisEngine::timeOrigin()). Far from the epoch a double holds fewer
+/// fractional digits: the value is then the nearest double.
+double epochSeconds(TimeOrigin origin, int64_t tsNs);
+/// "2026-11-21 03:09:55.123456" in UTC, the time form of the text report, of the capture time
+/// `tsNs` after `origin`; any year from -292 billion to 292 billion.
+std::string utcTimestamp(TimeOrigin origin, int64_t tsNs);
 /// Milliseconds, rounded to microseconds.
 double milliseconds(int64_t durationNs);
 /// TCP flags in tcpdump's notation: "S", "S.", "P.", "F.", "R", "." (ACK), with E/W/U when set.

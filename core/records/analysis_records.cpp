@@ -13,14 +13,15 @@ RecordCounts writeAnalysisRecords(const RecordSource& source, const CaptureAnaly
     const std::vector<TimeLostByKind> timeLost = timeLostByFlow(analysis);
     for (size_t i = 0; i < connections.size(); ++i) {
         const Connection& connection = connections[i];
-        sink.write(RecordType::Flow, connection.firstTsNs, flowRecord(source, connection, timeLost[i]));
+        sink.write(RecordType::Flow, source.origin.epochNs(connection.firstTsNs),
+                   flowRecord(source, connection, timeLost[i]));
         ++counts.byType[static_cast<size_t>(RecordType::Flow)];
     }
     Finding described;
     for (size_t i = 0; i < analysis.findings.size(); ++i) {
         const Finding& finding = analysis.completeFinding(i, described);
         const Connection* flow = finding.connection < connections.size() ? &connections[finding.connection] : nullptr;
-        sink.write(RecordType::Finding, finding.tsNs, findingRecord(source, finding, flow));
+        sink.write(RecordType::Finding, source.origin.epochNs(finding.tsNs), findingRecord(source, finding, flow));
         ++counts.byType[static_cast<size_t>(RecordType::Finding)];
     }
     counts.byType[static_cast<size_t>(RecordType::Series)] = writeSeriesRecords(source, analysis, sink);

@@ -3,6 +3,7 @@
 #include "records/community_id.hpp"
 #include "records/record_line.hpp"
 #include "report/finding_evidence.hpp"
+#include "text/json_text.hpp"
 
 namespace tcpscope {
 
@@ -53,7 +54,7 @@ std::string findingRecord(const RecordSource& source, const FindingRecordParts& 
     record.field("server", parts.server);
     record.field("summary", parts.summary);
     record.field("frames", std::span<const uint32_t>(parts.frames));
-    record.field("evidence", parts.evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    record.field("evidence", jsonText(parts.evidence));
     record.field("revision", revision.revision);
     record.field("final", uint64_t{revision.final ? 1u : 0u});
     record.field("ongoing", uint64_t{parts.ongoing ? 1u : 0u});

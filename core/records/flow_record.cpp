@@ -27,7 +27,7 @@ std::string flowRecord(const RecordSource& source, const Connection& connection,
     record.field("client_port", connection.client.port);
     record.field("server_ip", connection.server.address.toString());
     record.field("server_port", connection.server.port);
-    record.field("end_ts_ns", connection.lastTsNs);
+    record.field("end_ts_ns", source.origin.epochNs(connection.lastTsNs));
     record.field("state", connectionStateName(connection.state));
     record.field("midstream", uint64_t{connection.midstream ? 1u : 0u});
     record.field("active_closer", activeCloserName(connection));

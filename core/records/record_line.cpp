@@ -6,6 +6,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "text/json_text.hpp"
+
 namespace tcpscope {
 
 RecordLine::RecordLine(const RecordSource& source, RecordType type, int64_t tsNs, std::string_view communityId) {
@@ -16,7 +18,7 @@ RecordLine::RecordLine(const RecordSource& source, RecordType type, int64_t tsNs
     field("host", source.host);
     field("capture_id", source.captureId);
     field("tcpscope_version", source.version);
-    field("ts_ns", tsNs);
+    field("ts_ns", source.origin.epochNs(tsNs));
     field("community_id", communityId);
 }
 
@@ -33,7 +35,7 @@ void RecordLine::string(std::string_view text) {
     for (const char c : text) {
         if (static_cast<unsigned char>(c) >= 0x80) {
             // Not ASCII: nlohmann checks the UTF-8 and replaces what is invalid.
-            text_ += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            text_ += jsonText(nlohmann::json(std::string(text)));
             return;
         }
     }

@@ -126,14 +126,15 @@ uint64_t writeSeriesRecords(const RecordSource& source, const CaptureAnalysis& a
         const SeriesKey key = seriesKeyOf(population);
         const uint32_t capacity = seriesCapacityOf(population);
         for (const SeriesSlot& slot : populationSlots(population.series, endTsNs)) {
-            sink.write(RecordType::Series, slot.startNs, seriesRecord(source, key, slot, capacity));
+            sink.write(RecordType::Series, source.origin.epochNs(slot.startNs),
+                       seriesRecord(source, key, slot, capacity));
             ++written;
         }
     }
     for (const auto& [listenerSecond, count] : connectionsPerListenerSecond(analysis.engine->connections())) {
         const SeriesKey key{"connection_rate", std::string(), listenerSecond.first.toString(), std::string()};
         const SeriesSlot slot{listenerSecond.second * kSecondNs, 1, count};
-        sink.write(RecordType::Series, slot.startNs, seriesRecord(source, key, slot, 0));
+        sink.write(RecordType::Series, source.origin.epochNs(slot.startNs), seriesRecord(source, key, slot, 0));
         ++written;
     }
     return written;

@@ -7,10 +7,12 @@
 
 #include "finding/kind_info.hpp"
 #include "finding/wording.hpp"
+#include "present/cut_short.hpp"
 #include "present/value_format.hpp"
 #include "report/incident_summary.hpp"
 #include "report/mermaid_sequence.hpp"
 #include "report/placement_text.hpp"
+#include "text/valid_utf8.hpp"
 
 namespace tcpscope {
 
@@ -58,17 +60,23 @@ std::string captureText(const CaptureAnalysis& analysis, const IncidentReportInp
     const AnalysisEngine& engine = *analysis.engine;
     std::string files;
     for (const InputSummary& file : analysis.inputs) {
-        files += (files.empty() ? "" : ", ") + file.path;
+        files += (files.empty() ? "" : ", ") + validUtf8(file.path);
     }
-    std::string capture =
-        fmt::format("Capture {}: {} packets, {}, from {} to {} UTC ({}).", files, engine.packets().size(),
-                    plural(engine.connections().size(), "connection", "connections"), utcTimestamp(engine.firstTsNs()),
-                    utcTimestamp(engine.lastTsNs()), humanDuration(engine.lastTsNs() - engine.firstTsNs()));
+    std::string capture = fmt::format(
+        "Capture {}: {} packets, {}, from {} to {} UTC ({}).", files, engine.packets().size(),
+        plural(engine.connections().size(), "connection", "connections"),
+        utcTimestamp(engine.timeOrigin(), engine.firstTsNs()), utcTimestamp(engine.timeOrigin(), engine.lastTsNs()),
+        humanDuration(engine.lastTsNs() - engine.firstTsNs()));
+    for (const InputSummary& file : analysis.inputs) {
+        if (file.cutShort) {
+            capture += " Cut short: " + cutShortText(file) + "; what happened after it is not in the file.";
+        }
+    }
     if (input.alignment != nullptr) {
         std::string logs;
         for (const AlignedLog& log : input.alignment->logs) {
             for (const std::string& file : log.files) {
-                logs += (logs.empty() ? "" : ", ") + file;
+                logs += (logs.empty() ? "" : ", ") + validUtf8(file);
             }
         }
         const auto tied = std::count_if(input.alignment->sockets.begin(), input.alignment->sockets.end(),
@@ -211,8 +219,8 @@ ReportBlock findingsTable(const CaptureAnalysis& analysis) {
         table.rows.push_back({std::to_string(finding.id), std::string(findingKindTitle(finding.kind)),
                               std::string(severityName(finding.severity)),
                               finding.connection == kNoConnection ? "-" : fmt::format("#{}", finding.connection),
-                              utcTimestamp(finding.tsNs), reportDuration(finding.impact.wallMs),
-                              std::to_string(finding.impact.delayedRequests)});
+                              utcTimestamp(analysis.engine->timeOrigin(), finding.tsNs),
+                              reportDuration(finding.impact.wallMs), std::to_string(finding.impact.delayedRequests)});
     }
     if (analysis.findings.size() > kMaxFindingRows) {
         table.rows.push_back(

@@ -322,7 +322,7 @@ ReportBlock affectedTable(const CaptureAnalysis& analysis, const ReportSection& 
                               known ? connections[row.connection].client.toString() : causeClient,
                               known ? connections[row.connection].server.toString() : causeServer,
                               std::to_string(row.waits), reportDuration(row.waitedMs), reportDuration(row.worstMs),
-                              utcTimestamp(row.firstNs)});
+                              utcTimestamp(analysis.engine->timeOrigin(), row.firstNs)});
     }
     if (rows.size() > kMaxAffectedRows || truncated) {
         uint64_t waits = 0;

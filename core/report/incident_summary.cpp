@@ -35,7 +35,7 @@ ReportBlock list(std::vector<std::string> items) {
 
 // "03:28:52.953 UTC (+0.021 s)": the time of day and the time since the capture's first packet.
 std::string whenText(const CaptureAnalysis& analysis, int64_t tsNs) {
-    const std::string utc = utcTimestamp(tsNs);
+    const std::string utc = utcTimestamp(analysis.engine->timeOrigin(), tsNs);
     const size_t space = utc.find(' ');
     return fmt::format("{} UTC (+{:.3f} s)", space == std::string::npos ? utc : utc.substr(space + 1, 12),
                        static_cast<double>(tsNs - analysis.engine->firstTsNs()) / 1e9);

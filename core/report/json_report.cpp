@@ -63,6 +63,10 @@ Json captureJson(const CaptureAnalysis& analysis) {
                              {"packets", input.frames},
                              {"bytes", input.bytes},
                              {"comments", input.comments}});
+        if (input.cutShort) {
+            files.back()["cut_short"] =
+                Json{{"offset", input.cutShort->recordOffset}, {"bytes_left", input.cutShort->bytesLeft}};
+        }
         for (const InputProblem& problem : input.warnings) {
             warnings.push_back(problemJson(problem));
         }
@@ -95,8 +99,8 @@ Json captureJson(const CaptureAnalysis& analysis) {
                 {"size_limited_tcp_packets", counters.sizeLimited},
                 {"connections", engine.connections().size()},
                 {"packet_comments", engine.packetComments().size()},
-                {"first_ts", any ? Json(epochSeconds(engine.firstTsNs())) : Json(nullptr)},
-                {"last_ts", any ? Json(epochSeconds(engine.lastTsNs())) : Json(nullptr)},
+                {"first_ts", any ? Json(epochSeconds(engine.timeOrigin(), engine.firstTsNs())) : Json(nullptr)},
+                {"last_ts", any ? Json(epochSeconds(engine.timeOrigin(), engine.lastTsNs())) : Json(nullptr)},
                 {"warnings", warnings},
                 {"errors", errors}};
 }
@@ -173,7 +177,7 @@ void writeEndpointField(JsonStreamWriter& out, std::string_view name, const Endp
     out.field(name, std::string_view(text.data(), static_cast<size_t>(end - text.data())));
 }
 
-void writeFlow(JsonStreamWriter& out, const Connection& connection,
+void writeFlow(JsonStreamWriter& out, const Connection& connection, TimeOrigin origin,
                const std::vector<std::pair<std::string_view, double>>& timeLostMs, const StraceAlignment* alignment) {
     const DirectionSummary& client = connection.from(Side::Client);
     const DirectionSummary& server = connection.from(Side::Server);
@@ -182,8 +186,8 @@ void writeFlow(JsonStreamWriter& out, const Connection& connection,
     out.field("id", connection.id);
     writeEndpointField(out, "client", connection.client);
     writeEndpointField(out, "server", connection.server);
-    out.field("first_ts", epochSeconds(connection.firstTsNs));
-    out.field("last_ts", epochSeconds(connection.lastTsNs));
+    out.field("first_ts", epochSeconds(origin, connection.firstTsNs));
+    out.field("last_ts", epochSeconds(origin, connection.lastTsNs));
     writePerSide(out, "packets", client.packets, server.packets);
     writePerSide(out, "bytes", client.payloadBytes, server.payloadBytes);
     writePerSide(out, "retransmitted_bytes", client.retransmittedBytes, server.retransmittedBytes);
@@ -233,12 +237,12 @@ void writeImpact(JsonStreamWriter& out, const FindingImpact& impact) {
     out.endObject();
 }
 
-void writeFinding(JsonStreamWriter& out, const Finding& finding) {
+void writeFinding(JsonStreamWriter& out, const Finding& finding, TimeOrigin origin) {
     out.beginObject();
     out.field("kind", findingKindName(finding.kind));
     out.field("severity", severityName(finding.severity));
     out.fieldOrNull("flow", finding.connection != kNoConnection, finding.connection);
-    out.field("ts", epochSeconds(finding.tsNs));
+    out.field("ts", epochSeconds(origin, finding.tsNs));
     out.field("duration_ms", finding.durationMs);
     writeImpact(out, finding.impact);
     out.key("frames");
@@ -264,7 +268,7 @@ void writeFlowRange(JsonStreamWriter& out, const CaptureAnalysis& analysis, cons
     const ConnectionStore& connections = analysis.engine->connections();
     TimeLostCursor timeLost(analysis.findings, findingOrder, static_cast<uint32_t>(begin));
     for (size_t i = begin; i < end; ++i) {
-        writeFlow(out, connections[i], timeLost.of(connections[i].id), alignment);
+        writeFlow(out, connections[i], analysis.engine->timeOrigin(), timeLost.of(connections[i].id), alignment);
     }
 }
 
@@ -451,7 +455,7 @@ void writeFindings(JsonStreamWriter& out, const CaptureAnalysis& analysis, std::
                       Finding described;
                       for (size_t i = begin; i < end; ++i) {
                           const Finding& finding = analysis.completeFinding(i, described);
-                          writeFinding(writer, finding);
+                          writeFinding(writer, finding, analysis.engine->timeOrigin());
                           if (isDelayedAckStall(finding)) {
                               senders[i] = senderStallsOf(finding, analysis.engine->connections());
                           }
@@ -626,7 +630,7 @@ void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, 
         writer.beginObject();
         writer.field("frame", packet.frame);
         writer.field("flow", packet.connection);
-        writer.field("ts", epochSeconds(packet.tsNs));
+        writer.field("ts", epochSeconds(engine.timeOrigin(), packet.tsNs));
         writer.field("src", connection.endpoint(sender).toString());
         writer.field("dst", connection.endpoint(otherSide(sender)).toString());
         writer.field("flags", tcpFlagsText(packet.tcpFlags));
@@ -653,7 +657,7 @@ void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, 
             for (const PacketSighting& sighting : seenAt(packet.frame)) {
                 writer.beginObject();
                 writer.field("point", sighting.point);
-                writer.field("ts", epochSeconds(sighting.tsNs));
+                writer.field("ts", epochSeconds(engine.timeOrigin(), sighting.tsNs));
                 writer.endObject();
             }
             writer.endArray();

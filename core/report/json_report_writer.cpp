@@ -74,9 +74,10 @@ constexpr size_t kLongKeyBytes = JsonStreamWriter::kShortKeyBytes;
 template <typename Tree>
 void dumpTree(std::string& buffer, const Tree& tree, bool compact, unsigned indentStep, unsigned currentIndent) {
     // nlohmann's own serializer, so that a small tree inside the stream looks exactly as it
-    // would inside a whole dumped document.
+    // would inside a whole dumped document. Text that is not valid UTF-8 (which no reader should
+    // let through) gets U+FFFD for its bad bytes: the writer never throws on it.
     nlohmann::detail::serializer<Tree> serializer(nlohmann::detail::output_adapter<char>(buffer), ' ',
-                                                  nlohmann::detail::error_handler_t::strict);
+                                                  nlohmann::detail::error_handler_t::replace);
     serializer.dump(tree, !compact, false, indentStep, currentIndent);
 }
 
@@ -356,7 +357,7 @@ void JsonStreamWriter::writeText(std::string_view text) {
         highBits |= static_cast<unsigned char>(c);
     }
     if (highBits >= 0x80) {
-        // Not ASCII: nlohmann's serializer checks the UTF-8 (and refuses invalid text) as a tree would.
+        // Not ASCII: nlohmann's serializer checks the UTF-8 (and replaces what is invalid) as a tree would.
         tree_.clear();
         dumpTree(tree_, nlohmann::json(std::string(text)), compact_, indentStep_, 0);
         put(tree_);

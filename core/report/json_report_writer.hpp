@@ -145,7 +145,7 @@ private:
     static bool isPlainName(std::string_view name);
     // key() for any text (a tree's member name): escaped as nlohmann escapes it.
     void anyKey(std::string_view name);
-    // Quoted, escaped text; non-ASCII text checked by nlohmann.
+    // Quoted, escaped text; non-ASCII text checked by nlohmann, bytes that are not UTF-8 written as U+FFFD.
     void writeText(std::string_view text);
     // A tree through this writer's own calls (what nlohmann's dump() would print, faster).
     template <typename Tree>

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "present/value_format.hpp"
+#include "text/display_text.hpp"
 
 namespace tcpscope {
 
@@ -16,12 +17,12 @@ std::string mermaidAlias(const SequenceDiagram& diagram, size_t lifeline) {
 std::string mermaidEscape(const std::string& text) {
     std::string escaped;
     escaped.reserve(text.size());
-    for (const char c : text) {
+    // '<' would start HTML in a label; control characters and line breaks are spaces (displayText).
+    for (const char c : displayText(text, LineBreaks::Spaces)) {
         switch (c) {
             case '#': escaped += "#35;"; break;
             case ';': escaped += "#59;"; break;
-            case '\n':
-            case '\r': escaped += ' '; break;
+            case '<': escaped += "#60;"; break;
             default: escaped += c;
         }
     }

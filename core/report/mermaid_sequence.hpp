@@ -31,7 +31,8 @@ std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions
 /// The short Mermaid name of a lifeline: C, S, or C, P, S for a proxy.
 std::string mermaidAlias(const SequenceDiagram& diagram, size_t lifeline);
 
-/// Text made safe for a Mermaid message or note: `#` and `;` become entity codes, line breaks spaces.
+/// Text made safe for a Mermaid message or note: valid UTF-8, `#`, `;` and `<` as entity codes,
+/// line breaks and other control characters as spaces.
 std::string mermaidEscape(const std::string& text);
 
 }  // namespace tcpscope

@@ -2,17 +2,37 @@
 
 #include <fmt/format.h>
 
+#include "text/display_text.hpp"
+
 namespace tcpscope {
 
 namespace {
 
+// Text in Markdown: what a string from an input could turn into markup (raw HTML and autolinks
+// after '<', links and images in brackets, code spans, emphasis, an escape of its own) is
+// backslash-escaped, and it stays on its line. The report's own words use none of these.
+std::string markdownText(const std::string& text) {
+    std::string escaped;
+    for (const char c : displayText(text, LineBreaks::Spaces)) {
+        switch (c) {
+            case '\\':
+            case '`':
+            case '*':
+            case '[':
+            case ']':
+            case '<': escaped += '\\'; break;
+            default: break;
+        }
+        escaped += c;
+    }
+    return escaped;
+}
+
 std::string markdownCell(const std::string& text) {
     std::string cell;
-    for (const char c : text) {
+    for (const char c : markdownText(text)) {
         if (c == '|') {
             cell += "\\|";
-        } else if (c == '\n' || c == '\r') {
-            cell += ' ';
         } else {
             cell += c;
         }
@@ -20,9 +40,10 @@ std::string markdownCell(const std::string& text) {
     return cell;
 }
 
-std::string htmlEscape(const std::string& text) {
+// Text in HTML: valid UTF-8, no control character, the markup characters as entities.
+std::string htmlEscape(const std::string& text, LineBreaks breaks = LineBreaks::Spaces) {
     std::string escaped;
-    for (const char c : text) {
+    for (const char c : displayText(text, breaks)) {
         switch (c) {
             case '&': escaped += "&amp;"; break;
             case '<': escaped += "&lt;"; break;
@@ -82,14 +103,15 @@ void writeMarkdownBlocks(std::ostream& out, const std::vector<ReportBlock>& bloc
     for (const ReportBlock& block : blocks) {
         switch (block.kind) {
             case ReportBlock::Kind::Heading:
-                out << std::string(static_cast<size_t>(block.level), '#') << ' ' << block.text << "\n\n";
+                out << std::string(static_cast<size_t>(block.level), '#') << ' ' << markdownText(block.text) << "\n\n";
                 break;
             case ReportBlock::Kind::Paragraph:
-                out << (block.label.empty() ? "" : "**" + block.label + "** ") << block.text << "\n\n";
+                out << (block.label.empty() ? "" : "**" + markdownText(block.label) + "** ") << markdownText(block.text)
+                    << "\n\n";
                 break;
             case ReportBlock::Kind::List:
                 for (const std::string& item : block.rows.empty() ? std::vector<std::string>() : block.rows.front()) {
-                    out << "- " << item << '\n';
+                    out << "- " << markdownText(item) << '\n';
                 }
                 out << '\n';
                 break;
@@ -101,7 +123,10 @@ void writeMarkdownBlocks(std::ostream& out, const std::vector<ReportBlock>& bloc
                 }
                 out << '\n';
                 break;
-            case ReportBlock::Kind::Code: out << "```" << block.file << '\n' << block.text << "```\n\n"; break;
+            case ReportBlock::Kind::Code:
+                // The code's own writer (Mermaid) keeps each input string on its line: no line can close the fence.
+                out << "```" << block.file << '\n' << displayText(block.text, LineBreaks::Kept) << "```\n\n";
+                break;
         }
     }
 }
@@ -143,7 +168,8 @@ void writeHtmlBlocks(std::ostream& out, const std::string& title, const std::vec
                     break;  // the Mermaid text is for report.md and report.html; the picture says it on paper
                 }
                 out << "<details><summary>" << htmlEscape(block.file) << " text</summary><pre class=\""
-                    << htmlEscape(block.file) << "\">" << htmlEscape(block.text) << "</pre></details>\n";
+                    << htmlEscape(block.file) << "\">" << htmlEscape(block.text, LineBreaks::Kept)
+                    << "</pre></details>\n";
                 break;
         }
     }

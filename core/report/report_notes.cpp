@@ -1,11 +1,12 @@
 #include "report/report_notes.hpp"
 
-#include <filesystem>
-
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <filesystem>
+
 #include "annotate/note_json.hpp"
+#include "text/display_text.hpp"
 
 namespace tcpscope {
 
@@ -34,7 +35,7 @@ void writeNotesJson(JsonStreamWriter& out, const CaptureAnalysis& analysis) {
     out.key("notes");
     out.beginArray();
     for (const Note& note : notes->notes.notes()) {
-        out.value(noteToJson(note, NoteTimeForm::EpochSeconds));
+        out.value(noteToJson(note, NoteTimeForm::EpochSeconds, analysis.engine->timeOrigin()));
     }
     out.endArray();
     if (notes->sidecarProblem) {
@@ -49,8 +50,9 @@ void writeNoteLines(std::ostream& out, const NoteSet& notes, int64_t firstTsNs) 
         const int64_t anchorNs = noteAnchorNs(note.target);
         const std::string at = anchorNs != 0 ? fmt::format("{:+.6f} s", static_cast<double>(anchorNs - firstTsNs) / 1e9)
                                              : std::string("-");
-        fmt::print(out, "  #{:<4} {:<40} {:>14}  {}{}\n", note.id, describeNoteTarget(note.target), at, note.text,
-                   note.readOnly() ? "  (from the capture)" : "");
+        fmt::print(out, "  #{:<4} {:<40} {:>14}  {}{}\n", note.id,
+                   displayText(describeNoteTarget(note.target), LineBreaks::Spaces), at,
+                   displayText(note.text, LineBreaks::Spaces), note.readOnly() ? "  (from the capture)" : "");
     }
 }
 
@@ -59,7 +61,8 @@ void writeNotesText(std::ostream& out, const CaptureAnalysis& analysis) {
     if (!notes) {
         return;
     }
-    fmt::print(out, "\nNotes ({}), sidecar {}\n", notes->notes.size(), notes->sidecarPath);
+    fmt::print(out, "\nNotes ({}), sidecar {}\n", notes->notes.size(),
+               displayText(notes->sidecarPath, LineBreaks::Spaces));
     if (notes->sidecarProblem) {
         fmt::print(out, "  not read: {}\n", notes->sidecarProblem->describe());
     }

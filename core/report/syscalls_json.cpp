@@ -132,7 +132,7 @@ Json flowSyscallsJson(const StraceAlignment& alignment, uint32_t connection, siz
             if (++total > maxCalls) {
                 continue;
             }
-            Json entry{{"ts", epochSeconds(alignment.captureTsNs(socket.log, call))},
+            Json entry{{"ts", epochSeconds(alignment.origin, alignment.captureTsNs(socket.log, call))},
                        {"pid", call.pid},
                        {"fd", socket.fd},
                        {"call", std::string(log.nameOf(call))},

@@ -1,11 +1,15 @@
 #include "report/syscalls_text.hpp"
 
-#include <string>
-#include <vector>
-
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "text/display_text.hpp"
 
 namespace tcpscope {
 
@@ -32,7 +36,8 @@ void writeSyscallsText(std::ostream& out, const StraceAlignment& alignment) {
         const AlignedLog& aligned = alignment.logs[index];
         const StraceLog& log = aligned.log;
         const ClockFit& clock = aligned.clock;
-        fmt::print(out, "  {}: {} ({}), pids {}, {} calls, {} lines not understood\n", fmt::join(aligned.files, " "),
+        fmt::print(out, "  {}: {} ({}), pids {}, {} calls, {} lines not understood\n",
+                   displayText(fmt::format("{}", fmt::join(aligned.files, " ")), LineBreaks::Spaces),
                    log.format.describe(), straceTimeBaseName(log.format.timeBase), fmt::join(log.pids(), ","),
                    log.records.size(), log.stats.unparsedLines);
         std::string zone;
@@ -56,6 +61,9 @@ void writeSyscallsText(std::ostream& out, const StraceAlignment& alignment) {
                            socket.nodelaySet ? ", TCP_NODELAY set" : "");
             }
         }
+        // Sockets refused for the same candidates are one line with their count: a log of another
+        // capture can leave hundreds of them.
+        std::vector<std::pair<std::string, std::vector<const TracedSocket*>>> refusedByCandidates;
         for (const AmbiguousSocket& refused : alignment.ambiguous) {
             const TracedSocket& socket = alignment.sockets[refused.socket];
             if (socket.log != index) {
@@ -66,8 +74,25 @@ void writeSyscallsText(std::ostream& out, const StraceAlignment& alignment) {
                 candidates.push_back(fmt::format("{} of flow #{} (score {:.1f})", sideName(candidate.side),
                                                  candidate.connection, candidate.score));
             }
-            fmt::print(out, "    pid {} fd {} is not tied to a flow: its calls fit {} about equally\n", socket.pid,
-                       socket.fd, fmt::join(candidates, ", "));
+            const std::string fit = fmt::format("{}", fmt::join(candidates, ", "));
+            auto group = std::find_if(refusedByCandidates.begin(), refusedByCandidates.end(),
+                                      [&](const auto& entry) { return entry.first == fit; });
+            if (group == refusedByCandidates.end()) {
+                group = refusedByCandidates.insert(refusedByCandidates.end(), {fit, {}});
+            }
+            group->second.push_back(&socket);
+        }
+        for (const auto& [fit, sockets] : refusedByCandidates) {
+            const TracedSocket& first = *sockets.front();
+            if (sockets.size() == 1) {
+                fmt::print(out, "    pid {} fd {} is not tied to a flow: its calls fit {} about equally\n", first.pid,
+                           first.fd, fit);
+            } else {
+                fmt::print(out,
+                           "    {} sockets (the first pid {} fd {}) are not tied to a flow: the calls of each fit {} "
+                           "about equally\n",
+                           sockets.size(), first.pid, first.fd, fit);
+            }
         }
     }
 }

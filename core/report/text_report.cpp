@@ -1,14 +1,17 @@
 #include "report/text_report.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+
 #include "decode/packet_decoder.hpp"
+#include "present/cut_short.hpp"
+#include "present/repeated_problems.hpp"
 #include "present/value_format.hpp"
 #include "report/finding_groups.hpp"
 #include "report/time_lost.hpp"
+#include "text/display_text.hpp"
 
 namespace tcpscope {
 
@@ -32,8 +35,8 @@ std::string analysisText(AnalysisFlags flags) {
 }
 
 void writeProblems(std::ostream& out, const char* label, const std::vector<InputProblem>& problems) {
-    for (const InputProblem& problem : problems) {
-        fmt::print(out, "  {}: {}\n", label, problem.describe());
+    for (const ProblemGroup& group : groupRepeatedProblems(problems)) {
+        fmt::print(out, "  {}: {}\n", label, describeProblemGroup(group));
     }
 }
 
@@ -50,8 +53,8 @@ void writeCaptureText(std::ostream& out, const CaptureAnalysis& analysis) {
         }
         const std::string compression =
             input.format.compression == "none" ? std::string() : ", " + input.format.compression + " compressed";
-        fmt::print(out, "  {}: {}{}, {}, {} packets\n", input.path, input.format.container, compression,
-                   linkTypes.empty() ? "no packets" : linkTypes, input.frames);
+        fmt::print(out, "  {}: {}{}, {}, {} packets\n", displayText(input.path, LineBreaks::Spaces),
+                   input.format.container, compression, linkTypes.empty() ? "no packets" : linkTypes, input.frames);
     }
     if (!engine.filterExpression().empty()) {
         fmt::print(out, "  filter: {} ({} packets did not match)\n", engine.filterExpression(), counters.filteredOut);
@@ -73,8 +76,14 @@ void writeCaptureText(std::ostream& out, const CaptureAnalysis& analysis) {
         fmt::print(out, "  {} TCP packets held twice by the capture, left out of the analysis\n", counters.duplicates);
     }
     if (counters.frames > 0) {
-        fmt::print(out, "  from {} to {} UTC ({:.3f} s)\n", utcTimestamp(engine.firstTsNs()),
-                   utcTimestamp(engine.lastTsNs()), static_cast<double>(engine.lastTsNs() - engine.firstTsNs()) / 1e9);
+        fmt::print(out, "  from {} to {} UTC ({:.3f} s)\n", utcTimestamp(engine.timeOrigin(), engine.firstTsNs()),
+                   utcTimestamp(engine.timeOrigin(), engine.lastTsNs()),
+                   static_cast<double>(engine.lastTsNs() - engine.firstTsNs()) / 1e9);
+    }
+    for (const InputSummary& input : analysis.inputs) {
+        if (input.cutShort) {
+            fmt::print(out, "  cut short: {}\n", cutShortText(input));
+        }
     }
     for (const InputSummary& input : analysis.inputs) {
         writeProblems(out, "warning", input.warnings);
@@ -144,7 +153,7 @@ void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::o
                    tcpFlagsText(packet.tcpFlags), relative.seq, relative.ack, packet.window, packet.payloadLength,
                    analysisText(packet.analysis));
         if (const std::string_view comment = engine.commentOf(packet.frame); !comment.empty()) {
-            fmt::print(out, "        comment: {}\n", comment);
+            fmt::print(out, "        comment: {}\n", displayText(comment, LineBreaks::Spaces));
         }
         if (seenAt) {
             std::string where;

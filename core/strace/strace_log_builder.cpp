@@ -8,6 +8,7 @@
 #include "strace/errno_names.hpp"
 #include "strace/record_order.hpp"
 #include "strace/text_scan.hpp"
+#include "text/valid_utf8.hpp"
 
 namespace tcpscope {
 namespace {
@@ -130,7 +131,7 @@ void StraceLogBuilder::noteUnparsed(std::string_view text, std::string_view reas
     }
     if (log_.unparsedExamples.size() < options_.maxUnparsedExamples) {
         log_.unparsedExamples.push_back(
-            UnparsedLine{fileIndex_, lineNumber, std::string(text.substr(0, kExampleBytes)), std::string(reason)});
+            UnparsedLine{fileIndex_, lineNumber, std::string(utf8Prefix(text, kExampleBytes)), std::string(reason)});
     }
 }
 

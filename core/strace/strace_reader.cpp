@@ -6,6 +6,7 @@
 #include "capture/byte_source.hpp"
 #include "strace/strace_file_name.hpp"
 #include "strace/strace_log_builder.hpp"
+#include "text/valid_utf8.hpp"
 
 namespace tcpscope {
 namespace {
@@ -53,8 +54,12 @@ private:
             droppedBytes_ = 0;
         } else if (text.size() > maxLineBytes_) {
             builder_.addOverlongLine(text.size());
-        } else {
+        } else if (isValidUtf8(text)) {
             builder_.addLine(text);
+        } else {
+            // Every string the log yields (arguments, paths, unparsed examples) is then valid UTF-8.
+            repaired_ = validUtf8(text);
+            builder_.addLine(repaired_);
         }
     }
 
@@ -62,6 +67,7 @@ private:
     size_t maxLineBytes_;
     bool dropping_ = false;
     uint64_t droppedBytes_ = 0;
+    std::string repaired_;  ///< the current line when its bytes were not valid UTF-8
 };
 
 bool stopRequested(const StraceParseOptions& options) {

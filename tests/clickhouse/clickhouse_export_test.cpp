@@ -53,7 +53,7 @@ uint64_t rows(const ClickHouseServer& server, const std::string& table, const st
 // The records of one sample, as a sink receives them.
 RecordCounts exportSample(const std::string& name, const std::string& host, RecordSink& sink) {
     const CaptureAnalysis analysis = analyzeCaptures({sample(name)}, AnalysisOptions{});
-    return writeAnalysisRecords(RecordSource{host, host + "-" + name, "test"}, analysis, sink);
+    return writeAnalysisRecords(RecordSource{host, host + "-" + name, "test", TimeOrigin{}}, analysis, sink);
 }
 
 }  // namespace

@@ -35,8 +35,8 @@ QString captureName(const AnalysisResults& results) {
 QString exportSubtitle(const AnalysisResults& results, TimeRange range) {
     const int64_t origin = results.firstTsNs();
     return QStringLiteral("%1 \u00b7 %2 to %3 UTC (%4 to %5)")
-        .arg(captureName(results), QString::fromStdString(utcTimestamp(range.startNs)),
-             QString::fromStdString(utcTimestamp(range.endNs)).section(QLatin1Char(' '), 1),
+        .arg(captureName(results), QString::fromStdString(utcTimestamp(results.timeOrigin(), range.startNs)),
+             QString::fromStdString(utcTimestamp(results.timeOrigin(), range.endNs)).section(QLatin1Char(' '), 1),
              relativeSeconds(range.startNs, origin), relativeSeconds(range.endNs, origin));
 }
 

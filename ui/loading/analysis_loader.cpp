@@ -192,11 +192,16 @@ void AnalysisLoader::start(const LoadRequest& request) {
                                                 options.detectors);
         }
         const bool cancelled = job->stop.stopRequested();
-        deliver([this, results, cancelled, warnings]() {
+        const QString rejected =
+            investigation.straceMismatch ? QString::fromStdString(investigation.straceMismatch->reason) : QString();
+        deliver([this, results, cancelled, warnings, rejected]() {
             job_.reset();
             progressTimer_.stop();
             for (const QString& line : warnings) {
                 emit warning(line);
+            }
+            if (!rejected.isEmpty()) {
+                emit straceRejected(rejected);
             }
             emit progressChanged(1000, static_cast<quint64>(results->counters().frames));
             emit finished(results, cancelled);

@@ -45,6 +45,9 @@ signals:
     /// Something went wrong that leaves the results usable (a capture cut short, an strace log
     /// that cannot be read): one line each, sent before finished().
     void warning(const QString& message);
+    /// An strace log was read but does not fit the capture (or is no strace log): the reason in
+    /// one line. The results are the capture's alone; sent before finished().
+    void straceRejected(const QString& reason);
 
 private:
     struct Job;

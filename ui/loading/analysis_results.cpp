@@ -58,6 +58,7 @@ std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoin
     results->counters_ = checkpoint.engine.counters();
     results->firstTsNs_ = checkpoint.engine.firstTsNs();
     results->lastTsNs_ = checkpoint.engine.lastTsNs();
+    results->timeOrigin_ = checkpoint.engine.timeOrigin();
     results->connectionFindings_ = ConnectionFindings::of(results->connections_, results->findings_);
     return results;
 }

@@ -70,6 +70,8 @@ public:
     /// Capture time of the first frame (0 before any).
     [[nodiscard]] int64_t firstTsNs() const { return isComplete() ? analysis_.engine->firstTsNs() : firstTsNs_; }
     [[nodiscard]] int64_t lastTsNs() const { return isComplete() ? analysis_.engine->lastTsNs() : lastTsNs_; }
+    /// What the capture's times count from (the epoch but for captures far from it).
+    [[nodiscard]] TimeOrigin timeOrigin() const { return isComplete() ? analysis_.engine->timeOrigin() : timeOrigin_; }
     /// The detector thresholds the findings were judged with; the views count TIME_WAIT with its
     /// timeWaitSeconds as the detectors did.
     [[nodiscard]] const DetectorOptions& detectorOptions() const { return detectors_; }
@@ -95,6 +97,7 @@ private:
     FrameCounters counters_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;
+    TimeOrigin timeOrigin_;
     ConnectionFindings connectionFindings_;
     DetectorOptions detectors_;
     std::optional<CapturePointsSummary> points_;

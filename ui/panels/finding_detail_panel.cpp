@@ -7,6 +7,7 @@
 
 #include "report/finding_evidence.hpp"
 #include "report/placement_text.hpp"
+#include "text/json_text.hpp"
 
 namespace tcpscope::ui {
 
@@ -48,7 +49,7 @@ QString scalarText(const std::string& key, const nlohmann::json& value) {
         }
         return frames.join(QStringLiteral(", "));
     }
-    return escaped(value.dump());
+    return escaped(jsonText(value));
 }
 
 // An evidence key as a person reads it: "held_ms" -> "Held (ms)", "frames.syn" -> "Frames: syn".

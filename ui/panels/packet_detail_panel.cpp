@@ -59,7 +59,7 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     };
 
     auto* frame = new QTreeWidgetItem(this, {tr("Frame %1").arg(packet.frame), QString()});
-    add(frame, tr("Arrival time (UTC)"), QString::fromStdString(utcTimestamp(packet.tsNs)));
+    add(frame, tr("Arrival time (UTC)"), QString::fromStdString(utcTimestamp(results->timeOrigin(), packet.tsNs)));
     add(frame, tr("Since capture start"),
         tr("%1 s").arg(static_cast<double>(packet.tsNs - results->firstTsNs()) / 1e9, 0, 'f', 6));
     if (capture != nullptr && packet.fileIndex < capture->inputs.size()) {

@@ -334,6 +334,11 @@ void MainWindow::connectLoader() {
         }
     });
     connect(&loader_, &AnalysisLoader::warning, this, &MainWindow::reportProblem);
+    // A log of another process, host or day: said where it cannot be missed; the capture stays shown.
+    connect(&loader_, &AnalysisLoader::straceRejected, this, [this](const QString& reason) {
+        reportProblem(reason);
+        showProblemDialog(tr("System call trace not used"), reason);
+    });
     connect(&loader_, &AnalysisLoader::finished, this, [this](ResultsPtr results, bool cancelled) {
         progressBar_->hide();
         cancelButton_->hide();
@@ -350,9 +355,7 @@ void MainWindow::connectLoader() {
         progressBar_->hide();
         cancelButton_->hide();
         reportProblem(message);
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open capture"), message, QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();  // not exec(): the window and its event loop go on
+        showProblemDialog(tr("Cannot open capture"), message);
         emit loadFailed(message);
     });
 }
@@ -398,12 +401,16 @@ LoadRequest MainWindow::requestFor(const QStringList& captures, const QStringLis
 bool MainWindow::openFiles(const QStringList& files, const QStringList& straceLogs) {
     QStringList captures;
     QStringList logs = straceLogs;
+    QString refused;
     for (const QString& file : files) {
         const InputClassification input = classifyInput(file.toStdString());
         switch (input.kind) {
             case InputKind::Capture: captures << file; break;
             case InputKind::StraceLog: logs << file; break;
-            case InputKind::Unknown: reportProblem(QString::fromStdString(input.reason)); break;
+            case InputKind::Unknown:
+                refused = QString::fromStdString(input.reason);
+                reportProblem(refused);
+                break;
         }
     }
     if (!captures.isEmpty()) {
@@ -411,10 +418,21 @@ bool MainWindow::openFiles(const QStringList& files, const QStringList& straceLo
     } else if (!logs.isEmpty() && !request_.captures.isEmpty()) {
         attachStraceLogs(logs);
     } else if (!logs.isEmpty()) {
-        reportProblem(tr("%1: an strace log needs a capture: open the capture first").arg(logs.front()));
-        return false;
+        refused = tr("%1: an strace log needs a capture: open the capture first").arg(logs.front());
+        reportProblem(refused);
     }
-    return !captures.isEmpty() || !logs.isEmpty();
+    const bool opened = !captures.isEmpty() || (!logs.isEmpty() && !request_.captures.isEmpty());
+    if (!opened && !refused.isEmpty()) {
+        showProblemDialog(tr("Cannot open"), refused);
+        emit loadFailed(refused);
+    }
+    return opened;
+}
+
+void MainWindow::showProblemDialog(const QString& title, const QString& line) {
+    auto* box = new QMessageBox(QMessageBox::Warning, title, line, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // not exec(): the window and its event loop go on
 }
 
 void MainWindow::attachStraceLogs(const QStringList& logs) {

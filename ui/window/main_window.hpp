@@ -117,7 +117,8 @@ signals:
     void resultsShown(bool complete);
     /// The complete results of a load are shown (and the last session's view restored).
     void resultsReady();
-    /// A load could not run (a capture that cannot be read, an invalid filter): one line.
+    /// A load could not run (a capture that cannot be read, a file that is no capture, an invalid
+    /// filter): one line. Also from openFiles() itself, before it returns false.
     void loadFailed(const QString& message);
     /// A live capture could not start: its message, and the command that fixes a missing privilege.
     void captureFailed(const QString& message, const QString& fix);
@@ -158,6 +159,8 @@ private:
     void analysisOptionsDialog();
     void reload();
     void reportProblem(const QString& line);
+    // A problem the user must see at once (not only in the status bar): a message box that does not block.
+    void showProblemDialog(const QString& title, const QString& line);
     void stepFinding(int step);
     void stepPacket(int step);
     void showLiveResults(ResultsPtr results);

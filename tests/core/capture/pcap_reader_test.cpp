@@ -108,12 +108,16 @@ TEST_CASE("pcap: a file cut short keeps every complete packet and says where it 
         const bool onBoundary = complete < 3 && capture.offsets[complete] == cut;
         if (onBoundary) {
             CHECK(reader->warnings().empty());
+            CHECK_FALSE(reader->cutShort());
             continue;
         }
         REQUIRE(reader->warnings().size() == 1);
         const InputProblem& warning = reader->warnings().front();
         CHECK(warning.offset == capture.offsets[complete]);
         const size_t into = cut - capture.offsets[complete];
+        REQUIRE(reader->cutShort());
+        CHECK(reader->cutShort()->recordOffset == capture.offsets[complete]);
+        CHECK(reader->cutShort()->bytesLeft == into);
         CHECK_THAT(warning.reason, Catch::StartsWith("file ends " + std::to_string(into) +
                                                      (into == 1 ? " byte" : " bytes") + " into a packet record"));
         CHECK(warning.file == "cut.pcap");
@@ -233,4 +237,22 @@ TEST_CASE("pcap: archaic versions and Kuznetzov records", "[pcap]") {
     REQUIRE(packets.size() == 1);
     CHECK(packets[0].data == frame);
     CHECK(packets[0].tsNs == 10'000'020'000);
+}
+
+TEST_CASE("pcap: seconds up to 2106 are read exactly, on the epoch's axis", "[pcap][timestamps]") {
+    for (const bool nanoseconds : {false, true}) {
+        CAPTURE(nanoseconds);
+        PcapHeader header;
+        header.nanoseconds = nanoseconds;
+        PcapBuilder builder(header);
+        const uint32_t fraction = nanoseconds ? 999'999'999 : 999'999;
+        builder.record(0xFFFFFFFEu, fraction, sampleFrame(0)).record(0xFFFFFFFFu, fraction, sampleFrame(1));
+        auto reader = CaptureReader::openMemory("2106.pcap", builder.bytes());
+        const auto packets = readAll(*reader);
+        REQUIRE(packets.size() == 2);
+        CHECK(reader->timeOrigin().isEpoch());
+        const int64_t fractionNs = nanoseconds ? 999'999'999 : 999'999'000;
+        CHECK(packets[1].tsNs == int64_t{0xFFFFFFFF} * 1'000'000'000 + fractionNs);
+        CHECK(packets[1].tsNs - packets[0].tsNs == 1'000'000'000);
+    }
 }

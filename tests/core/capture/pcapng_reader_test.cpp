@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <limits>
+#include <optional>
 
 #include "capture/capture_reader.hpp"
 #include "core/capture/capture_builder.hpp"
@@ -225,9 +227,13 @@ TEST_CASE("pcapng: a file cut short keeps every complete packet", "[pcapng][trun
         const uint64_t blockStart = complete == 0 ? headerEnd : ends[complete - 1];
         if (blockStart == cut) {
             CHECK(reader->warnings().empty());
+            CHECK_FALSE(reader->cutShort());
         } else {
             REQUIRE(reader->warnings().size() == 1);
             CHECK(reader->warnings()[0].offset == blockStart);
+            REQUIRE(reader->cutShort());
+            CHECK(reader->cutShort()->recordOffset == blockStart);
+            CHECK(reader->cutShort()->bytesLeft == cut - blockStart);
             CHECK_THAT(reader->warnings()[0].reason,
                        Catch::StartsWith("file ends " + std::to_string(cut - blockStart) +
                                          (cut - blockStart == 1 ? " byte" : " bytes") + " into a block"));
@@ -333,4 +339,60 @@ TEST_CASE("pcapng: broken blocks inside a file", "[pcapng]") {
         CHECK_THAT(reader->warnings()[0].reason, Catch::Contains("more than 65536 interfaces"));
         CHECK_THAT(reader->warnings()[1].reason, Catch::Contains("packet of interface 65536"));
     }
+}
+
+TEST_CASE("pcapng: times far from the epoch count from the file's own origin, exact to the nanosecond",
+          "[pcapng][timestamps]") {
+    constexpr uint64_t kYear3000 = 32'503'680'000;  // 3000-01-01 00:00:00 UTC
+    struct Case {
+        const char* what;
+        std::optional<uint8_t> tsresol;
+        int64_t tsoffset;
+        uint64_t firstUnits;
+        uint64_t unitsPerSecond;
+        EpochTime first;
+    };
+    const Case cases[] = {
+        {"microseconds in the year 3000", {}, 0, kYear3000 * 1'000'000, 1'000'000, EpochTime{int64_t(kYear3000), 0}},
+        {"nanoseconds in 2300, past int64 nanoseconds", uint8_t{9}, 0, 10'413'792'000ULL * 1'000'000'000 + 5,
+         1'000'000'000, EpochTime{10'413'792'000, 5}},
+        {"seconds in the year 100000", uint8_t{0}, 0, 3'093'527'980'800, 1, EpochTime{3'093'527'980'800, 0}},
+        {"2^-32 s from an offset in the year 3000", uint8_t{0x80 | 32}, int64_t(kYear3000), uint64_t{7} << 32,
+         uint64_t{1} << 32, EpochTime{int64_t(kYear3000) + 7, 0}},
+        {"milliseconds in the year 1000, before the epoch", uint8_t{3}, -30'610'224'000, 500, 1000,
+         EpochTime{-30'610'224'000, 500'000'000}},
+    };
+    for (const Case& one : cases) {
+        CAPTURE(one.what);
+        PcapngBuilder builder;
+        builder.sectionHeader().interfaceDescription(
+            linktype::kEthernet, 0, one.tsresol,
+            one.tsoffset != 0 ? std::optional<int64_t>(one.tsoffset) : std::nullopt);
+        // Two packets 2 s apart: the gap must stay 2 s to the nanosecond, whatever the year.
+        builder.enhancedPacket(0, one.firstUnits, sampleFrame(0))
+            .enhancedPacket(0, one.firstUnits + 2 * one.unitsPerSecond, sampleFrame(1));
+        auto reader = CaptureReader::openMemory("far.pcapng", builder.bytes());
+        const auto packets = readAll(*reader);
+        REQUIRE(packets.size() == 2);
+        CHECK(reader->warnings().empty());
+        const TimeOrigin origin = reader->timeOrigin();
+        CHECK_FALSE(origin.isEpoch());
+        CHECK(origin.absolute(packets[0].tsNs) == one.first);
+        CHECK(packets[1].tsNs - packets[0].tsNs == 2'000'000'000);
+    }
+}
+
+TEST_CASE("pcapng: a packet more than 146 years from the file's first is held at the limit, with a warning",
+          "[pcapng][timestamps]") {
+    PcapngBuilder builder;
+    builder.sectionHeader().interfaceDescription(linktype::kEthernet, 0, uint8_t{0});  // seconds
+    builder.enhancedPacket(0, 1'700'000'000, sampleFrame(0)).enhancedPacket(0, 100'000'000'000, sampleFrame(1));
+    auto reader = CaptureReader::openMemory("jump.pcapng", builder.bytes());
+    const auto packets = readAll(*reader);
+    REQUIRE(packets.size() == 2);
+    CHECK(reader->timeOrigin().isEpoch());
+    CHECK(packets[0].tsNs == 1'700'000'000 * kSecondNs);
+    CHECK(packets[1].tsNs == kPacketTimeReachNs);
+    REQUIRE(reader->warnings().size() == 1);
+    CHECK_THAT(reader->warnings()[0].reason, Catch::Contains("146 years"));
 }

@@ -69,6 +69,19 @@ TEST_CASE("a strace log that cannot be read leaves the analysis standing, and sa
     CHECK(verdicts(investigation.analysis.findings) == 0);
 }
 
+TEST_CASE("a strace log of another capture is a mismatch: the analysis stands without its calls", "[investigation]") {
+    InvestigationInputs inputs;
+    inputs.captures = {sample("proxy-nagle.pcap")};
+    inputs.straceLogs = {sample("proxy-nodelay.strace")};  // the same proxy, another run
+    const Investigation investigation = investigate(inputs);
+    CHECK(investigation.straceProblem.empty());
+    REQUIRE(investigation.straceMismatch);
+    CHECK_THAT(investigation.straceMismatch->reason, Catch::StartsWith(sample("proxy-nodelay.strace") + ": "));
+    CHECK_FALSE(investigation.alignment);
+    CHECK(verdicts(investigation.analysis.findings) == 0);
+    CHECK_FALSE(investigation.analysis.findings.empty());
+}
+
 TEST_CASE("a capture that cannot be read is an error of the investigation", "[investigation]") {
     InvestigationInputs inputs;
     inputs.captures = {sample("no-such-capture.pcap")};

@@ -14,10 +14,10 @@ TEST_CASE("a delayed handshake's label says its wait, its retries and its answer
     handshake.retriedSynsNs = {handshake.firstSynNs + 1'000'000'000, handshake.firstSynNs + 3'000'000'000};
     handshake.answerNs = handshake.firstSynNs + 3'000'400'000;
     handshake.waitNs = *handshake.answerNs - handshake.firstSynNs;
-    CHECK(retriedHandshakeLabel(handshake) == "+3.00 s: SYN retried 2x, answered at 03:29:19.240 UTC");
+    CHECK(retriedHandshakeLabel(handshake, TimeOrigin{}) == "+3.00 s: SYN retried 2x, answered at 03:29:19.240 UTC");
     handshake.answerNs.reset();
     handshake.waitNs = 3'000'000'000;
-    CHECK(retriedHandshakeLabel(handshake) == "+3.00 s: SYN retried 2x, never answered");
+    CHECK(retriedHandshakeLabel(handshake, TimeOrigin{}) == "+3.00 s: SYN retried 2x, never answered");
 }
 
 TEST_CASE("churn sample without strace: one pause of 60.6 s, the limit of 100 ports, no failed calls",

@@ -51,7 +51,7 @@ struct Exported {
 Exported exportSample(const std::string& name) {
     Exported exported;
     exported.analysis = analyzeCaptures({sample(name)}, AnalysisOptions{});
-    const RecordSource source{"host-a", "0123456789abcdef", "test"};
+    const RecordSource source{"host-a", "0123456789abcdef", "test", TimeOrigin{}};
     exported.counts = writeAnalysisRecords(source, exported.analysis, exported.sink);
     return exported;
 }
@@ -133,7 +133,7 @@ TEST_CASE("a finding of no flow names its parties, and its record's client and s
         CHECK(made->parties.client == client);
         CHECK(made->parties.server == server);
         MemorySink sink;
-        writeAnalysisRecords(RecordSource{"host-a", "0123456789abcdef", "test"}, analysis, sink);
+        writeAnalysisRecords(RecordSource{"host-a", "0123456789abcdef", "test", TimeOrigin{}}, analysis, sink);
         const json record = sink.of("finding").at(static_cast<size_t>(made - analysis.findings.begin()));
         CHECK(record["kind"] == std::string(findingKindName(kind)));
         CHECK(record["client"] == client);

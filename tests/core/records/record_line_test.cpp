@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "text/valid_utf8.hpp"
+
 namespace {
 
 using nlohmann::json;
@@ -16,7 +18,7 @@ using namespace tcpscope;
 }  // namespace
 
 TEST_CASE("a record line parses back to what was written", "[records][line]") {
-    const RecordSource source{"web-1", "0123456789abcdef", "0.1.0+abc"};
+    const RecordSource source{"web-1", "0123456789abcdef", "0.1.0+abc", TimeOrigin{}};
     RecordLine line(source, RecordType::Finding, -5, "1:abc=");
     const std::string awkward = std::string("quote \" backslash \\ tab \t newline \n bell \x07 end");
     line.field("awkward", awkward);
@@ -55,4 +57,26 @@ TEST_CASE("a record line parses back to what was written", "[records][line]") {
     CHECK(record["names"] == json::array({"a", "b\"c"}));
     CHECK(record["values"] == json::array({1.5, 2.0}));
     CHECK(record["frames"] == json::array({1, 4294967295u}));
+}
+
+TEST_CASE("a record line is valid JSON and UTF-8 whatever a string from an input holds", "[records][line][utf8]") {
+    const std::vector<std::string> hostile = {
+        std::string("binary ") + '\0' + "\xfe\xca(\x01 comment",
+        "overlong \xc0\xaf \xe0\x80\xaf, surrogate \xed\xa0\x80, past U+10FFFF \xf4\x90\x80\x80, cut \xe2\x82",
+        "quote \" backslash \\ <script>alert(1)</script> \x1b[31m\x7f",
+    };
+    const RecordSource source{"host\xff", "0123456789abcdef", "0.1.0", TimeOrigin{}};
+    RecordLine line(source, RecordType::Flow, 0, "1:\xc0\xaf");
+    for (size_t index = 0; index < hostile.size(); ++index) {
+        line.field("text_" + std::to_string(index), hostile[index]);
+    }
+    line.field("texts", hostile);
+    const std::string text = std::move(line).take();
+    CHECK(text.find('\n') == std::string::npos);
+    CHECK(tcpscope::isValidUtf8(text));
+    const json record = json::parse(text);  // strict about UTF-8 and escapes
+    CHECK(record["host"] == "host\xef\xbf\xbd");
+    CHECK(record["text_0"] == std::string("binary ") + '\0' + "\xef\xbf\xbd\xef\xbf\xbd(\x01 comment");
+    CHECK(record["texts"].size() == hostile.size());
+    CHECK(record["text_2"] == hostile[2]);
 }

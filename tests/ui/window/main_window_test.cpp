@@ -3,6 +3,8 @@
 // diagram on the stall; with the strace log the details say the trace confirms it. The keyboard
 // walks findings, packets and stalls. The window is saved as a PNG in the build folder.
 #include <QDir>
+#include <QMessageBox>
+#include <QProcess>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -111,25 +113,72 @@ TEST_CASE("dropped or opened files are sorted by content into captures and strac
     TestWindow test;
     MainWindow& window = test.window;
     LoadCounter& loads = test.loads;
-    // An strace log alone needs a capture; a file of neither kind is refused in one line.
+    // An strace log alone needs a capture; a file of neither kind is refused in one line, in a
+    // dialog, and the load is said to have failed (what `--screenshot` exits 3 on).
     CHECK_FALSE(window.openFiles({samplePath("proxy-nagle.strace")}));
     CHECK_FALSE(window.openFiles({samplePath("README.md")}));
     CHECK(window.results() == nullptr);
+    CHECK(loads.failed == 2);
+    const QList<QMessageBox*> dialogs = window.findChildren<QMessageBox*>();
+    REQUIRE_FALSE(dialogs.isEmpty());
+    CHECK(dialogs.back()->text().contains(QStringLiteral("neither a capture")));
+    for (QMessageBox* dialog : dialogs) {
+        dialog->close();
+    }
 
     // The log first, the capture second, names do not matter: the content does.
     REQUIRE(window.openFiles({samplePath("proxy-nodelay.strace"), samplePath("proxy-nodelay.pcap")}));
-    REQUIRE(loads.waitBeyond(0));
+    REQUIRE(loads.waitBeyond(2));
     CHECK(window.request().captures == QStringList{samplePath("proxy-nodelay.pcap")});
     CHECK(window.request().straceLogs == QStringList{samplePath("proxy-nodelay.strace")});
     REQUIRE(window.results()->alignment() != nullptr);
     CHECK(window.results()->findings().empty());  // TCP_NODELAY: nothing held
 
     // Attaching a log to the open capture analyses it again with the log.
-    REQUIRE(test.open({samplePath("proxy-nagle.pcap")}));
+    window.openCaptures({samplePath("proxy-nagle.pcap")});
+    REQUIRE(loads.waitBeyond(3));
     CHECK(window.results()->alignment() == nullptr);
     REQUIRE(window.openFiles({samplePath("proxy-nagle.strace")}));
-    REQUIRE(loads.waitBeyond(2));
+    REQUIRE(loads.waitBeyond(4));
+    CHECK(loads.failed == 2);
     CHECK(window.request().captures == QStringList{samplePath("proxy-nagle.pcap")});
     REQUIRE(window.results()->alignment() != nullptr);
     CHECK_FALSE(window.results()->findings().front().straceVerdicts.empty());
+}
+
+TEST_CASE("an strace log of another capture is said in a dialog, and the capture is shown without it",
+          "[ui][window][strace]") {
+    TestWindow test;
+    MainWindow& window = test.window;
+    REQUIRE(window.openFiles({samplePath("http-keepalive.pcap"), samplePath("proxy-nagle.strace")}));
+    REQUIRE(test.loads.waitBeyond(0));
+    CHECK(test.loads.failed == 0);
+    REQUIRE(window.results() != nullptr);
+    CHECK(window.results()->connections().size() > 0);  // the capture's analysis stands
+    CHECK(window.results()->alignment() == nullptr);    // without the log's calls
+    const QList<QMessageBox*> dialogs = window.findChildren<QMessageBox*>();
+    REQUIRE(dialogs.size() == 1);
+    CHECK(dialogs.front()->isVisible());
+    CHECK(dialogs.front()->text().contains(QStringLiteral("proxy-nagle.strace: does not fit the capture: ")));
+    CHECK_FALSE(dialogs.front()->text().contains(QLatin1Char('\n')));
+    dialogs.front()->close();
+}
+
+TEST_CASE("tcpscope --screenshot on a file it cannot open exits 3 with the reason, at once", "[ui][window]") {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    const QString png = QDir::temp().filePath(QStringLiteral("tcpscope-never.png"));
+    for (const QString& file : {QStringLiteral("/nonexistent/capture.pcap"), samplePath("README.md")}) {
+        CAPTURE(file.toStdString());
+        QProcess gui;
+        gui.setProcessEnvironment(environment);
+        gui.start(QStringLiteral(TCPSCOPE_GUI), {QStringLiteral("--screenshot"), png, file});
+        REQUIRE(gui.waitForFinished(30000));
+        CHECK(gui.exitStatus() == QProcess::NormalExit);
+        CHECK(gui.exitCode() == 3);
+        const QString errors = QString::fromUtf8(gui.readAllStandardError());
+        INFO(errors.toStdString());
+        CHECK(errors.contains(QStringLiteral("tcpscope: ") + file + QStringLiteral(": offset 0: ")));
+        CHECK_FALSE(QFile::exists(png));
+    }
 }

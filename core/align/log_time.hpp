@@ -1,0 +1,22 @@
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+namespace tcpscope {
+
+/// Log times on the capture's clock are held within this (2^62 ns, 146 years either side of the
+/// capture's origin; 1824 to 2116 on the epoch's): an offset fitted to garbage times, or a log
+/// whose times are garbage, then cannot overflow any sum or difference made from them.
+inline constexpr int64_t kLogTimeReachNs = int64_t{1} << 62;
+
+/// `logNs + offsetNs` (a log's time on the capture's clock, a call's end after its start), held
+/// within ±kLogTimeReachNs.
+inline int64_t onCaptureClock(int64_t logNs, int64_t offsetNs) {
+    int64_t sum = 0;
+    if (__builtin_add_overflow(logNs, offsetNs, &sum)) {
+        return offsetNs > 0 ? kLogTimeReachNs : -kLogTimeReachNs;
+    }
+    return std::clamp(sum, -kLogTimeReachNs, kLogTimeReachNs);
+}
+
+}  // namespace tcpscope
