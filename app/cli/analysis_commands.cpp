@@ -47,7 +47,7 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
         case Output::Analyze:
             if (json) {
                 Json sections = loaded.points ? pointsJson(*loaded.points) : Json::object();
-                sections["incidents"] = incidentsJson(loaded.incidents);
+                sections["incidents"] = incidentsJson(loaded.incidents, analysis.engine->timeOrigin());
                 writeAnalysisReportJson(std::cout, analysis, aligned, sections);
                 std::cout << '\n';
             } else {

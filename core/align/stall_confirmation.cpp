@@ -63,7 +63,8 @@ TracedCall tracedCall(const StraceAlignment& alignment, uint32_t logIndex, uint3
     return {std::string(log.nameOf(call)), call.bytes, alignment.captureTsNs(logIndex, call), call.lineNumber};
 }
 
-void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const AnalysisEngine& engine) {
+std::vector<StraceVerdict> delayedAckVerdicts(const Finding& finding, const StraceAlignment& alignment,
+                                              const AnalysisEngine& engine) {
     const Side sender = finding.waitingSide.value_or(Side::Client);
     uint32_t socket = UINT32_MAX;
     for (uint32_t candidate : alignment.connectionSockets[finding.connection]) {
@@ -71,22 +72,16 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
             socket = candidate;
         }
     }
-    int confirmed = 0;
-    int refuted = 0;
-    int untraced = 0;
-    bool nodelay = false;
-    std::string pattern;
     const absl::flat_hash_map<uint32_t, uint32_t> writes =
         socket == UINT32_MAX ? absl::flat_hash_map<uint32_t, uint32_t>{} : writesByFrame(alignment, socket);
-    finding.straceVerdicts.assign(finding.spans.size(), StraceVerdict{});
+    std::vector<StraceVerdict> verdicts(finding.spans.size());
     for (size_t index = 0; index < finding.spans.size(); ++index) {
         const FindingSpan& span = finding.spans[index];
-        StraceVerdict& verdict = finding.straceVerdicts[index];
+        StraceVerdict& verdict = verdicts[index];
         const std::optional<uint32_t> heldFrame = span.frames.of(FrameRole::HeldSegment);
         const auto heldWrite = heldFrame ? writes.find(*heldFrame) : writes.end();
         if (heldWrite == writes.end()) {
             verdict.verdict = StraceVerdictKind::NoTrace;
-            ++untraced;
             continue;
         }
         const TracedSocket& traced = alignment.sockets[socket];
@@ -94,13 +89,11 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
         const SyscallRecord& held = log.records[heldWrite->second];
         const int64_t leftNs = frameTsNs(engine.packets(), *heldFrame);
         const int64_t kernelHoldNs = leftNs - alignment.captureTsNs(traced.log, held);
-        const bool nodelaySet = traced.nodelaySet && traced.nodelayTsNs <= held.tsNs;
-        nodelay |= nodelaySet;
         verdict.pid = held.pid;
         verdict.fd = traced.fd;
         verdict.heldWrite = tracedCall(alignment, traced.log, heldWrite->second);
         verdict.kernelHoldMs = toMs(kernelHoldNs);
-        verdict.nodelaySet = nodelaySet;
+        verdict.nodelaySet = traced.nodelaySet && traced.nodelayTsNs <= held.tsNs;
         verdict.nextCall = nextBlockingCall(log, heldWrite->second);
         const std::optional<uint32_t> smallFrame = span.frames.of(FrameRole::SmallSegment);
         const auto firstWrite = smallFrame ? writes.find(*smallFrame) : writes.end();
@@ -111,45 +104,29 @@ void confirmDelayedAck(Finding& finding, const StraceAlignment& alignment, const
         if (firstWrite != writes.end()) {
             verdict.firstWrite = tracedCall(alignment, traced.log, firstWrite->second);
         }
-        pattern = verdict.pattern;
         // Held by the kernel for most of the stall: Nagle. Written just before leaving: the application was late.
         const double holdMs = static_cast<double>(span.endNs - span.startNs) / 1e6;
         const bool wasHeld = kernelHoldNs >= kRefuteBelowNs && toMs(kernelHoldNs) >= holdMs * 0.5;
         verdict.verdict = wasHeld ? StraceVerdictKind::Confirmed : StraceVerdictKind::Refuted;
-        (wasHeld ? confirmed : refuted)++;
     }
-    if (confirmed > 0) {
-        finding.summary += fmt::format(
-            " The system call trace confirms {} of them: the application wrote the bytes ({}) and the kernel "
-            "held them until the ACK{}.",
-            confirmed, pattern, nodelay ? ", although TCP_NODELAY was set" : "; TCP_NODELAY was never set");
-    } else if (refuted > 0) {
-        finding.summary += fmt::format(
-            " The system call trace does not support it: the application wrote the late bytes only just "
-            "before they left ({} of {} stalls).",
-            refuted, refuted + untraced);
-    }
-}
-
-void addFailedConnects(Finding& finding, const StraceAlignment& alignment) {
-    const std::vector<int64_t> times = failedConnectTimes(alignment, finding.server);
-    if (times.empty()) {
-        return;
-    }
-    finding.failedConnects = FailedConnects{times.size(), times.front(), times.back()};
-    finding.summary += fmt::format(" The trace shows {} connect() calls failing with EADDRNOTAVAIL over {:.1f} s.",
-                                   times.size(), static_cast<double>(times.back() - times.front()) / 1e9);
+    return verdicts;
 }
 
 }  // namespace
 
-void confirmFindingsWithSyscalls(std::vector<Finding>& findings, const StraceAlignment& alignment,
-                                 const AnalysisEngine& engine) {
-    for (Finding& finding : findings) {
+void confirmFindingsWithSyscalls(CaptureAnalysis& analysis, const StraceAlignment& alignment) {
+    for (const Finding& finding : analysis.findings) {
         if (finding.kind == FindingKind::DelayedAckStall && finding.connection < alignment.connectionSockets.size()) {
-            confirmDelayedAck(finding, alignment, engine);
+            std::vector<StraceVerdict> verdicts = delayedAckVerdicts(finding, alignment, *analysis.engine);
+            if (!verdicts.empty()) {
+                analysis.enrichments.edit(finding.id).straceVerdicts = std::move(verdicts);
+            }
         } else if (finding.kind == FindingKind::PortExhaustion) {
-            addFailedConnects(finding, alignment);
+            const std::vector<int64_t> times = failedConnectTimes(alignment, finding.server);
+            if (!times.empty()) {
+                analysis.enrichments.edit(finding.id).failedConnects =
+                    FailedConnects{times.size(), times.front(), times.back()};
+            }
         }
     }
 }

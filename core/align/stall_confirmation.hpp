@@ -1,20 +1,20 @@
 #pragma once
-#include <vector>
-
 #include "align/strace_alignment.hpp"
+#include "analysis/capture_analysis.hpp"
 
 namespace tcpscope {
 
-/// Adds what the traced processes' system calls prove to the findings (the summary says it too):
-/// - delayed_ack_stall: a verdict per span (Finding::straceVerdicts): the write whose bytes waited,
-///   how long the kernel held them (from the call to the segment on the wire), the calls around it
-///   (write, write, epoll_wait) and whether TCP_NODELAY was set on the socket; a stall is confirmed
-///   when the application wrote the held bytes long before they left, refuted when it wrote them
-///   just before;
+/// Writes what the traced processes' system calls prove of the findings of `analysis` beside them
+/// (CaptureAnalysis::enrichments, by finding id); the findings themselves are left as their
+/// detectors made them:
+/// - delayed_ack_stall: a verdict per span (FindingEnrichment::straceVerdicts): the write whose bytes
+///   waited, how long the kernel held them (from the call to the segment on the wire), the calls
+///   around it (write, write, epoll_wait) and whether TCP_NODELAY was set on the socket; a stall is
+///   confirmed when the application wrote the held bytes long before they left, refuted when it
+///   wrote them just before;
 /// - port_exhaustion: the connect() calls that failed with EADDRNOTAVAIL, their count and span
-///   (Finding::failedConnects).
-/// The JSON report writes them into the evidence (findingEvidenceJson).
-void confirmFindingsWithSyscalls(std::vector<Finding>& findings, const StraceAlignment& alignment,
-                                 const AnalysisEngine& engine);
+///   (FindingEnrichment::failedConnects).
+/// The writers say them (findingSummary, findingEvidenceJson).
+void confirmFindingsWithSyscalls(CaptureAnalysis& analysis, const StraceAlignment& alignment);
 
 }  // namespace tcpscope

@@ -10,6 +10,7 @@
 #include "engine/analysis_engine.hpp"
 #include "engine/capture_loader.hpp"
 #include "finding/finding.hpp"
+#include "finding/finding_enrichment.hpp"
 
 namespace tcpscope {
 
@@ -50,6 +51,9 @@ struct CaptureAnalysis {
     std::vector<InputSummary> inputs;
     std::unique_ptr<AnalysisEngine> engine;
     std::vector<Finding> findings;
+    /// What strace logs and capture points add to the findings, beside them by finding id (set by
+    /// confirmFindingsWithSyscalls and analyzePoints; empty after analyzeCaptures).
+    FindingEnrichments enrichments;
     /// TIME_WAIT and ports-in-use series per host, as the detectors counted them (for charts).
     std::vector<HostPopulation> populations;
     /// With AnalysisOptions::describeWhenWritten, the authors that complete `findings` (which hold

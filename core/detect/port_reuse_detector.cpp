@@ -467,6 +467,7 @@ void PortReuseDetector::describeGroup(const Group& group, Finding& finding, Deta
     finding.frames.clear();
     finding.spans.clear();
     finding.totalSpans = group.reuses - 1;  // all but the reuse of the finding's own connection
+    finding.facts = AcceptedReuseFacts{group.reuses};
     for (const uint32_t index : group.listed) {
         const Reuse& reuse = reuses_[index];
         // Each later reuse is an instant, its SYN (one frame: the sequence diagram draws none); the

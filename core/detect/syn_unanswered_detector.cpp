@@ -126,6 +126,7 @@ void SynUnansweredDetector::findScans(std::vector<bool>& used) {
         nlohmann::json::array_t listed;
         Finding finding = findingAbout(members, FindingKind::PortScan, Severity::Info, listed);
         finding.durationMs = toMs(last.lastTsNs - first.firstTsNs);
+        finding.facts = AttemptFacts::scanOf(pair.second, pair.first, members.size());
         finding.evidence = {{"source", pair.first.toString()},
                             {"target", pair.second.toString()},
                             {"ports", ports.size()},
@@ -168,6 +169,7 @@ void SynUnansweredDetector::findProbedHosts(std::vector<bool>& used) {
         }
         nlohmann::json::array_t listed;
         Finding finding = findingAbout(members, FindingKind::PortScan, Severity::Info, listed);
+        finding.facts = AttemptFacts::scanOf(host, std::nullopt, members.size());
         finding.evidence = {{"target", host.toString()},
                             {"ports", ports.size()},
                             {"sources", sources.size()},
@@ -221,6 +223,7 @@ void SynUnansweredDetector::findFloods(std::vector<bool>& used) {
         finding.tsNs = firstNs;
         finding.durationMs = toMs(lastNs - firstNs);
         const size_t unanswered = members.size() - halfOpen;
+        finding.facts = AttemptFacts::toServer(server, members.size());
         finding.evidence = {{"server", server.toString()},
                             {"attempts", members.size()},
                             {"syns", syns},
@@ -329,6 +332,8 @@ void SynUnansweredDetector::writeUnanswered(const std::vector<uint32_t>& members
     const std::string attempts = plural(members.size(), "connection attempt", "connection attempts");
     const std::string refusedText =
         refused > 0 ? fmt::format(" ({} refused by a RST only after retransmitting)", refused) : std::string();
+    finding.facts = byClient ? AttemptFacts::fromClient(first.client.address, members.size())
+                             : AttemptFacts::toServer(first.server, members.size());
     nlohmann::json::object_t evidence;
     if (byClient) {
         evidence.emplace("client", first.client.address.toString());

@@ -235,6 +235,8 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding, Detail det
     const bool client = host.key.role == Side::Client;
 
     measure(hostIndex, finding);
+    finding.facts = ChurnFacts{host.key.address, host.key.role, host.closes,
+                               static_cast<uint64_t>(host.population.peak())};
     if (detail == Detail::Full) {
         std::vector<std::pair<Endpoint, uint64_t>> byServer = tally.servers;
         std::sort(byServer.begin(), byServer.end());  // listed by endpoint

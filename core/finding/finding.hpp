@@ -8,11 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "decode/ip_address.hpp"
+#include "finding/finding_facts.hpp"
 #include "finding/finding_impact.hpp"
 #include "finding/finding_kind.hpp"
-#include "finding/finding_placement.hpp"
 #include "finding/finding_span.hpp"
-#include "finding/strace_verdict.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {
@@ -62,15 +61,12 @@ struct Finding {
     FindingParties parties;
     /// path_mtu: the smallest packet size a router said its next hop takes; nullopt if none said.
     std::optional<uint32_t> nextHopMtu;
-    /// Set by strace confirmation: for a delayed_ack_stall, one verdict per span (empty without a
-    /// trace of its sender); for a port_exhaustion, the failed connect() calls.
-    std::vector<StraceVerdict> straceVerdicts;
-    std::optional<FailedConnects> failedConnects;
-    /// Set by the analysis of several capture points (core/points/hop_attribution): where the time
-    /// of each listed span went along the path. Unset with one capture point.
-    std::optional<FindingPlacement> placement;
-    /// Kind-specific fields, for the reports and the details panel only: every other reader takes
-    /// the typed members above.
+    /// What the reports say of it besides its impact: whom a finding of no flow names, what a
+    /// finding that made nothing wait counted (its evidence says the same for the JSON).
+    FindingFacts facts;
+    /// Kind-specific fields, written out by the JSON report and shown by the details panel; every
+    /// other reader takes the typed members above. What strace logs and capture points add is not
+    /// here but beside the finding (FindingEnrichment, by id).
     nlohmann::json evidence = nlohmann::json::object();
 };
 

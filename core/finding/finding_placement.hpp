@@ -59,7 +59,7 @@ struct SpanPlacement {
     bool reachedReceiver = false;
 };
 
-/// Where the time of a finding's stalls went, from several capture points (Finding::placement).
+/// Where the time of a finding's stalls went, from several capture points (FindingEnrichment::placement).
 struct FindingPlacement {
     std::string waitedAt;              ///< the capture point on the host whose data waited; "" if none is
     std::vector<SpanPlacement> spans;  ///< one per listed span (Finding::spans), in the same order

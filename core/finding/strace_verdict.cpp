@@ -11,4 +11,18 @@ std::string_view straceVerdictName(StraceVerdictKind verdict) {
     return "no_trace";
 }
 
+VerdictCounts countVerdicts(const std::vector<StraceVerdict>& verdicts) {
+    VerdictCounts counts;
+    for (const StraceVerdict& verdict : verdicts) {
+        switch (verdict.verdict) {
+            case StraceVerdictKind::NoTrace: ++counts.untraced; continue;
+            case StraceVerdictKind::Confirmed: ++counts.confirmed; break;
+            case StraceVerdictKind::Refuted: ++counts.refuted; break;
+        }
+        counts.nodelaySet |= verdict.nodelaySet;
+        counts.pattern = verdict.pattern;
+    }
+    return counts;
+}
+
 }  // namespace tcpscope

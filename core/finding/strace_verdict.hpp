@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tcpscope {
 
@@ -33,6 +34,17 @@ struct StraceVerdict {
     std::string nextCall;                  ///< the first wait or read of the process after it ("" if none)
     std::string pattern;                   ///< "sendto, sendto, epoll_wait": the calls around the held write
 };
+
+/// The verdicts on a finding's stalls counted, as the reports say them of the finding as a whole.
+struct VerdictCounts {
+    uint32_t confirmed = 0;
+    uint32_t refuted = 0;
+    uint32_t untraced = 0;    ///< NoTrace
+    bool nodelaySet = false;  ///< TCP_NODELAY was set before the held write of a traced stall
+    std::string pattern;      ///< the calls around the held write of the last traced stall
+};
+/// `verdicts` counted.
+VerdictCounts countVerdicts(const std::vector<StraceVerdict>& verdicts);
 
 /// What a system call trace shows of a port_exhaustion finding: the connect() calls that failed
 /// with EADDRNOTAVAIL (to its server), when the first and last failed.

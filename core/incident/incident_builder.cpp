@@ -132,12 +132,12 @@ void describeClientPool(const CaptureAnalysis& analysis, const LinkedFindings& s
     impact.rateSustainablePerS = pool.rateSustainablePerS;
     impact.rateAchievedPerS = pool.rateAchievedPerS;
     for (const uint32_t index : story.findings) {
-        const Finding& finding = analysis.findings[index];
-        if (finding.failedConnects) {
-            impact.connectFailures = impact.connectFailures.value_or(0) + finding.failedConnects->count;
+        const std::optional<FailedConnects>& failed = analysis.enrichments.of(analysis.findings[index].id).failedConnects;
+        if (failed) {
+            impact.connectFailures = impact.connectFailures.value_or(0) + failed->count;
             impact.connectErrno = "EADDRNOTAVAIL";
             incident.events.push_back(
-                {finding.failedConnects->firstTsNs, "the first connect() failing with EADDRNOTAVAIL: no free port", {}});
+                {failed->firstTsNs, "the first connect() failing with EADDRNOTAVAIL: no free port", {}});
         }
     }
     for (const IpAddress& client : pool.clients) {
@@ -310,11 +310,12 @@ void describeStalls(const CaptureAnalysis& analysis, const LinkedFindings& story
     const std::string endpoint = story.server ? story.server->toString() : std::string("the capture");
     const KindInfo& row = kindInfo(story.kind);
     if (story.scope == IncidentScope::Process) {
-        incident.title = fmt::format("{} {} holds its small writes: {} requests {} slower{}",
-                                     bothSides ? "Proxy" : "Sender", endpoint,
-                                     groupedDigits(bothSides ? std::max(acceptedRequests, onwardRequests)
-                                                             : cost.requests),
-                                     waitText(impact.latencyAddedMs.value_or(0)), bothSides ? " on each side" : "");
+        const std::string added = waitText(impact.latencyAddedMs.value_or(0));
+        incident.title =
+            bothSides ? fmt::format("Proxy {} holds its small writes: {} requests {} slower on each side", endpoint,
+                                    groupedDigits(std::max(acceptedRequests, onwardRequests)), added)
+                      : fmt::format("Small writes held on the connections to {}: {} requests {} slower", endpoint,
+                                    groupedDigits(cost.requests), added);
     } else {
         incident.title = fmt::format("{} toward {}: {} over {}, up to {} each", row.title, endpoint,
                                      plural(cost.requests, "wait", "waits"),

@@ -36,8 +36,7 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
             investigation.straceMismatch = std::move(mismatch);
             investigation.alignment.reset();
         } else {
-            confirmFindingsWithSyscalls(investigation.analysis.findings, *investigation.alignment,
-                                        *investigation.analysis.engine);
+            confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
         }
     }
     if (!stopped) {

@@ -30,9 +30,10 @@ struct InvestigationInputs {
 /// Everything one investigation produced.
 struct Investigation {
     CaptureAnalysis analysis;
-    /// The strace logs' calls on the capture's clock, tied to its connections; the findings they
-    /// confirm or refute say so (confirmFindingsWithSyscalls). Empty without logs, when a log
-    /// could not be read (straceProblem), or when the investigation was stopped before them.
+    /// The strace logs' calls on the capture's clock, tied to its connections; what they confirm or
+    /// refute of the findings is beside them (analysis.enrichments: confirmFindingsWithSyscalls).
+    /// Empty without logs, when a log could not be read (straceProblem), or when the investigation
+    /// was stopped before them.
     std::optional<StraceAlignment> alignment;
     /// "FILE: reason" when a strace log could not be read; the analysis stands without the calls.
     std::string straceProblem;

@@ -142,10 +142,11 @@ void LiveRecords::sendFinding(const Finding& finding, const ConnectionStore& con
                               bool final) {
     const FindingRevision revision{sent.sent ? sent.revision + 1 : 0, final};
     const Connection* flow = finding.connection < connections.size() ? &connections[finding.connection] : nullptr;
-    // The evidence goes with the final revision only: copying it at every revision cost the
+    // A live capture reads no strace log and has one point: nothing enriches its findings. The
+    // evidence goes with the final revision only: copying it at every revision cost the
     // analysis more than the rest of the records together (docs/records.md, "Revisions").
     write(RecordType::Finding, finding.tsNs,
-          [source = source_, parts = findingRecordParts(finding, flow, final), revision] {
+          [source = source_, parts = findingRecordParts(finding, FindingEnrichments::none(), flow, final), revision] {
               return findingRecord(*source, parts, revision);
           });
     sent = {true,

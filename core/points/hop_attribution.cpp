@@ -213,7 +213,7 @@ void placeFindingSpans(CaptureAnalysis& analysis, const PointSightings& sighting
         for (const FindingSpan& span : finding.spans) {
             placement.spans.push_back(placeSpan(hops, span, places).value_or(SpanPlacement{}));
         }
-        analysis.findings[i].placement = std::move(placement);
+        analysis.enrichments.edit(analysis.findings[i].id).placement = std::move(placement);
     }
 }
 

@@ -7,8 +7,9 @@
 
 namespace tcpscope {
 
-/// Sets Finding::placement of every delayed_ack_stall, retransmission_stall and zero_window_stall
-/// finding of `analysis` (the merged analysis of several points, whose frames `sightings` knows):
+/// Writes the placement (FindingEnrichment::placement, in analysis.enrichments) of every finding of
+/// `analysis` whose kind's row says how (KindInfo::hops: delayed_ack_stall, retransmission_stall,
+/// zero_window_stall); `analysis` is the merged analysis of several points, whose frames `sightings` knows:
 /// each listed span broken into parts along the path from the other points' sightings of its
 /// segments, on the reference clock. Hosts are the points that saw an address's segments first
 /// (PointSightings::hostPointOf), named as the points are (`pointNames`).

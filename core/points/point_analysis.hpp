@@ -44,7 +44,7 @@ struct PointsAnalysis {
 /// the first point's (or takes the clock given: CapturePoint::clock, ignored on the first point, the
 /// reference), chooses one point per connection (chooseVantagePoints) and analyses those
 /// packets, their times put on the reference clock, with every detector; then places the findings'
-/// stalls along the path (placeFindingSpans: Finding::placement). With one point, the
+/// stalls along the path (placeFindingSpans: FindingEnrichment::placement). With one point, the
 /// analysis is exactly analyzeCaptures() of its files. Throws CaptureError if a file cannot be
 /// opened or is not a capture (standard input cannot be read twice: "-" is refused for several
 /// points), BpfFilterError if the filter is invalid. `progress` counts the bytes of both reads of

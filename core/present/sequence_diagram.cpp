@@ -67,7 +67,8 @@ std::string straceProof(const StraceVerdict& verdict) {
 
 SequenceDiagram SequenceDiagram::ofConnection(const CaptureAnalysis& analysis, uint32_t connection) {
     const Connection& flow = connectionAt(analysis, connection);
-    return assemble(analysis.engine->packets(), {flow}, analysis.findings, &analysis.engine->connections());
+    return assemble(analysis.engine->packets(), {flow}, analysis.findings, analysis.enrichments,
+                    &analysis.engine->connections());
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32_t clientSide, uint32_t serverSide) {
@@ -76,25 +77,28 @@ SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32
     if (clientSide == serverSide) {
         throw std::invalid_argument("a proxy diagram needs two different connections");
     }
-    return assemble(analysis.engine->packets(), {front, back}, analysis.findings, &analysis.engine->connections());
+    return assemble(analysis.engine->packets(), {front, back}, analysis.findings, analysis.enrichments,
+                    &analysis.engine->connections());
 }
 
 SequenceDiagram SequenceDiagram::ofConnection(const PacketIndex& packets, const Connection& connection,
-                                              const std::vector<Finding>& findings, const ConnectionStore* store) {
-    return assemble(packets, {connection}, findings, store);
+                                              const std::vector<Finding>& findings,
+                                              const FindingEnrichments& enrichments, const ConnectionStore* store) {
+    return assemble(packets, {connection}, findings, enrichments, store);
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const PacketIndex& packets, const Connection& clientSide,
                                          const Connection& serverSide, const std::vector<Finding>& findings,
-                                         const ConnectionStore* store) {
+                                         const FindingEnrichments& enrichments, const ConnectionStore* store) {
     if (clientSide.id == serverSide.id) {
         throw std::invalid_argument("a proxy diagram needs two different connections");
     }
-    return assemble(packets, {clientSide, serverSide}, findings, store);
+    return assemble(packets, {clientSide, serverSide}, findings, enrichments, store);
 }
 
 SequenceDiagram SequenceDiagram::assemble(const PacketIndex& packets, std::vector<Connection> flows,
-                                          const std::vector<Finding>& findings, const ConnectionStore* store) {
+                                          const std::vector<Finding>& findings, const FindingEnrichments& enrichments,
+                                          const ConnectionStore* store) {
     SequenceDiagram diagram;
     diagram.packets_ = &packets;
     for (const Connection& flow : flows) {
@@ -119,7 +123,7 @@ SequenceDiagram SequenceDiagram::assemble(const PacketIndex& packets, std::vecto
         diagram.participants_ = {{"client", {front.client}}, {"server", {front.server}}};
     }
     diagram.collectArrows();
-    diagram.collectStalls(findings);
+    diagram.collectStalls(findings, enrichments);
     return diagram;
 }
 
@@ -160,7 +164,7 @@ void SequenceDiagram::collectArrows() {
     }
 }
 
-void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
+void SequenceDiagram::collectStalls(const std::vector<Finding>& findings, const FindingEnrichments& enrichments) {
     for (const Finding& finding : findings) {
         const auto leg = std::find(connections_.begin(), connections_.end(), finding.connection);
         if (leg == connections_.end()) {
@@ -205,8 +209,9 @@ void SequenceDiagram::collectStalls(const std::vector<Finding>& findings) {
                         span.earlierBytes);
                     stall.causeText = fmt::format("delayed ACK ({:.1f} ms)", ackDelayMs);
                     stall.endText = fmt::format("held {:.1f} ms", holdMs);
-                    if (index < finding.straceVerdicts.size()) {
-                        stall.proof = straceProof(finding.straceVerdicts[index]);
+                    if (const std::vector<StraceVerdict>& verdicts = enrichments.of(finding.id).straceVerdicts;
+                        index < verdicts.size()) {
+                        stall.proof = straceProof(verdicts[index]);
                     }
                     break;
                 }

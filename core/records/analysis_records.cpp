@@ -21,7 +21,8 @@ RecordCounts writeAnalysisRecords(const RecordSource& source, const CaptureAnaly
     for (size_t i = 0; i < analysis.findings.size(); ++i) {
         const Finding& finding = analysis.completeFinding(i, described);
         const Connection* flow = finding.connection < connections.size() ? &connections[finding.connection] : nullptr;
-        sink.write(RecordType::Finding, source.origin.epochNs(finding.tsNs), findingRecord(source, finding, flow));
+        sink.write(RecordType::Finding, source.origin.epochNs(finding.tsNs),
+                   findingRecord(source, finding, analysis.enrichments.of(finding.id), flow));
         ++counts.byType[static_cast<size_t>(RecordType::Finding)];
     }
     counts.byType[static_cast<size_t>(RecordType::Series)] = writeSeriesRecords(source, analysis, sink);

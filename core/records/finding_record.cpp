@@ -3,11 +3,13 @@
 #include "records/community_id.hpp"
 #include "records/record_line.hpp"
 #include "report/finding_evidence.hpp"
+#include "report/finding_summary.hpp"
 #include "text/json_text.hpp"
 
 namespace tcpscope {
 
-FindingRecordParts findingRecordParts(const Finding& finding, const Connection* flow, bool withEvidence) {
+FindingRecordParts findingRecordParts(const Finding& finding, const FindingEnrichment& enrichment,
+                                      const Connection* flow, bool withEvidence) {
     FindingRecordParts parts;
     parts.id = finding.id;
     parts.kind = finding.kind;
@@ -24,10 +26,10 @@ FindingRecordParts findingRecordParts(const Finding& finding, const Connection* 
         parts.client = finding.parties.client;
         parts.server = finding.parties.server;
     }
-    parts.summary = finding.summary;
+    parts.summary = findingSummary(finding, enrichment);
     parts.frames = finding.frames;
     if (withEvidence) {
-        parts.evidence = hasStraceEvidence(finding) ? findingEvidenceJson(finding) : finding.evidence;
+        parts.evidence = hasStraceEvidence(enrichment) ? findingEvidenceJson(finding, enrichment) : finding.evidence;
     }
     parts.ongoing = finding.ongoing;
     parts.provisional = finding.provisional;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "finding/finding.hpp"
+#include "finding/finding_enrichment.hpp"
 #include "records/record_source.hpp"
 #include "tcp/connection.hpp"
 
@@ -40,17 +41,20 @@ struct FindingRecordParts {
     bool withdrawn = false;
 };
 
-/// The parts of `finding`'s record; `flow` is its connection, or null for a finding about a host or a
-/// service (its client and server are then the parties it names: Finding::parties).
-FindingRecordParts findingRecordParts(const Finding& finding, const Connection* flow, bool withEvidence);
+/// The parts of `finding`'s record, with what its `enrichment` adds (its summary and evidence say the
+/// strace verdicts); `flow` is its connection, or null for a finding about a host or a service (its
+/// client and server are then the parties it names: Finding::parties).
+FindingRecordParts findingRecordParts(const Finding& finding, const FindingEnrichment& enrichment,
+                                      const Connection* flow, bool withEvidence);
 
 /// The `finding` record (docs/records.md) of those parts.
 std::string findingRecord(const RecordSource& source, const FindingRecordParts& parts, FindingRevision revision);
 
 /// The `finding` record of a complete finding, its evidence included.
-inline std::string findingRecord(const RecordSource& source, const Finding& finding, const Connection* flow,
+inline std::string findingRecord(const RecordSource& source, const Finding& finding,
+                                 const FindingEnrichment& enrichment, const Connection* flow,
                                  FindingRevision revision = {}) {
-    return findingRecord(source, findingRecordParts(finding, flow, true), revision);
+    return findingRecord(source, findingRecordParts(finding, enrichment, flow, true), revision);
 }
 
 }  // namespace tcpscope

@@ -29,47 +29,38 @@ nlohmann::json traceJson(const StraceVerdict& verdict) {
     return trace;
 }
 
-// The per-stall verdicts into the evidence's instances (one per span, in the same order), and
+// The verdicts on the spans into the evidence's instances (one per span, in the same order), and
 // their count for the finding.
-void addStallVerdicts(const Finding& finding, nlohmann::json& evidence) {
-    int confirmed = 0;
-    int refuted = 0;
-    int untraced = 0;
-    bool nodelay = false;
-    std::string pattern;
+void addStallVerdicts(const std::vector<StraceVerdict>& verdicts, nlohmann::json& evidence) {
     nlohmann::json& instances = evidence["instances"];
-    for (size_t index = 0; index < finding.straceVerdicts.size(); ++index) {
-        const StraceVerdict& verdict = finding.straceVerdicts[index];
+    for (size_t index = 0; index < verdicts.size(); ++index) {
+        const StraceVerdict& verdict = verdicts[index];
         nlohmann::json& instance = instances[index];
         instance["verdict"] = std::string(straceVerdictName(verdict.verdict));
-        if (verdict.verdict == StraceVerdictKind::NoTrace) {
-            ++untraced;
-            continue;
+        if (verdict.verdict != StraceVerdictKind::NoTrace) {
+            instance["strace"] = traceJson(verdict);
         }
-        instance["strace"] = traceJson(verdict);
-        nodelay |= verdict.nodelaySet;
-        pattern = verdict.pattern;
-        (verdict.verdict == StraceVerdictKind::Confirmed ? confirmed : refuted)++;
     }
-    evidence["strace"] = {{"confirmed", confirmed},
-                          {"refuted", refuted},
-                          {"without_trace", untraced},
-                          {"nodelay_set", nodelay},
-                          {"pattern", pattern}};
+    const VerdictCounts counts = countVerdicts(verdicts);
+    evidence["strace"] = {{"confirmed", counts.confirmed},
+                          {"refuted", counts.refuted},
+                          {"without_trace", counts.untraced},
+                          {"nodelay_set", counts.nodelaySet},
+                          {"pattern", counts.pattern}};
 }
 
 }  // namespace
 
-bool hasStraceEvidence(const Finding& finding) {
-    return !finding.straceVerdicts.empty() || finding.failedConnects.has_value();
+bool hasStraceEvidence(const FindingEnrichment& enrichment) {
+    return !enrichment.straceVerdicts.empty() || enrichment.failedConnects.has_value();
 }
 
-nlohmann::json findingEvidenceJson(const Finding& finding) {
+nlohmann::json findingEvidenceJson(const Finding& finding, const FindingEnrichment& enrichment) {
     nlohmann::json evidence = finding.evidence;
-    if (!finding.straceVerdicts.empty()) {
-        addStallVerdicts(finding, evidence);
+    if (!enrichment.straceVerdicts.empty()) {
+        addStallVerdicts(enrichment.straceVerdicts, evidence);
     }
-    if (const auto& failed = finding.failedConnects) {
+    if (const auto& failed = enrichment.failedConnects) {
         evidence["strace"] = failedConnectsJson(*failed);
     }
     return evidence;

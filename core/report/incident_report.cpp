@@ -160,7 +160,8 @@ void sectionBlocks(std::vector<ReportBlock>& blocks, const CaptureAnalysis& anal
     // With several capture points: where along the path its stalls' time went, per finding.
     std::string where;
     for (const size_t finding : group.findings) {
-        if (const std::optional<FindingPlacement>& placement = analysis.findings[finding].placement;
+        if (const std::optional<FindingPlacement>& placement =
+                analysis.enrichments.of(analysis.findings[finding].id).placement;
             placement && !placement->spans.empty()) {
             where += fmt::format("{}flow {} {}", where.empty() ? "" : "; ", analysis.findings[finding].connection,
                                  placementText(*placement));

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <variant>
 
 #include "finding/wording.hpp"
 #include "present/value_format.hpp"
@@ -62,29 +64,38 @@ bool knownConnection(const CaptureAnalysis& analysis, uint32_t connection) {
     return connection != kNoConnection && connection < connections.size() && connections.holds(connection);
 }
 
-// What a finding of no waits amounts to, from its evidence (for the reports only).
+// The textual form of an optional address or endpoint, "" when there is none.
+template <typename Address>
+std::string textOf(const std::optional<Address>& address) {
+    return address ? address->toString() : std::string();
+}
+
+// What a finding of no waits amounts to, from its typed facts.
 std::string noWaitText(const Finding& finding) {
-    const nlohmann::json& evidence = finding.evidence;
-    if (!evidence.is_object()) {
-        return "nothing waited";
-    }
     switch (finding.kind) {
         case FindingKind::TimeWaitChurn:
-            return fmt::format(
-                "{} closed {} first, up to {} in TIME_WAIT at once; nothing waited yet, but each entry "
-                "holds a port",
-                evidence.value("host", std::string("the host")),
-                plural(evidence.value("active_closes", uint64_t{0}), "connection", "connections"),
-                evidence.value("peak_population", uint64_t{0}));
-        case FindingKind::PortReuse:
+            if (const auto* churn = std::get_if<ChurnFacts>(&finding.facts)) {
+                return fmt::format(
+                    "{} closed {} first, up to {} in TIME_WAIT at once; nothing waited yet, but each entry "
+                    "holds a port",
+                    churn->host.toString(), plural(churn->activeCloses, "connection", "connections"),
+                    churn->peakTimeWait);
+            }
+            break;
+        case FindingKind::PortReuse: {
+            const auto* accepted = std::get_if<AcceptedReuseFacts>(&finding.facts);
             return fmt::format(
                 "{} reused a 4-tuple still in TIME_WAIT and the server accepted them; nothing waited, "
                 "but it is fragile",
-                plural(evidence.value("reuses", uint64_t{1}), "connection", "connections"));
+                plural(accepted != nullptr ? accepted->reuses : 1, "connection", "connections"));
+        }
         case FindingKind::SynFlood:
         case FindingKind::PortScan:
-            return fmt::format("{}; nothing waited", plural(evidence.value("attempts", uint64_t{0}),
-                                                            "connection attempt", "connection attempts"));
+            if (const auto* attempts = std::get_if<AttemptFacts>(&finding.facts)) {
+                return fmt::format("{}; nothing waited",
+                                   plural(attempts->attempts, "connection attempt", "connection attempts"));
+            }
+            break;
         case FindingKind::DelayedAckStall:
         case FindingKind::RetransmissionStall:
         case FindingKind::ZeroWindowStall:
@@ -226,24 +237,30 @@ std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& 
         return fmt::format("{} -> {}", group.client, group.server);
     }
     const Finding& finding = analysis.findings[group.findings.front()];
-    const nlohmann::json& evidence = finding.evidence;
-    if (!evidence.is_object()) {
-        return {};
-    }
-    const auto field = [&evidence](const char* key) {
-        const auto found = evidence.find(key);
-        return found != evidence.end() && found->is_string() ? found->get<std::string>() : std::string();
-    };
+    const auto* attempts = std::get_if<AttemptFacts>(&finding.facts);
     switch (finding.kind) {
-        case FindingKind::SynBacklogOverflow: return field("listener").empty() ? "" : "listener " + field("listener");
+        case FindingKind::SynBacklogOverflow:
+            return finding.parties.server.empty() ? "" : "listener " + finding.parties.server;
         case FindingKind::PortExhaustion:
-            return fmt::format("{} -> {}", field("client"),
-                               finding.server ? finding.server->toString() : field("server"));
-        case FindingKind::TimeWaitChurn: return fmt::format("{} {}", field("role"), field("host"));
+            return fmt::format("{} -> {}", finding.parties.client,
+                               finding.server ? finding.server->toString() : finding.parties.server);
+        case FindingKind::TimeWaitChurn:
+            if (const auto* churn = std::get_if<ChurnFacts>(&finding.facts)) {
+                return fmt::format("{} {}", sideName(churn->role), churn->host.toString());
+            }
+            break;
         case FindingKind::SynUnanswered:
-        case FindingKind::SynFlood: return !field("server").empty() ? "server " + field("server") : field("client");
+        case FindingKind::SynFlood:
+            if (attempts != nullptr) {
+                return attempts->server ? "server " + attempts->server->toString() : textOf(attempts->source);
+            }
+            break;
         case FindingKind::PortScan:
-            return !field("source").empty() ? field("source") + " -> " + field("target") : field("target");
+            if (attempts != nullptr) {
+                return attempts->source ? fmt::format("{} -> {}", attempts->source->toString(), textOf(attempts->target))
+                                        : textOf(attempts->target);
+            }
+            break;
         // A finding of these kinds is about one connection (its group names it) or the whole capture.
         case FindingKind::DelayedAckStall:
         case FindingKind::RetransmissionStall:

@@ -54,7 +54,7 @@ SequenceWindow sequenceWindow(const SequenceDiagram& diagram, size_t maxArrows);
 SequenceWindow reportSequenceWindow(const SequenceDiagram& diagram, size_t maxArrows);
 
 /// Who a cause is about: "127.0.0.1 -> 127.0.0.1:3307", "listener 127.0.0.1:9200", "client
-/// 127.0.0.1" (a finding of no connection: what its evidence names), or "".
+/// 127.0.0.1" (a finding of no connection: what its facts or parties name), or "".
 std::string causeEndpoints(const CaptureAnalysis& analysis, const FindingGroup& group);
 /// "Nagle + delayed ACK, 127.0.0.1 -> 127.0.0.1:3307", "Listen backlog overflow, listener
 /// 127.0.0.1:9200", "TIME_WAIT churn, client 127.0.0.1".

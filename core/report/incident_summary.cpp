@@ -106,7 +106,8 @@ std::vector<std::string> straceEvidence(const CaptureAnalysis& analysis, const S
     size_t judged = 0;
     const StraceVerdict* first = nullptr;
     for (const Finding& finding : analysis.findings) {
-        for (const StraceVerdict& verdict : finding.straceVerdicts) {
+        const FindingEnrichment& enrichment = analysis.enrichments.of(finding.id);
+        for (const StraceVerdict& verdict : enrichment.straceVerdicts) {
             judged += verdict.verdict == StraceVerdictKind::NoTrace ? 0 : 1;
             if (verdict.verdict == StraceVerdictKind::Confirmed) {
                 ++confirmed;
@@ -115,8 +116,8 @@ std::vector<std::string> straceEvidence(const CaptureAnalysis& analysis, const S
                 }
             }
         }
-        if (finding.failedConnects && finding.failedConnects->count > 0) {
-            const FailedConnects& failed = *finding.failedConnects;
+        if (enrichment.failedConnects && enrichment.failedConnects->count > 0) {
+            const FailedConnects& failed = *enrichment.failedConnects;
             lines.push_back(fmt::format("strace: {} failed with EADDRNOTAVAIL (no free local port), from {} to {}.",
                                         plural(failed.count, "connect() call", "connect() calls"),
                                         whenText(analysis, failed.firstTsNs), whenText(analysis, failed.lastTsNs)));

@@ -90,7 +90,7 @@ std::string_view incidentScopeName(IncidentScope scope) {
     return "capture";
 }
 
-Json incidentsJson(const std::vector<Incident>& incidents) {
+Json incidentsJson(const std::vector<Incident>& incidents, TimeOrigin origin) {
     Json array = Json::array();
     for (const Incident& incident : incidents) {
         Json chain = Json::array();
@@ -102,7 +102,7 @@ Json incidentsJson(const std::vector<Incident>& incidents) {
         }
         Json events = Json::array();
         for (const IncidentEvent& event : incident.events) {
-            events.push_back({{"ts", epochSeconds(event.tsNs)}, {"what", event.what}, {"frames", event.frames}});
+            events.push_back({{"ts", epochSeconds(origin, event.tsNs)}, {"what", event.what}, {"frames", event.frames}});
         }
         array.push_back({{"id", incident.id},
                          {"title", incident.title},

@@ -18,6 +18,7 @@
 #include "present/value_format.hpp"
 #include "report/finding_evidence.hpp"
 #include "report/finding_groups.hpp"
+#include "report/finding_summary.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/placement_json.hpp"
 #include "report/report_notes.hpp"
@@ -237,7 +238,8 @@ void writeImpact(JsonStreamWriter& out, const FindingImpact& impact) {
     out.endObject();
 }
 
-void writeFinding(JsonStreamWriter& out, const Finding& finding, TimeOrigin origin) {
+void writeFinding(JsonStreamWriter& out, const Finding& finding, const FindingEnrichment& enrichment,
+                  TimeOrigin origin) {
     out.beginObject();
     out.field("kind", findingKindName(finding.kind));
     out.field("severity", severityName(finding.severity));
@@ -251,14 +253,14 @@ void writeFinding(JsonStreamWriter& out, const Finding& finding, TimeOrigin orig
         out.value(frame);
     }
     out.endArray();
-    out.field("summary", finding.summary);
-    if (hasStraceEvidence(finding)) {
-        out.field("evidence", findingEvidenceJson(finding));
+    out.field("summary", findingSummary(finding, enrichment));
+    if (hasStraceEvidence(enrichment)) {
+        out.field("evidence", findingEvidenceJson(finding, enrichment));
     } else {
         out.field("evidence", finding.evidence);
     }
-    if (finding.placement) {
-        out.field("placement", placementJson(*finding.placement));  // only with several capture points
+    if (enrichment.placement) {
+        out.field("placement", placementJson(*enrichment.placement));  // only with several capture points
     }
     out.endObject();
 }
@@ -455,7 +457,8 @@ void writeFindings(JsonStreamWriter& out, const CaptureAnalysis& analysis, std::
                       Finding described;
                       for (size_t i = begin; i < end; ++i) {
                           const Finding& finding = analysis.completeFinding(i, described);
-                          writeFinding(writer, finding, analysis.engine->timeOrigin());
+                          writeFinding(writer, finding, analysis.enrichments.of(finding.id),
+                                       analysis.engine->timeOrigin());
                           if (isDelayedAckStall(finding)) {
                               senders[i] = senderStallsOf(finding, analysis.engine->connections());
                           }

@@ -44,7 +44,8 @@ std::string placementText(const FindingPlacement& placement) {
 void writePlacementsText(std::ostream& out, const CaptureAnalysis& analysis) {
     bool any = false;
     for (const Finding& finding : analysis.findings) {
-        if (!finding.placement || finding.placement->spans.empty()) {
+        const std::optional<FindingPlacement>& placement = analysis.enrichments.of(finding.id).placement;
+        if (!placement || placement->spans.empty()) {
             continue;
         }
         if (!any) {
@@ -52,7 +53,7 @@ void writePlacementsText(std::ostream& out, const CaptureAnalysis& analysis) {
             any = true;
         }
         fmt::print(out, "  {} flow {} {}\n", findingKindName(finding.kind), finding.connection,
-                   placementText(*finding.placement));
+                   placementText(*placement));
     }
     if (any) {
         fmt::print(out, "\n");

@@ -16,7 +16,7 @@ std::string placementText(const FindingPlacement& placement);
 /// "5.0 ms in flight proxy -> server".
 std::string placedPartText(const PlacedPartTotal& part);
 
-/// One line per finding placed along the path (Finding::placement, several capture points), under
+/// One line per finding placed along the path (FindingEnrichment::placement, several capture points), under
 /// "Where the stalls' time went". Nothing when no finding is placed (one capture point).
 void writePlacementsText(std::ostream& out, const CaptureAnalysis& analysis);
 

@@ -10,6 +10,7 @@
 #include "present/repeated_problems.hpp"
 #include "present/value_format.hpp"
 #include "report/finding_groups.hpp"
+#include "report/finding_summary.hpp"
 #include "report/time_lost.hpp"
 #include "text/display_text.hpp"
 
@@ -184,7 +185,7 @@ void writeAnalysisText(std::ostream& out, const CaptureAnalysis& analysis) {
         if (group.findings.size() == 1) {
             const std::string flow = longest.connection != kNoConnection ? fmt::format("#{}", longest.connection) : "-";
             fmt::print(out, "  {:<7} {:<20} {:>9} {:>10.1f} ms  {}\n", severityName(longest.severity),
-                       findingKindName(longest.kind), flow, shownMs(longest), longest.summary);
+                       findingKindName(longest.kind), flow, shownMs(longest), findingSummary(longest, analysis.enrichments.of(longest.id)));
             continue;
         }
         // The group's wall-clock time leads: its findings' times added up would be connection-time.
@@ -194,7 +195,7 @@ void writeAnalysisText(std::ostream& out, const CaptureAnalysis& analysis) {
                    severityName(group.severity), findingKindName(group.kind),
                    fmt::format("{} flows", group.findings.size()), group.wallMs, group.client, group.server,
                    group.findings.size(), group.shortestMs, group.longestMs, group.durationMs, longest.connection,
-                   longest.summary);
+                   findingSummary(longest, analysis.enrichments.of(longest.id)));
     }
     fmt::print(out, "\n");
     writeFlowsText(out, analysis);

@@ -30,8 +30,8 @@ public:
                                                                      std::optional<IpAddress> populationHost = {},
                                                                      std::vector<HostPopulation> populations = {},
                                                                      const DetectorOptions& detectors = {});
-    /// Takes over a finished analysis and, when strace logs were given, their alignment (whose
-    /// confirmations are already in the analysis's findings).
+    /// Takes over a finished analysis and, when strace logs were given, their alignment (what they
+    /// confirm of the findings is already in the analysis's enrichments).
     /// `detectors`: the thresholds the analysis ran with (AnalysisOptions::detectors).
     static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis,
                                                            std::optional<StraceAlignment> alignment = std::nullopt,
@@ -48,6 +48,11 @@ public:
     }
     [[nodiscard]] const std::vector<Finding>& findings() const {
         return isComplete() ? analysis_.findings : findings_;
+    }
+    /// What strace logs and capture points add to the findings, by finding id: the complete
+    /// analysis's (CaptureAnalysis::enrichments), none while loading.
+    [[nodiscard]] const FindingEnrichments& enrichments() const {
+        return isComplete() ? analysis_.enrichments : noEnrichments_;
     }
     [[nodiscard]] const FrameCounters& counters() const {
         return isComplete() ? analysis_.engine->counters() : counters_;
@@ -91,6 +96,7 @@ private:
     std::optional<StraceAlignment> alignment_;
     ConnectionStore connections_;
     std::vector<Finding> findings_;
+    FindingEnrichments noEnrichments_;
     std::shared_ptr<const PacketIndex> packetsSnapshot_;
     std::vector<HostPopulation> populationsSnapshot_;
     std::optional<IpAddress> populationHost_;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "models/duration_text.hpp"
+#include "report/finding_summary.hpp"
 
 namespace tcpscope::ui {
 
@@ -71,6 +72,10 @@ const Finding* FindingsModel::findingAt(const QModelIndex& index) const {
     }
     const KindGroup& group = groups_[index.internalId()];
     return &results_->findings()[group.findings[static_cast<size_t>(index.row())]];
+}
+
+QString FindingsModel::summaryOf(const Finding& finding) const {
+    return QString::fromStdString(findingSummary(finding, results_->enrichments().of(finding.id)));
 }
 
 QModelIndex FindingsModel::indexOfFinding(uint32_t id) const {
@@ -181,10 +186,10 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
                                                                : QStringLiteral("#%1").arg(finding.connection);
                 case TimeLostColumn:  // a stall still going on (live capture): its time so far, growing
                     return finding.ongoing ? tr("%1 so far").arg(durationText(finding.durationMs)) : durationText(shownMs(finding));
-                case SummaryColumn: return QString::fromStdString(finding.summary);
+                case SummaryColumn: return summaryOf(finding);
                 default: return {};
             }
-        case Qt::ToolTipRole: return QString::fromStdString(finding.summary);
+        case Qt::ToolTipRole: return summaryOf(finding);
         case Qt::DecorationRole: return index.column() == KindColumn ? QVariant(severityIcon(finding.severity)) : QVariant();
         case FindingIdRole: return static_cast<int>(finding.id);
         case FlowIdRole: return finding.connection == kNoConnection ? -1 : static_cast<int>(finding.connection);

@@ -50,6 +50,9 @@ private:
     };
     static constexpr quintptr kKindRow = ~quintptr{0};
 
+    // Its sentence, with what a strace log adds to it (findingSummary).
+    [[nodiscard]] QString summaryOf(const Finding& finding) const;
+
     ResultsPtr results_;
     std::vector<KindGroup> groups_;
 };

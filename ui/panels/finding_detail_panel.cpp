@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "report/finding_evidence.hpp"
+#include "report/finding_summary.hpp"
 #include "report/placement_text.hpp"
 #include "text/json_text.hpp"
 
@@ -156,9 +157,9 @@ QString objectTable(const std::string& name, const nlohmann::json& items) {
 }
 
 // What the system call trace says about a finding: the verdicts on a delayed-ACK stall finding's
-// stalls (Finding::straceVerdicts), a port exhaustion's failed connect() calls.
-QString straceVerdict(const Finding& finding, bool straceLoaded) {
-    if (finding.straceVerdicts.empty() && !finding.failedConnects) {
+// stalls (FindingEnrichment::straceVerdicts), a port exhaustion's failed connect() calls.
+QString straceVerdict(const Finding& finding, const FindingEnrichment& enrichment, bool straceLoaded) {
+    if (enrichment.straceVerdicts.empty() && !enrichment.failedConnects) {
         if (finding.kind != FindingKind::DelayedAckStall) {
             return {};
         }
@@ -171,30 +172,21 @@ QString straceVerdict(const Finding& finding, bool straceLoaded) {
     }
     if (finding.kind != FindingKind::DelayedAckStall) {
         QString html = QObject::tr("<p><b>System calls:</b></p><ul>");
-        if (finding.failedConnects) {
+        if (enrichment.failedConnects) {
             // Kept in a variable: items() of a temporary would outlive it in the loop.
-            const nlohmann::json failed = failedConnectsJson(*finding.failedConnects);
+            const nlohmann::json failed = failedConnectsJson(*enrichment.failedConnects);
             for (const auto& [key, value] : failed.items()) {
                 html += QStringLiteral("<li>%1: %2</li>").arg(escaped(key), scalarText(key, value));
             }
         }
         return html + QStringLiteral("</ul>");
     }
-    int confirmed = 0;
-    int refuted = 0;
-    int untraced = 0;
-    bool nodelaySet = false;
-    std::string pattern;  // of the last traced stall
-    for (const StraceVerdict& stall : finding.straceVerdicts) {
-        if (stall.verdict == StraceVerdictKind::NoTrace) {
-            ++untraced;
-            continue;
-        }
-        (stall.verdict == StraceVerdictKind::Confirmed ? confirmed : refuted)++;
-        nodelaySet |= stall.nodelaySet;
-        pattern = stall.pattern;
-    }
-    const int total = confirmed + refuted + untraced;
+    const VerdictCounts counts = countVerdicts(enrichment.straceVerdicts);
+    const uint32_t confirmed = counts.confirmed;
+    const uint32_t refuted = counts.refuted;
+    const uint32_t total = counts.confirmed + counts.refuted + counts.untraced;
+    const std::string& pattern = counts.pattern;  // of the last traced stall
+    const bool nodelaySet = counts.nodelaySet;
     QString verdict;
     if (confirmed > 0) {
         verdict =
@@ -224,12 +216,12 @@ QString straceVerdict(const Finding& finding, bool straceLoaded) {
 }
 
 // One row per stall of a delayed-ACK finding (its evidence's instances), with the trace's verdict
-// and write beside the packets (Finding::straceVerdicts, one per listed stall).
-QString stallTable(const Finding& finding, const nlohmann::json& instances) {
+// and write beside the packets (FindingEnrichment::straceVerdicts, one per listed stall).
+QString stallTable(const std::vector<StraceVerdict>& verdicts, const nlohmann::json& instances) {
     QList<QStringList> rows;
     for (size_t row = 0; row < std::min(instances.size(), kMaxRows); ++row) {
         const auto& instance = instances[row];
-        const StraceVerdict* stall = row < finding.straceVerdicts.size() ? &finding.straceVerdicts[row] : nullptr;
+        const StraceVerdict* stall = row < verdicts.size() ? &verdicts[row] : nullptr;
         const bool traced = stall != nullptr && stall->verdict != StraceVerdictKind::NoTrace;
         QString write;
         if (traced) {
@@ -260,11 +252,11 @@ QString stallTable(const Finding& finding, const nlohmann::json& instances) {
 }
 
 // Capture points: the parts of the stalls along the path, the most time first.
-QString placementSection(const Finding& finding) {
-    if (!finding.placement || finding.placement->spans.empty()) {
+QString placementSection(const FindingEnrichment& enrichment) {
+    if (!enrichment.placement || enrichment.placement->spans.empty()) {
         return {};
     }
-    const FindingPlacement& placement = *finding.placement;
+    const FindingPlacement& placement = *enrichment.placement;
     QString html = QObject::tr("<h4>Where the time went (capture points, medians per stall)</h4>");
     if (!placement.waitedAt.empty()) {
         html += QObject::tr("<p>Waited at <b>%1</b> (%2 stalls).</p>")
@@ -294,18 +286,18 @@ QString placementSection(const Finding& finding) {
 
 }  // namespace
 
-QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
+QString findingDetailHtml(const Finding& finding, const FindingEnrichment& enrichment, bool straceLoaded) {
     QString html =
         QStringLiteral("<h3>%1 <small>(%2%3)</small></h3>")
             .arg(escaped(std::string(findingKindTitle(finding.kind))),
                  QString::fromUtf8(severityName(finding.severity).data()),
                  finding.connection == kNoConnection ? QString() : QObject::tr(", flow #%1").arg(finding.connection));
-    html += QStringLiteral("<p>%1</p>").arg(escaped(finding.summary));
+    html += QStringLiteral("<p>%1</p>").arg(escaped(findingSummary(finding, enrichment)));
     // Kind-specific evidence is shown as the detector wrote it; the trace's verdicts are typed.
     const nlohmann::json& evidence = finding.evidence;
     html += impactTable(finding);
-    html += placementSection(finding);
-    html += straceVerdict(finding, straceLoaded);
+    html += placementSection(enrichment);
+    html += straceVerdict(finding, enrichment, straceLoaded);
 
     // Scalars and nested objects ("frames.syn") as one table; long series are left to the charts.
     nlohmann::json general = nlohmann::json::object();
@@ -330,8 +322,9 @@ QString findingDetailHtml(const Finding& finding, bool straceLoaded) {
         if (!value.is_array() || value.empty() || !value.front().is_object()) {
             continue;
         }
-        html += finding.kind == FindingKind::DelayedAckStall && key == "instances" ? stallTable(finding, value)
-                                                                                   : objectTable(key, value);
+        html += finding.kind == FindingKind::DelayedAckStall && key == "instances"
+                    ? stallTable(enrichment.straceVerdicts, value)
+                    : objectTable(key, value);
     }
     return html;
 }
@@ -350,7 +343,7 @@ void FindingDetailPanel::showFinding(const ResultsPtr& results, const Finding* f
         clearFinding();
         return;
     }
-    setHtml(findingDetailHtml(*finding, results->alignment() != nullptr));
+    setHtml(findingDetailHtml(*finding, results->enrichments().of(finding->id), results->alignment() != nullptr));
 }
 
 void FindingDetailPanel::clearFinding() {

@@ -23,7 +23,8 @@ signals:
     void frameActivated(uint32_t frame);
 };
 
-/// The panel's text for `finding`, as HTML (the window-free part, for tests and reports).
-QString findingDetailHtml(const Finding& finding, bool straceLoaded);
+/// The panel's text for `finding` and what strace logs and capture points add to it (`enrichment`),
+/// as HTML (the window-free part, for tests and reports).
+QString findingDetailHtml(const Finding& finding, const FindingEnrichment& enrichment, bool straceLoaded);
 
 }  // namespace tcpscope::ui

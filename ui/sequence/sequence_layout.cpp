@@ -49,7 +49,7 @@ SequenceLayout SequenceLayout::ofConnection(ResultsPtr results, uint32_t connect
     }
     auto diagram = std::make_shared<const SequenceDiagram>(
         SequenceDiagram::ofConnection(*results->packets(), results->connections()[connection], results->findings(),
-                                      &results->connections()));
+                                      results->enrichments(), &results->connections()));
     return {std::move(results), std::move(diagram), scale};
 }
 
@@ -61,7 +61,8 @@ SequenceLayout SequenceLayout::ofProxy(ResultsPtr results, uint32_t clientSide, 
     }
     auto diagram = std::make_shared<const SequenceDiagram>(
         SequenceDiagram::ofProxy(*results->packets(), results->connections()[clientSide],
-                                 results->connections()[serverSide], results->findings(), &results->connections()));
+                                 results->connections()[serverSide], results->findings(), results->enrichments(),
+                                 &results->connections()));
     return {std::move(results), std::move(diagram), scale};
 }
 

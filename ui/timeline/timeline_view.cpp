@@ -622,7 +622,7 @@ void TimelineView::handleClick(const QPointF& position) {
             }
             return;
         }
-        case HitKind::Events: emit eventClicked(static_cast<int>(hit.rowIndex), hit.item); return;
+        case HitKind::Events: return;  // a call is reached by its tooltip and context menu (contextAt), not a click
         case HitKind::Packets:
         case HitKind::Lane:
             if (hit.rowKind == RowKind::Connection) {

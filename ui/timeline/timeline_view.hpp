@@ -129,8 +129,6 @@ signals:
     /// A click on a packet mark (the first packet of a folded mark) or a stall: a position in the
     /// packet index.
     void packetClicked(size_t packetIndex);
-    /// A click on an event of extra lane `lane`.
-    void eventClicked(int lane, size_t event);
     /// The time shown changed (zoom, pan, resize).
     void visibleRangeChanged(qint64 startNs, qint64 endNs);
     /// The lanes of a large capture, built on a pool thread, are shown.

@@ -4,6 +4,7 @@
 
 #include "finding/wording.hpp"
 #include "models/packets_model.hpp"
+#include "report/finding_summary.hpp"
 #include "timeline/timeline_population.hpp"
 #include "timeline/timeline_view.hpp"
 
@@ -72,7 +73,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                     text = tr("%1 %2, from %3\n")
                                .arg(cause, fromUtf8(formatDuration(hit.endNs - hit.startNs)), at(hit.startNs));
                 }
-                return text + fromUtf8(finding.summary);
+                return text + fromUtf8(findingSummary(finding, results_->enrichments().of(finding.id)));
             }
             return {};
         }

@@ -17,7 +17,7 @@ Aligned align(const std::string& captureFile, const std::vector<std::string>& lo
     Aligned result;
     result.capture = analyzeCaptures({sample(captureFile)}, {});
     result.alignment = loadStraceLogs(logs, result.capture, clock);
-    confirmFindingsWithSyscalls(result.capture.findings, result.alignment, *result.capture.engine);
+    confirmFindingsWithSyscalls(result.capture, result.alignment);
     return result;
 }
 
@@ -25,7 +25,7 @@ int confirmedStalls(const CaptureAnalysis& capture) {
     int confirmed = 0;
     for (const Finding& finding : capture.findings) {
         if (finding.kind == FindingKind::DelayedAckStall) {
-            for (const StraceVerdict& verdict : finding.straceVerdicts) {
+            for (const StraceVerdict& verdict : capture.enrichments.of(finding.id).straceVerdicts) {
                 confirmed += verdict.verdict == StraceVerdictKind::Confirmed ? 1 : 0;
                 CHECK(verdict.verdict != StraceVerdictKind::Refuted);
             }

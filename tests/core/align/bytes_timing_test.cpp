@@ -57,12 +57,13 @@ int confirmedWhileTraced(const Aligned& result) {
         if (finding.kind != FindingKind::DelayedAckStall) {
             continue;
         }
-        REQUIRE(finding.straceVerdicts.size() == finding.spans.size());
+        const std::vector<StraceVerdict>& verdicts = result.capture.enrichments.of(finding.id).straceVerdicts;
+        REQUIRE(verdicts.size() == finding.spans.size());
         for (size_t index = 0; index < finding.spans.size(); ++index) {
             const uint32_t held = finding.spans[index].frames.of(FrameRole::HeldSegment).value_or(0);
             if (packets.tsNs(packets.positionOfFrame(held)) > tracedFromNs + 100'000'000) {
                 INFO("held frame " << held);
-                const bool isConfirmed = finding.straceVerdicts[index].verdict == StraceVerdictKind::Confirmed;
+                const bool isConfirmed = verdicts[index].verdict == StraceVerdictKind::Confirmed;
                 CHECK(isConfirmed);
                 confirmed += isConfirmed ? 1 : 0;
             }

@@ -9,6 +9,7 @@
 #include "align/flow_time_breakdown.hpp"
 #include "align_test_helpers.hpp"
 #include "report/finding_evidence.hpp"
+#include "report/finding_summary.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::testing;
@@ -40,19 +41,24 @@ TEST_CASE("every Nagle stall of the proxy is confirmed by its write calls", "[al
         if (finding.kind != FindingKind::DelayedAckStall) {
             continue;
         }
-        REQUIRE(finding.straceVerdicts.size() == finding.spans.size());
-        for (const StraceVerdict& verdict : finding.straceVerdicts) {
+        const FindingEnrichment& enrichment = result.capture.enrichments.of(finding.id);
+        REQUIRE(enrichment.straceVerdicts.size() == finding.spans.size());
+        for (const StraceVerdict& verdict : enrichment.straceVerdicts) {
             CHECK_FALSE(verdict.nodelaySet);
             CHECK(verdict.pattern == "sendto, sendto, epoll_wait");
         }
-        const StraceVerdict& first = finding.straceVerdicts.front();
+        const StraceVerdict& first = enrichment.straceVerdicts.front();
         CHECK(first.heldWrite.bytes == 35);
         CHECK(first.kernelHoldMs > 30);
-        // The report says the same in the evidence.
-        const nlohmann::json evidence = findingEvidenceJson(finding);
+        // The report says the same in the evidence and the summary; the finding itself is as its detector made it.
+        const nlohmann::json evidence = findingEvidenceJson(finding, enrichment);
         CHECK(evidence["strace"]["nodelay_set"] == false);
         CHECK(evidence["strace"]["pattern"] == "sendto, sendto, epoll_wait");
         CHECK(evidence["instances"][0]["strace"]["held_write"]["bytes"] == 35);
+        CHECK_FALSE(finding.evidence.contains("strace"));
+        CHECK(findingSummary(finding, enrichment).starts_with(finding.summary));
+        CHECK(findingSummary(finding, enrichment).find("The system call trace confirms") != std::string::npos);
+        CHECK(finding.summary.find("system call trace") == std::string::npos);
     }
 }
 
@@ -120,13 +126,15 @@ TEST_CASE("the churn client's failed connects are added to the port exhaustion f
     for (const Finding& finding : result.capture.findings) {
         if (finding.kind == FindingKind::PortExhaustion) {
             found = true;
-            REQUIRE(finding.failedConnects);
-            CHECK(finding.failedConnects->count > 100);
-            CHECK(finding.failedConnects->lastTsNs - finding.failedConnects->firstTsNs > 30'000'000'000);
-            const nlohmann::json evidence = findingEvidenceJson(finding);
+            const FindingEnrichment& enrichment = result.capture.enrichments.of(finding.id);
+            REQUIRE(enrichment.failedConnects);
+            CHECK(enrichment.failedConnects->count > 100);
+            CHECK(enrichment.failedConnects->lastTsNs - enrichment.failedConnects->firstTsNs > 30'000'000'000);
+            const nlohmann::json evidence = findingEvidenceJson(finding, enrichment);
             CHECK(evidence["strace"]["eaddrnotavail_connects"].get<int>() > 100);
             CHECK(evidence["strace"]["span_ms"].get<double>() > 30'000);
-            CHECK(finding.summary.find("EADDRNOTAVAIL") != std::string::npos);
+            CHECK(findingSummary(finding, enrichment).find("EADDRNOTAVAIL") != std::string::npos);
+            CHECK(finding.summary.find("EADDRNOTAVAIL") == std::string::npos);
         }
     }
     CHECK(found);

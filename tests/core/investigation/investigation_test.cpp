@@ -17,10 +17,10 @@ std::string sample(const std::string& name) {
     return (std::filesystem::path(TCPSCOPE_SOURCE_DIR) / "samples" / name).string();
 }
 
-size_t verdicts(const std::vector<Finding>& findings) {
+size_t verdicts(const CaptureAnalysis& analysis) {
     size_t count = 0;
-    for (const Finding& finding : findings) {
-        count += finding.straceVerdicts.size();
+    for (const Finding& finding : analysis.findings) {
+        count += analysis.enrichments.of(finding.id).straceVerdicts.size();
     }
     return count;
 }
@@ -46,9 +46,9 @@ TEST_CASE("an investigation aligns the strace log and confirms the stalls, as th
     options.engine.keepPacketIndex = true;
     CaptureAnalysis byHand = analyzeCaptures(inputs.captures, options);
     const StraceAlignment alignment = loadStraceLogs(inputs.straceLogs, byHand, {});
-    confirmFindingsWithSyscalls(byHand.findings, alignment, *byHand.engine);
-    REQUIRE(verdicts(byHand.findings) > 0);
-    CHECK(verdicts(investigation.analysis.findings) == verdicts(byHand.findings));
+    confirmFindingsWithSyscalls(byHand, alignment);
+    REQUIRE(verdicts(byHand) > 0);
+    CHECK(verdicts(investigation.analysis) == verdicts(byHand));
     REQUIRE(investigation.analysis.findings.size() == byHand.findings.size());
     for (size_t i = 0; i < byHand.findings.size(); ++i) {
         CHECK(investigation.analysis.findings[i].summary == byHand.findings[i].summary);
@@ -66,7 +66,7 @@ TEST_CASE("a strace log that cannot be read leaves the analysis standing, and sa
     CHECK_THAT(investigation.straceProblem, Catch::Contains("no-such-log.strace"));
     CHECK(investigation.analysis.findings.size() == alone.analysis.findings.size());
     CHECK(investigation.analysis.findings.size() > 0);
-    CHECK(verdicts(investigation.analysis.findings) == 0);
+    CHECK(verdicts(investigation.analysis) == 0);
 }
 
 TEST_CASE("a strace log of another capture is a mismatch: the analysis stands without its calls", "[investigation]") {

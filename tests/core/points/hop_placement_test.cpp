@@ -17,6 +17,7 @@ using tcpscope::AnalysisOptions;
 using tcpscope::CapturePoint;
 using tcpscope::Finding;
 using tcpscope::FindingKind;
+using tcpscope::FindingPlacement;
 using tcpscope::PointsAnalysis;
 using tcpscope::WaitPartKind;
 namespace test = tcpscope::test;
@@ -151,10 +152,11 @@ TEST_CASE("a request lost between the client and the server: placed on that hop"
     CHECK(result.summary.points.at(1).clock.clock.offsetNs / 1e6 == Approx(2470).margin(0.01));
     const Finding* stall = onlyRetransmissionStall(result);
     REQUIRE(stall != nullptr);
-    REQUIRE(stall->placement.has_value());
-    CHECK(stall->placement->waitedAt == "client");
-    REQUIRE(stall->placement->spans.size() == 1);
-    const tcpscope::SpanPlacement& span = stall->placement->spans.front();
+    const std::optional<FindingPlacement>& placement = result.analysis.enrichments.of(stall->id).placement;
+    REQUIRE(placement.has_value());
+    CHECK(placement->waitedAt == "client");
+    REQUIRE(placement->spans.size() == 1);
+    const tcpscope::SpanPlacement& span = placement->spans.front();
     REQUIRE(span.lostBetween.has_value());
     CHECK(span.lostBetween->from == "client");
     CHECK(span.lostBetween->to == "server");
@@ -171,9 +173,10 @@ TEST_CASE("a request that arrived but whose ACK was lost: not lost on the way th
     const PointsAnalysis result = analyse(built);
     const Finding* stall = onlyRetransmissionStall(result);
     REQUIRE(stall != nullptr);
-    REQUIRE(stall->placement.has_value());
-    REQUIRE(stall->placement->spans.size() == 1);
-    const tcpscope::SpanPlacement& span = stall->placement->spans.front();
+    const std::optional<FindingPlacement>& placement = result.analysis.enrichments.of(stall->id).placement;
+    REQUIRE(placement.has_value());
+    REQUIRE(placement->spans.size() == 1);
+    const tcpscope::SpanPlacement& span = placement->spans.front();
     CHECK_FALSE(span.lostBetween.has_value());
     CHECK(span.reachedReceiver);
 }
@@ -185,7 +188,7 @@ TEST_CASE("one capture point: no finding is placed", "[points]") {
         tcpscope::analyzePoints({CapturePoint{"client", {built.atClient.string()}}}, AnalysisOptions{});
     const Finding* stall = onlyRetransmissionStall(result);
     REQUIRE(stall != nullptr);
-    CHECK_FALSE(stall->placement.has_value());
+    CHECK_FALSE(result.analysis.enrichments.of(stall->id).placement.has_value());
     CHECK(result.sightings == nullptr);
 }
 
@@ -200,10 +203,11 @@ TEST_CASE("a window closed by the server's application: placed on the server", "
         }
     }
     REQUIRE(closed != nullptr);
-    REQUIRE(closed->placement.has_value());
-    CHECK(closed->placement->waitedAt == "client");  // the client's data waited
-    REQUIRE(closed->placement->spans.size() == 1);
-    const tcpscope::SpanPlacement& span = closed->placement->spans.front();
+    const std::optional<FindingPlacement>& placement = result.analysis.enrichments.of(closed->id).placement;
+    REQUIRE(placement.has_value());
+    CHECK(placement->waitedAt == "client");  // the client's data waited
+    REQUIRE(placement->spans.size() == 1);
+    const tcpscope::SpanPlacement& span = placement->spans.front();
     REQUIRE(span.parts.size() == 1);
     CHECK(span.parts.front().kind == WaitPartKind::WaitingOnApplication);
     CHECK(span.parts.front().from == "server");

@@ -145,11 +145,11 @@ TEST_CASE("a finding record of no flow takes its client and server from the part
     Finding finding;
     finding.kind = FindingKind::TimeWaitChurn;
     finding.evidence = {{"host", "10.0.0.1"}, {"role", "server"}, {"client", "10.0.0.2"}, {"listener", "10.0.0.3:80"}};
-    const FindingRecordParts unnamed = findingRecordParts(finding, nullptr, true);
+    const FindingRecordParts unnamed = findingRecordParts(finding, FindingEnrichments::none(), nullptr, true);
     CHECK(unnamed.client.empty());
     CHECK(unnamed.server.empty());
     finding.parties = {"10.0.0.4", "10.0.0.5:443"};
-    const FindingRecordParts named = findingRecordParts(finding, nullptr, false);
+    const FindingRecordParts named = findingRecordParts(finding, FindingEnrichments::none(), nullptr, false);
     CHECK(named.client == "10.0.0.4");
     CHECK(named.server == "10.0.0.5:443");
     CHECK(named.flowId == -1);

@@ -21,7 +21,7 @@ const CaptureAnalysis& proxyAnalysis() {
         CaptureAnalysis result = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
         const StraceAlignment alignment =
             loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace"}, result, {});
-        confirmFindingsWithSyscalls(result.findings, alignment, *result.engine);
+        confirmFindingsWithSyscalls(result, alignment);
         return result;
     }();
     return analysis;

@@ -19,11 +19,11 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
-#include "panels/finding_detail_panel.hpp"
-#include "panels/packet_detail_panel.hpp"
 #include "capture_points/capture_points_dialog.hpp"
 #include "capture_points/points_panel.hpp"
 #include "capture_points/seen_at.hpp"
+#include "panels/finding_detail_panel.hpp"
+#include "panels/packet_detail_panel.hpp"
 #include "sequence/sequence_view.hpp"
 #include "timeline/timeline_view.hpp"
 #include "ui/window_test_support.hpp"
@@ -176,8 +176,9 @@ TEST_CASE("capture points: the points, their clocks and the hops, and where each
     for (const Finding& finding : results->findings()) {
         CHECK(finding.kind == FindingKind::DelayedAckStall);
         CHECK(finding.spans.size() == 19);
-        REQUIRE(finding.placement);
-        CHECK(finding.placement->waitedAt == "proxy");
+        const std::optional<FindingPlacement>& placement = results->enrichments().of(finding.id).placement;
+        REQUIRE(placement);
+        CHECK(placement->waitedAt == "proxy");
         test.window.selectFinding(finding.id);
         QApplication::processEvents();
         auto* detail = test.window.findChild<FindingDetailPanel*>(QStringLiteral("findingDetail"));

@@ -36,7 +36,7 @@ ResultsPtr proxyResults() {
         CaptureAnalysis analysis = analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap"}, {});
         StraceAlignment alignment =
             loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.strace"}, analysis, {});
-        confirmFindingsWithSyscalls(analysis.findings, alignment, *analysis.engine);
+        confirmFindingsWithSyscalls(analysis, alignment);
         return AnalysisResults::complete(std::move(analysis), std::move(alignment));
     }();
     return results;

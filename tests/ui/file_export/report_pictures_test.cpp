@@ -33,7 +33,7 @@ ResultsPtr analysed(const std::string& capture, const std::string& straceLog = {
     std::optional<StraceAlignment> alignment;
     if (!straceLog.empty()) {
         alignment = loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/" + straceLog}, analysis, {});
-        confirmFindingsWithSyscalls(analysis.findings, *alignment, *analysis.engine);
+        confirmFindingsWithSyscalls(analysis, *alignment);
     }
     return AnalysisResults::complete(std::move(analysis), std::move(alignment));
 }
@@ -165,8 +165,9 @@ TEST_CASE("churn sample with strace: the pause shaded and labelled, the limit an
     REQUIRE(exhaustion.group.kind == FindingKind::PortExhaustion);
     CHECK(exhaustion.picture == SectionPicture::PortPool);
     const Finding& finding = analysis.findings[exhaustion.group.findings.front()];
-    REQUIRE(finding.failedConnects.has_value());
-    CHECK(finding.failedConnects->count == 592);
+    const std::optional<FailedConnects>& failed = analysis.enrichments.of(finding.id).failedConnects;
+    REQUIRE(failed.has_value());
+    CHECK(failed->count == 592);
 
     TimelineView view;
     view.setBackgroundBuildThreshold(SIZE_MAX);
@@ -175,7 +176,7 @@ TEST_CASE("churn sample with strace: the pause shaded and labelled, the limit an
     view.setResults(results);
     const PortPoolMarks marks =
         portPoolMarks(analysis, exhaustion.group.findings, view.model().population(), results->alignment());
-    CHECK(marks.failedConnectsNs.size() == finding.failedConnects->count);
+    CHECK(marks.failedConnectsNs.size() == failed->count);
     const std::optional<TimelineLane> lane = failedConnectsLane(marks);
     REQUIRE(lane.has_value());
     CHECK(lane->events.size() == 592);

@@ -25,7 +25,7 @@ ResultsPtr analysed(const char* capture, const std::vector<std::string>& straceL
             paths.push_back(std::string(TCPSCOPE_SOURCE_DIR "/samples/") + log);
         }
         alignment = loadStraceLogs(paths, analysis, {});
-        confirmFindingsWithSyscalls(analysis.findings, *alignment, *analysis.engine);
+        confirmFindingsWithSyscalls(analysis, *alignment);
     }
     return AnalysisResults::complete(std::move(analysis), std::move(alignment));
 }
@@ -71,7 +71,7 @@ TEST_CASE("finding details show what the strace log says about each Nagle stall"
     for (const Finding& finding : traced->findings()) {
         REQUIRE(finding.kind == FindingKind::DelayedAckStall);
         QTextDocument document;
-        document.setHtml(findingDetailHtml(finding, true));
+        document.setHtml(findingDetailHtml(finding, traced->enrichments().of(finding.id), true));
         const QString text = document.toPlainText();
         INFO(text.toStdString());
         CHECK(text.contains(QStringLiteral("Confirmed by the system call trace")));
@@ -81,7 +81,7 @@ TEST_CASE("finding details show what the strace log says about each Nagle stall"
         CHECK(text.contains(QStringLiteral("line ")));       // the held write's line in the log
     }
     QTextDocument untraced;
-    untraced.setHtml(findingDetailHtml(plain->findings().front(), false));
+    untraced.setHtml(findingDetailHtml(plain->findings().front(), FindingEnrichments::none(), false));
     CHECK(untraced.toPlainText().contains(QStringLiteral("Attach the sender's strace log")));
     CHECK_FALSE(untraced.toPlainText().contains(QStringLiteral("Confirmed")));
 }
@@ -89,7 +89,7 @@ TEST_CASE("finding details show what the strace log says about each Nagle stall"
 TEST_CASE("finding details of other kinds list their evidence as tables with frame links", "[ui][model]") {
     const ResultsPtr results = analysed("port-reuse-collision.pcap");
     REQUIRE_FALSE(results->findings().empty());
-    const QString html = findingDetailHtml(results->findings().front(), false);
+    const QString html = findingDetailHtml(results->findings().front(), FindingEnrichments::none(), false);
     CHECK(html.contains(QStringLiteral("href=\"frame:")));
     QTextDocument document;
     document.setHtml(html);

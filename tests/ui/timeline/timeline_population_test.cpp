@@ -33,7 +33,7 @@ ResultsPtr analysed(const std::string& capture, const AnalysisOptions& options =
     std::optional<StraceAlignment> alignment;
     if (!straceLog.empty()) {
         alignment = loadStraceLogs({TCPSCOPE_SOURCE_DIR "/samples/" + straceLog}, analysis, {});
-        confirmFindingsWithSyscalls(analysis.findings, *alignment, *analysis.engine);
+        confirmFindingsWithSyscalls(analysis, *alignment);
     }
     return AnalysisResults::complete(std::move(analysis), std::move(alignment), options.detectors);
 }
@@ -209,7 +209,8 @@ TEST_CASE("the connect() calls strace saw fail for want of a port get a lane per
         std::find_if(analysis.findings.begin(), analysis.findings.end(),
                      [](const Finding& finding) { return finding.kind == FindingKind::PortExhaustion; });
     REQUIRE(exhaustion != analysis.findings.end());
-    REQUIRE(exhaustion->failedConnects.has_value());
+    const std::optional<FailedConnects>& failed = analysis.enrichments.of(exhaustion->id).failedConnects;
+    REQUIRE(failed.has_value());
     REQUIRE(exhaustion->server.has_value());
 
     TimelineView view;
@@ -228,13 +229,13 @@ TEST_CASE("the connect() calls strace saw fail for want of a port get a lane per
     const std::vector<const ExtraLane*> lanes = failedLanes();
     REQUIRE(lanes.size() == 1);  // one server
     const TimelineLane& lane = lanes.front()->lane;
-    CHECK(lane.label == fmt::format("failed connect() ×{} → {}", exhaustion->failedConnects->count,
+    CHECK(lane.label == fmt::format("failed connect() ×{} → {}", failed->count,
                                     exhaustion->server.value().toString()));
-    REQUIRE(lane.events.size() == exhaustion->failedConnects->count);
+    REQUIRE(lane.events.size() == failed->count);
     CHECK(std::all_of(lane.events.begin(), lane.events.end(),
                       [](const TimelineEvent& event) { return event.kind == EventKind::Failed; }));
-    CHECK(lane.events.front().tsNs == exhaustion->failedConnects->firstTsNs);
-    CHECK(lane.events.back().tsNs == exhaustion->failedConnects->lastTsNs);
+    CHECK(lane.events.front().tsNs == failed->firstTsNs);
+    CHECK(lane.events.back().tsNs == failed->lastTsNs);
     // Above the connections, drawn with the calls as marks.
     const TimelineFrame frame = view.prepareFrame(QSizeF(1200, 700), view.model().captureRange(), {true, 0});
     const auto row = std::find_if(frame.rows.begin(), frame.rows.end(),

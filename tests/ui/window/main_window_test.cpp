@@ -143,7 +143,8 @@ TEST_CASE("dropped or opened files are sorted by content into captures and strac
     CHECK(loads.failed == 2);
     CHECK(window.request().captures == QStringList{samplePath("proxy-nagle.pcap")});
     REQUIRE(window.results()->alignment() != nullptr);
-    CHECK_FALSE(window.results()->findings().front().straceVerdicts.empty());
+    const ResultsPtr results = window.results();
+    CHECK_FALSE(results->enrichments().of(results->findings().front().id).straceVerdicts.empty());
 }
 
 TEST_CASE("an strace log of another capture is said in a dialog, and the capture is shown without it",
