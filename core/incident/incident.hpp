@@ -45,11 +45,12 @@ struct IncidentImpact {
     std::optional<double> latencyMaxMs;
     std::optional<double> latencyAddedMs;  ///< what the stall added to each delayed request, on average
     // A port pool.
-    std::optional<uint64_t> connections;            ///< connections of the pool in the capture
-    std::optional<uint64_t> connectionsBeforeStop;  ///< before the pause, or in all when the capture ends on a full range
-    std::optional<double> pauseMs;                  ///< the longest time without a new connection once the range was full
-    std::optional<double> rateAchievedPerS;         ///< connections (or answered connections) per second
-    std::optional<double> rateSustainablePerS;      ///< ports in the range / TIME_WAIT seconds, per client address, summed
+    std::optional<uint64_t> connections;  ///< connections of the pool in the capture
+    std::optional<uint64_t>
+        connectionsBeforeStop;                  ///< before the pause, or in all when the capture ends on a full range
+    std::optional<double> pauseMs;              ///< the longest time without a new connection once the range was full
+    std::optional<double> rateAchievedPerS;     ///< connections (or answered connections) per second
+    std::optional<double> rateSustainablePerS;  ///< ports in the range / TIME_WAIT seconds, per client address, summed
     std::optional<PortRange> portRange;
     std::optional<double> timeWaitS;
     std::optional<uint64_t> connectFailures;  ///< connect() calls that failed (strace), with `connectErrno`

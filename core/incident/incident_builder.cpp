@@ -1,9 +1,9 @@
 #include "incident/incident_builder.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "finding/wording.hpp"
 #include "incident/incident_fix.hpp"
@@ -33,7 +33,7 @@ struct StallCost {
     double p99Ms = 0;  // the largest of the findings'
     double maxMs = 0;
     double wallMs = 0;
-    std::vector<uint32_t> firstFrames;  // the first finding's evidence frames
+    std::vector<uint32_t> firstFrames;                                // the first finding's evidence frames
     std::vector<std::pair<uint32_t, uint64_t>> requestsOfConnection;  // each finding's connection and waits
 };
 
@@ -56,9 +56,9 @@ StallCost stallCost(const CaptureAnalysis& analysis, const std::vector<uint32_t>
         }
         ranges.insert(ranges.end(), finding.waitRanges.begin(), finding.waitRanges.end());
         if (cost.firstFrames.empty()) {
-            cost.firstFrames.assign(finding.frames.begin(),
-                                    finding.frames.begin() + static_cast<std::ptrdiff_t>(
-                                                                 std::min<size_t>(finding.frames.size(), 3)));
+            cost.firstFrames.assign(
+                finding.frames.begin(),
+                finding.frames.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(finding.frames.size(), 3)));
         }
     }
     std::sort(medians.begin(), medians.end());
@@ -132,7 +132,8 @@ void describeClientPool(const CaptureAnalysis& analysis, const LinkedFindings& s
     impact.rateSustainablePerS = pool.rateSustainablePerS;
     impact.rateAchievedPerS = pool.rateAchievedPerS;
     for (const uint32_t index : story.findings) {
-        const std::optional<FailedConnects>& failed = analysis.enrichments.of(analysis.findings[index].id).failedConnects;
+        const std::optional<FailedConnects>& failed =
+            analysis.enrichments.of(analysis.findings[index].id).failedConnects;
         if (failed) {
             impact.connectFailures = impact.connectFailures.value_or(0) + failed->count;
             impact.connectErrno = "EADDRNOTAVAIL";
@@ -145,15 +146,16 @@ void describeClientPool(const CaptureAnalysis& analysis, const LinkedFindings& s
     }
     const std::string server = story.server->toString();
     addHost(incident.hosts, server);
-    const std::string clients =
-        pool.clients.size() == 1 ? "Client " + pool.clients.front().toString()
-                                 : fmt::format("{} clients ({})", pool.clients.size(), listOf(pool.clients));
+    const std::string clients = pool.clients.size() == 1
+                                    ? "Client " + pool.clients.front().toString()
+                                    : fmt::format("{} clients ({})", pool.clients.size(), listOf(pool.clients));
     incident.events.push_back({pool.firstSynNs, "the first connection", {pool.firstFrame}});
     bool stopped = impact.connectFailures.has_value();
     if (pool.fixedSourcePort) {
-        incident.title = fmt::format("{} binds source port {} toward {}: {} connections on one port collide with its "
-                                     "TIME_WAIT",
-                                     clients, *pool.fixedSourcePort, server, groupedDigits(pool.connections));
+        incident.title = fmt::format(
+            "{} binds source port {} toward {}: {} connections on one port collide with its "
+            "TIME_WAIT",
+            clients, *pool.fixedSourcePort, server, groupedDigits(pool.connections));
     } else if (pool.pause) {
         const double pauseMs = static_cast<double>(pool.pause->endNs - pool.pause->startNs) / kNsPerMs;
         impact.pauseMs = pauseMs;
@@ -167,21 +169,23 @@ void describeClientPool(const CaptureAnalysis& analysis, const LinkedFindings& s
                                                "connections)",
                                                groupedDigits(pool.connectionsBeforeStop)),
                                    {pool.pause->lastFrameBefore}});
-        incident.events.push_back({pool.pause->endNs, "the first ports back from TIME_WAIT: new connections again",
+        incident.events.push_back({pool.pause->endNs,
+                                   "the first ports back from TIME_WAIT: new connections again",
                                    {pool.pause->firstFrameAfter}});
     } else if (pool.endsOnFullRange) {
         impact.connectionsBeforeStop = pool.connectionsBeforeStop;
         stopped = true;
-        incident.title = fmt::format("{} ran out of ports toward {}: {} connections, every port of {}-{}, then none",
-                                     clients, server, groupedDigits(pool.connectionsBeforeStop), pool.range.low,
-                                     pool.range.high);
-        incident.events.push_back({pool.lastSynNs, "the last connection: every port of the range used, none after",
-                                   {pool.lastFrame}});
+        incident.title =
+            fmt::format("{} ran out of ports toward {}: {} connections, every port of {}-{}, then none", clients,
+                        server, groupedDigits(pool.connectionsBeforeStop), pool.range.low, pool.range.high);
+        incident.events.push_back(
+            {pool.lastSynNs, "the last connection: every port of the range used, none after", {pool.lastFrame}});
     } else {
-        incident.title = fmt::format("{} {} {} connections first toward {}: each holds its port {:g} s in "
-                                     "TIME_WAIT",
-                                     clients, pool.clients.size() == 1 ? "closes" : "close",
-                                     groupedDigits(pool.clientClosedFirst), server, pool.timeWaitS);
+        incident.title = fmt::format(
+            "{} {} {} connections first toward {}: each holds its port {:g} s in "
+            "TIME_WAIT",
+            clients, pool.clients.size() == 1 ? "closes" : "close", groupedDigits(pool.clientClosedFirst), server,
+            pool.timeWaitS);
     }
     const StallCost cost = stallCost(analysis, story.findings);
     if (!impact.wallMs && cost.wallMs > 0) {
@@ -271,8 +275,8 @@ void describeListener(const CaptureAnalysis& analysis, const LinkedFindings& sto
         incident.title = fmt::format("{} at {}", kindInfo(story.kind).title, endpoint);
     }
     const StallCost cost = stallCost(analysis, story.findings);
-    incident.severity = severityOf(listener.synsDropped > 0, std::max(impact.wallMs.value_or(0), cost.wallMs),
-                                   cost.requests > 0);
+    incident.severity =
+        severityOf(listener.synsDropped > 0, std::max(impact.wallMs.value_or(0), cost.wallMs), cost.requests > 0);
 }
 
 void describeStalls(const CaptureAnalysis& analysis, const LinkedFindings& story, Incident& incident) {
@@ -311,11 +315,11 @@ void describeStalls(const CaptureAnalysis& analysis, const LinkedFindings& story
     const KindInfo& row = kindInfo(story.kind);
     if (story.scope == IncidentScope::Process) {
         const std::string added = waitText(impact.latencyAddedMs.value_or(0));
-        incident.title =
-            bothSides ? fmt::format("Proxy {} holds its small writes: {} requests {} slower on each side", endpoint,
-                                    groupedDigits(std::max(acceptedRequests, onwardRequests)), added)
-                      : fmt::format("Small writes held on the connections to {}: {} requests {} slower", endpoint,
-                                    groupedDigits(cost.requests), added);
+        incident.title = bothSides
+                             ? fmt::format("Proxy {} holds its small writes: {} requests {} slower on each side",
+                                           endpoint, groupedDigits(std::max(acceptedRequests, onwardRequests)), added)
+                             : fmt::format("Small writes held on the connections to {}: {} requests {} slower",
+                                           endpoint, groupedDigits(cost.requests), added);
     } else {
         incident.title = fmt::format("{} toward {}: {} over {}, up to {} each", row.title, endpoint,
                                      plural(cost.requests, "wait", "waits"),
@@ -330,8 +334,8 @@ void describeStalls(const CaptureAnalysis& analysis, const LinkedFindings& story
 
 void describeCapture(const CaptureAnalysis& analysis, const LinkedFindings& story, Incident& incident) {
     const StallCost cost = stallCost(analysis, story.findings);
-    incident.title = fmt::format("{}: {}", kindInfo(story.kind).title,
-                                 plural(story.findings.size(), "finding", "findings"));
+    incident.title =
+        fmt::format("{}: {}", kindInfo(story.kind).title, plural(story.findings.size(), "finding", "findings"));
     Severity worst = Severity::Info;
     for (const uint32_t index : story.findings) {
         worst = std::min(worst, analysis.findings[index].severity);
@@ -427,9 +431,7 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
                 incident.subject = story.server ? story.server->toString() : std::string();
                 describeStalls(analysis, story, incident);
                 break;
-            case IncidentScope::Capture:
-                describeCapture(analysis, story, incident);
-                break;
+            case IncidentScope::Capture: describeCapture(analysis, story, incident); break;
         }
         std::optional<uint16_t> fixedSourcePort;
         if (pool) {

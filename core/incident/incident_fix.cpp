@@ -1,8 +1,8 @@
 #include "incident/incident_fix.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "finding/wording.hpp"
 
@@ -35,8 +35,8 @@ void clientPoolFix(const PortPoolFigures& pool, const DetectorOptions& options, 
     fix.doThis.push_back(fmt::format(
         "Widen net.ipv4.ip_local_port_range: {} {}-{} ({} ports) sustains {:.1f} connections/s per client address "
         "with {:g} s of TIME_WAIT; 1024-65535 would sustain {:.0f}/s.",
-        said, pool.range.low, pool.range.high, groupedDigits(pool.range.ports()), pool.rateSustainablePerS /
-        static_cast<double>(std::max<size_t>(pool.clients.size(), 1)), pool.timeWaitS,
+        said, pool.range.low, pool.range.high, groupedDigits(pool.range.ports()),
+        pool.rateSustainablePerS / static_cast<double>(std::max<size_t>(pool.clients.size(), 1)), pool.timeWaitS,
         kWidestRangePorts / pool.timeWaitS));
     if (linuxTimeWait(options)) {
         fix.doThis.emplace_back(
@@ -113,13 +113,9 @@ IncidentFix fixFor(const FixEvidence& evidence) {
                 fix.doThis.emplace_back(kindInfo(story.kind).fix);
             }
             break;
-        case IncidentScope::Process:
-            processFix(story, fix);
-            break;
+        case IncidentScope::Process: processFix(story, fix); break;
         case IncidentScope::Connection:
-        case IncidentScope::Capture:
-            fix.doThis.emplace_back(kindInfo(story.kind).fix);
-            break;
+        case IncidentScope::Capture: fix.doThis.emplace_back(kindInfo(story.kind).fix); break;
     }
     return fix;
 }

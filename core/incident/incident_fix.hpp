@@ -12,10 +12,10 @@ namespace tcpscope {
 /// What an incident's fix is built from: its story and what was measured of it.
 struct FixEvidence {
     const LinkedFindings& story;
-    const PortPoolFigures* pool = nullptr;       ///< a port pool of clients
-    const ListenerFigures* listener = nullptr;   ///< a listener
-    std::optional<uint16_t> fixedSourcePort;     ///< every connection of the story came from this client port
-    const DetectorOptions& options;              ///< the hosts' system: TIME_WAIT, port range
+    const PortPoolFigures* pool = nullptr;      ///< a port pool of clients
+    const ListenerFigures* listener = nullptr;  ///< a listener
+    std::optional<uint16_t> fixedSourcePort;    ///< every connection of the story came from this client port
+    const DetectorOptions& options;             ///< the hosts' system: TIME_WAIT, port range
 };
 
 /// The fix that fits this capture, one sentence each: what to do, and what would not help. Said from

@@ -1,10 +1,10 @@
 #include "incident/incident_linking.hpp"
 
-#include <algorithm>
-#include <string>
-
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+
+#include <algorithm>
+#include <string>
 
 namespace tcpscope {
 
@@ -143,9 +143,7 @@ Subject ownSubject(const Finding& finding, const ConnectionStore& connections, c
                 subject.server = connections[finding.connection].server;
             }
             break;
-        case IncidentScope::Capture:
-            subject.kind = finding.kind;
-            break;
+        case IncidentScope::Capture: subject.kind = finding.kind; break;
     }
     return subject;
 }
@@ -158,8 +156,8 @@ struct ListenerStory {
     int64_t endNs = 0;
 };
 
-std::vector<ListenerStory> listenerStories(const std::vector<Finding>& findings,
-                                           const std::vector<Subject>& subjects, const ConnectionStore& connections) {
+std::vector<ListenerStory> listenerStories(const std::vector<Finding>& findings, const std::vector<Subject>& subjects,
+                                           const ConnectionStore& connections) {
     std::vector<ListenerStory> stories;
     for (size_t index = 0; index < findings.size(); ++index) {
         const KindInfo& row = kindInfo(findings[index].kind);

@@ -1,8 +1,8 @@
 #include "incident/listener_figures.hpp"
 
-#include <algorithm>
-
 #include <absl/container/flat_hash_set.h>
+
+#include <algorithm>
 
 #include "finding/finding_impact.hpp"
 
@@ -76,7 +76,8 @@ ListenerFigures measureListener(const ConnectionStore& connections, const Endpoi
         if (lastRetryNs[retry].empty()) {
             continue;
         }
-        figures.retries.push_back({static_cast<uint32_t>(retry + 1), reached[retry], medianOf(lastRetryNs[retry]) / kNsPerS});
+        figures.retries.push_back(
+            {static_cast<uint32_t>(retry + 1), reached[retry], medianOf(lastRetryNs[retry]) / kNsPerS});
     }
     const FindingImpact all = handshakes.impact();
     figures.handshakeP50Ms = all.p50Ms;

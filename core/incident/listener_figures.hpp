@@ -10,9 +10,9 @@ namespace tcpscope {
 /// When the clients of a listener sent their SYN again: the n-th retransmission's time after the
 /// connection's first SYN, as measured.
 struct SynRetry {
-    uint32_t retry = 0;     ///< 1 for the first retransmission
-    uint64_t count = 0;     ///< connections that sent it
-    double medianS = 0;     ///< its time after the first SYN, the median of the connections whose last it was
+    uint32_t retry = 0;  ///< 1 for the first retransmission
+    uint64_t count = 0;  ///< connections that sent it
+    double medianS = 0;  ///< its time after the first SYN, the median of the connections whose last it was
 };
 
 /// The handshakes of the connections to one listening endpoint, as its clients felt them.
@@ -25,10 +25,10 @@ struct ListenerFigures {
     double handshakeP50Ms = 0;
     double handshakeP99Ms = 0;
     double handshakeMaxMs = 0;
-    double handshakeWallMs = 0;          ///< wall-clock time during which a delayed handshake was waiting
-    uint64_t connectionsAnswered = 0;    ///< connections on which the server sent data
-    double rateAnsweredPerS = 0;         ///< answered connections per second, first SYN to the last answered one's end
-    std::vector<IpAddress> clients;      ///< in address order (at most kMaxClients)
+    double handshakeWallMs = 0;        ///< wall-clock time during which a delayed handshake was waiting
+    uint64_t connectionsAnswered = 0;  ///< connections on which the server sent data
+    double rateAnsweredPerS = 0;       ///< answered connections per second, first SYN to the last answered one's end
+    std::vector<IpAddress> clients;    ///< in address order (at most kMaxClients)
     // Events: the first SYN that went unanswered, the last delayed handshake's answer.
     int64_t firstDroppedNs = 0;
     uint32_t firstDroppedFrame = 0;

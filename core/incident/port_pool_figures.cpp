@@ -1,10 +1,10 @@
 #include "incident/port_pool_figures.hpp"
 
-#include <algorithm>
-#include <array>
-
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+
+#include <algorithm>
+#include <array>
 
 namespace tcpscope {
 
@@ -94,7 +94,8 @@ PortPoolFigures measurePortPool(const ConnectionStore& connections, const Endpoi
         if (!(connection.server == server) || connection.midstream) {
             continue;
         }
-        pool.push_back({connection.firstTsNs, connection.firstFrame, connection.client.address, connection.client.port});
+        pool.push_back(
+            {connection.firstTsNs, connection.firstFrame, connection.client.address, connection.client.port});
         portsOfClient[connection.client.address].insert(connection.client.port);
         lowest = std::min(lowest, connection.client.port);
         highest = std::max(highest, connection.client.port);
@@ -118,10 +119,10 @@ PortPoolFigures measurePortPool(const ConnectionStore& connections, const Endpoi
         figures.fixedSourcePort = lowest;
     }
     figures.range = inferPortRange(lowest, highest, figures.mostPortsOfOneClient, options);
-    figures.rateSustainablePerS = figures.timeWaitS > 0 ? static_cast<double>(figures.range.ports()) *
-                                                              static_cast<double>(figures.clients.size()) /
-                                                              figures.timeWaitS
-                                                        : 0;
+    figures.rateSustainablePerS = figures.timeWaitS > 0
+                                      ? static_cast<double>(figures.range.ports()) *
+                                            static_cast<double>(figures.clients.size()) / figures.timeWaitS
+                                      : 0;
     figures.firstSynNs = pool.front().synNs;
     figures.lastSynNs = pool.back().synNs;
     figures.firstFrame = pool.front().frame;
@@ -132,12 +133,13 @@ PortPoolFigures measurePortPool(const ConnectionStore& connections, const Endpoi
         const PoolConnection& after = pool[*last + 1];
         figures.pause = PoolPause{before.synNs, after.synNs, before.frame, after.frame};
         figures.connectionsBeforeStop = *last + 1;
-        figures.rateAchievedPerS =
-            static_cast<double>(figures.connectionsBeforeStop) * kNsPerS / static_cast<double>(after.synNs - figures.firstSynNs);
+        figures.rateAchievedPerS = static_cast<double>(figures.connectionsBeforeStop) * kNsPerS /
+                                   static_cast<double>(after.synNs - figures.firstSynNs);
         return figures;
     }
     const int64_t spanNs = figures.lastSynNs - figures.firstSynNs;
-    figures.rateAchievedPerS = spanNs > 0 ? static_cast<double>(pool.size() - 1) * kNsPerS / static_cast<double>(spanNs) : 0;
+    figures.rateAchievedPerS =
+        spanNs > 0 ? static_cast<double>(pool.size() - 1) * kNsPerS / static_cast<double>(spanNs) : 0;
     if (static_cast<double>(figures.mostPortsOfOneClient) >= kFilledShare * figures.range.ports() &&
         figures.range.source != PortRangeSource::Observed) {
         figures.endsOnFullRange = true;

@@ -30,7 +30,7 @@ struct PortPoolFigures {
     std::vector<IpAddress> clients;  ///< in address order
     uint64_t connections = 0;
     uint64_t clientClosedFirst = 0;
-    uint32_t mostPortsOfOneClient = 0;  ///< distinct source ports of the client address that used the most
+    uint32_t mostPortsOfOneClient = 0;        ///< distinct source ports of the client address that used the most
     std::optional<uint16_t> fixedSourcePort;  ///< every connection (two or more) came from this one port
     PortRange range;
     double timeWaitS = 60;

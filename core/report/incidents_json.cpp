@@ -102,21 +102,23 @@ Json incidentsJson(const std::vector<Incident>& incidents, TimeOrigin origin) {
         }
         Json events = Json::array();
         for (const IncidentEvent& event : incident.events) {
-            events.push_back({{"ts", epochSeconds(origin, event.tsNs)}, {"what", event.what}, {"frames", event.frames}});
+            events.push_back(
+                {{"ts", epochSeconds(origin, event.tsNs)}, {"what", event.what}, {"frames", event.frames}});
         }
-        array.push_back({{"id", incident.id},
-                         {"title", incident.title},
-                         {"severity", severityName(incident.severity)},
-                         {"scope", incidentScopeName(incident.scope)},
-                         {"subject", incident.subject},
-                         {"findings", incident.findings},
-                         {"chain", std::move(chain)},
-                         {"hosts", textsJson(incident.hosts)},
-                         {"processes", textsJson(incident.processes)},
-                         {"impact", impactJson(incident.impact)},
-                         {"fix", {{"do", textsJson(incident.fix.doThis)}, {"does_not_help", textsJson(incident.fix.doesNotHelp)}}},
-                         {"events", std::move(events)},
-                         {"caveats", incident.caveats}});
+        array.push_back(
+            {{"id", incident.id},
+             {"title", incident.title},
+             {"severity", severityName(incident.severity)},
+             {"scope", incidentScopeName(incident.scope)},
+             {"subject", incident.subject},
+             {"findings", incident.findings},
+             {"chain", std::move(chain)},
+             {"hosts", textsJson(incident.hosts)},
+             {"processes", textsJson(incident.processes)},
+             {"impact", impactJson(incident.impact)},
+             {"fix", {{"do", textsJson(incident.fix.doThis)}, {"does_not_help", textsJson(incident.fix.doesNotHelp)}}},
+             {"events", std::move(events)},
+             {"caveats", incident.caveats}});
     }
     return array;
 }

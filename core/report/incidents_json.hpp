@@ -1,7 +1,6 @@
 #pragma once
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "capture/time_origin.hpp"
 #include "incident/incident.hpp"

@@ -23,8 +23,8 @@ std::string rangeText(const IncidentImpact& impact) {
     const PortRange& range = *impact.portRange;
     return fmt::format(" ({}{}-{}: {} ports{}, {:g} s TIME_WAIT)",
                        range.source == PortRangeSource::Observed ? "ports seen " : "range ", range.low, range.high,
-                       groupedDigits(range.ports()),
-                       range.source == PortRangeSource::Observed ? ", observed" : "", impact.timeWaitS.value_or(0));
+                       groupedDigits(range.ports()), range.source == PortRangeSource::Observed ? ", observed" : "",
+                       impact.timeWaitS.value_or(0));
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // Incidents on the recorded samples: the findings of one story linked into one incident, its figures
 // against the true figures that samples/README.md gives for each recording (measured with tshark and
 // the strace text by samples/verify.py, not by tcpscope), and the fix that fits the capture.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 
