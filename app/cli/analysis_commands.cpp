@@ -6,6 +6,8 @@
 
 #include "commands.hpp"
 #include "points/points_report.hpp"
+#include "report/incidents_json.hpp"
+#include "report/incidents_text.hpp"
 #include "report/json_report.hpp"
 #include "report/placement_text.hpp"
 #include "report/report_notes.hpp"
@@ -43,13 +45,13 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
     const bool json = options.format == "json";
     switch (output) {
         case Output::Analyze:
-            if (json && loaded.points) {
-                writeAnalysisReportJson(std::cout, analysis, aligned, pointsJson(*loaded.points));
-                std::cout << '\n';
-            } else if (json) {
-                writeAnalysisReportJson(std::cout, analysis, aligned);
+            if (json) {
+                Json sections = loaded.points ? pointsJson(*loaded.points) : Json::object();
+                sections["incidents"] = incidentsJson(loaded.incidents, analysis.engine->timeOrigin());
+                writeAnalysisReportJson(std::cout, analysis, aligned, sections);
                 std::cout << '\n';
             } else {
+                writeIncidentsText(std::cout, loaded.incidents);
                 if (loaded.points) {
                     writePointsText(std::cout, *loaded.points);
                     writePlacementsText(std::cout, analysis);

@@ -263,6 +263,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     loaded.alignment = std::move(investigation.alignment);
     loaded.points = std::move(investigation.points);
     loaded.sightings = std::move(investigation.sightings);
+    loaded.incidents = std::move(investigation.incidents);
     reportInputProblems(loaded.analysis);
     if (!investigation.straceProblem.empty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceProblem);

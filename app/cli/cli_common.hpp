@@ -12,6 +12,7 @@
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "detect/detector_options.hpp"
+#include "incident/incident.hpp"
 #include "points/point_analysis.hpp"
 
 namespace tcpscope::cli {
@@ -81,6 +82,8 @@ struct LoadedAnalysis {
     std::shared_ptr<const PointSightings> sightings;
     /// The detector thresholds the analysis ran with (--os and the thresholds given).
     DetectorOptions detectors;
+    /// The findings linked into incidents (Investigation::incidents).
+    std::vector<Incident> incidents;
 
     [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
 };

@@ -24,7 +24,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                     {FrameRole::SmallSegment, FrameRole::LateAck, FrameRole::HeldSegment}),
                 .stallGroup = StallGroup::NagleDelayedAck,
                 .hops = HopPlacement::DelayedAck,
-                .incident = {IncidentScope::Process, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Process,
+                             .role = ChainRole::Cause,
+                             .joins = std::nullopt,
+                             .step = "small writes held by Nagle until the peer's delayed ACK came"},
             };
         case FindingKind::RetransmissionStall:
             return {
@@ -40,7 +43,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = FrameRoles::unnamed({FrameRole::LastTransmission, FrameRole::Retransmission}),
                 .stallGroup = StallGroup::RetransmissionTimeout,
                 .hops = HopPlacement::Retransmission,
-                .incident = {IncidentScope::Connection, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Connection,
+                             .role = ChainRole::Cause,
+                             .joins = IncidentScope::Listener,
+                             .step = "lost segments resent only when the retransmission timer fired"},
             };
         case FindingKind::ZeroWindowStall:
             return {
@@ -56,7 +62,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = FrameRoles::unnamed({FrameRole::WindowClosed, FrameRole::FirstProbe, FrameRole::WindowEnd}),
                 .stallGroup = StallGroup::ZeroWindow,
                 .hops = HopPlacement::ReceiverWindow,
-                .incident = {IncidentScope::Connection, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Connection,
+                             .role = ChainRole::Cause,
+                             .joins = std::nullopt,
+                             .step = "the receiver's window closed and the sender stopped"},
             };
         case FindingKind::SynBacklogOverflow:
             return {
@@ -72,7 +81,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = FrameRoles::namedInReport({FrameRole::FirstSyn}),
                 .stallGroup = StallGroup::SynBacklog,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::Listener, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Listener,
+                             .role = ChainRole::Cause,
+                             .joins = std::nullopt,
+                             .step = "the listen queue full: SYNs dropped, clients waiting on their SYN timer"},
             };
         case FindingKind::PortReuse:
             return {
@@ -89,7 +101,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                     {FrameRole::FirstSyn, FrameRole::ServerAnswer, FrameRole::HandshakeEnd}),
                 .stallGroup = StallGroup::PortReuse,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::PortPool, ChainRole::Effect},
+                .incident = {.scope = IncidentScope::PortPool,
+                             .role = ChainRole::Effect,
+                             .joins = IncidentScope::Listener,
+                             .step = "new connections reusing ports still held in TIME_WAIT"},
             };
         case FindingKind::TimeWaitChurn:
             return {
@@ -105,7 +120,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = {},
                 .stallGroup = StallGroup::TimeWait,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::PortPool, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::PortPool,
+                             .role = ChainRole::Cause,
+                             .joins = IncidentScope::Listener,
+                             .step = "connections closed first, each holding its port in TIME_WAIT"},
             };
         case FindingKind::PortExhaustion:
             return {
@@ -121,7 +139,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = FrameRoles::namedInReport({FrameRole::LastSynBeforePause, FrameRole::NextSyn}),
                 .stallGroup = StallGroup::PortExhaustion,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::PortPool, ChainRole::Effect},
+                .incident = {.scope = IncidentScope::PortPool,
+                             .role = ChainRole::Effect,
+                             .joins = std::nullopt,
+                             .step = "TIME_WAIT filling the port range: new connections pause, connect() fails"},
             };
         case FindingKind::SynUnanswered:
             return {
@@ -136,7 +157,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = {},
                 .stallGroup = StallGroup::Other,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::Listener, ChainRole::Effect},
+                .incident = {.scope = IncidentScope::Listener,
+                             .role = ChainRole::Effect,
+                             .joins = std::nullopt,
+                             .step = "SYNs with no answer at all"},
             };
         case FindingKind::SynFlood:
             return {
@@ -152,7 +176,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = {},
                 .stallGroup = StallGroup::Other,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::Capture, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Capture,
+                             .role = ChainRole::Cause,
+                             .joins = std::nullopt,
+                             .step = "many SYNs from many sources, few handshakes completed"},
             };
         case FindingKind::PortScan:
             return {
@@ -167,7 +194,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = {},
                 .stallGroup = StallGroup::Other,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::Capture, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Capture,
+                             .role = ChainRole::Cause,
+                             .joins = std::nullopt,
+                             .step = "one source probing many ports"},
             };
         case FindingKind::CaptureQuality:
             return {
@@ -183,7 +213,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                 .frames = {},
                 .stallGroup = StallGroup::Other,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::Capture, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Capture,
+                             .role = ChainRole::Cause,
+                             .joins = std::nullopt,
+                             .step = "packets missed, repeated or reordered by the capture"},
             };
         case FindingKind::PathMtu:
             return {
@@ -200,7 +233,10 @@ constexpr KindInfo rowOf(FindingKind kind) {
                     {FrameRole::RefusedSegment, FrameRole::TooBigMessage, FrameRole::SmallerResend}),
                 .stallGroup = StallGroup::Other,
                 .hops = HopPlacement::None,
-                .incident = {IncidentScope::Connection, ChainRole::Cause},
+                .incident = {.scope = IncidentScope::Connection,
+                             .role = ChainRole::Cause,
+                             .joins = std::nullopt,
+                             .step = "packets too big for the path, resent smaller after a wait"},
             };
     }
     return {};

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 
 #include "finding/finding_kind.hpp"
@@ -62,10 +63,16 @@ enum class ChainRole : uint8_t {
     Effect,  ///< follows from a cause of the same scope and subject when one is found, else stands alone
 };
 
-/// How a kind's findings link into incidents.
+/// How a kind's findings link into incidents (core/incident/incident_linking).
 struct IncidentLink {
     IncidentScope scope = IncidentScope::Connection;
     ChainRole role = ChainRole::Cause;
+    /// The scope of another kind's cause whose incident a finding of this kind joins, as an effect, when
+    /// it concerns that cause's subject in its time: the retransmissions, reused ports and churn of the
+    /// connections a full listen queue held up are that listener's story. nullopt: its own scope only.
+    std::optional<IncidentScope> joins;
+    /// What a finding of this kind is as a step of an incident's chain, in a person's words.
+    std::string_view step;
 };
 
 /// The roles of the frames a kind's spans list (FindingSpan::frames), in the order a span lists them

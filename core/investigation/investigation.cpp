@@ -2,6 +2,7 @@
 
 #include "align/stall_confirmation.hpp"
 #include "capture/capture_error.hpp"
+#include "incident/incident_builder.hpp"
 
 namespace tcpscope {
 
@@ -21,22 +22,26 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         investigation.points = std::move(points.summary);
         investigation.sightings = std::move(points.sightings);
     }
-    if (inputs.straceLogs.empty() || (stop != nullptr && stop->stopRequested())) {
-        return investigation;
+    const bool stopped = stop != nullptr && stop->stopRequested();
+    if (!inputs.straceLogs.empty() && !stopped) {
+        try {
+            investigation.alignment = loadStraceLogs(inputs.straceLogs, investigation.analysis, inputs.straceClock);
+        } catch (const CaptureError& error) {
+            investigation.straceProblem = error.what();
+        }
     }
-    try {
-        investigation.alignment = loadStraceLogs(inputs.straceLogs, investigation.analysis, inputs.straceClock);
-    } catch (const CaptureError& error) {
-        investigation.straceProblem = error.what();
-        return investigation;
+    if (investigation.alignment) {
+        if (std::optional<StraceMismatch> mismatch =
+                findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
+            investigation.straceMismatch = std::move(mismatch);
+            investigation.alignment.reset();
+        } else {
+            confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
+        }
     }
-    if (std::optional<StraceMismatch> mismatch =
-            findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
-        investigation.straceMismatch = std::move(mismatch);
-        investigation.alignment.reset();
-        return investigation;
+    if (!stopped) {
+        investigation.incidents = buildIncidents(investigation.analysis, options.detectors);
     }
-    confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
     return investigation;
 }
 

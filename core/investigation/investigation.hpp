@@ -7,6 +7,7 @@
 #include "align/strace_alignment.hpp"
 #include "align/strace_fit.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "incident/incident.hpp"
 #include "points/capture_point.hpp"
 #include "points/point_analysis.hpp"
 
@@ -44,6 +45,9 @@ struct Investigation {
     std::optional<CapturePointsSummary> points;
     /// With several points: where each segment was seen.
     std::shared_ptr<const PointSightings> sightings;
+    /// The findings linked into incidents (buildIncidents), once the strace logs confirmed them; empty
+    /// when the investigation was stopped.
+    std::vector<Incident> incidents;
 };
 
 /// The one way an investigation runs, for tcpscope-cli and the GUI's loader: analyses the captures
