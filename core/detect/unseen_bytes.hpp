@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "detect/small_vector.hpp"
+#include "detect/support/small_vector.hpp"
 
 namespace tcpscope {
 
