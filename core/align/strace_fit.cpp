@@ -86,10 +86,10 @@ std::optional<std::string> socketMismatch(const StraceAlignment& alignment, uint
         }
         ++sockets;
     }
-    if (connectsToCapturedServer(alignment.logs[index].log, engine.connections())) {
-        return std::nullopt;
-    }
     if (sockets == 0) {
+        if (connectsToCapturedServer(alignment.logs[index].log, engine.connections())) {
+            return std::nullopt;
+        }
         return std::string("it shows no TCP socket, so nothing in it can be tied to the capture");
     }
     return fmt::format(
