@@ -1,6 +1,7 @@
 #pragma once
-#include <algorithm>
 #include <cstdint>
+
+#include "capture/time_origin.hpp"
 
 namespace tcpscope {
 
@@ -11,12 +12,6 @@ inline constexpr int64_t kLogTimeReachNs = int64_t{1} << 62;
 
 /// `logNs + offsetNs` (a log's time on the capture's clock, a call's end after its start), held
 /// within ±kLogTimeReachNs.
-inline int64_t onCaptureClock(int64_t logNs, int64_t offsetNs) {
-    int64_t sum = 0;
-    if (__builtin_add_overflow(logNs, offsetNs, &sum)) {
-        return offsetNs > 0 ? kLogTimeReachNs : -kLogTimeReachNs;
-    }
-    return std::clamp(sum, -kLogTimeReachNs, kLogTimeReachNs);
-}
+inline int64_t onCaptureClock(int64_t logNs, int64_t offsetNs) { return heldSumNs(logNs, offsetNs, kLogTimeReachNs); }
 
 }  // namespace tcpscope

@@ -7,6 +7,7 @@
 #include "align/byte_timing_match.hpp"
 #include "align/clock_search.hpp"
 #include "align/connection_segments.hpp"
+#include "align/log_time.hpp"
 #include "align/socket_matching.hpp"
 #include "align/syscall_links.hpp"
 #include "strace/strace_file_name.hpp"
@@ -68,10 +69,9 @@ int64_t timeBaseNs(const StraceLog& log, TimeOrigin origin, int64_t captureFirst
         }
         case StraceTimeBase::Epoch: {
             // strace's epoch times end in 2262: a far capture's origin is past them, and held at
-            // 2^62 ns its calls stay far from every packet (the log then fits no part of the capture).
-            constexpr int64_t kFar = int64_t{1} << 62;
+            // kLogTimeReachNs its calls stay far from every packet (the log then fits no part of the capture).
             const std::optional<int64_t> shift = origin.shiftFromNs(TimeOrigin{});
-            return std::clamp(shift.value_or(origin.epochSeconds > 0 ? -kFar : kFar), -kFar, kFar);
+            return heldNs(shift.value_or(origin.epochSeconds > 0 ? -kLogTimeReachNs : kLogTimeReachNs), kLogTimeReachNs);
         }
         case StraceTimeBase::Relative:
         case StraceTimeBase::None: break;

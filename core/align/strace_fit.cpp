@@ -1,9 +1,12 @@
 #include "align/strace_fit.hpp"
 
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
 #include <cstdlib>
+#include <utility>
 
 #include "text/display_text.hpp"
 
@@ -51,7 +54,28 @@ std::optional<std::string> timeMismatch(const StraceAlignment& alignment, uint32
     return std::nullopt;
 }
 
-std::optional<std::string> socketMismatch(const StraceAlignment& alignment, uint32_t index) {
+// A log of connect() calls alone (strace -e connect) shows no socket being made, so none can be
+// followed; its calls still name their servers, and one the capture holds ties the log to it.
+bool connectsToCapturedServer(const StraceLog& log, const ConnectionStore& connections) {
+    absl::flat_hash_set<std::pair<std::array<uint8_t, 16>, uint16_t>> servers;
+    for (const SyscallRecord& record : log.records) {
+        if (record.kind == SyscallKind::Connect && record.hasAddress()) {
+            servers.insert({record.address.address.bytes, record.address.port});
+        }
+    }
+    if (servers.empty()) {
+        return false;
+    }
+    for (const Connection& connection : connections) {
+        if (servers.contains({connection.server.address.bytes, connection.server.port})) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::optional<std::string> socketMismatch(const StraceAlignment& alignment, uint32_t index,
+                                          const AnalysisEngine& engine) {
     size_t sockets = 0;
     for (const TracedSocket& socket : alignment.sockets) {
         if (socket.log != index || socket.kindUnsure) {
@@ -63,6 +87,9 @@ std::optional<std::string> socketMismatch(const StraceAlignment& alignment, uint
         ++sockets;
     }
     if (sockets == 0) {
+        if (connectsToCapturedServer(alignment.logs[index].log, engine.connections())) {
+            return std::nullopt;
+        }
         return std::string("it shows no TCP socket, so nothing in it can be tied to the capture");
     }
     return fmt::format(
@@ -89,7 +116,7 @@ std::optional<StraceMismatch> findStraceMismatch(const StraceAlignment& alignmen
             return StraceMismatch{StraceMismatchKind::NoOverlap, index,
                                   fmt::format("{}: does not fit the capture: {}", files, *reason)};
         }
-        if (std::optional<std::string> reason = socketMismatch(alignment, index)) {
+        if (std::optional<std::string> reason = socketMismatch(alignment, index, engine)) {
             return StraceMismatch{StraceMismatchKind::NoSocketTied, index,
                                   fmt::format("{}: does not fit the capture: {}", files, *reason)};
         }

@@ -278,7 +278,7 @@ bool PcapngReader::fillPacket(const Block& block, uint32_t interfaceId, uint64_t
     const Interface& interface = interfaces_[interfaceId];
     const uint8_t* data = block.body + kPacketFixedBytes;
     const size_t dataBytes = std::min(padded4(capturedLength), dataSpace);
-    packet.tsNs = packetTimeNs(interface.scale.toEpochTime(timestamp), block.offset);
+    packet.tsNs = packetTimeNs(interface.scale.toEpochNs(timestamp), block.offset);
     packet.capturedLength = capturedLength;
     packet.originalLength = originalLength;
     packet.linkType = interface.linkType;

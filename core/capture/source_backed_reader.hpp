@@ -40,14 +40,15 @@ protected:
         source_.warn(recordOffset, std::move(reason));
     }
 
-    /// `time` as nanoseconds after the file's origin, which the first call chooses. A packet more
-    /// than 146 years from it is held at kPacketTimeReachNs, with a warning (once).
-    int64_t packetTimeNs(EpochTime time, uint64_t recordOffset) {
+    /// `epochNs` (nanoseconds after the epoch) as nanoseconds after the file's origin, which the first
+    /// call chooses. A packet more than 146 years from it is held at kPacketTimeReachNs, with a
+    /// warning (once).
+    int64_t packetTimeNs(WideNs epochNs, uint64_t recordOffset) {
         if (!originChosen_) {
-            origin_ = TimeOrigin::forFirstPacket(time);
+            origin_ = TimeOrigin::forFirstPacket(EpochTime::fromWideNs(epochNs));
             originChosen_ = true;
         }
-        const std::optional<int64_t> ns = origin_.relativeNs(time);
+        const std::optional<int64_t> ns = origin_.relativeNs(epochNs);
         if (ns && heldPacketTimeNs(*ns) == *ns) {
             return *ns;
         }
@@ -57,7 +58,7 @@ protected:
                          "packet time more than 146 years from the file's first packet; held at the "
                          "limit (reported once)");
         }
-        return time.seconds < origin_.epochSeconds ? -kPacketTimeReachNs : kPacketTimeReachNs;
+        return epochNs < WideNs{origin_.epochSeconds} * 1'000'000'000 ? -kPacketTimeReachNs : kPacketTimeReachNs;
     }
 
     ByteSource source_;

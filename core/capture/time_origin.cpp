@@ -33,6 +33,24 @@ EpochTime EpochTime::fromNs(int64_t epochNs) {
     return EpochTime{seconds, static_cast<uint32_t>(fraction)};
 }
 
+EpochTime EpochTime::fromWideNs(WideNs epochNs) {
+    Int128 seconds = epochNs / kNsPerSecond;
+    Int128 fraction = epochNs % kNsPerSecond;
+    if (fraction < 0) {
+        fraction += kNsPerSecond;
+        --seconds;
+    }
+    constexpr auto kMax = std::numeric_limits<int64_t>::max();
+    constexpr auto kMin = std::numeric_limits<int64_t>::min();
+    if (seconds > kMax) {
+        return EpochTime{kMax, static_cast<uint32_t>(kNsPerSecond - 1)};
+    }
+    if (seconds < kMin) {
+        return EpochTime{kMin, 0};
+    }
+    return EpochTime{static_cast<int64_t>(seconds), static_cast<uint32_t>(fraction)};
+}
+
 TimeOrigin TimeOrigin::forFirstPacket(EpochTime first) {
     if (first.seconds > -kEpochReachSeconds && first.seconds < kEpochReachSeconds) {
         return TimeOrigin{};
@@ -43,6 +61,10 @@ TimeOrigin TimeOrigin::forFirstPacket(EpochTime first) {
 
 std::optional<int64_t> TimeOrigin::relativeNs(EpochTime time) const {
     return toInt64((Int128{time.seconds} - epochSeconds) * kNsPerSecond + time.nanoseconds);
+}
+
+std::optional<int64_t> TimeOrigin::relativeNs(WideNs epochNs) const {
+    return toInt64(epochNs - Int128{epochSeconds} * kNsPerSecond);
 }
 
 EpochTime TimeOrigin::absolute(int64_t tsNs) const {

@@ -4,6 +4,9 @@
 
 namespace tcpscope {
 
+/// Nanoseconds wider than int64 reaches: a pcapng count of any unit shifted by any if_tsoffset.
+__extension__ typedef __int128 WideNs;  // NOLINT: the 128-bit type has no standard name
+
 /// A moment on the Unix epoch's axis, wider than int64 nanoseconds reach (1677 to 2262): a pcapng
 /// timestamp is a 64-bit count of any unit, shifted by a 64-bit number of seconds.
 struct EpochTime {
@@ -13,6 +16,8 @@ struct EpochTime {
     auto operator<=>(const EpochTime&) const = default;
     /// The moment `epochNs` nanoseconds after the epoch.
     static EpochTime fromNs(int64_t epochNs);
+    /// The same for any count, its seconds held at the int64 limits (292 billion years).
+    static EpochTime fromWideNs(WideNs epochNs);
 };
 
 /// Where the times of one capture count from: every packet time in the engine is int64
@@ -32,6 +37,8 @@ struct TimeOrigin {
     /// `time` as nanoseconds after this origin; nullopt when that is beyond the 292 years int64
     /// nanoseconds reach either side.
     [[nodiscard]] std::optional<int64_t> relativeNs(EpochTime time) const;
+    /// The same for `epochNs` nanoseconds after the epoch.
+    [[nodiscard]] std::optional<int64_t> relativeNs(WideNs epochNs) const;
     /// The moment `tsNs` nanoseconds after this origin.
     [[nodiscard]] EpochTime absolute(int64_t tsNs) const;
     /// Nanoseconds after the epoch of the capture time `tsNs`, held at the int64 limits (1677 and
@@ -50,9 +57,13 @@ int64_t shiftedNs(int64_t tsNs, int64_t shiftNs);
 /// can overflow. A capture's first packet always lies within it (its origin is chosen so).
 inline constexpr int64_t kPacketTimeReachNs = (int64_t{1} << 62) - 1;
 
+/// `ns` held within ±`reachNs`.
+inline int64_t heldNs(int64_t ns, int64_t reachNs) { return ns < -reachNs ? -reachNs : ns > reachNs ? reachNs : ns; }
+
 /// `tsNs` held within ±kPacketTimeReachNs.
-inline int64_t heldPacketTimeNs(int64_t tsNs) {
-    return tsNs < -kPacketTimeReachNs ? -kPacketTimeReachNs : tsNs > kPacketTimeReachNs ? kPacketTimeReachNs : tsNs;
-}
+inline int64_t heldPacketTimeNs(int64_t tsNs) { return heldNs(tsNs, kPacketTimeReachNs); }
+
+/// `ns + shiftNs` held within ±`reachNs`, without wrapping.
+inline int64_t heldSumNs(int64_t ns, int64_t shiftNs, int64_t reachNs) { return heldNs(shiftedNs(ns, shiftNs), reachNs); }
 
 }  // namespace tcpscope

@@ -6,30 +6,11 @@ namespace tcpscope {
 
 namespace {
 
-__extension__ typedef __int128 Int128;            // NOLINT: the 128-bit type has no standard name
+using Int128 = WideNs;
 __extension__ typedef unsigned __int128 Uint128;  // NOLINT
 
 constexpr uint64_t kNsPerSecond = 1'000'000'000;
 constexpr int kNsDigits = 9;
-
-// Whole seconds of a count of nanoseconds, rounded down and held at the int64 limits.
-EpochTime splitSeconds(Int128 ns) {
-    Int128 seconds = ns / kNsPerSecond;
-    Int128 fraction = ns % kNsPerSecond;
-    if (fraction < 0) {
-        fraction += kNsPerSecond;
-        --seconds;
-    }
-    constexpr auto kMax = std::numeric_limits<int64_t>::max();
-    constexpr auto kMin = std::numeric_limits<int64_t>::min();
-    if (seconds > kMax) {
-        return EpochTime{kMax, static_cast<uint32_t>(kNsPerSecond - 1)};
-    }
-    if (seconds < kMin) {
-        return EpochTime{kMin, 0};
-    }
-    return EpochTime{static_cast<int64_t>(seconds), static_cast<uint32_t>(fraction)};
-}
 
 /// 10^exponent, or 0 when it does not fit in 64 bits (exponent > 19).
 uint64_t powerOfTen(int exponent) {
@@ -63,7 +44,9 @@ TimestampScale TimestampScale::fromTsresol(uint8_t tsresol, int64_t offsetSecond
     return scale;
 }
 
-EpochTime TimestampScale::toEpochTime(uint64_t units) const {
+EpochTime TimestampScale::toEpochTime(uint64_t units) const { return EpochTime::fromWideNs(toEpochNs(units)); }
+
+WideNs TimestampScale::toEpochNs(uint64_t units) const {
     Int128 ns = 0;
     switch (kind_) {
     case Kind::Multiply:
@@ -76,7 +59,7 @@ EpochTime TimestampScale::toEpochTime(uint64_t units) const {
         ns = static_cast<Int128>((Uint128{units} * kNsPerSecond) >> shift_);
         break;
     }
-    return splitSeconds(ns + Int128{offsetSeconds_} * static_cast<Int128>(kNsPerSecond));
+    return ns + Int128{offsetSeconds_} * static_cast<Int128>(kNsPerSecond);
 }
 
 }  // namespace tcpscope

@@ -18,6 +18,8 @@ public:
 
     /// The moment of a timestamp of `units` ticks.
     [[nodiscard]] EpochTime toEpochTime(uint64_t units) const;
+    /// The same as nanoseconds after the epoch: no division, for every packet.
+    [[nodiscard]] WideNs toEpochNs(uint64_t units) const;
 
 private:
     enum class Kind : uint8_t { Multiply, Divide, Shift };

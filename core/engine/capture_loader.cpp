@@ -31,7 +31,7 @@ void advance(OpenInput& input) {
         return;
     }
     if (input.shiftNs != 0) {
-        input.pending.tsNs = heldPacketTimeNs(shiftedNs(input.pending.tsNs, input.shiftNs));
+        input.pending.tsNs = heldSumNs(input.pending.tsNs, input.shiftNs, kPacketTimeReachNs);
     }
     countFrame(input.summary, input.pending.linkType);
 }
@@ -60,7 +60,7 @@ TimeOrigin shareTimeOrigin(std::vector<OpenInput>& inputs) {
         }
         input.shiftNs = shift.value_or(std::numeric_limits<int64_t>::max());
         if (input.hasPending) {
-            input.pending.tsNs = heldPacketTimeNs(shiftedNs(input.pending.tsNs, input.shiftNs));
+            input.pending.tsNs = heldSumNs(input.pending.tsNs, input.shiftNs, kPacketTimeReachNs);
         }
     }
     return shared;

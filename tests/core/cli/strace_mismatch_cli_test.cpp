@@ -77,3 +77,12 @@ TEST_CASE("the strace log of the capture is read, one that does not fit it is an
     CHECK(lines(otherCapture.err) == 1);
     CHECK(otherCapture.err.find("proxy-nagle.strace: does not fit the capture: ") != std::string::npos);
 }
+
+TEST_CASE("a log of connect() calls alone fits the capture whose server they name", "[cli][strace]") {
+    // strace -e connect of the job client: no socket() in it, 3,004 of its calls fail with EADDRNOTAVAIL.
+    const auto run = runCommand({TCPSCOPE_CLI, "analyze", kSamples + "seeds/jobs-port-exhaustion.pcap.gz", "--strace",
+                                 kSamples + "seeds/jobs-port-exhaustion.strace.gz"});
+    CHECK(run.exitCode == 0);
+    CHECK(run.err.empty());
+    CHECK(run.out.find("3004 connect() calls failing with EADDRNOTAVAIL") != std::string::npos);
+}
