@@ -99,7 +99,7 @@ std::optional<StraceAlignment> alignLog(std::string_view text, CaptureAnalysis& 
     if (const std::optional<StraceMismatch> mismatch = findStraceMismatch(alignment, *analysis.engine)) {
         checkText("a strace mismatch", mismatch->reason);
     }
-    confirmFindingsWithSyscalls(analysis.findings, alignment, *analysis.engine);
+    confirmFindingsWithSyscalls(analysis, alignment);
     return alignment;
 }
 

@@ -78,7 +78,7 @@ TEST_CASE("a strace log of another capture is a mismatch: the analysis stands wi
     REQUIRE(investigation.straceMismatch);
     CHECK_THAT(investigation.straceMismatch->reason, Catch::StartsWith(sample("proxy-nodelay.strace") + ": "));
     CHECK_FALSE(investigation.alignment);
-    CHECK(verdicts(investigation.analysis.findings) == 0);
+    CHECK(verdicts(investigation.analysis) == 0);
     CHECK_FALSE(investigation.analysis.findings.empty());
 }
 
