@@ -31,11 +31,12 @@ void clientPoolFix(const PortPoolFigures& pool, const DetectorOptions& options, 
     fix.doThis.emplace_back(
         "Reuse connections: HTTP keep-alive or a connection pool (ab -k for ab), so that far fewer connections are "
         "opened and closed.");
-    const std::string said = pool.range.source == PortRangeSource::Observed ? "the ports seen span" : "the range";
+    const bool seen = pool.range.source == PortRangeSource::Observed;
     fix.doThis.push_back(fmt::format(
-        "Widen net.ipv4.ip_local_port_range: {} {}-{} ({} ports) sustains {:.1f} connections/s per client address "
+        "Widen net.ipv4.ip_local_port_range: {} {}-{} ({} ports){} {} {:.1f} connections/s per client address "
         "with {:g} s of TIME_WAIT; 1024-65535 would sustain {:.0f}/s.",
-        said, pool.range.low, pool.range.high, groupedDigits(pool.range.ports()),
+        seen ? "the ports seen," : "the range", pool.range.low, pool.range.high, groupedDigits(pool.range.ports()),
+        seen ? "," : "", seen ? "sustain" : "sustains",
         pool.rateSustainablePerS / static_cast<double>(std::max<size_t>(pool.clients.size(), 1)), pool.timeWaitS,
         kWidestRangePorts / pool.timeWaitS));
     if (linuxTimeWait(options)) {

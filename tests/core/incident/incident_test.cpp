@@ -193,5 +193,5 @@ TEST_CASE("churn-exhaustion - a narrow range is said by the ports seen, with wha
     CHECK(incident.impact.portRange->source == PortRangeSource::Observed);
     CHECK(incident.impact.rateSustainablePerS.value_or(0) == Approx(100.0 / 60).epsilon(0.001));
     CHECK(incident.impact.connectionsBeforeStop.value_or(0) == 100);
-    CHECK(mentions(incident.fix.doThis, "the ports seen span 40000-40099"));
+    CHECK(mentions(incident.fix.doThis, "the ports seen, 40000-40099 (100 ports), sustain"));
 }

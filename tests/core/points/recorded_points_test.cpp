@@ -20,7 +20,9 @@ using Json = nlohmann::ordered_json;
 using tcpscope::test::runCommand;
 using tcpscope::test::ShiftedCaptures;
 
-fs::path sample(const std::string& point) { return tcpscope::test::proxySample(point); }
+fs::path sample(const std::string& point) {
+    return tcpscope::test::proxySample(point);
+}
 
 Json analyzeJson(const std::vector<std::string>& arguments) {
     std::vector<std::string> argv{TCPSCOPE_CLI, "analyze", "--format", "json"};
@@ -220,9 +222,11 @@ TEST_CASE("three capture points: every Nagle stall placed on the proxy, the rece
                 const std::string what = part.at("what");
                 if (what == "delayed_ack" && part.at("at") == receiver) {
                     serverAckMs = part.at("ms").get<double>();
-                } else if (what == "in_flight" && part.value("from", "") == "proxy" && part.value("to", "") == receiver) {
+                } else if (what == "in_flight" && part.value("from", "") == "proxy" &&
+                           part.value("to", "") == receiver) {
                     outMs = part.at("ms").get<double>();
-                } else if (what == "in_flight" && part.value("from", "") == receiver && part.value("to", "") == "proxy") {
+                } else if (what == "in_flight" && part.value("from", "") == receiver &&
+                           part.value("to", "") == "proxy") {
                     backMs = part.at("ms").get<double>();
                 }
             }
@@ -250,10 +254,10 @@ TEST_CASE("three capture points: every Nagle stall placed on the proxy, the rece
     CHECK(placed == delayedAckStalls(report).stalls);
 
     // The text report gives one line per placed finding.
-    std::vector<std::string> argv{TCPSCOPE_CLI,          "analyze",
-                                  "--point",             "client=" + shifted.client.string(),
-                                  "--point",             "proxy=" + sample("proxy").string(),
-                                  "--point",             "server=" + shifted.server.string()};
+    std::vector<std::string> argv{TCPSCOPE_CLI, "analyze",
+                                  "--point",    "client=" + shifted.client.string(),
+                                  "--point",    "proxy=" + sample("proxy").string(),
+                                  "--point",    "server=" + shifted.server.string()};
     const auto text = runCommand(argv);
     REQUIRE(text.ok());
     CHECK(text.out.find("Where the stalls' time went") != std::string::npos);
@@ -268,7 +272,8 @@ TEST_CASE("no point on the server: its stalls placed on the proxy, the rest out 
         analyzeJson({"--point", "client=" + shifted.client.string(), "--point", "proxy=" + sample("proxy").string()});
     size_t towardsServer = 0;
     for (const Json& finding : report.at("findings")) {
-        if (finding.at("kind") != "delayed_ack_stall" || receiverPoint(finding.at("evidence").at("receiver")) != "server") {
+        if (finding.at("kind") != "delayed_ack_stall" ||
+            receiverPoint(finding.at("evidence").at("receiver")) != "server") {
             continue;
         }
         ++towardsServer;
@@ -283,7 +288,8 @@ TEST_CASE("no point on the server: its stalls placed on the proxy, the rest out 
             CHECK(parts[0].at("what") == "out_of_sight");
             CHECK(parts[0].at("at") == "proxy");
             // The way to the server and back and its delayed ACK: the ACK's delay as the proxy saw it.
-            CHECK(parts[0].at("ms").get<double>() == Approx(instances[i].at("ack_delay_ms").get<double>()).margin(0.01));
+            CHECK(parts[0].at("ms").get<double>() ==
+                  Approx(instances[i].at("ack_delay_ms").get<double>()).margin(0.01));
             CHECK(parts[1].at("what") == "released_after_ack");
             CHECK(parts[1].at("at") == "proxy");
         }
@@ -291,8 +297,9 @@ TEST_CASE("no point on the server: its stalls placed on the proxy, the rest out 
     CHECK(towardsServer == 1);
 }
 
-TEST_CASE("one capture point: nothing placed, the text as the file alone gives it after the points block",
-          "[points][cli]") {
+TEST_CASE(
+    "one capture point: nothing placed, the text as the file alone gives it, the points block after its incidents",
+    "[points][cli]") {
     const std::string proxy = sample("proxy").string();
     const Json asPoint = analyzeJson({"--point", "proxy=" + proxy});
     for (const Json& finding : asPoint.at("findings")) {
@@ -303,10 +310,15 @@ TEST_CASE("one capture point: nothing placed, the text as the file alone gives i
     REQUIRE(alone.ok());
     REQUIRE(point.ok());
     CHECK(point.out.find("Where the stalls' time went") == std::string::npos);
-    // The "Capture points" block, then exactly the report of the file alone.
-    const size_t blockEnd = point.out.find("\n\n");
+    // The incidents, then the "Capture points" block, then exactly the rest of the report of the file alone.
+    const size_t incidentsEnd = alone.out.find("\n\n");
+    REQUIRE(incidentsEnd != std::string::npos);
+    const std::string incidents = alone.out.substr(0, incidentsEnd + 2);
+    REQUIRE(point.out.starts_with(incidents));
+    const size_t blockEnd = point.out.find("\n\n", incidents.size());
     REQUIRE(blockEnd != std::string::npos);
-    CHECK(point.out.substr(blockEnd + 2) == alone.out);
+    CHECK(point.out.substr(incidents.size(), 16) == "Capture points (");
+    CHECK(point.out.substr(blockEnd + 2) == alone.out.substr(incidents.size()));
 }
 
 TEST_CASE("a clock given with --clock: used, and shown beside the fitted one", "[points][cli]") {
@@ -344,8 +356,7 @@ TEST_CASE("a clock given with --clock: used, and shown beside the fitted one", "
     CHECK(pointNamed(moved, "proxy").at("drift_ppm").get<double>() == 1.5);
     CHECK(pointNamed(moved, "server").at("overridden") == false);
     CHECK(pointNamed(moved, "server").at("offset_ms").get<double>() == Approx(3205).margin(0.5));
-    CHECK(hopBetween(moved, "proxy", "server").at("from_to").at("median_ms").get<double>() ==
-          Approx(12).margin(0.5));
+    CHECK(hopBetween(moved, "proxy", "server").at("from_to").at("median_ms").get<double>() == Approx(12).margin(0.5));
 
     // The text shows both.
     arguments = points;
