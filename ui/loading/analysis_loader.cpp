@@ -186,10 +186,10 @@ void AnalysisLoader::start(const LoadRequest& request) {
             PointsAnalysis pointsAnalysis{std::move(investigation.analysis), std::move(*investigation.points),
                                           std::move(investigation.sightings)};
             results = AnalysisResults::completePoints(std::move(pointsAnalysis), std::move(investigation.alignment),
-                                                      options.detectors);
+                                                      options.detectors, std::move(investigation.incidents));
         } else {
             results = AnalysisResults::complete(std::move(investigation.analysis), std::move(investigation.alignment),
-                                                options.detectors);
+                                                options.detectors, std::move(investigation.incidents));
         }
         const bool cancelled = job->stop.stopRequested();
         const QString rejected =

@@ -77,22 +77,26 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partialWithPackets(const
 
 std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis analysis,
                                                                  std::optional<StraceAlignment> alignment,
-                                                                 const DetectorOptions& detectors) {
+                                                                 const DetectorOptions& detectors,
+                                                                 std::vector<Incident> incidents) {
     auto results = std::make_shared<AnalysisResults>();
     results->detectors_ = detectors;
     results->analysis_ = std::move(analysis);
     results->alignment_ = std::move(alignment);
+    results->incidents_ = std::move(incidents);
     results->connectionFindings_ = ConnectionFindings::of(results->connections(), results->findings());
     return results;
 }
 
 std::shared_ptr<const AnalysisResults> AnalysisResults::completePoints(PointsAnalysis analysis,
                                                                        std::optional<StraceAlignment> alignment,
-                                                                       const DetectorOptions& detectors) {
+                                                                       const DetectorOptions& detectors,
+                                                                       std::vector<Incident> incidents) {
     auto results = std::make_shared<AnalysisResults>();
     results->detectors_ = detectors;
     results->analysis_ = std::move(analysis.analysis);
     results->alignment_ = std::move(alignment);
+    results->incidents_ = std::move(incidents);
     results->points_ = std::move(analysis.summary);
     results->sightings_ = std::move(analysis.sightings);
     results->connectionFindings_ = ConnectionFindings::of(results->connections(), results->findings());

@@ -5,6 +5,7 @@
 
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "incident/incident.hpp"
 #include "loading/connection_findings.hpp"
 #include "points/point_analysis.hpp"
 
@@ -33,14 +34,16 @@ public:
     /// Takes over a finished analysis and, when strace logs were given, their alignment (what they
     /// confirm of the findings is already in the analysis's enrichments).
     /// `detectors`: the thresholds the analysis ran with (AnalysisOptions::detectors).
+    /// `incidents`: its findings linked into incidents (Investigation::incidents).
     static std::shared_ptr<const AnalysisResults> complete(CaptureAnalysis analysis,
                                                            std::optional<StraceAlignment> alignment = std::nullopt,
-                                                           const DetectorOptions& detectors = {});
+                                                           const DetectorOptions& detectors = {},
+                                                           std::vector<Incident> incidents = {});
 
     /// The same for an analysis of several capture points: its clocks, hops and sightings are kept.
     static std::shared_ptr<const AnalysisResults> completePoints(
         PointsAnalysis analysis, std::optional<StraceAlignment> alignment = std::nullopt,
-        const DetectorOptions& detectors = {});
+        const DetectorOptions& detectors = {}, std::vector<Incident> incidents = {});
 
     [[nodiscard]] bool isComplete() const { return analysis_.engine != nullptr; }
     [[nodiscard]] const ConnectionStore& connections() const {
@@ -54,6 +57,9 @@ public:
     [[nodiscard]] const FindingEnrichments& enrichments() const {
         return isComplete() ? analysis_.enrichments : noEnrichments_;
     }
+    /// The findings linked into incidents, most severe first (buildIncidents): a complete
+    /// investigation's; none while loading or during a live capture.
+    [[nodiscard]] const std::vector<Incident>& incidents() const { return incidents_; }
     [[nodiscard]] const FrameCounters& counters() const {
         return isComplete() ? analysis_.engine->counters() : counters_;
     }
@@ -97,6 +103,7 @@ private:
     ConnectionStore connections_;
     std::vector<Finding> findings_;
     FindingEnrichments noEnrichments_;
+    std::vector<Incident> incidents_;
     std::shared_ptr<const PacketIndex> packetsSnapshot_;
     std::vector<HostPopulation> populationsSnapshot_;
     std::optional<IpAddress> populationHost_;
