@@ -4,10 +4,12 @@
 #include <QStyle>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "models/duration_text.hpp"
 #include "report/finding_summary.hpp"
+#include "report/incidents_text.hpp"
 
 namespace tcpscope::ui {
 
@@ -37,41 +39,87 @@ void FindingsModel::setResults(ResultsPtr results) {
     results_ = std::move(results);
     groups_.clear();
     if (results_) {
-        std::map<FindingKind, KindGroup> byKind;
-        std::map<FindingKind, std::vector<WaitRange>> waitsOf;
-        for (const Finding& finding : results_->findings()) {
-            KindGroup& group = byKind[finding.kind];
-            if (group.findings.empty()) {
-                group.kind = fromView(findingKindTitle(finding.kind));
-                group.name = fromView(findingKindName(finding.kind));
-            }
-            group.connectionMs += finding.impact.connectionMs;
-            group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info
-            group.findings.push_back(finding.id);
-            std::vector<WaitRange>& waits = waitsOf[finding.kind];
-            waits.insert(waits.end(), finding.waitRanges.begin(), finding.waitRanges.end());
-        }
-        const auto& findings = results_->findings();
-        for (auto& [kind, group] : byKind) {
-            group.wallMs = static_cast<double>(coveredNs(mergeRanges(std::move(waitsOf[kind])))) / 1e6;
-            std::stable_sort(group.findings.begin(), group.findings.end(), [&findings](uint32_t a, uint32_t b) {
-                return shownMs(findings[a]) > shownMs(findings[b]);
-            });
-            groups_.push_back(std::move(group));
-        }
-        std::stable_sort(groups_.begin(), groups_.end(), [](const KindGroup& a, const KindGroup& b) {
-            return a.worst != b.worst ? a.worst < b.worst : a.wallMs > b.wallMs;
-        });
+        std::vector<bool> inIncident(results_->findings().size(), false);
+        addIncidents(inIncident);
+        addKinds(inIncident);
     }
     endResetModel();
 }
 
+void FindingsModel::addIncidents(std::vector<bool>& inIncident) {
+    const auto& findings = results_->findings();
+    for (const Incident& incident : results_->incidents()) {
+        Group group;
+        group.incident = &incident;
+        group.kind = QString::fromStdString(incident.title);
+        group.impact = QString::fromStdString(impactLine(incident.impact));
+        group.wallMs = incident.impact.wallMs.value_or(0);
+        group.worst = incident.severity;
+        for (const uint32_t id : incident.findings) {
+            if (id < findings.size()) {
+                group.findings.push_back(id);
+                group.connectionMs += findings[id].impact.connectionMs;
+                inIncident[id] = true;
+            }
+        }
+        groups_.push_back(std::move(group));
+    }
+}
+
+void FindingsModel::addKinds(const std::vector<bool>& inIncident) {
+    std::map<FindingKind, Group> byKind;
+    std::map<FindingKind, std::vector<WaitRange>> waitsOf;
+    for (const Finding& finding : results_->findings()) {
+        if (inIncident[finding.id]) {
+            continue;
+        }
+        Group& group = byKind[finding.kind];
+        if (group.findings.empty()) {
+            group.kind = fromView(findingKindTitle(finding.kind));
+            group.name = fromView(findingKindName(finding.kind));
+        }
+        group.connectionMs += finding.impact.connectionMs;
+        group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info
+        group.findings.push_back(finding.id);
+        std::vector<WaitRange>& waits = waitsOf[finding.kind];
+        waits.insert(waits.end(), finding.waitRanges.begin(), finding.waitRanges.end());
+    }
+    const auto& findings = results_->findings();
+    std::vector<Group> kinds;
+    for (auto& [kind, group] : byKind) {
+        group.wallMs = static_cast<double>(coveredNs(mergeRanges(std::move(waitsOf[kind])))) / 1e6;
+        std::stable_sort(group.findings.begin(), group.findings.end(),
+                         [&findings](uint32_t a, uint32_t b) { return shownMs(findings[a]) > shownMs(findings[b]); });
+        kinds.push_back(std::move(group));
+    }
+    std::stable_sort(kinds.begin(), kinds.end(), [](const Group& a, const Group& b) {
+        return a.worst != b.worst ? a.worst < b.worst : a.wallMs > b.wallMs;
+    });
+    std::move(kinds.begin(), kinds.end(), std::back_inserter(groups_));
+}
+
 const Finding* FindingsModel::findingAt(const QModelIndex& index) const {
-    if (!index.isValid() || index.internalId() == kKindRow || !results_) {
+    if (!index.isValid() || index.internalId() == kGroupRow || !results_) {
         return nullptr;
     }
-    const KindGroup& group = groups_[index.internalId()];
+    const Group& group = groups_[index.internalId()];
     return &results_->findings()[group.findings[static_cast<size_t>(index.row())]];
+}
+
+const Incident* FindingsModel::incidentAt(const QModelIndex& index) const {
+    if (!index.isValid() || index.internalId() != kGroupRow) {
+        return nullptr;
+    }
+    return groups_[static_cast<size_t>(index.row())].incident;
+}
+
+QModelIndex FindingsModel::indexOfIncident(uint32_t id) const {
+    for (size_t groupRow = 0; groupRow < groups_.size(); ++groupRow) {
+        if (groups_[groupRow].incident != nullptr && groups_[groupRow].incident->id == id) {
+            return createIndex(static_cast<int>(groupRow), 0, kGroupRow);
+        }
+    }
+    return {};
 }
 
 QString FindingsModel::summaryOf(const Finding& finding) const {
@@ -93,7 +141,7 @@ QModelIndex FindingsModel::neighbourFinding(const QModelIndex& from, int step) c
     // Positions in the flattened order: group after group, finding after finding.
     std::vector<size_t> starts;
     size_t total = 0;
-    for (const KindGroup& group : groups_) {
+    for (const Group& group : groups_) {
         starts.push_back(total);
         total += group.findings.size();
     }
@@ -104,7 +152,7 @@ QModelIndex FindingsModel::neighbourFinding(const QModelIndex& from, int step) c
     ptrdiff_t position = 0;
     if (!from.isValid()) {
         position = step > 0 ? step - 1 : count + step;
-    } else if (from.internalId() == kKindRow) {
+    } else if (from.internalId() == kGroupRow) {
         const auto start = static_cast<ptrdiff_t>(starts[static_cast<size_t>(from.row())]);
         position = step > 0 ? start + step - 1 : start + step;
     } else {
@@ -121,9 +169,9 @@ QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent)
         return {};
     }
     if (!parent.isValid()) {
-        return row < static_cast<int>(groups_.size()) ? createIndex(row, column, kKindRow) : QModelIndex();
+        return row < static_cast<int>(groups_.size()) ? createIndex(row, column, kGroupRow) : QModelIndex();
     }
-    if (parent.internalId() != kKindRow) {
+    if (parent.internalId() != kGroupRow) {
         return {};
     }
     const auto& group = groups_[static_cast<size_t>(parent.row())];
@@ -132,17 +180,17 @@ QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent)
 }
 
 QModelIndex FindingsModel::parent(const QModelIndex& child) const {
-    if (!child.isValid() || child.internalId() == kKindRow) {
+    if (!child.isValid() || child.internalId() == kGroupRow) {
         return {};
     }
-    return createIndex(static_cast<int>(child.internalId()), 0, kKindRow);
+    return createIndex(static_cast<int>(child.internalId()), 0, kGroupRow);
 }
 
 int FindingsModel::rowCount(const QModelIndex& parent) const {
     if (!parent.isValid()) {
         return static_cast<int>(groups_.size());
     }
-    if (parent.column() != 0 || parent.internalId() != kKindRow) {
+    if (parent.column() != 0 || parent.internalId() != kGroupRow) {
         return 0;
     }
     return static_cast<int>(groups_[static_cast<size_t>(parent.row())].findings.size());
@@ -154,33 +202,16 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) {
         return {};
     }
-    if (index.internalId() == kKindRow) {
-        const KindGroup& group = groups_[static_cast<size_t>(index.row())];
-        if (role == Qt::DisplayRole) {
-            switch (index.column()) {
-                case KindColumn: return QStringLiteral("%1 (%2)").arg(group.kind).arg(group.findings.size());
-                case TimeLostColumn: return durationText(group.wallMs);
-                default: return {};
-            }
-        }
-        if (role == Qt::DecorationRole && index.column() == KindColumn) {
-            return severityIcon(group.worst);
-        }
-        if (role == Qt::ToolTipRole) {
-            return tr("%1 (%2): something waited for %3 of wall-clock time; %4 of connection-time added up over "
-                      "connections")
-                .arg(group.kind, group.name, durationText(group.wallMs), durationText(group.connectionMs));
-        }
-        if (role == FindingIdRole || role == FlowIdRole) {
-            return -1;
-        }
-        return {};
+    if (index.internalId() == kGroupRow) {
+        return groupData(groups_[static_cast<size_t>(index.row())], index.column(), role);
     }
     const Finding& finding = *findingAt(index);
     switch (role) {
         case Qt::DisplayRole:
             switch (index.column()) {
-                case KindColumn: return QString::fromUtf8(severityName(finding.severity).data());
+                case KindColumn:  // under an incident its findings are of several kinds; a kind's row names it
+                    return groups_[index.internalId()].incident != nullptr ? fromView(findingKindTitle(finding.kind))
+                                                                           : fromView(severityName(finding.severity));
                 case FlowColumn:
                     return finding.connection == kNoConnection ? QStringLiteral("-")
                                                                : QStringLiteral("#%1").arg(finding.connection);
@@ -193,6 +224,32 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
         case Qt::DecorationRole: return index.column() == KindColumn ? QVariant(severityIcon(finding.severity)) : QVariant();
         case FindingIdRole: return static_cast<int>(finding.id);
         case FlowIdRole: return finding.connection == kNoConnection ? -1 : static_cast<int>(finding.connection);
+        default: return {};
+    }
+}
+
+QVariant FindingsModel::groupData(const Group& group, int column, int role) const {
+    switch (role) {
+        case Qt::DisplayRole:
+            switch (column) {
+                case KindColumn:
+                    return group.incident != nullptr
+                               ? group.kind
+                               : QStringLiteral("%1 (%2)").arg(group.kind).arg(group.findings.size());
+                case TimeLostColumn: return durationText(group.wallMs);
+                case SummaryColumn: return group.impact;
+                default: return {};
+            }
+        case Qt::DecorationRole: return column == KindColumn ? QVariant(severityIcon(group.worst)) : QVariant();
+        case Qt::ToolTipRole:
+            if (group.incident != nullptr) {
+                return QStringLiteral("%1\n%2").arg(group.kind, group.impact);
+            }
+            return tr("%1 (%2): something waited for %3 of wall-clock time; %4 of connection-time added up over "
+                      "connections")
+                .arg(group.kind, group.name, durationText(group.wallMs), durationText(group.connectionMs));
+        case FindingIdRole:
+        case FlowIdRole: return -1;
         default: return {};
     }
 }

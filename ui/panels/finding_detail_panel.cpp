@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "panels/incident_detail.hpp"
 #include "report/finding_evidence.hpp"
 #include "report/finding_summary.hpp"
 #include "report/placement_text.hpp"
@@ -344,6 +345,10 @@ void FindingDetailPanel::showFinding(const ResultsPtr& results, const Finding* f
         return;
     }
     setHtml(findingDetailHtml(*finding, results->enrichments().of(finding->id), results->alignment() != nullptr));
+}
+
+void FindingDetailPanel::showIncident(const Incident& incident) {
+    setHtml(incidentDetailHtml(incident));
 }
 
 void FindingDetailPanel::clearFinding() {

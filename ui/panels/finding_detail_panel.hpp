@@ -8,7 +8,8 @@ namespace tcpscope::ui {
 
 /// The selected finding in full: its sentence, what the system call trace says about it
 /// (confirmed or refuted, the write, write, read pattern, TCP_NODELAY), and its evidence as
-/// tables whose frame numbers are links. Colours come from the palette only.
+/// tables whose frame numbers are links; or the selected incident (incidentDetailHtml). Colours
+/// come from the palette only.
 class FindingDetailPanel : public QTextBrowser {
     Q_OBJECT
 
@@ -16,6 +17,7 @@ public:
     explicit FindingDetailPanel(QWidget* parent = nullptr);
     /// Shows `finding` of `results` (null: nothing).
     void showFinding(const ResultsPtr& results, const Finding* finding);
+    void showIncident(const Incident& incident);
     void clearFinding();
 
 signals:
