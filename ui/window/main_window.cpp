@@ -280,8 +280,8 @@ void MainWindow::buildLayout() {
 
     auto* findings = new QSplitter(Qt::Vertical);
     findings->setObjectName(QStringLiteral("findingsSplitter"));
-    findings->addWidget(titled(tr("&Findings, by wall-clock time lost"), findingsView_));
-    findings->addWidget(titled(tr("Finding details"), findingDetail_));
+    findings->addWidget(titled(tr("&Incidents and findings, by wall-clock time lost"), findingsView_));
+    findings->addWidget(titled(tr("Details"), findingDetail_));
     findings->setSizes({260, 240});
     auto* top = new QSplitter(Qt::Horizontal);
     top->setObjectName(QStringLiteral("topSplitter"));
@@ -526,12 +526,18 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
 
 void MainWindow::selectAfterLoad() {
     restoringView_ = true;
-    const uint32_t finding = QSettings().value(QStringLiteral("selection/finding"), UINT32_MAX).toUInt();
-    const uint32_t connection = QSettings().value(QStringLiteral("selection/connection"), kNoConnection).toUInt();
+    const QSettings settings;
+    const uint32_t finding = settings.value(QStringLiteral("selection/finding"), UINT32_MAX).toUInt();
+    const uint32_t incident = settings.value(QStringLiteral("selection/incident"), UINT32_MAX).toUInt();
+    const uint32_t connection = settings.value(QStringLiteral("selection/connection"), kNoConnection).toUInt();
     if (finding < results_->findings().size()) {
         selectFinding(finding);
+    } else if (incident < results_->incidents().size()) {
+        selectIncident(incident);
     } else if (connection < results_->connections().size()) {
         selectConnection(connection);
+    } else if (!results_->incidents().empty()) {
+        selectIncident(results_->incidents().front().id);
     } else if (!results_->findings().empty()) {
         findingsView_->setCurrentIndex(findingsModel_.neighbourFinding({}, 1));
     } else if (!results_->connections().empty()) {
@@ -550,26 +556,48 @@ void MainWindow::selectAfterLoad() {
 
 const Finding* MainWindow::currentFinding() const { return findingsModel_.findingAt(findingsView_->currentIndex()); }
 
+const Incident* MainWindow::currentIncident() const {
+    return findingsModel_.incidentAt(findingsView_->currentIndex());
+}
+
 void MainWindow::onFindingActivated(const QModelIndex& index) {
+    stallCursor_ = -1;
+    if (const Incident* incident = findingsModel_.incidentAt(index)) {
+        findingDetail_->showIncident(*incident);
+        if (!restoringView_) {
+            QSettings settings;
+            settings.setValue(QStringLiteral("selection/incident"), incident->id);
+            settings.remove(QStringLiteral("selection/finding"));
+        }
+        if (!incident->findings.empty() && incident->findings.front() < results_->findings().size()) {
+            followFinding(results_->findings()[incident->findings.front()]);
+        }
+        return;
+    }
     const Finding* finding = findingsModel_.findingAt(index);
     findingDetail_->showFinding(results_, finding);
-    stallCursor_ = -1;
     if (finding == nullptr || refreshingLive_) {
         return;
     }
     if (!restoringView_) {
-        QSettings().setValue(QStringLiteral("selection/finding"), finding->id);
+        QSettings settings;
+        settings.setValue(QStringLiteral("selection/finding"), finding->id);
+        settings.remove(QStringLiteral("selection/incident"));
     }
-    timelineView_->showFinding(finding->id);  // capture-wide findings have a lane of their own
-    if (finding->connection == kNoConnection) {
+    followFinding(*finding);
+}
+
+void MainWindow::followFinding(const Finding& finding) {
+    timelineView_->showFinding(finding.id);  // capture-wide findings have a lane of their own
+    if (finding.connection == kNoConnection) {
         viewTabs_->setCurrentWidget(timelineView_);
         return;
     }
-    selectConnection(finding->connection);
-    if (!finding->frames.empty()) {
-        sequenceView_->scrollToFrame(finding->frames.front());
+    selectConnection(finding.connection);
+    if (!finding.frames.empty()) {
+        sequenceView_->scrollToFrame(finding.frames.front());
         viewTabs_->setCurrentWidget(sequenceView_);
-        const int row = packetsModel_.rowOfFrame(finding->frames.front());
+        const int row = packetsModel_.rowOfFrame(finding.frames.front());
         if (row >= 0) {
             packetsView_->selectRow(row);
             packetsView_->scrollTo(packetsModel_.index(row, 0), QAbstractItemView::PositionAtCenter);
@@ -579,6 +607,14 @@ void MainWindow::onFindingActivated(const QModelIndex& index) {
 
 void MainWindow::selectFinding(uint32_t id) {
     const QModelIndex index = findingsModel_.indexOfFinding(id);
+    if (index.isValid()) {
+        findingsView_->setCurrentIndex(index);
+        findingsView_->scrollTo(index);
+    }
+}
+
+void MainWindow::selectIncident(uint32_t id) {
+    const QModelIndex index = findingsModel_.indexOfIncident(id);
     if (index.isValid()) {
         findingsView_->setCurrentIndex(index);
         findingsView_->scrollTo(index);

@@ -88,10 +88,14 @@ public:
     [[nodiscard]] const ResultsPtr& results() const { return results_; }
     /// Selects the finding with `id` and everything linked to it.
     void selectFinding(uint32_t id);
+    /// Selects the incident with `id`: its details, and what selecting its first finding shows.
+    void selectIncident(uint32_t id);
     /// Selects connection `id` in the table and shows its packets.
     void selectConnection(uint32_t id);
     /// The finding selected in the findings panel, or null.
     [[nodiscard]] const Finding* currentFinding() const;
+    /// The incident selected in the findings panel, or null.
+    [[nodiscard]] const Incident* currentIncident() const;
 
     // The Go menu (main_window_navigation.cpp).
     void nextFinding() { stepFinding(1); }
@@ -144,6 +148,9 @@ private:
     void showResults(ResultsPtr results, bool complete);
     void selectAfterLoad();
     void onFindingActivated(const QModelIndex& index);
+    // The views, the connection and its packets on `finding` (the findings panel's selection or an
+    // incident's first finding).
+    void followFinding(const Finding& finding);
     void onConnectionSelected();
     void onPacketSelected();
     void showPacketFromView(size_t packetIndex);

@@ -106,6 +106,11 @@ void MainWindow::saveSelection() const {
     } else {
         settings.remove(QStringLiteral("selection/finding"));
     }
+    if (const Incident* incident = currentIncident()) {
+        settings.setValue(QStringLiteral("selection/incident"), incident->id);
+    } else {
+        settings.remove(QStringLiteral("selection/incident"));
+    }
     if (packetsModel_.connection() != kNoConnection) {
         settings.setValue(QStringLiteral("selection/connection"), packetsModel_.connection());
     }
