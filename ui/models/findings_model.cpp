@@ -259,7 +259,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     }
     switch (section) {
-        case KindColumn: return tr("Finding");
+        case KindColumn: return tr("Incident or finding");
         case FlowColumn: return tr("Flow");
         case TimeLostColumn: return tr("Wall-clock");
         case SummaryColumn: return tr("Summary");

@@ -15,11 +15,21 @@ QString escaped(const std::string& text) {
     return QString::fromStdString(text).toHtmlEscaped();
 }
 
+// Paragraphs and lists with small margins: the title, the impact, the chain and the first fix of a port
+// pool's incident fit a 1366 x 768 window's details panel without scrolling.
+constexpr auto kParagraph = "<p style=\"margin-top:0px; margin-bottom:6px;\">";
+constexpr auto kList = "<ul style=\"margin-top:0px; margin-bottom:6px; -qt-list-indent:1;\">";
+
+QString paragraph(const QString& html) {
+    return QLatin1String(kParagraph) + html + QStringLiteral("</p>");
+}
+
 QString sentenceList(const QString& label, const std::vector<std::string>& sentences) {
     if (sentences.empty()) {
         return {};
     }
-    QString html = QStringLiteral("<p><b>%1</b></p><ul>").arg(label.toHtmlEscaped());
+    QString html = QStringLiteral("<p style=\"margin:0px;\"><b>%1</b></p>").arg(label.toHtmlEscaped());
+    html += QLatin1String(kList);
     for (const std::string& sentence : sentences) {
         html += QStringLiteral("<li>%1</li>").arg(escaped(sentence));
     }
@@ -29,15 +39,16 @@ QString sentenceList(const QString& label, const std::vector<std::string>& sente
 }  // namespace
 
 QString incidentDetailHtml(const Incident& incident) {
-    QString html = QStringLiteral("<h3>%1 <small>(%2)</small></h3>")
-                       .arg(escaped(incident.title), QString::fromUtf8(severityName(incident.severity).data()));
-    html += QStringLiteral("<p>%1</p>").arg(escaped(impactLine(incident.impact)));
+    QString html =
+        paragraph(QStringLiteral("<b>%1</b> (%2)")
+                      .arg(escaped(incident.title), QString::fromUtf8(severityName(incident.severity).data())));
+    html += paragraph(escaped(impactLine(incident.impact)));
     QStringList chain;
     for (const ChainStep& step : incident.chain) {
         chain << escaped(step.what);
     }
     if (!chain.isEmpty()) {
-        html += QObject::tr("<p><b>Chain:</b> %1</p>").arg(chain.join(QStringLiteral(" &rarr; ")));
+        html += paragraph(QObject::tr("<b>Chain:</b> %1").arg(chain.join(QStringLiteral(" &rarr; "))));
     }
     html += sentenceList(QObject::tr("Fix:"), incident.fix.doThis);
     html += sentenceList(QObject::tr("Does not help:"), incident.fix.doesNotHelp);
