@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
@@ -101,6 +102,13 @@ inline tcpscope::ui::CaptureSettings loopbackCapture(uint16_t port, const QStrin
 
 inline QString samplePath(const char* name) {
     return QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples/") + QLatin1String(name);
+}
+
+/// Where a screenshot for a person to look at goes: screenshots/PLATFORM/NAME.png in the build folder.
+inline QString screenshotPath(const QString& name) {
+    const QString dir = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name + QStringLiteral(".png");
 }
 
 }  // namespace window_test

@@ -105,12 +105,6 @@ uint32_t connectionFrom(const AnalysisResults& results, const char* client) {
     return kNoConnection;
 }
 
-QString screenshotPath(const QString& name) {
-    const QString dir = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
-    QDir().mkpath(dir);
-    return dir + QLatin1Char('/') + name + QStringLiteral(".png");
-}
-
 QTabWidget& tabsOf(TestWindow& test) {
     auto* tabs = test.window.findChild<QTabWidget*>(QStringLiteral("viewTabs"));
     REQUIRE(tabs != nullptr);

@@ -1,15 +1,17 @@
 // The findings model on real samples: a valid model (QAbstractItemModelTester), kinds sorted by
-// severity and time lost, and the order next/previous finding walk through; the finding details
-// with and without the strace log.
+// severity and time lost, and the order next/previous finding walk through; incidents first, with
+// their findings under them; the finding details with and without the strace log, an incident's details.
 #include <QAbstractItemModelTester>
 #include <QTextDocument>
 #include <catch2/catch.hpp>
 
 #include "align/stall_confirmation.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "incident/incident_builder.hpp"
 #include "loading/analysis_results.hpp"
 #include "models/findings_model.hpp"
 #include "panels/finding_detail_panel.hpp"
+#include "panels/incident_detail.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;
@@ -28,6 +30,13 @@ ResultsPtr analysed(const char* capture, const std::vector<std::string>& straceL
         confirmFindingsWithSyscalls(analysis, *alignment);
     }
     return AnalysisResults::complete(std::move(analysis), std::move(alignment));
+}
+
+// The sample's analysis with its incidents, as the GUI's loader has it (Investigation::incidents).
+ResultsPtr withIncidents(const char* capture) {
+    CaptureAnalysis analysis = analyzeCaptures({std::string(TCPSCOPE_SOURCE_DIR "/samples/") + capture}, {});
+    std::vector<Incident> incidents = buildIncidents(analysis, {});
+    return AnalysisResults::complete(std::move(analysis), std::nullopt, {}, std::move(incidents));
 }
 
 }  // namespace
@@ -95,4 +104,62 @@ TEST_CASE("finding details of other kinds list their evidence as tables with fra
     document.setHtml(html);
     CHECK(document.toPlainText().contains(QStringLiteral("Port reuse")));
     CHECK_FALSE(document.toPlainText().contains(QStringLiteral("strace log")));  // not a delayed-ACK finding
+}
+
+TEST_CASE("the findings model leads with incidents, their findings under them", "[ui][model][incidents]") {
+    FindingsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    // The churn sample: one incident of its three findings (churn, the exhaustion it led to, a reuse).
+    const ResultsPtr churn = withIncidents("churn-exhaustion.pcap");
+    REQUIRE(churn->incidents().size() == 1);
+    model.setResults(churn);
+    REQUIRE(model.rowCount() == 1);  // no finding outside the incident: no kind row
+    const QModelIndex incident = model.index(0, FindingsModel::KindColumn);
+    REQUIRE(model.incidentAt(incident) == &churn->incidents().front());
+    CHECK(model.findingAt(incident) == nullptr);
+    CHECK(incident.data().toString() == QString::fromStdString(churn->incidents().front().title));
+    CHECK(model.index(0, FindingsModel::TimeLostColumn).data().toString() == QStringLiteral("60.65 s"));
+    REQUIRE(model.rowCount(incident) == 3);
+    for (int row = 0; row < 3; ++row) {
+        const QModelIndex child = model.index(row, FindingsModel::KindColumn, incident);
+        REQUIRE(model.findingAt(child) != nullptr);
+        CHECK(model.findingAt(child)->id == churn->incidents().front().findings[static_cast<size_t>(row)]);
+        CHECK(model.incidentAt(child) == nullptr);
+        // Under an incident a finding row says its kind: the incident's findings are of several.
+        CHECK(child.data().toString() == QString::fromUtf8(findingKindTitle(model.findingAt(child)->kind).data()));
+    }
+    CHECK(model.indexOfIncident(0) == model.index(0, 0));
+    CHECK(model.findingAt(model.neighbourFinding(incident, 1))->id == churn->incidents().front().findings.front());
+
+    // Without incidents (a load in progress, a live capture): the kinds as before.
+    model.setResults(analysed("churn-exhaustion.pcap"));
+    CHECK(model.rowCount() == 3);
+    CHECK(model.incidentAt(model.index(0, 0)) == nullptr);
+    CHECK_FALSE(model.indexOfIncident(0).isValid());
+}
+
+TEST_CASE("incident details give the title, the impact, the chain and the fix, in that order",
+          "[ui][model][incidents]") {
+    const ResultsPtr churn = withIncidents("churn-exhaustion.pcap");
+    REQUIRE_FALSE(churn->incidents().empty());
+    const Incident& incident = churn->incidents().front();
+    QTextDocument document;
+    document.setHtml(incidentDetailHtml(incident));
+    const QString text = document.toPlainText();
+    INFO(text.toStdString());
+    const qsizetype impact = text.indexOf(QStringLiteral("100 connections before the stop, a 60.65 s pause"));
+    const qsizetype chain =
+        text.indexOf(QStringLiteral("connections closed first, each holding its port in TIME_WAIT"));
+    const qsizetype fix = text.indexOf(QStringLiteral("Fix:"));
+    const qsizetype range =
+        text.indexOf(QStringLiteral("Widen net.ipv4.ip_local_port_range: the ports seen, 40000-40099"));
+    const qsizetype notHelp = text.indexOf(QStringLiteral("Does not help:"));
+    const qsizetype finTimeout = text.indexOf(QStringLiteral("Lowering net.ipv4.tcp_fin_timeout does not shorten"));
+    CHECK(text.startsWith(QString::fromStdString(incident.title)));
+    CHECK(impact > 0);
+    CHECK(chain > impact);
+    CHECK(fix > chain);
+    CHECK(range > fix);
+    CHECK(notHelp > range);
+    CHECK(finTimeout > notHelp);
 }

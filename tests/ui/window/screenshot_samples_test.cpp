@@ -108,12 +108,6 @@ QStringList bracketTexts(const SequenceView& sequence) {
     return texts;
 }
 
-QString screenshotPath(const QString& name) {
-    const QString dir = QDir::current().filePath(QStringLiteral("screenshots/") + QGuiApplication::platformName());
-    QDir().mkpath(dir);
-    return dir + QLatin1Char('/') + name + QStringLiteral(".png");
-}
-
 // Mean lightness (0..255) of a widget's part of a window grab.
 int meanLightness(const QImage& image, const QRect& area) {
     int64_t sum = 0;
@@ -184,9 +178,11 @@ TEST_CASE("every sample opens in the GUI with its findings in the panel, the tim
                 CHECK(details->toPlainText().startsWith(QStringLiteral("No findings")));
                 CHECK(window.findChild<QTableView*>(QStringLiteral("packetsView"))->model()->rowCount() > 0);
             }
-            // The window as it opens: the first finding selected.
+            // The window as it opens: the first incident selected, else the first finding.
             const auto& model = dynamic_cast<const FindingsModel&>(*findingsView->model());
-            if (const Finding* first = model.findingAt(model.neighbourFinding({}, 1))) {
+            if (!window.results()->incidents().empty()) {
+                window.selectIncident(window.results()->incidents().front().id);
+            } else if (const Finding* first = model.findingAt(model.neighbourFinding({}, 1))) {
                 window.selectFinding(first->id);
             }
             QApplication::processEvents();
