@@ -26,13 +26,18 @@ namespace {
 
 // Finding rows of `kind` in the findings panel.
 int findingsOfKind(const QAbstractItemModel& model, const QString& kind) {
+    // Under their kind's row while capturing, under their incident's once the file is reopened.
+    const auto& findings = dynamic_cast<const FindingsModel&>(model);
+    int count = 0;
     for (int row = 0; row < model.rowCount(); ++row) {
         const QModelIndex group = model.index(row, 0);
-        if (group.data().toString().startsWith(kind + QStringLiteral(" ("))) {
-            return model.rowCount(group);
+        for (int child = 0; child < model.rowCount(group); ++child) {
+            const Finding* finding = findings.findingAt(model.index(child, 0, group));
+            const std::string_view title = finding != nullptr ? findingKindTitle(finding->kind) : std::string_view();
+            count += QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size())) == kind ? 1 : 0;
         }
     }
-    return 0;
+    return count;
 }
 
 int64_t nowNs() { return QDateTime::currentMSecsSinceEpoch() * 1'000'000; }

@@ -31,6 +31,7 @@ TEST_CASE("a note on the Nagle sample shows in the Notes dock and the views, and
     REQUIRE(test.window.findChild<QDockWidget*>(QStringLiteral("notesDock")) != nullptr);
     REQUIRE(test.window.menuBar()->findChild<QMenu*>(QStringLiteral("notesMenu")) != nullptr);
 
+    test.window.nextFinding();  // from the incident the window opens on to its first finding
     const Finding* finding = test.window.currentFinding();
     REQUIRE(finding != nullptr);
     REQUIRE(finding->frames.size() > 2);

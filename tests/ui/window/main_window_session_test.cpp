@@ -23,7 +23,8 @@ TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", 
         TestWindow test(true, {1300, 850});
         MainWindow& window = test.window;
         REQUIRE(test.open({samplePath("proxy-nagle.pcap")}, {samplePath("proxy-nagle.strace")}));
-        window.nextFinding();  // the second finding, not the default first
+        window.nextFinding();  // from the incident the window opens on to its first finding,
+        window.nextFinding();  // then the second
         REQUIRE(window.currentFinding() != nullptr);
         chosenFinding = window.currentFinding()->id;
         auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
@@ -57,10 +58,10 @@ TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", 
     CHECK(window.findChild<QTabWidget*>(QStringLiteral("viewTabs"))->currentWidget() == timeline);
     CHECK(window.size() == geometry.size());
 
-    // Another capture starts afresh: the first finding, not the one kept for the Nagle sample.
+    // Another capture starts afresh: its first incident, not the finding kept for the Nagle sample.
     REQUIRE(test.open({samplePath("churn-exhaustion.pcap")}));
     CHECK(window.request().straceLogs.isEmpty());
-    REQUIRE(window.currentFinding() != nullptr);
+    REQUIRE(window.currentIncident() != nullptr);
     CHECK(window.findChild<QTreeView*>(QStringLiteral("findingsView"))->currentIndex().row() == 0);
 }
 

@@ -1,7 +1,8 @@
-// The main window on the real Nagle sample, as a user sees it after opening it: the finding is
-// listed first, selecting it selects its connection, shows its packets and lands the sequence
-// diagram on the stall; with the strace log the details say the trace confirms it. The keyboard
-// walks findings, packets and stalls. The window is saved as a PNG in the build folder.
+// The main window on the real Nagle sample, as a user sees it after opening it: its incident is
+// listed first with the findings under it, selecting a finding selects its connection, shows its
+// packets and lands the sequence diagram on the stall; with the strace log the details say the
+// trace confirms it. The keyboard walks findings, packets and stalls. The window is saved as a PNG
+// in the build folder.
 #include <QDir>
 #include <QMessageBox>
 #include <QProcess>
@@ -17,7 +18,7 @@ using namespace tcpscope;
 using namespace tcpscope::ui;
 using namespace window_test;
 
-TEST_CASE("the main window opens the Nagle sample with the finding first and everything linked", "[ui][window]") {
+TEST_CASE("the main window opens the Nagle sample with the incident first and everything linked", "[ui][window]") {
     TestWindow test;
     MainWindow& window = test.window;
     REQUIRE(test.open({samplePath("proxy-nagle.pcap")}, {samplePath("proxy-nagle.strace")}));
@@ -25,10 +26,12 @@ TEST_CASE("the main window opens the Nagle sample with the finding first and eve
 
     auto* findings = window.findChild<QTreeView*>(QStringLiteral("findingsView"));
     REQUIRE(findings != nullptr);
-    const QModelIndex group = findings->model()->index(0, 0);
-    CHECK(group.data().toString().startsWith(QStringLiteral("Nagle + delayed ACK")));
-    CHECK(findings->model()->rowCount(group) == 2);
-    // The first finding is selected on load: its connection and its packets follow.
+    const QModelIndex incident = findings->model()->index(0, 0);
+    CHECK(incident.data().toString().startsWith(QStringLiteral("Proxy 127.0.0.1:3307 holds its small writes")));
+    CHECK(findings->model()->rowCount(incident) == 2);  // both sides of the proxy
+    // The incident is selected on load, then its first finding: its connection and its packets follow.
+    REQUIRE(window.currentIncident() != nullptr);
+    window.nextFinding();
     REQUIRE(waitFor([findings]() { return findings->currentIndex().parent().isValid(); }));
     const QString summary = findings->currentIndex().siblingAtColumn(3).data().toString();
     CHECK(summary.contains(QStringLiteral("held back by Nagle")));
@@ -73,6 +76,8 @@ TEST_CASE("the keyboard walks findings, stalls and packets from the Go menu", "[
     REQUIRE(nextPacket != nullptr);
     REQUIRE(previousPacket != nullptr);
 
+    REQUIRE(window.currentIncident() != nullptr);  // the window opens on the incident
+    next->trigger();                               // its first finding
     REQUIRE(window.currentFinding() != nullptr);
     const uint32_t first = window.currentFinding()->id;
     const uint32_t firstFlow = window.currentFinding()->connection;
