@@ -5,6 +5,7 @@
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTreeView>
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "panels/analysis_options_dialog.hpp"
@@ -63,6 +64,31 @@ TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", 
     CHECK(window.request().straceLogs.isEmpty());
     REQUIRE(window.currentIncident() != nullptr);
     CHECK(window.findChild<QTreeView*>(QStringLiteral("findingsView"))->currentIndex().row() == 0);
+}
+
+TEST_CASE("a selected incident survives a restart", "[ui][window][session][incidents]") {
+    {
+        TestWindow test(true, {1300, 850});
+        MainWindow& window = test.window;
+        REQUIRE(test.open({samplePath("churn-exhaustion.pcap")}));
+        // A finding of the incident on a connection (the port reuse): that connection is kept too.
+        const std::vector<uint32_t>& ids = window.results()->incidents().at(0).findings;
+        const auto onConnection = std::find_if(ids.begin(), ids.end(), [&window](uint32_t id) {
+            return window.results()->findings()[id].connection != kNoConnection;
+        });
+        REQUIRE(onConnection != ids.end());
+        window.selectFinding(*onConnection);
+        window.selectIncident(0);
+        REQUIRE(window.currentIncident() != nullptr);
+        window.close();
+    }
+    TestWindow test(false, QSize());
+    MainWindow& window = test.window;
+    REQUIRE(window.reopenLastSession());
+    REQUIRE(test.loads.waitBeyond(0));
+    QApplication::processEvents();
+    REQUIRE(window.currentIncident() != nullptr);  // not the connection kept beside it
+    CHECK(window.currentIncident()->id == 0);
 }
 
 TEST_CASE("the thresholds dialog edits what tcpscope-cli's options set", "[ui][window][thresholds]") {
