@@ -15,6 +15,17 @@ using namespace tcpscope;
 using namespace tcpscope::ui;
 using namespace window_test;
 
+namespace {
+
+// A window started again, on the settings the last one left: its files, selection and views.
+void reopenLastSession(TestWindow& test) {
+    REQUIRE(test.window.reopenLastSession());
+    REQUIRE(test.loads.waitBeyond(0));
+    QApplication::processEvents();
+}
+
+}  // namespace
+
 TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", "[ui][window][session]") {
     uint32_t chosenFinding = 0;
     ui::TimeRange chosenRange;
@@ -43,9 +54,7 @@ TEST_CASE("files, strace logs, selection, zoom and geometry survive a restart", 
     }
     TestWindow test(false, QSize());
     MainWindow& window = test.window;
-    REQUIRE(window.reopenLastSession());
-    REQUIRE(test.loads.waitBeyond(0));
-    QApplication::processEvents();
+    reopenLastSession(test);
     CHECK(window.request().captures == QStringList{samplePath("proxy-nagle.pcap")});
     CHECK(window.request().straceLogs == QStringList{samplePath("proxy-nagle.strace")});
     REQUIRE(window.currentFinding() != nullptr);
@@ -84,9 +93,7 @@ TEST_CASE("a selected incident survives a restart", "[ui][window][session][incid
     }
     TestWindow test(false, QSize());
     MainWindow& window = test.window;
-    REQUIRE(window.reopenLastSession());
-    REQUIRE(test.loads.waitBeyond(0));
-    QApplication::processEvents();
+    reopenLastSession(test);
     REQUIRE(window.currentIncident() != nullptr);  // not the connection kept beside it
     CHECK(window.currentIncident()->id == 0);
 }
