@@ -44,6 +44,13 @@ NotesController::NotesController(MainWindow* window, const NotedViews& views)
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     // A few rows tall at first, so that the diagrams keep the height (a saved layout overrides it).
     window->resizeDocks({dock}, {dock->fontMetrics().height() * 8}, Qt::Vertical);
+    // No room taken until a note exists: the first one shows the dock (Notes > Notes shows it any time).
+    dock->hide();
+    connect(&store_, &NoteStore::changed, dock, [this, dock] {
+        if (!store_.notes().empty()) {
+            dock->show();
+        }
+    });
 
     connect(panel_, &NotesPanel::noteActivated, this, [this](quint64 id) { showTarget(id); });
     connect(&store_, &NoteStore::changed, this, [this] {

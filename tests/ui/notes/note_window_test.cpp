@@ -28,8 +28,10 @@ TEST_CASE("a note on the Nagle sample shows in the Notes dock and the views, and
     REQUIRE(test.open({QString::fromStdString(capture.string())}));
     auto* controller = test.window.findChild<NotesController*>();
     REQUIRE(controller != nullptr);
-    REQUIRE(test.window.findChild<QDockWidget*>(QStringLiteral("notesDock")) != nullptr);
+    auto* dock = test.window.findChild<QDockWidget*>(QStringLiteral("notesDock"));
+    REQUIRE(dock != nullptr);
     REQUIRE(test.window.menuBar()->findChild<QMenu*>(QStringLiteral("notesMenu")) != nullptr);
+    CHECK(dock->isHidden());  // no room taken until a note exists
 
     test.window.nextFinding();  // from the incident the window opens on to its first finding
     const Finding* finding = test.window.currentFinding();
@@ -39,6 +41,7 @@ TEST_CASE("a note on the Nagle sample shows in the Notes dock and the views, and
     const uint64_t id = controller->store().add(packetNoteTarget(*analysis.engine, analysis.inputs, finding->frames[2]),
                                                 QStringLiteral("35 bytes held here until the delayed ACK"));
     REQUIRE(id != 0);
+    CHECK_FALSE(dock->isHidden());
     const auto span = controller->shownSpanTarget();
     REQUIRE(span.has_value());
     controller->store().add(*span, QStringLiteral("the whole capture"));
