@@ -367,7 +367,8 @@ int64_t incidentStartNs(const Incident& incident, const std::vector<Finding>& fi
 
 }  // namespace
 
-std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const DetectorOptions& options) {
+std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const DetectorOptions& options,
+                                     const SameHost& sameHost) {
     std::vector<Incident> incidents;
     if (!analysis.engine) {
         return incidents;
@@ -377,7 +378,7 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
         Finding described;
         return analysis.completeFinding(index, described).waitingSide;
     };
-    for (const LinkedFindings& story : linkFindings(analysis.findings, connections, waitingSide)) {
+    for (const LinkedFindings& story : linkFindings(analysis.findings, connections, waitingSide, sameHost)) {
         Incident incident;
         incident.scope = story.scope;
         incident.findings = story.findings;

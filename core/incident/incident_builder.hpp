@@ -4,6 +4,7 @@
 #include "analysis/capture_analysis.hpp"
 #include "detect/detector_options.hpp"
 #include "incident/incident.hpp"
+#include "tcp/proxy_pair.hpp"
 
 namespace tcpscope {
 
@@ -18,6 +19,8 @@ namespace tcpscope {
 /// nothing waited (a fragile pattern, such as reuse of a server's TIME_WAIT that it accepted). A story of
 /// info findings only whose connections carried many requests each (keep-alive closed by the server
 /// now and then) is no incident.
-std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const DetectorOptions& options);
+/// `sameHost` says which two addresses are one host where capture points tell (linkFindings).
+std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const DetectorOptions& options,
+                                     const SameHost& sameHost = {});
 
 }  // namespace tcpscope

@@ -80,7 +80,7 @@ struct SenderConnection {
 // the server; when it sent as the client, the server of a connection on which its host sent as the
 // server while `id` was open (the proxy's front side); otherwise `id`'s server, the sender's peer.
 Endpoint processOf(const ConnectionStore& connections, const std::vector<SenderConnection>& senders, uint32_t id,
-                   std::optional<Side> sender) {
+                   std::optional<Side> sender, const SameHost& sameHost) {
     const Connection& connection = connections[id];
     if (sender != Side::Client) {
         return connection.server;
@@ -90,7 +90,9 @@ Endpoint processOf(const ConnectionStore& connections, const std::vector<SenderC
             continue;
         }
         const Connection& front = connections[other.connection];
-        if (front.server.address == connection.client.address && !(front.server == connection.server) &&
+        const bool oneHost = front.server.address == connection.client.address ||
+                             (sameHost && sameHost(front.server.address, connection.client.address));
+        if (oneHost && !(front.server == connection.server) &&
             front.firstTsNs <= connection.lastTsNs && connection.firstTsNs <= front.lastTsNs) {
             return front.server;
         }
@@ -99,7 +101,8 @@ Endpoint processOf(const ConnectionStore& connections, const std::vector<SenderC
 }
 
 Subject ownSubject(const Finding& finding, const ConnectionStore& connections, const Parties& parties,
-                   const std::vector<SenderConnection>& senders, std::optional<Side> sender) {
+                   const std::vector<SenderConnection>& senders, std::optional<Side> sender,
+                   const SameHost& sameHost) {
     const IncidentLink& link = kindInfo(finding.kind).incident;
     Subject subject;
     subject.scope = link.scope;
@@ -134,7 +137,7 @@ Subject ownSubject(const Finding& finding, const ConnectionStore& connections, c
             break;
         case IncidentScope::Process:
             if (hasConnection) {
-                subject.server = processOf(connections, senders, finding.connection, sender);
+                subject.server = processOf(connections, senders, finding.connection, sender, sameHost);
             }
             break;
         case IncidentScope::Connection:
@@ -226,7 +229,7 @@ std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const Ip
 }
 
 std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, const ConnectionStore& connections,
-                                         const WaitingSideFn& waitingSide) {
+                                         const WaitingSideFn& waitingSide, const SameHost& sameHost) {
     const Parties parties(connections);
     std::vector<SenderConnection> senders;
     std::vector<std::optional<Side>> senderOf(findings.size());
@@ -240,7 +243,7 @@ std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, c
     std::vector<Subject> subjects;
     subjects.reserve(findings.size());
     for (size_t index = 0; index < findings.size(); ++index) {
-        subjects.push_back(ownSubject(findings[index], connections, parties, senders, senderOf[index]));
+        subjects.push_back(ownSubject(findings[index], connections, parties, senders, senderOf[index], sameHost));
     }
     const std::vector<ListenerStory> stories = listenerStories(findings, subjects, connections);
     for (size_t index = 0; index < findings.size(); ++index) {

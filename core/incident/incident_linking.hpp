@@ -8,6 +8,7 @@
 #include "finding/finding.hpp"
 #include "finding/kind_info.hpp"
 #include "tcp/connection.hpp"
+#include "tcp/proxy_pair.hpp"
 
 namespace tcpscope {
 
@@ -44,10 +45,12 @@ struct LinkedFindings {
 /// Listener, the listening endpoint; Connection, the kind and the server endpoint; Capture, the kind.
 /// `waitingSide` gives the side whose data waited in finding `index` (Finding::waitingSide, which a finding
 /// described only when written has once described): a proxy sends on the connections it accepts as their
-/// server and on the ones it opens onward as their client.
+/// server and on the ones it opens onward as their client. `sameHost`, when given, says which two
+/// addresses are one host (capture points: a proxy that listens on one address and connects onward from
+/// another); by default only equal addresses are.
 using WaitingSideFn = std::function<std::optional<Side>(uint32_t index)>;
 std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, const ConnectionStore& connections,
-                                         const WaitingSideFn& waitingSide);
+                                         const WaitingSideFn& waitingSide, const SameHost& sameHost = {});
 
 /// The server endpoint most of the connections that `host` closed first went to, if it closed any.
 std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const IpAddress& host);

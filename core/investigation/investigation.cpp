@@ -40,7 +40,8 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         }
     }
     if (!stopped) {
-        investigation.incidents = buildIncidents(investigation.analysis, options.detectors);
+        const SameHost sameHost = investigation.sightings ? investigation.sightings->sameHost() : SameHost();
+        investigation.incidents = buildIncidents(investigation.analysis, options.detectors, sameHost);
     }
     return investigation;
 }

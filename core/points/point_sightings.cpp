@@ -175,4 +175,11 @@ void PointSightings::placeHostsByHandshake() {
     }
 }
 
+SameHost PointSightings::sameHost() const {
+    return [this](const IpAddress& a, const IpAddress& b) {
+        const std::optional<uint32_t> point = hostPointOf(a);
+        return point && point == hostPointOf(b);
+    };
+}
+
 }  // namespace tcpscope

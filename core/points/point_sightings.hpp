@@ -8,6 +8,7 @@
 #include "decode/ip_address.hpp"
 #include "points/point_clocks.hpp"
 #include "points/point_segments.hpp"
+#include "tcp/proxy_pair.hpp"
 
 namespace tcpscope {
 
@@ -50,6 +51,9 @@ public:
     /// point whose view of one of its handshakes puts it next to it (the round trip from the point
     /// to that end a tenth of the round trip to the other end, or less). Otherwise nullopt.
     [[nodiscard]] std::optional<uint32_t> hostPointOf(const IpAddress& address) const;
+    /// Two addresses are one host when the same point is on both (a proxy that listens on one address
+    /// and connects onward from another). The function refers to these sightings: keep them alive.
+    [[nodiscard]] SameHost sameHost() const;
 
 private:
     static constexpr uint32_t kNotTcp = UINT32_MAX;

@@ -37,13 +37,8 @@ void SequenceView::showConnection(ResultsPtr results, uint32_t connection) {
     if (autoProxy_ && results && results->packets() != nullptr && connection < results->connections().size()) {
         // With capture points, a proxy's two addresses (where it listens, where it connects from)
         // are one host when the same point is on both.
-        SameHost sameHost;
-        if (const PointSightings* sightings = results->sightings()) {
-            sameHost = [sightings](const IpAddress& a, const IpAddress& b) {
-                const std::optional<uint32_t> point = sightings->hostPointOf(a);
-                return point && point == sightings->hostPointOf(b);
-            };
-        }
+        const PointSightings* sightings = results->sightings();
+        const SameHost sameHost = sightings != nullptr ? sightings->sameHost() : SameHost();
         const auto pair = findProxyPartner(results->connections(), *results->packets(), connection, sameHost);
         if (pair) {
             showProxy(std::move(results), pair->clientSide, pair->serverSide);

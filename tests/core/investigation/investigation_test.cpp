@@ -112,3 +112,35 @@ TEST_CASE("an investigation of capture points is their analysis, with the points
     REQUIRE(investigation.analysis.findings.size() == points.analysis.findings.size());
     CHECK(investigation.analysis.engine->counters().frames == points.analysis.engine->counters().frames);
 }
+
+TEST_CASE("a proxy that listens on one address and connects from another is one incident with capture points",
+          "[investigation][incident]") {
+    // The proxy accepts on 127.1.1.2:3307 and connects onward from 127.1.2.1: one capture alone cannot
+    // tell that these are one host, the proxy's own capture point can.
+    const auto rtt = [](const std::string& point) { return sample("rtt/rtt-nagle-proxy-" + point + ".pcap"); };
+    InvestigationInputs inputs;
+    inputs.points = {{"client", {rtt("client")}}, {"proxy", {rtt("proxy")}}, {"server", {rtt("server")}}};
+    const Investigation investigation = investigate(inputs);
+    size_t nagle = 0;
+    for (const Finding& finding : investigation.analysis.findings) {
+        nagle += finding.kind == FindingKind::DelayedAckStall ? 1 : 0;
+    }
+    REQUIRE(nagle == 2);
+    size_t proxies = 0;
+    for (const Incident& incident : investigation.incidents) {
+        if (incident.scope == IncidentScope::Process) {
+            ++proxies;
+            CHECK(incident.findings.size() == 2);
+        }
+    }
+    CHECK(proxies == 1);
+
+    InvestigationInputs merged;  // the same files as one capture: nothing says the two addresses are one host
+    merged.captures = {rtt("proxy")};
+    const Investigation alone = investigate(merged);
+    size_t aloneProxies = 0;
+    for (const Incident& incident : alone.incidents) {
+        aloneProxies += incident.scope == IncidentScope::Process ? 1 : 0;
+    }
+    CHECK(aloneProxies == 2);
+}
