@@ -87,7 +87,8 @@ int runDiagram(const CLI::App& command, DiagramCommandOptions& options) {
     }
     const ui::HeadlessGui gui;
     const ui::ResultsPtr results =
-        ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment), loaded.detectors);
+        ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment), loaded.detectors,
+                                      std::move(loaded.incidents));
     const ui::ExportOutcome outcome = ui::exportDiagramFile(results, request);
     if (!outcome.error.isEmpty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", outcome.error.toStdString());

@@ -22,7 +22,8 @@ int runReport(const CLI::App& command, ReportCommandOptions& options) {
     }
     const ui::HeadlessGui gui;
     const ui::ResultsPtr results =
-        ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment), loaded.detectors);
+        ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment), loaded.detectors,
+                                      std::move(loaded.incidents));
     const ui::ExportOutcome outcome = ui::exportIncidentReport(results, QString::fromStdString(options.out));
     if (!outcome.error.isEmpty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", outcome.error.toStdString());

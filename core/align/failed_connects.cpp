@@ -1,8 +1,12 @@
 #include "align/failed_connects.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
+
+#include "finding/wording.hpp"
 
 namespace tcpscope {
 
@@ -61,6 +65,31 @@ std::vector<FailedConnectCalls> failedConnectsByServer(const StraceAlignment& al
         return a.timesNs.front() < b.timesNs.front();
     });
     return byServer;
+}
+
+std::string tracedSocketsText(const StraceAlignment& alignment) {
+    const auto tied = static_cast<uint64_t>(
+        std::count_if(alignment.sockets.begin(), alignment.sockets.end(),
+                      [](const TracedSocket& socket) { return socket.connection != kNoConnection; }));
+    if (!alignment.sockets.empty()) {
+        return tied == alignment.sockets.size()
+                   ? fmt::format("{} traced {}", groupedDigits(tied), tied == 1 ? "socket" : "sockets")
+                   : fmt::format("{} of {} traced sockets on captured connections", groupedDigits(tied),
+                                 groupedDigits(alignment.sockets.size()));
+    }
+    uint64_t connects = 0;
+    uint64_t failed = 0;
+    for (const AlignedLog& log : alignment.logs) {
+        for (const SyscallRecord& call : log.log.records) {
+            connects += call.kind == SyscallKind::Connect ? 1 : 0;
+            failed += failedForWantOfPort(call) ? 1 : 0;
+        }
+    }
+    if (connects == 0) {
+        return "no traced socket";
+    }
+    return fmt::format("{} traced connect() {}{}", groupedDigits(connects), connects == 1 ? "call" : "calls",
+                       failed == 0 ? std::string() : fmt::format(", {} failed with EADDRNOTAVAIL", groupedDigits(failed)));
 }
 
 }  // namespace tcpscope

@@ -25,4 +25,9 @@ struct FailedConnectCalls {
 /// servers with most failures first (then in order of their first failure).
 std::vector<FailedConnectCalls> failedConnectsByServer(const StraceAlignment& alignment);
 
+/// What the logs show of the capture, for a status line or a report: "14 traced sockets", "150 of 742
+/// traced sockets on captured connections", or, for logs that follow no socket (strace -e connect),
+/// their connect() calls: "30,001 traced connect() calls, 1,745 failed with EADDRNOTAVAIL".
+std::string tracedSocketsText(const StraceAlignment& alignment);
+
 }  // namespace tcpscope

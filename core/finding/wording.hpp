@@ -27,4 +27,9 @@ inline std::string groupedDigits(uint64_t value) {
     return text;
 }
 
+/// plural() with the thousands grouped, for what a person reads in a report: "28,232 connections".
+inline std::string groupedPlural(uint64_t count, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", groupedDigits(count), count == 1 ? one : many);
+}
+
 }  // namespace tcpscope

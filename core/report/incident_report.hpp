@@ -7,6 +7,7 @@
 
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
+#include "incident/incident.hpp"
 #include "report/incident_sections.hpp"
 #include "report/report_blocks.hpp"
 
@@ -27,14 +28,18 @@ struct ReportImage {
 struct IncidentReportInput {
     std::string captureName;
     const StraceAlignment* alignment = nullptr;
+    /// The findings linked into incidents (Investigation::incidents); none: every cause reads on its own.
+    const std::vector<Incident>* incidents = nullptr;
     ReportImage timeline;               ///< empty file: no timeline picture
     std::vector<ReportImage> sections;  ///< parallel to reportSections(); an empty file: no picture
     size_t sequenceArrows = 60;         ///< arrows per sequence diagram (the picture and the Mermaid text)
 };
 
-/// The incident report as Markdown: the capture, a one-screen summary (what happened, impact, root
-/// cause, fix, evidence), then one section per cause (its picture, the affected connections, the
-/// fix once, a sequence diagram's Mermaid sequenceDiagram with the same arrows as its picture), the timeline.
+/// The incident report as Markdown: the capture, a one-screen summary (the incidents with their impact in
+/// the user's terms, the chain and the fix of the first, evidence), then one section per incident (its
+/// impact, chain, events, the pictures and affected connections of its causes, a sequence diagram's
+/// Mermaid sequenceDiagram with the same arrows as its picture, its fix and what does not help, once),
+/// the causes of no incident, the timeline, the findings.
 void writeIncidentMarkdown(std::ostream& out, const CaptureAnalysis& analysis, const IncidentReportInput& input);
 /// The same report as one HTML page: self-contained (pictures as data: URIs), or, with
 /// options.forPrint, the page QTextDocument turns into the PDF.

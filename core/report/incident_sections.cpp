@@ -78,8 +78,8 @@ std::string noWaitText(const Finding& finding) {
                 return fmt::format(
                     "{} closed {} first, up to {} in TIME_WAIT at once; nothing waited yet, but each entry "
                     "holds a port",
-                    churn->host.toString(), plural(churn->activeCloses, "connection", "connections"),
-                    churn->peakTimeWait);
+                    churn->host.toString(), groupedPlural(churn->activeCloses, "connection", "connections"),
+                    groupedDigits(churn->peakTimeWait));
             }
             break;
         case FindingKind::PortReuse: {
@@ -87,7 +87,7 @@ std::string noWaitText(const Finding& finding) {
             return fmt::format(
                 "{} reused a 4-tuple still in TIME_WAIT and the server accepted them; nothing waited, "
                 "but it is fragile",
-                plural(accepted != nullptr ? accepted->reuses : 1, "connection", "connections"));
+                groupedPlural(accepted != nullptr ? accepted->reuses : 1, "connection", "connections"));
         }
         case FindingKind::SynFlood:
         case FindingKind::PortScan:
@@ -189,6 +189,46 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
                 sections[earlier].sequence.flows == section.sequence.flows) {
                 section.sameSequenceAs = earlier;
                 break;
+            }
+        }
+    }
+    return sections;
+}
+
+IncidentCauses causesOfIncidents(const CaptureAnalysis& analysis, const std::vector<ReportSection>& sections,
+                                 const std::vector<Incident>& incidents) {
+    std::vector<size_t> incidentOf(analysis.findings.size(), incidents.size());
+    for (size_t incident = 0; incident < incidents.size(); ++incident) {
+        for (const uint32_t finding : incidents[incident].findings) {
+            if (finding < incidentOf.size()) {
+                incidentOf[finding] = incident;
+            }
+        }
+    }
+    IncidentCauses causes;
+    causes.ofIncident.resize(incidents.size());
+    for (size_t index = 0; index < sections.size(); ++index) {
+        const std::vector<size_t>& findings = sections[index].group.findings;
+        const size_t incident = findings.empty() ? incidents.size() : incidentOf[findings.front()];
+        (incident < incidents.size() ? causes.ofIncident[incident] : causes.outside).push_back(index);
+    }
+    return causes;
+}
+
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents) {
+    std::vector<ReportSection> sections = reportSections(analysis);
+    for (const std::vector<size_t>& causes : causesOfIncidents(analysis, sections, incidents).ofIncident) {
+        std::optional<size_t> drawn;
+        for (const size_t index : causes) {
+            ReportSection& section = sections[index];
+            if (section.picture != SectionPicture::PortPool || index >= kMaxReportSections) {
+                continue;
+            }
+            if (drawn) {
+                section.picture = SectionPicture::None;
+                section.samePortPoolAs = drawn;
+            } else {
+                drawn = index;
             }
         }
     }

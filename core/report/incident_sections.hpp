@@ -7,6 +7,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "finding/kind_info.hpp"
+#include "incident/incident.hpp"
 #include "present/sequence_diagram.hpp"
 #include "report/finding_groups.hpp"
 #include "report/report_blocks.hpp"
@@ -31,6 +32,9 @@ struct ReportSection {
     SectionPicture picture = SectionPicture::None;  ///< its kind's (KindInfo::picture), or what the case allows
     ReportSequence sequence;               ///< Sequence: its worst connection, joined with its proxy partner
     std::optional<size_t> sameSequenceAs;  ///< Sequence: an earlier section that draws the same diagram
+    /// PortPool: an earlier section of the same incident whose picture shows the same port pool (this
+    /// one then draws none).
+    std::optional<size_t> samePortPoolAs;
     WaitRange range;                       ///< Timeline, PortPool: the time of its findings, with a margin
     double wallMs = 0;                     ///< wall-clock time during which any of its findings waited
 };
@@ -42,6 +46,19 @@ inline constexpr size_t kMaxAffectedRows = 10;
 
 /// The causes of `analysis`, most severe first, then by wall-clock impact, then by connection-time.
 std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis);
+
+/// The causes (sections) of each incident and those of none, as indices into the sections, in their order.
+/// A cause belongs to the incident that holds its worst finding.
+struct IncidentCauses {
+    std::vector<std::vector<size_t>> ofIncident;  ///< parallel to the incidents
+    std::vector<size_t> outside;
+};
+IncidentCauses causesOfIncidents(const CaptureAnalysis& analysis, const std::vector<ReportSection>& sections,
+                                 const std::vector<Incident>& incidents);
+
+/// reportSections(), with what the incidents share: a port pool drawn once per incident (the TIME_WAIT
+/// churn beside the exhaustion it led to shows the same rows), the later sections pointing to it.
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents);
 
 /// The diagram of a report sequence diagram (two lifelines, or three for a proxy pair).
 SequenceDiagram sectionDiagram(const CaptureAnalysis& analysis, const ReportSequence& sequence);

@@ -11,27 +11,13 @@
 #include "finding/wording.hpp"
 #include "present/value_format.hpp"
 #include "report/finding_groups.hpp"
+#include "report/incidents_text.hpp"
 
 namespace tcpscope {
 
 namespace {
 
 constexpr size_t kEvidenceLines = 3;
-
-ReportBlock paragraph(std::string label, std::string text) {
-    ReportBlock block;
-    block.kind = ReportBlock::Kind::Paragraph;
-    block.label = std::move(label);
-    block.text = std::move(text);
-    return block;
-}
-
-ReportBlock list(std::vector<std::string> items) {
-    ReportBlock block;
-    block.kind = ReportBlock::Kind::List;
-    block.rows.push_back(std::move(items));
-    return block;
-}
 
 // "03:28:52.953 UTC (+0.021 s)": the time of day and the time since the capture's first packet.
 std::string whenText(const CaptureAnalysis& analysis, int64_t tsNs) {
@@ -119,7 +105,7 @@ std::vector<std::string> straceEvidence(const CaptureAnalysis& analysis, const S
         if (enrichment.failedConnects && enrichment.failedConnects->count > 0) {
             const FailedConnects& failed = *enrichment.failedConnects;
             lines.push_back(fmt::format("strace: {} failed with EADDRNOTAVAIL (no free local port), from {} to {}.",
-                                        plural(failed.count, "connect() call", "connect() calls"),
+                                        groupedPlural(failed.count, "connect() call", "connect() calls"),
                                         whenText(analysis, failed.firstTsNs), whenText(analysis, failed.lastTsNs)));
         }
     }
@@ -169,11 +155,71 @@ std::string impactText(const CaptureAnalysis& analysis, const std::vector<Report
         reportDuration(worstMs), reportDuration(connectionMs));
 }
 
+
+// The evidence lines: the waits given, then the strace log's word, at most kEvidenceLines.
+void appendEvidence(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analysis,
+                    const StraceAlignment* alignment, std::vector<std::string> evidence) {
+    for (std::string& line : straceEvidence(analysis, alignment)) {
+        if (evidence.size() < kEvidenceLines) {
+            evidence.push_back(std::move(line));
+        }
+    }
+    if (!evidence.empty()) {
+        blocks.push_back(paragraphBlock("Evidence.", ""));
+        blocks.push_back(listBlock(std::move(evidence)));
+    }
+}
+
+// What happened as incidents: each named with its impact in the user's terms, the first one's chain
+// and fix, and the causes that are part of no incident counted.
+void incidentsSummary(std::vector<ReportBlock>& blocks, const std::vector<ReportSection>& sections, const std::vector<Incident>& incidents,
+                      const IncidentCauses& causes) {
+    const Incident& first = incidents.front();
+    if (incidents.size() == 1) {
+        blocks.push_back(paragraphBlock("What happened.", fmt::format("{} ({}): {}.", first.title,
+                                                                 severityName(first.severity),
+                                                                 impactLine(first.impact))));
+    } else {
+        const size_t named = std::min(incidents.size(), kSummaryCauses);
+        std::vector<std::string> lines;
+        for (size_t index = 0; index < named; ++index) {
+            lines.push_back(fmt::format("{} ({}): {}.", incidents[index].title, severityName(incidents[index].severity),
+                                        impactLine(incidents[index].impact)));
+        }
+        if (incidents.size() > named) {
+            lines.push_back(fmt::format("and {} more, below.", plural(incidents.size() - named, "incident", "incidents")));
+        }
+        blocks.push_back(paragraphBlock("What happened.", fmt::format("{}:", plural(incidents.size(), "incident", "incidents"))));
+        blocks.push_back(listBlock(std::move(lines)));
+    }
+    if (!causes.outside.empty()) {
+        size_t findings = 0;
+        for (const size_t index : causes.outside) {
+            findings += sections[index].group.findings.size();
+        }
+        blocks.push_back(paragraphBlock("Besides.", fmt::format("{} ({}) outside the incidents, below.",
+                                                           plural(causes.outside.size(), "cause", "causes"),
+                                                           plural(findings, "finding", "findings"))));
+    }
+    std::string chain;
+    for (const ChainStep& step : first.chain) {
+        chain += (chain.empty() ? "" : " -> ") + step.what;
+    }
+    if (!chain.empty()) {
+        blocks.push_back(paragraphBlock(incidents.size() == 1 ? "Why." : "Why (the first).", chain + "."));
+    }
+    if (!first.fix.doThis.empty()) {
+        blocks.push_back(paragraphBlock(incidents.size() == 1 ? "Fix." : "Fix (the first).", ""));
+        blocks.push_back(listBlock(first.fix.doThis));
+    }
+}
+
 }  // namespace
 
 std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
                                                const std::vector<ReportSection>& sections,
-                                               const StraceAlignment* alignment) {
+                                               const std::vector<Incident>& incidents,
+                                               const IncidentCauses& incidentCauses, const StraceAlignment* alignment) {
     std::vector<ReportBlock> blocks;
     ReportBlock heading;
     heading.kind = ReportBlock::Kind::Heading;
@@ -181,9 +227,22 @@ std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
     heading.label = "summary";
     blocks.push_back(heading);
     if (sections.empty()) {
-        blocks.push_back(paragraph("What happened.",
+        blocks.push_back(paragraphBlock("What happened.",
                                    "No findings: nothing in this capture cost time that tcpscope "
                                    "can explain."));
+        return blocks;
+    }
+    if (!incidents.empty()) {
+        incidentsSummary(blocks, sections, incidents, incidentCauses);
+        std::vector<std::string> evidence;
+        const std::vector<size_t>& lead = incidentCauses.ofIncident.front().empty() ? incidentCauses.outside
+                                                                                    : incidentCauses.ofIncident.front();
+        for (size_t index = 0; index < lead.size() && evidence.size() < kEvidenceLines - 1; ++index) {
+            if (const auto line = waitEvidence(analysis, sections[lead[index]])) {
+                evidence.push_back(*line);
+            }
+        }
+        appendEvidence(blocks, analysis, alignment, std::move(evidence));
         return blocks;
     }
     const size_t named = std::min(sections.size(), kSummaryCauses);
@@ -197,10 +256,10 @@ std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
         causes.push_back(fmt::format("and {} more {}, below.", sections.size() - named,
                                              sections.size() - named == 1 ? "cause" : "causes"));
     }
-    blocks.push_back(paragraph("What happened.", fmt::format("{} in {}:", plural(sections.size(), "cause", "causes"),
+    blocks.push_back(paragraphBlock("What happened.", fmt::format("{} in {}:", plural(sections.size(), "cause", "causes"),
                                                              plural(analysis.findings.size(), "finding", "findings"))));
-    blocks.push_back(list(std::move(causes)));
-    blocks.push_back(paragraph("Impact.", impactText(analysis, sections)));
+    blocks.push_back(listBlock(std::move(causes)));
+    blocks.push_back(paragraphBlock("Impact.", impactText(analysis, sections)));
 
     // The root cause and the fix once per kind among the causes named that are as severe as the
     // worst or made something wait (TIME_WAIT churn beside the port exhaustion it led to is its
@@ -214,8 +273,8 @@ std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
         }
     }
     if (kinds.size() == 1) {
-        blocks.push_back(paragraph("Root cause.", std::string(kindInfo(kinds.front()).cause)));
-        blocks.push_back(paragraph("Fix.", std::string(kindInfo(kinds.front()).fix)));
+        blocks.push_back(paragraphBlock("Root cause.", std::string(kindInfo(kinds.front()).cause)));
+        blocks.push_back(paragraphBlock("Fix.", std::string(kindInfo(kinds.front()).fix)));
     } else {
         std::vector<std::string> causeLines;
         std::vector<std::string> fixLines;
@@ -223,10 +282,10 @@ std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
             causeLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), kindInfo(kind).cause));
             fixLines.push_back(fmt::format("{}: {}", findingKindTitle(kind), kindInfo(kind).fix));
         }
-        blocks.push_back(paragraph("Root cause.", ""));
-        blocks.push_back(list(std::move(causeLines)));
-        blocks.push_back(paragraph("Fix.", ""));
-        blocks.push_back(list(std::move(fixLines)));
+        blocks.push_back(paragraphBlock("Root cause.", ""));
+        blocks.push_back(listBlock(std::move(causeLines)));
+        blocks.push_back(paragraphBlock("Fix.", ""));
+        blocks.push_back(listBlock(std::move(fixLines)));
     }
 
     std::vector<std::string> evidence;
@@ -235,15 +294,7 @@ std::vector<ReportBlock> incidentSummaryBlocks(const CaptureAnalysis& analysis,
             evidence.push_back(*line);
         }
     }
-    for (std::string& line : straceEvidence(analysis, alignment)) {
-        if (evidence.size() < kEvidenceLines) {
-            evidence.push_back(std::move(line));
-        }
-    }
-    if (!evidence.empty()) {
-        blocks.push_back(paragraph("Evidence.", ""));
-        blocks.push_back(list(std::move(evidence)));
-    }
+    appendEvidence(blocks, analysis, alignment, std::move(evidence));
     return blocks;
 }
 

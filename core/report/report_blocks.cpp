@@ -6,6 +6,30 @@
 
 namespace tcpscope {
 
+ReportBlock headingBlock(int level, std::string text, std::string anchor) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Heading;
+    block.level = level;
+    block.text = std::move(text);
+    block.label = std::move(anchor);
+    return block;
+}
+
+ReportBlock paragraphBlock(std::string label, std::string text) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Paragraph;
+    block.label = std::move(label);
+    block.text = std::move(text);
+    return block;
+}
+
+ReportBlock listBlock(std::vector<std::string> items) {
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::List;
+    block.rows.push_back(std::move(items));
+    return block;
+}
+
 namespace {
 
 // Text in Markdown: what a string from an input could turn into markup (raw HTML and autolinks

@@ -19,6 +19,13 @@ struct ReportBlock {
     std::string dataUri;                         ///< image: its bytes as a data: URI (HTML), or empty
 };
 
+/// A heading of `level`, with `anchor` as its id where given.
+ReportBlock headingBlock(int level, std::string text, std::string anchor = {});
+/// A paragraph led by `label` in bold ("Impact."), or none.
+ReportBlock paragraphBlock(std::string label, std::string text);
+/// A bulleted list.
+ReportBlock listBlock(std::vector<std::string> items);
+
 /// How the HTML is meant to be read.
 struct HtmlReportOptions {
     /// For QTextDocument (the PDF): images by file name and as wide as `printWidthPx`, tables with

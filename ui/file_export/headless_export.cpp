@@ -237,6 +237,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     IncidentReportInput input;
     input.captureName = captureName(*results).toStdString();
     input.alignment = results->alignment();
+    input.incidents = &results->incidents();
     input.sequenceArrows = kReportSequenceArrows;
     std::vector<std::pair<QString, QImage>> images;  // for the PDF, by the names the print HTML uses
     const auto picture = [&](const ExportPage& page, const QString& baseName, std::string note) {
@@ -266,7 +267,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
         return outcome;
     }
 
-    const std::vector<ReportSection> sections = reportSections(analysis);
+    const std::vector<ReportSection> sections = reportSections(analysis, results->incidents());
     for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
         const ReportSection& section = sections[index];
         const QString baseName = QStringLiteral("cause-%1").arg(index + 1);
@@ -352,8 +353,10 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
         return outcome;
     }
     outcome.written << pdf;
+    const size_t incidents = results->incidents().size();
     outcome.description =
-        QStringLiteral("incident report of %1 (%2 pictures)")
+        QStringLiteral("incident report of %1, %2 (%3 pictures)")
+            .arg(incidents == 1 ? QStringLiteral("1 incident") : QStringLiteral("%1 incidents").arg(incidents))
             .arg(sections.size() == 1 ? QStringLiteral("1 cause") : QStringLiteral("%1 causes").arg(sections.size()))
             .arg(images.size());
     return outcome;

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "align/failed_connects.hpp"
 #include "file_export/headless_export.hpp"
 #include "file_export/view_export_dialog.hpp"
 #include "fleet_browser/fleet_window.hpp"
@@ -44,17 +45,6 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr
     }
     layout->addWidget(content);
     return box;
-}
-
-// ", 150 of 742 traced sockets on captured connections": sockets whose connect() failed, or that belong
-// to traffic outside the capture, are in the logs but tied to no connection.
-QString tracedSocketsText(const StraceAlignment& alignment) {
-    const auto tied = std::count_if(alignment.sockets.begin(), alignment.sockets.end(),
-                                    [](const TracedSocket& socket) { return socket.connection != kNoConnection; });
-    if (static_cast<size_t>(tied) == alignment.sockets.size()) {
-        return QObject::tr(", %1 traced sockets").arg(tied);
-    }
-    return QObject::tr(", %1 of %2 traced sockets on captured connections").arg(tied).arg(alignment.sockets.size());
 }
 
 // Keeps the findings' wall-clock column (the first) in view: the view scrolls to the selected
@@ -518,7 +508,8 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
                                .arg(counters.tcp)
                                .arg(results->connections().size())
                                .arg(findings == 1 ? tr("1 finding") : tr("%1 findings").arg(findings))
-                               .arg(alignment != nullptr ? tracedSocketsText(*alignment) : QString())
+                               .arg(alignment != nullptr ? QStringLiteral(", ") + QString::fromStdString(tracedSocketsText(*alignment))
+                                                         : QString())
                                .arg(complete ? QString() : tr(" so far")));
     if (complete) {
         selectAfterLoad();

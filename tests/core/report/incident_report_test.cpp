@@ -1,6 +1,6 @@
-// The incident report's text (Qt-free): its causes and what each draws, the window of arrows, the
-// one-screen summary (impact, cause, fix, evidence), the affected connections, and the Mermaid text
-// with the same arrows as the sequence diagram.
+// The incident report's text (Qt-free): its incidents and causes and what each draws, the window of
+// arrows, the one-screen summary (impact, cause, fix, evidence), the affected connections, and the
+// Mermaid text with the same arrows as the sequence diagram.
 #include "report/incident_report.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "align/stall_confirmation.hpp"
+#include "incident/incident_builder.hpp"
 #include "report/mermaid_sequence.hpp"
 
 using namespace tcpscope;
@@ -115,8 +116,42 @@ TEST_CASE("the summary says what happened, the wall-clock impact, the cause and 
     // The fix: once in the summary, once in the first section; the second section points to it.
     CHECK(occurrences(markdown, "Set TCP_NODELAY on the sending socket") == 2);
     CHECK(markdown.find("**Fix.** as in section 1.") != std::string::npos);
-    CHECK(markdown.find("**Picture.** the sequence diagram of flows #0 and #1 (client, proxy, server) in section 1") !=
-          std::string::npos);
+    CHECK(markdown.find("**Picture.** the sequence diagram above, of flows #0 and #1 (client, proxy, server), shows "
+                        "these stalls too.") != std::string::npos);
+}
+
+TEST_CASE("with its incidents, the report of the stalled proxy is one incident: both sides, the chain, the fix once",
+          "[report][incident]") {
+    const CaptureAnalysis& analysis = proxyAnalysis();
+    const std::vector<Incident> incidents = buildIncidents(analysis, {});
+    REQUIRE(incidents.size() == 1);
+    const std::vector<ReportSection> sections = reportSections(analysis);
+    const IncidentCauses causes = causesOfIncidents(analysis, sections, incidents);
+    CHECK(causes.ofIncident.front() == std::vector<size_t>{0, 1});
+    CHECK(causes.outside.empty());
+
+    IncidentReportInput input;
+    input.captureName = "proxy-nagle.pcap";
+    input.alignment = &proxyAlignment();
+    input.incidents = &incidents;
+    const std::string markdown = markdownOf(analysis, input);
+    const std::string summary = summaryOf(markdown);
+    INFO(markdown);
+    CHECK(summary.find("**What happened.** " + incidents[0].title) != std::string::npos);
+    CHECK(summary.find("78 delayed") != std::string::npos);
+    CHECK(summary.find("**Why.** ") != std::string::npos);
+    CHECK(summary.find("**Fix.**") != std::string::npos);
+    CHECK(summary.find("strace confirms") != std::string::npos);
+    CHECK(summary.find("Something waited during") == std::string::npos);  // no share of the capture
+    CHECK(markdown.find("## 1. " + incidents[0].title + "\n") != std::string::npos);
+    CHECK(markdown.find("## 2. ") == std::string::npos);
+    CHECK(markdown.find("**Cause.** small writes held by Nagle") != std::string::npos);  // a chain of one step
+    CHECK(occurrences(markdown, "### Nagle + delayed ACK") == 2);
+    CHECK(occurrences(markdown, "```mermaid") == 1);
+    CHECK(occurrences(markdown, "**Fix.**") == 2);  // the summary's and the incident's
+    for (const std::string& sentence : incidents[0].fix.doThis) {
+        CHECK(occurrences(markdown, sentence) == 2);
+    }
 }
 
 TEST_CASE("a section lists its connections and the sequence diagram's Mermaid text has the picture's arrows",

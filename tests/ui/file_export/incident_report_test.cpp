@@ -18,6 +18,8 @@ using namespace window_test;
 namespace {
 
 constexpr int kMaxPictureHeightPx = 2000;
+// About a screen of text: 35 lines of 100 characters.
+constexpr qsizetype kOneScreenChars = 3500;
 
 QString cliPath() {
     const QString path =
@@ -130,10 +132,24 @@ TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, 
         INFO(summary.toStdString());
         if (markdown.contains(QLatin1String("## 1. "))) {
             CHECK(summary.contains(QLatin1String("**What happened.**")));
-            CHECK(summary.contains(QRegularExpression(QStringLiteral(
-                R"(\*\*Impact\.\*\* (Something waited during [0-9.]+ m?s of the capture's|Nothing waited))"))));
-            CHECK(summary.contains(QLatin1String("**Root cause.**")));
-            CHECK(summary.contains(QLatin1String("**Fix.**")));
+            CHECK(summary.contains(QLatin1String("**Fix")));
+            if (markdown.contains(QLatin1String("**Impact.** Something waited")) ||
+                summary.contains(QLatin1String("**Root cause.**"))) {
+                // No incident: the summary by cause.
+                CHECK(summary.contains(QRegularExpression(QStringLiteral(
+                    R"(\*\*Impact\.\*\* (Something waited during [0-9.]+ m?s of the capture's|Nothing waited))"))));
+                CHECK(summary.contains(QLatin1String("**Root cause.**")));
+            } else {
+                // Incidents: each section has its impact, its cause or chain, and a fix.
+                CHECK(summary.contains(QLatin1String("**Why")));
+                const auto sections = markdown.count(QRegularExpression(QStringLiteral(R"(\n## [0-9]+\. )")));
+                CHECK(markdown.count(QLatin1String("**Impact.**")) == sections);
+                CHECK(markdown.count(QLatin1String("**Chain of cause and effect.**")) +
+                          markdown.count(QLatin1String("**Cause.**")) ==
+                      sections);
+            }
+            // One screen: a person reads the answer without scrolling.
+            CHECK(summary.size() <= kOneScreenChars);
         } else {
             CHECK(summary.contains(QLatin1String("No findings")));
         }
@@ -166,6 +182,48 @@ TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, 
         for (const QSize& page : pages) {
             CHECK(page == QSize(595, 842));
         }
+    }
+}
+
+// The fix said in each report, from "**Fix.**" to the next paragraph of another kind.
+QString fixOf(const QString& markdown) {
+    const qsizetype begin = markdown.indexOf(QLatin1String("\n**Fix.**"), markdown.indexOf(QLatin1String("\n## 1. ")));
+    REQUIRE(begin >= 0);
+    const qsizetype end = markdown.indexOf(QRegularExpression(QStringLiteral(R"(\n(\*\*(?!Fix)|#))")), begin + 3);
+    return markdown.mid(begin, end < 0 ? -1 : end - begin);
+}
+
+TEST_CASE("no report's fix contradicts its capture: a fixed source port, a narrow range, a proxy",
+          "[report][samples]") {
+    QTemporaryDir dir;
+    const auto reportOf = [&](const Sample& sample, const QString& name) {
+        return QString::fromUtf8(readAll(QDir(runReport(sample, dir.filePath(name))).filePath(QStringLiteral("report.md"))));
+    };
+    SECTION("every connection came from port 40404: the fix is to stop binding it, not to widen the range") {
+        const QString markdown = reportOf({samplePath("port-reuse-collision.pcap"), {}}, QStringLiteral("collision"));
+        const QString fix = fixOf(markdown);
+        INFO(fix.toStdString());
+        CHECK(fix.contains(QLatin1String("Stop binding source port 40404")));
+        CHECK_FALSE(fix.contains(QLatin1String("Widen")));
+        CHECK(markdown.contains(QLatin1String("Widening net.ipv4.ip_local_port_range does not help")));
+    }
+    SECTION("the ports seen, 40000-40099: the fix gives the range's own numbers") {
+        const QString markdown = reportOf({samplePath("churn-exhaustion.pcap"), {samplePath("churn-exhaustion.strace")}},
+                                          QStringLiteral("churn"));
+        const QString fix = fixOf(markdown);
+        INFO(fix.toStdString());
+        CHECK(fix.contains(QLatin1String("40000-40099 (100 ports), sustain 1.7 connections/s")));
+        CHECK(markdown.count(QLatin1String("\n## ")) >= 3);  // one incident, the timeline, the findings
+        CHECK(markdown.contains(QLatin1String("## 1. Client 127.0.0.1 ran out of ports toward 127.0.0.1:9000")));
+        CHECK_FALSE(markdown.contains(QLatin1String("## 2. ")));
+    }
+    SECTION("the proxy that never set TCP_NODELAY: both its sides in one incident, the fix names it") {
+        const QString markdown =
+            reportOf({samplePath("proxy-nagle.pcap"), {samplePath("proxy-nagle.strace")}}, QStringLiteral("proxy"));
+        const QString fix = fixOf(markdown);
+        INFO(fix.toStdString());
+        CHECK(fix.contains(QLatin1String("TCP_NODELAY on the sockets of the process behind 127.0.0.1:3307, on both its sides")));
+        CHECK_FALSE(markdown.contains(QLatin1String("## 2. ")));
     }
 }
 
