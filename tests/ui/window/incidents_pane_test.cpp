@@ -57,19 +57,6 @@ QString jsonText(const nlohmann::json& value) {
     return QString::fromStdString(value.get<std::string>());
 }
 
-// True when the end of `text` in `details` is in its viewport as it stands (not scrolled to).
-bool onScreen(QTextBrowser& details, const QString& text) {
-    const QTextCursor found = details.document()->find(text);
-    if (found.isNull()) {
-        UNSCOPED_INFO("'" << text.toStdString() << "' is not in the details");
-        return false;
-    }
-    const QRect end = details.cursorRect(found);
-    UNSCOPED_INFO("'" << text.toStdString() << "' ends at y " << end.bottom() << " of " << details.viewport()->height()
-                      << " px");
-    return details.verticalScrollBar()->value() == 0 && end.bottom() <= details.viewport()->height();
-}
-
 }  // namespace
 
 TEST_CASE("the pane leads with the CLI's first incident, its findings under it and its fix in the details",
@@ -167,8 +154,8 @@ TEST_CASE("the pane leads with the CLI's first incident, its findings under it a
             auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
             REQUIRE(waitFor([timeline]() { return !timeline->isBuilding(); }));  // a large capture's lanes
             QApplication::processEvents();
-            CHECK(onScreen(*details, expected.impactLine));
-            CHECK(onScreen(*details, firstFix));
+            CHECK(textOnScreen(*details, expected.impactLine));
+            CHECK(textOnScreen(*details, firstFix));
             CHECK(window.grab().toImage().save(screenshotPath(QLatin1String(sample.shot))));
         }
     }

@@ -426,19 +426,6 @@ struct Seed {
     SectionPicture picture;  // Sequence: in the Sequence tab; else the Charts tab's incident picture
 };
 
-// True when the end of `text` is in the viewport of `details` as it stands (not scrolled to).
-bool detailOnScreen(QTextBrowser& details, const QString& text) {
-    const QTextCursor found = details.document()->find(text);
-    if (found.isNull()) {
-        UNSCOPED_INFO("'" << text.toStdString() << "' is not in the details");
-        return false;
-    }
-    const QRect end = details.cursorRect(found);
-    UNSCOPED_INFO("'" << text.toStdString() << "' ends at y " << end.bottom() << " of "
-                      << details.viewport()->height() << " px");
-    return details.verticalScrollBar()->value() == 0 && end.bottom() <= details.viewport()->height();
-}
-
 // True when `widget` is shown whole inside `window` (not cut by its splitter or the screen).
 bool wholeInWindow(const QWidget& widget, const QWidget& window) {
     const QRect rect(widget.mapTo(&window, QPoint(0, 0)), widget.size());
@@ -468,10 +455,10 @@ void checkSeed(const Seed& seed, QSize size) {
     REQUIRE(window.currentIncident() == &incident);
     auto* details = window.findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
     REQUIRE(details != nullptr);
-    CHECK(detailOnScreen(*details, QString::fromStdString(incident.title)));
-    CHECK(detailOnScreen(*details, QString::fromStdString(impactLine(incident.impact))));
+    CHECK(textOnScreen(*details, QString::fromStdString(incident.title)));
+    CHECK(textOnScreen(*details, QString::fromStdString(impactLine(incident.impact))));
     REQUIRE_FALSE(incident.fix.doThis.empty());
-    CHECK(detailOnScreen(*details, QString::fromStdString(incident.fix.doThis.front())));
+    CHECK(textOnScreen(*details, QString::fromStdString(incident.fix.doThis.front())));
     // No code names where a person reads.
     for (const char* code : {"delayed_ack_stall", "lost_segment", "window_full", "reused_ports", "syn_backlog_overflow"}) {
         CHECK_FALSE(details->toPlainText().contains(QLatin1String(code)));
