@@ -7,7 +7,11 @@
 #include <QGuiApplication>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QTextDocument>
 #include <QTimer>
+#include <catch2/catch.hpp>
 #include <functional>
 
 #include <QDir>
@@ -79,6 +83,20 @@ struct TestWindow {
         return loads.waitBeyond(before) && loads.failed == 0;
     }
 };
+
+/// True when the end of `text` in `details` is in its viewport as it stands (not scrolled to): what a
+/// person reads without scrolling.
+inline bool textOnScreen(QTextBrowser& details, const QString& text) {
+    const QTextCursor found = details.document()->find(text);
+    if (found.isNull()) {
+        UNSCOPED_INFO("'" << text.toStdString() << "' is not in the details");
+        return false;
+    }
+    const QRect end = details.cursorRect(found);
+    UNSCOPED_INFO("'" << text.toStdString() << "' ends at y " << end.bottom() << " of "
+                      << details.viewport()->height() << " px");
+    return details.verticalScrollBar()->value() == 0 && end.bottom() <= details.viewport()->height();
+}
 
 /// The window's action bound to `key` (menus included), or null.
 inline QAction* actionWithShortcut(QWidget& window, const QKeySequence& key) {

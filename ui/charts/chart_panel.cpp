@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "panels/incident_picture.hpp"
+
 namespace tcpscope::ui {
 
 // A chart computed for a request, with the capture's connection attempts when they were
@@ -57,17 +59,31 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     directionBox_->addItem(QString(), static_cast<int>(Side::Server));
     hint_ = new QLabel(tr("Drag to zoom, wheel or +/- to zoom time, double-click to show all"));
     hint_->setEnabled(false);
+    // The controls ask for no more than a 1024 px window leaves the views: long names and the hint are cut.
+    hint_->setMinimumWidth(1);
+    hint_->setToolTip(hint_->text());
+    for (QComboBox* box : {kindBox_, directionBox_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+    }
     view_ = new ChartView;
     view_->setObjectName(QStringLiteral("chartView"));
 
-    auto* controls = new QHBoxLayout;
+    picture_ = new IncidentPicture;
+    picture_->setObjectName(QStringLiteral("incidentPicture"));
+    picture_->hide();
+
+    controls_ = new QWidget;
+    auto* controls = new QHBoxLayout(controls_);
+    controls->setContentsMargins(0, 0, 0, 0);
     controls->addWidget(kindBox_);
     controls->addWidget(directionBox_);
     controls->addWidget(hint_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addLayout(controls);
+    layout->addWidget(controls_);
     layout->addWidget(view_, 1);
+    layout->addWidget(picture_, 1);
 
     connect(kindBox_, &QComboBox::currentIndexChanged, this,
             [this]() { setKind(static_cast<ChartKind>(kindBox_->currentData().toInt())); });
@@ -78,10 +94,31 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void ChartPanel::setResults(ResultsPtr results) {
+    picture_->releaseResults();
     showConnection(std::move(results), kNoConnection);
 }
 
+bool ChartPanel::showPicture(const ResultsPtr& results, const std::vector<uint32_t>& findings) {
+    if (!picture_->showFindings(results, findings)) {
+        return false;
+    }
+    controls_->hide();
+    view_->hide();
+    picture_->show();
+    return true;
+}
+
+bool ChartPanel::isPictureShown() const {
+    return !picture_->isHidden();
+}
+
 void ChartPanel::showConnection(ResultsPtr results, uint32_t connection) {
+    if (isPictureShown()) {
+        picture_->hide();
+        picture_->clear();
+        controls_->show();
+        view_->show();
+    }
     if (results != results_) {
         attempts_.reset();
     }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "charts/chart_content.hpp"
 #include "charts/chart_view.hpp"
@@ -13,6 +14,8 @@ class QComboBox;
 class QLabel;
 
 namespace tcpscope::ui {
+
+class IncidentPicture;
 
 /// The charts of the selected connection or its host, with a chooser: time-sequence and RTT of
 /// one direction of the connection, TIME_WAIT and ports of its client host, and the capture's
@@ -36,6 +39,13 @@ public:
     /// else when shown) keeping the zoom; the chart shown stays until the new one is computed.
     /// The rate chart reads only the packets added since the last one.
     void refreshResults(ResultsPtr results);
+    /// In place of the charts, the incident report's picture of the cause of `findings` (an incident's
+    /// or a finding's of many connections): false (the charts stay) when it has none beside its
+    /// sequence diagram. The next showConnection() or setResults() brings the charts back.
+    bool showPicture(const ResultsPtr& results, const std::vector<uint32_t>& findings);
+    /// The picture shown instead of the charts (hidden when the charts are shown).
+    [[nodiscard]] const IncidentPicture& picture() const { return *picture_; }
+    [[nodiscard]] bool isPictureShown() const;
     void setKind(ChartKind kind);
     /// Whose data the time-sequence and RTT charts show (the user's pick: kept by live refreshes).
     void setDirection(Side sender);
@@ -94,6 +104,8 @@ private:
     QComboBox* directionBox_ = nullptr;
     QLabel* hint_ = nullptr;
     ChartView* view_ = nullptr;
+    IncidentPicture* picture_ = nullptr;
+    QWidget* controls_ = nullptr;
     ResultsPtr results_;
     // of results_ (a live capture's: so far), computed on first use
     std::shared_ptr<const ConnectionAttempts> attempts_;

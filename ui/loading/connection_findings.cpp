@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "finding/kind_info.hpp"
+
 namespace tcpscope::ui {
 
 ConnectionFindings ConnectionFindings::of(const ConnectionStore& connections,
@@ -16,7 +18,19 @@ ConnectionFindings ConnectionFindings::of(const ConnectionStore& connections,
     for (const Finding& finding : findings) {
         if (finding.connection < connections.size()) {
             result.timeLostMs[finding.connection] += finding.durationMs;
-            kindsOf.emplace_back(finding.connection, findingKindName(finding.kind));
+            kindsOf.emplace_back(finding.connection, findingKindTitle(finding.kind));
+            continue;
+        }
+        // A finding of many connections whose waits are their handshakes (a full listen backlog):
+        // each delayed handshake is time its connection lost.
+        if (kindInfo(finding.kind).waits != WaitUnit::Handshake) {
+            continue;
+        }
+        for (const FindingSpan& span : finding.spans) {
+            if (span.connection < connections.size() && span.endNs > span.startNs) {
+                result.timeLostMs[span.connection] += static_cast<double>(span.endNs - span.startNs) / 1e6;
+                kindsOf.emplace_back(span.connection, findingKindTitle(finding.kind));
+            }
         }
     }
     std::sort(kindsOf.begin(), kindsOf.end());

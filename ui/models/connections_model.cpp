@@ -1,6 +1,9 @@
 #include "models/connections_model.hpp"
 
+#include <algorithm>
 #include <compare>
+
+#include "models/duration_text.hpp"
 
 namespace tcpscope::ui {
 
@@ -23,6 +26,39 @@ QString closerText(const Connection& connection) {
     }
     return connection.hasResetBy ? QStringLiteral("RST by %1").arg(sideName(connection.resetBy).data())
                                  : QStringLiteral("-");
+}
+
+// How long the handshake waited when the client had to send its SYN again (a full listen backlog, a
+// lost SYN): from the first SYN to the SYN-ACK, or to the last packet when none came; -1 otherwise.
+// Its RTT then measures only the last SYN's round trip, not what the client waited.
+double handshakeWaitMs(const Connection& c) {
+    if (c.midstream || c.synCount < 2) {
+        return -1;
+    }
+    const int64_t endNs = c.synAckTsNs != kNoTime ? c.synAckTsNs : c.lastTsNs;
+    return endNs >= c.firstTsNs ? static_cast<double>(endNs - c.firstTsNs) / 1e6 : -1;
+}
+
+// The handshake as a person reads it: its RTT, or the wait of a retried SYN ("35.87 s wait, 6 SYNs").
+QString handshakeText(const Connection& c) {
+    if (const double waitMs = handshakeWaitMs(c); waitMs >= 0) {
+        return c.synAckTsNs != kNoTime
+                   ? QObject::tr("%1 wait, %2 SYNs").arg(durationText(waitMs)).arg(c.synCount)
+                   : QObject::tr("no answer in %1, %2 SYNs").arg(durationText(waitMs)).arg(c.synCount);
+    }
+    const int64_t rttNs = c.handshakeRttNs();
+    return rttNs >= 0 ? QStringLiteral("%1 ms").arg(static_cast<double>(rttNs) / 1e6, 0, 'f', 3) : QStringLiteral("-");
+}
+
+// What sorts the handshake column: the wait where it waited, else the RTT.
+double handshakeSortMs(const Connection& c) {
+    const double waitMs = handshakeWaitMs(c);
+    return waitMs >= 0 ? waitMs : static_cast<double>(c.handshakeRttNs()) / 1e6;
+}
+
+// The findings' time lost, or the handshake's wait where that is longer.
+double timeLostMs(const ConnectionFindings& findings, const Connection& c) {
+    return std::max(findings.timeLostMs[c.id], handshakeWaitMs(c));
 }
 
 }  // namespace
@@ -52,15 +88,14 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
     const DirectionSummary& client = c.from(Side::Client);
     const DirectionSummary& server = c.from(Side::Server);
     const double durationMs = static_cast<double>(c.lastTsNs - c.firstTsNs) / 1e6;
-    const double rttMs = c.handshakeRttNs() >= 0 ? static_cast<double>(c.handshakeRttNs()) / 1e6 : -1;
-    const double lostMs = results_->connectionFindings().timeLostMs[c.id];
+    const double lostMs = timeLostMs(results_->connectionFindings(), c);
     if (role == SortRole) {
         switch (index.column()) {
             case IdColumn: return c.id;
             case PacketsColumn: return static_cast<qulonglong>(packetsOf(c));
             case BytesColumn: return static_cast<qulonglong>(bytesOf(c));
             case DurationColumn: return durationMs;
-            case RttColumn: return rttMs;
+            case RttColumn: return handshakeSortMs(c);
             case TimeLostColumn: return lostMs;
             default: return data(index, Qt::DisplayRole);
         }
@@ -68,6 +103,12 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole) {
         const bool numeric = index.column() == IdColumn || (index.column() >= PacketsColumn && index.column() <= TimeLostColumn);
         return QVariant::fromValue(numeric ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignLeft | Qt::AlignVCenter);
+    }
+    if (role == Qt::ToolTipRole && index.column() == RttColumn) {
+        return handshakeWaitMs(c) >= 0 ? tr("The client sent its SYN %1 times: the wait from the first SYN to the "
+                                            "SYN-ACK, what the client felt")
+                                             .arg(c.synCount)
+                                       : tr("Handshake RTT: from the SYN to the ACK of the SYN-ACK");
     }
     if (role != Qt::DisplayRole) {
         return {};
@@ -81,8 +122,8 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
         case PacketsColumn: return QStringLiteral("%1 / %2").arg(client.packets).arg(server.packets);
         case BytesColumn: return QStringLiteral("%1 / %2").arg(client.payloadBytes).arg(server.payloadBytes);
         case DurationColumn: return QStringLiteral("%1 ms").arg(durationMs, 0, 'f', 1);
-        case RttColumn: return rttMs >= 0 ? QStringLiteral("%1 ms").arg(rttMs, 0, 'f', 3) : QStringLiteral("-");
-        case TimeLostColumn: return lostMs > 0 ? QStringLiteral("%1 ms").arg(lostMs, 0, 'f', 1) : QStringLiteral("-");
+        case RttColumn: return handshakeText(c);
+        case TimeLostColumn: return lostMs > 0 ? durationText(lostMs) : QStringLiteral("-");
         case FindingsColumn: return results_->connectionFindings().kinds[c.id];
         default: return {};
     }
@@ -102,8 +143,8 @@ bool ConnectionsModel::rowLessThan(int column, int left, int right) const {
         case PacketsColumn: return packetsOf(a) < packetsOf(b);
         case BytesColumn: return bytesOf(a) < bytesOf(b);
         case DurationColumn: return durationNs(a) < durationNs(b);
-        case RttColumn: return a.handshakeRttNs() < b.handshakeRttNs();
-        case TimeLostColumn: return findings.timeLostMs[a.id] < findings.timeLostMs[b.id];
+        case RttColumn: return handshakeSortMs(a) < handshakeSortMs(b);
+        case TimeLostColumn: return timeLostMs(findings, a) < timeLostMs(findings, b);
         case FindingsColumn: return findings.kinds[a.id] < findings.kinds[b.id];
         default: return false;
     }
@@ -145,7 +186,7 @@ QVariant ConnectionsModel::headerData(int section, Qt::Orientation orientation, 
         return {};
     }
     static const char* const names[] = {"#",           "Client",   "Server",  "State",     "Closed by", "Packets c/s",
-                                        "Bytes c/s",   "Duration", "Handshake RTT", "Time lost", "Findings"};
+                                        "Bytes c/s",   "Duration", "Handshake", "Time lost", "Findings"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -76,7 +76,6 @@ void FindingsModel::addKinds(const std::vector<bool>& inIncident) {
         Group& group = byKind[finding.kind];
         if (group.findings.empty()) {
             group.kind = fromView(findingKindTitle(finding.kind));
-            group.name = fromView(findingKindName(finding.kind));
         }
         group.connectionMs += finding.impact.connectionMs;
         group.worst = std::min(group.worst, finding.severity);  // Error < Warning < Info
@@ -245,9 +244,9 @@ QVariant FindingsModel::groupData(const Group& group, int column, int role) cons
             if (group.incident != nullptr) {
                 return QStringLiteral("%1\n%2").arg(group.kind, group.impact);
             }
-            return tr("%1 (%2): something waited for %3 of wall-clock time; %4 of connection-time added up over "
+            return tr("%1: something waited for %2 of wall-clock time; %3 of connection-time added up over "
                       "connections")
-                .arg(group.kind, group.name, durationText(group.wallMs), durationText(group.connectionMs));
+                .arg(group.kind, durationText(group.wallMs), durationText(group.connectionMs));
         case FindingIdRole:
         case FlowIdRole: return -1;
         default: return {};

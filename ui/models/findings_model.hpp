@@ -50,7 +50,6 @@ private:
     struct Group {
         const Incident* incident = nullptr;  // in results_, or null for a kind
         QString kind;                        // its title ("Nagle + delayed ACK"); the incident's title
-        QString name;                        // its JSON name ("delayed_ack_stall"); empty for an incident
         QString impact;                      // an incident's impact in one line (impactLine), as the CLI says it
         double wallMs = 0;  // during which any of its findings waited
         double connectionMs = 0;  // their waits added up over connections

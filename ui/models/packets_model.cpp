@@ -8,6 +8,28 @@
 
 namespace tcpscope::ui {
 
+QString analysisFlagTitle(AnalysisFlag flag) {
+    // Wireshark's words for them (its expert infos and Info column), not its field names.
+    switch (flag) {
+        case AnalysisFlag::Retransmission: return QObject::tr("Retransmission");
+        case AnalysisFlag::FastRetransmission: return QObject::tr("Fast retransmission");
+        case AnalysisFlag::SpuriousRetransmission: return QObject::tr("Spurious retransmission");
+        case AnalysisFlag::OutOfOrder: return QObject::tr("Out-of-order");
+        case AnalysisFlag::LostSegment: return QObject::tr("Previous segment not captured");
+        case AnalysisFlag::AckLostSegment: return QObject::tr("ACKed segment that wasn't captured");
+        case AnalysisFlag::DuplicateAck: return QObject::tr("Duplicate ACK");
+        case AnalysisFlag::ZeroWindow: return QObject::tr("Zero window");
+        case AnalysisFlag::ZeroWindowProbe: return QObject::tr("Zero window probe");
+        case AnalysisFlag::ZeroWindowProbeAck: return QObject::tr("Zero window probe ACK");
+        case AnalysisFlag::WindowFull: return QObject::tr("Window full");
+        case AnalysisFlag::WindowUpdate: return QObject::tr("Window update");
+        case AnalysisFlag::KeepAlive: return QObject::tr("Keep-alive");
+        case AnalysisFlag::KeepAliveAck: return QObject::tr("Keep-alive ACK");
+        case AnalysisFlag::ReusedPorts: return QObject::tr("Port numbers reused");
+    }
+    return {};
+}
+
 QString analysisFlagsText(AnalysisFlags flags) {
     QStringList names;
     for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
@@ -16,7 +38,7 @@ QString analysisFlagsText(AnalysisFlags flags) {
             flag == AnalysisFlag::Retransmission &&
             (has(flags, AnalysisFlag::FastRetransmission) || has(flags, AnalysisFlag::SpuriousRetransmission));
         if (has(flags, flag) && !impliedRetransmission) {
-            names << QString::fromUtf8(analysisFlagName(flag).data());
+            names << analysisFlagTitle(flag);
         }
     }
     return names.join(QStringLiteral(", "));

@@ -57,7 +57,10 @@ private:
     size_t scannedTo_ = 0;  // positions_ holds the connection's packets before this position of the index
 };
 
-/// Wireshark's names of the analysis flags set in `flags`, comma separated.
+/// What a person reads for an analysis flag: Wireshark's words ("Previous segment not captured",
+/// "Window full", "Port numbers reused"), not its field name.
+QString analysisFlagTitle(AnalysisFlag flag);
+/// The titles (analysisFlagTitle) of the analysis flags set in `flags`, comma separated.
 QString analysisFlagsText(AnalysisFlags flags);
 
 }  // namespace tcpscope::ui

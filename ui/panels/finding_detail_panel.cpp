@@ -1,10 +1,13 @@
 #include "panels/finding_detail_panel.hpp"
 
+#include <QRegularExpression>
 #include <QUrl>
 #include <algorithm>
 #include <string>
 #include <utility>
 
+#include "finding/kind_info.hpp"
+#include "models/packets_model.hpp"
 #include "panels/incident_detail.hpp"
 #include "report/finding_evidence.hpp"
 #include "report/finding_summary.hpp"
@@ -25,13 +28,70 @@ QString frameLink(uint32_t frame) {
     return QStringLiteral("<a href=\"frame:%1\">%1</a>").arg(frame);
 }
 
+// A value the detector wrote as a code name ("lost_segment", "delayed_ack_stall") as a person reads it:
+// a kind's title, an analysis flag's Wireshark words, else the words without underscores.
+QString plainValue(const std::string& value) {
+    if (const std::optional<FindingKind> kind = parseFindingKind(value)) {
+        const std::string_view title = findingKindTitle(*kind);
+        return QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size()));
+    }
+    for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
+        if (value == analysisFlagName(analysisFlagAt(bitIndex))) {
+            return analysisFlagTitle(analysisFlagAt(bitIndex));
+        }
+    }
+    return QString::fromStdString(value).replace(QLatin1Char('_'), QLatin1Char(' '));
+}
+
+// How an evidence figure is read: its label, its unit, and what its value is multiplied by for it.
+struct EvidenceUnit {
+    QString label;
+    QString unit;
+    double factor = 1;
+};
+
+// An evidence key as a person reads it: "held_ms" -> "Held", ms; "share_of_connection" -> "Share of
+// the connection's time", % (0.491 -> 49.1); "frames.syn" -> "Frames: SYN".
+EvidenceUnit unitOf(const std::string& key) {
+    static const std::pair<const char*, EvidenceUnit> known[] = {
+        {"share_of_connection", {QObject::tr("Share of the connection's time"), QStringLiteral("%"), 100}},
+        {"peak_share_of_port_range", {QObject::tr("Peak share of the port range in use"), QStringLiteral("%"), 100}},
+    };
+    for (const auto& [name, unit] : known) {
+        if (key == name || key.ends_with(std::string(".") + name)) {
+            return unit;
+        }
+    }
+    EvidenceUnit unit;
+    QString label = QString::fromStdString(key);
+    for (const auto& [suffix, name] :
+         {std::pair{"_per_s", "/s"}, std::pair{"_ms", "ms"}, std::pair{"_s", "s"}, std::pair{"_bytes", "bytes"}}) {
+        if (label.endsWith(QLatin1String(suffix))) {
+            label.chop(static_cast<qsizetype>(std::char_traits<char>::length(suffix)));
+            unit.unit = QString::fromLatin1(name);
+            break;
+        }
+    }
+    label.replace(QLatin1Char('_'), QLatin1Char(' ')).replace(QLatin1Char('.'), QLatin1String(": "));
+    for (const auto& [word, plain] : {std::pair{"syn", "SYN"}, std::pair{"synack", "SYN-ACK"}, std::pair{"ack", "ACK"},
+                                      std::pair{"rtt", "RTT"}, std::pair{"rto", "RTO"}, std::pair{"mss", "MSS"},
+                                      std::pair{"mtu", "MTU"}, std::pair{"fin", "FIN"}, std::pair{"rst", "RST"}}) {
+        label.replace(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QLatin1String(word))), QLatin1String(plain));
+    }
+    if (!label.isEmpty()) {
+        label[0] = label[0].toUpper();
+    }
+    unit.label = label;
+    return unit;
+}
+
 // A scalar as text; frame numbers (keys naming frames) become links.
 QString scalarText(const std::string& key, const nlohmann::json& value) {
     if (value.is_null()) {
         return QStringLiteral("-");
     }
     if (value.is_string()) {
-        return escaped(value.get<std::string>());
+        return plainValue(value.get<std::string>()).toHtmlEscaped();
     }
     if (value.is_boolean()) {
         return value.get<bool>() ? QObject::tr("yes") : QObject::tr("no");
@@ -40,7 +100,9 @@ QString scalarText(const std::string& key, const nlohmann::json& value) {
         return frameLink(value.get<uint32_t>());
     }
     if (value.is_number_float()) {
-        return QString::number(value.get<double>(), 'f', key.ends_with("_ms") ? 1 : 3);
+        const EvidenceUnit unit = unitOf(key);
+        const double shown = value.get<double>() * unit.factor;
+        return QString::number(shown, 'f', unit.factor != 1 || key.ends_with("_ms") || key.ends_with("_per_s") ? 1 : 3);
     }
     if (value.is_array() &&
         std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_number_unsigned(); })) {
@@ -54,22 +116,10 @@ QString scalarText(const std::string& key, const nlohmann::json& value) {
     return escaped(jsonText(value));
 }
 
-// An evidence key as a person reads it: "held_ms" -> "Held (ms)", "frames.syn" -> "Frames: syn".
+// An evidence key as a column heading: "Held (ms)", "Share of the connection's time (%)".
 QString labelOf(const std::string& key) {
-    QString label = QString::fromStdString(key);
-    QString unit;
-    for (const auto& [suffix, name] : {std::pair{"_ms", "ms"}, std::pair{"_s", "s"}, std::pair{"_bytes", "bytes"}}) {
-        if (label.endsWith(QLatin1String(suffix))) {
-            label.chop(static_cast<qsizetype>(std::char_traits<char>::length(suffix)));
-            unit = QString::fromLatin1(name);
-            break;
-        }
-    }
-    label.replace(QLatin1Char('_'), QLatin1Char(' ')).replace(QLatin1Char('.'), QLatin1String(": "));
-    if (!label.isEmpty()) {
-        label[0] = label[0].toUpper();
-    }
-    return unit.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, unit);
+    const EvidenceUnit unit = unitOf(key);
+    return unit.unit.isEmpty() ? unit.label : QStringLiteral("%1 (%2)").arg(unit.label, unit.unit);
 }
 
 bool isScalarLike(const nlohmann::json& value) {
@@ -236,7 +286,7 @@ QString stallTable(const std::vector<StraceVerdict>& verdicts, const nlohmann::j
             scalarText("hold_ms", instance.value("hold_ms", nlohmann::json())),
             scalarText("ack_delay_ms", instance.value("ack_delay_ms", nlohmann::json())),
             scalarText("held_bytes", instance.value("held_bytes", nlohmann::json())),
-            stall != nullptr ? escaped(std::string(straceVerdictName(stall->verdict))) : QString(),
+            stall != nullptr ? plainValue(std::string(straceVerdictName(stall->verdict))).toHtmlEscaped() : QString(),
             write,
             scalarText("kernel_hold_ms", traced ? nlohmann::json(stall->kernelHoldMs) : nlohmann::json()),
             traced ? escaped(stall->pattern) : QString()};
@@ -294,6 +344,8 @@ QString findingDetailHtml(const Finding& finding, const FindingEnrichment& enric
                  QString::fromUtf8(severityName(finding.severity).data()),
                  finding.connection == kNoConnection ? QString() : QObject::tr(", flow #%1").arg(finding.connection));
     html += QStringLiteral("<p>%1</p>").arg(escaped(findingSummary(finding, enrichment)));
+    // The answer, then what to change, before the evidence.
+    html += QObject::tr("<p><b>Fix:</b> %1</p>").arg(escaped(std::string(kindInfo(finding.kind).fix)));
     // Kind-specific evidence is shown as the detector wrote it; the trace's verdicts are typed.
     const nlohmann::json& evidence = finding.evidence;
     html += impactTable(finding);
@@ -312,12 +364,14 @@ QString findingDetailHtml(const Finding& finding, const FindingEnrichment& enric
     }
     std::vector<std::pair<std::string, nlohmann::json>> fields;
     flatten({}, general, fields);
-    QStringList scalars;
+    QList<QStringList> scalars;
     for (const auto& [key, value] : fields) {
-        scalars << QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(labelOf(key).toHtmlEscaped(), scalarText(key, value));
+        const EvidenceUnit unit = unitOf(key);
+        scalars << QStringList{unit.label.toHtmlEscaped(), scalarText(key, value), unit.unit.toHtmlEscaped()};
     }
     if (!scalars.isEmpty()) {
-        html += QStringLiteral("<table cellpadding=\"2\">%1</table>").arg(scalars.join(QString()));
+        html += QObject::tr("<h4>Evidence</h4>");
+        html += table({QObject::tr("What"), QObject::tr("Value"), QObject::tr("Unit")}, scalars);
     }
     for (const auto& [key, value] : evidence.items()) {
         if (!value.is_array() || value.empty() || !value.front().is_object()) {

@@ -43,6 +43,8 @@ QString incidentDetailHtml(const Incident& incident) {
         paragraph(QStringLiteral("<b>%1</b> (%2)")
                       .arg(escaped(incident.title), QString::fromUtf8(severityName(incident.severity).data())));
     html += paragraph(escaped(impactLine(incident.impact)));
+    // The answer and what to change first: on screen in a 1024 x 700 window; how it came about after.
+    html += sentenceList(QObject::tr("Fix:"), incident.fix.doThis);
     QStringList chain;
     for (const ChainStep& step : incident.chain) {
         chain << escaped(step.what);
@@ -50,7 +52,6 @@ QString incidentDetailHtml(const Incident& incident) {
     if (!chain.isEmpty()) {
         html += paragraph(QObject::tr("<b>Chain:</b> %1").arg(chain.join(QStringLiteral(" &rarr; "))));
     }
-    html += sentenceList(QObject::tr("Fix:"), incident.fix.doThis);
     html += sentenceList(QObject::tr("Does not help:"), incident.fix.doesNotHelp);
     return html;
 }

@@ -5,9 +5,9 @@
 
 namespace tcpscope::ui {
 
-/// The details panel's text for an incident, as HTML, the answer first: its title and severity, its
-/// impact in one line (the CLI's impactLine), its chain of cause and effect, then the fix ("Fix:") and
-/// what does not help ("Does not help:"), one sentence each.
+/// The details panel's text for an incident, as HTML, the answer and the fix first: its title and
+/// severity, its impact in one line (the CLI's impactLine), the fix ("Fix:", one sentence each), then its
+/// chain of cause and effect and what does not help ("Does not help:").
 QString incidentDetailHtml(const Incident& incident);
 
 }  // namespace tcpscope::ui

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "capture_points/seen_at.hpp"
+#include "models/packets_model.hpp"
 #include "present/value_format.hpp"
 
 namespace tcpscope::ui {
@@ -87,7 +88,7 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
         for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
             const AnalysisFlag flag = analysisFlagAt(bitIndex);
             if (has(packet.analysis, flag)) {
-                add(analysis, QString::fromUtf8(analysisFlagName(flag).data()), analysisFlagMeaning(flag));
+                add(analysis, analysisFlagTitle(flag), analysisFlagMeaning(flag));
             }
         }
     }

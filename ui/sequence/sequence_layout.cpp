@@ -5,6 +5,7 @@
 #include <limits>
 #include <tuple>
 
+#include "models/packets_model.hpp"
 #include "present/value_format.hpp"
 
 namespace tcpscope::ui {
@@ -30,6 +31,30 @@ constexpr double kMaxHeadroomPx = 400;  // above the first row, for arrows that 
 
 double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;
+}
+
+// The core's arrow label with the analysis flags in Wireshark's words ("Previous segment not captured")
+// rather than their field names: the CLI's diagrams keep the names, a person reads the words.
+QString plainArrowLabel(const SequenceDiagram& diagram, size_t row) {
+    QString label = QString::fromStdString(diagram.arrowLabel(row));
+    const AnalysisFlags flags = diagram.packetOf(row).analysis;
+    if (flags == 0 || diagram.collisionArrowOf(row) != nullptr || !label.endsWith(QLatin1Char(')'))) {
+        return label;
+    }
+    const qsizetype open = label.lastIndexOf(QStringLiteral(" ("));
+    return open < 0 ? label : label.left(open) + QStringLiteral(" (%1)").arg(analysisFlagsText(flags));
+}
+
+// A stall's text, its kind named by its title ("Capture quality for 2.0 ms") rather than its code name.
+QString plainStallText(const SequenceStall& stall) {
+    QString text = QString::fromStdString(stall.text);
+    const std::string_view name = findingKindName(stall.kind);
+    const QString code = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    if (text.startsWith(code)) {
+        const std::string_view title = findingKindTitle(stall.kind);
+        text.replace(0, code.size(), QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size())));
+    }
+    return text;
 }
 
 }  // namespace
@@ -367,7 +392,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         drawn.frame = arrow.frame;
         std::tie(drawn.start, drawn.end) = arrowEnds(row, xs);
         std::tie(drawn.labelLeft, drawn.labelRight) = columnTextSpan(arrow.from, arrow.to, kArrowLabelInset);
-        drawn.label = QString::fromStdString(diagram_->arrowLabel(row));
+        drawn.label = plainArrowLabel(*diagram_, row);
         drawn.shortLabel = QString::fromStdString(diagram_->arrowShortLabel(row));
         drawn.time = sequenceTimeText(arrow.tsNs - originTs);
         drawn.timeY = pointTimes_.empty() ? drawn.start.y() : anchors_[row];
@@ -459,7 +484,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
             bracket.labelRect = QRectF(std::max(outerLeft, timeGutter_), (bracket.top + bracket.bottom) / 2 - height / 2,
                                        width, height);
         }
-        bracket.text = QString::fromStdString(stall.text);
+        bracket.text = plainStallText(stall);
         bracket.explanation = QString::fromStdString(stall.explanation);
         bracket.proof = QString::fromStdString(stall.proof);
         list.brackets.push_back(std::move(bracket));

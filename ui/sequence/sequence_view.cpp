@@ -5,6 +5,7 @@
 #include <QMenu>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -31,9 +32,36 @@ SequenceView::SequenceView(QWidget* parent) : QAbstractScrollArea(parent) {
     viewport()->setBackgroundRole(QPalette::Base);
     viewport()->setAutoFillBackground(true);
     viewport()->setMouseTracking(false);
+    caption_ = new QLabel(this);
+    caption_->setObjectName(QStringLiteral("sequenceCaption"));
+    caption_->setTextFormat(Qt::PlainText);
+    caption_->setWordWrap(true);
+    caption_->setContentsMargins(4, 2, 4, 2);
+    caption_->setAutoFillBackground(true);
+    caption_->hide();
+}
+
+void SequenceView::setCaption(const QString& caption) {
+    caption_->setText(caption);
+    caption_->setVisible(!caption.isEmpty());
+    placeCaption();
+}
+
+QString SequenceView::caption() const {
+    return caption_->text();
+}
+
+void SequenceView::placeCaption() {
+    const int frame = frameWidth();
+    // Beside the vertical scroll bar, which runs down the margin too.
+    const int width = std::max(0, this->width() - 2 * frame - verticalScrollBar()->sizeHint().width());
+    const int height = caption_->isHidden() ? 0 : caption_->heightForWidth(width);
+    caption_->setGeometry(frame, frame, width, height);
+    setViewportMargins(0, height, 0, 0);
 }
 
 void SequenceView::showConnection(ResultsPtr results, uint32_t connection) {
+    setCaption({});
     if (autoProxy_ && results && results->packets() != nullptr && connection < results->connections().size()) {
         // With capture points, a proxy's two addresses (where it listens, where it connects from)
         // are one host when the same point is on both.
@@ -49,6 +77,7 @@ void SequenceView::showConnection(ResultsPtr results, uint32_t connection) {
 }
 
 void SequenceView::showProxy(ResultsPtr results, uint32_t clientSideConnection, uint32_t serverSideConnection) {
+    setCaption({});
     setSequenceLayout(SequenceLayout::ofProxy(std::move(results), clientSideConnection, serverSideConnection, scale_));
 }
 
@@ -82,6 +111,7 @@ void SequenceView::refreshResults(ResultsPtr results) {
 }
 
 void SequenceView::clear() {
+    setCaption({});
     setSequenceLayout({});
 }
 
@@ -273,7 +303,8 @@ void SequenceView::paintEvent(QPaintEvent* /*event*/) {
     if (layout_.isEmpty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                         tr("Select a connection or a finding to see its packets as a sequence diagram."));
+                         tr("Select a connection, or an incident or finding of one, to see its packets as a sequence "
+                            "diagram; the pictures of incidents of many connections are in the Charts tab."));
         return;
     }
     const SequenceDrawList list = layout_.prepare(QRectF(0, top, layout_.scale().width, bottom - top));
@@ -287,6 +318,7 @@ void SequenceView::paintEvent(QPaintEvent* /*event*/) {
 
 void SequenceView::resizeEvent(QResizeEvent* event) {
     QAbstractScrollArea::resizeEvent(event);
+    placeCaption();
     const int64_t topTs = layout_.timeAtY(scrollY());
     applyScale();
     if (scrollY() > 0) {

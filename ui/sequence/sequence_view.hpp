@@ -8,6 +8,7 @@
 #include "sequence/sequence_layout.hpp"
 #include "sequence/sequence_painter.hpp"
 
+class QLabel;
 class QMenu;
 
 namespace tcpscope::ui {
@@ -38,6 +39,10 @@ public:
     /// Three lifelines: client, proxy, server.
     void showProxy(ResultsPtr results, uint32_t clientSideConnection, uint32_t serverSideConnection);
     void clear();
+    /// A line above the diagram that says what it shows ("the worst connection of the incident ..."),
+    /// or none (empty); showConnection(), showProxy() and clear() take it away.
+    void setCaption(const QString& caption);
+    [[nodiscard]] QString caption() const;
     /// Brings capture time `tsNs` to the middle of the view.
     void scrollToTime(int64_t tsNs);
     /// Selects the arrow of `frame` (or the next one of the diagram) and brings it into view.
@@ -112,7 +117,10 @@ private:
     [[nodiscard]] QPointF contentPoint(const QPointF& viewportPoint) const;
     void zoomAbout(double factor, double viewportY);
 
+    void placeCaption();
+
     SequenceLayout layout_;
+    QLabel* caption_ = nullptr;
     ResultsPtr pendingRefresh_;  // live results that came while hidden, drawn when shown
     SequenceScale scale_;
     std::vector<SequenceSyscall> syscalls_;

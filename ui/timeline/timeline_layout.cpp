@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "finding/finding_kind.hpp"
 #include "finding/wording.hpp"
 #include "timeline/timeline_population.hpp"
 
@@ -20,14 +21,32 @@ constexpr double kMinElidedLabelPx = 60;  // a label cut shorter than this says 
 constexpr double kGroupIndentPx = 14;
 constexpr double kHeaderSpanPx = 5;  // a group header's findings: a bar between its label and its strip
 
+}  // namespace
+
+std::string_view stallGroupTitle(StallGroup group) {
+    switch (group) {
+        case StallGroup::NagleDelayedAck: return findingKindTitle(FindingKind::DelayedAckStall);
+        case StallGroup::RetransmissionTimeout: return findingKindTitle(FindingKind::RetransmissionStall);
+        case StallGroup::ZeroWindow: return findingKindTitle(FindingKind::ZeroWindowStall);
+        case StallGroup::PortReuse: return findingKindTitle(FindingKind::PortReuse);
+        case StallGroup::SynBacklog: return findingKindTitle(FindingKind::SynBacklogOverflow);
+        case StallGroup::PortExhaustion: return findingKindTitle(FindingKind::PortExhaustion);
+        case StallGroup::TimeWait: return findingKindTitle(FindingKind::TimeWaitChurn);
+        case StallGroup::Other: break;
+    }
+    return stallGroupLabel(group);
+}
+
+namespace {
+
 std::string stallLabel(StallGroup cause, uint32_t count, int64_t lostNs) {
     // Some findings mark an instant (a port reuse, TIME_WAIT churn): no duration to tell.
     if (count == 1) {
-        return lostNs > 0 ? fmt::format("{} {}", stallGroupLabel(cause), formatDuration(lostNs))
-                          : std::string(stallGroupLabel(cause));
+        return lostNs > 0 ? fmt::format("{} {}", stallGroupTitle(cause), formatDuration(lostNs))
+                          : std::string(stallGroupTitle(cause));
     }
-    return lostNs > 0 ? fmt::format("{} × {} · {}", count, stallGroupLabel(cause), formatDuration(lostNs))
-                      : fmt::format("{} × {}", count, stallGroupLabel(cause));
+    return lostNs > 0 ? fmt::format("{} × {} · {}", count, stallGroupTitle(cause), formatDuration(lostNs))
+                      : fmt::format("{} × {}", count, stallGroupTitle(cause));
 }
 
 // Lays out one frame; a class only to share the viewport, the model and the output.
@@ -471,7 +490,7 @@ private:
             }
         }
         for (const StallGroup cause : model_.causesPresent()) {
-            entry(std::string(stallGroupLabel(cause)), 0, true, cause);
+            entry(std::string(stallGroupTitle(cause)), 0, true, cause);
         }
         if (!model_.populationRows().empty()) {
             for (const BarRole role : {BarRole::NewConnections, BarRole::SynRetransmissions, BarRole::PortsInUse}) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "timeline/timeline_axis.hpp"
@@ -216,6 +217,9 @@ struct TimelineFrame {
 
 /// The ruler's height for a line height.
 double rulerHeightPx(double lineHeightPx);
+/// The timeline's words for a group of stalls: the title of its kind ("Listen backlog overflow",
+/// "Ephemeral port exhaustion"), one name per thing as everywhere else a person reads it.
+std::string_view stallGroupTitle(StallGroup group);
 /// The legend's height for a line height.
 double legendHeightPx(double lineHeightPx);
 /// Row heights that fit two lines of a font of `lineHeightPx` in a lane.

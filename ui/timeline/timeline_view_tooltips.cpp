@@ -65,7 +65,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                 if (finding.id != hit.finding) {
                     continue;
                 }
-                const QString cause = fromUtf8(std::string(stallGroupLabel(kindInfo(finding.kind).stallGroup)));
+                const QString cause = fromUtf8(std::string(stallGroupTitle(kindInfo(finding.kind).stallGroup)));
                 QString text;
                 if (hit.count > 1) {
                     text = tr("%1 stalls (%2) folded here; double-click to zoom in\n").arg(hit.count).arg(cause);
@@ -134,7 +134,7 @@ QString TimelineView::populationRowTooltip(PopulationRowKey row) const {
                        "the limit they are judged against");
             break;
         case PopulationRow::SynWaits:
-            text += tr("\nConnections whose first SYN is not answered yet: a full listen queue keeps them waiting");
+            text += tr("\nConnections whose first SYN is not answered yet: a full listen backlog keeps them waiting");
             break;
     }
     return text;

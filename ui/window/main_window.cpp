@@ -16,14 +16,17 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <iterator>
 
 #include "align/failed_connects.hpp"
 #include "file_export/headless_export.hpp"
+#include "file_export/view_export.hpp"
 #include "file_export/view_export_dialog.hpp"
 #include "fleet_browser/fleet_window.hpp"
 #include "live_capture/live_capture_controller.hpp"
 #include "loading/bundled_samples.hpp"
 #include "loading/input_kind.hpp"
+#include "models/duration_text.hpp"
 #include "notes/notes_controller.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
@@ -178,6 +181,9 @@ void MainWindow::buildAnalysisMenu() {
 
 void MainWindow::buildStatusBar() {
     summaryLabel_ = new QLabel;
+    // A long summary (its numbers while loading, the traced sockets) is cut at the window's edge rather
+    // than widening the window beyond the screen (a 1024 px one).
+    summaryLabel_->setMinimumWidth(1);
     statusBar()->addWidget(summaryLabel_, 1);
     progressBar_ = new QProgressBar;
     progressBar_->setMaximumWidth(240);
@@ -228,7 +234,7 @@ void MainWindow::buildLayout() {
 
     connectionsFilterEdit_ = new QLineEdit;
     connectionsFilterEdit_->setObjectName(QStringLiteral("connectionsFilter"));
-    connectionsFilterEdit_->setPlaceholderText(tr("Filter: address, port, state or finding (e.g. 3306 delayed_ack)"));
+    connectionsFilterEdit_->setPlaceholderText(tr("Filter: address, port, state or finding (e.g. 3306 Nagle)"));
     connectionsFilterEdit_->setClearButtonEnabled(true);
     connect(connectionsFilterEdit_, &QLineEdit::textChanged, &connectionsFilter_, &ConnectionsFilter::setFilterText);
     connectionsView_ = new QTableView;
@@ -562,8 +568,8 @@ void MainWindow::onFindingActivated(const QModelIndex& index) {
             settings.setValue(QStringLiteral("selection/incident"), incident->id);
             settings.remove(QStringLiteral("selection/finding"));
         }
-        if (!incident->findings.empty() && incident->findings.front() < results_->findings().size()) {
-            followFinding(results_->findings()[incident->findings.front()]);
+        if (!refreshingLive_) {
+            showPictureOf(incident->findings);
         }
         return;
     }
@@ -577,7 +583,60 @@ void MainWindow::onFindingActivated(const QModelIndex& index) {
         settings.setValue(QStringLiteral("selection/finding"), finding->id);
         settings.remove(QStringLiteral("selection/incident"));
     }
+    if (finding->connection == kNoConnection) {
+        showPictureOf({finding->id});
+        return;
+    }
+    // The finding's own connection, charted and drawn without an incident's caption, even when it is
+    // the connection already selected (whose row then does not change).
+    sequenceView_->setCaption({});
+    if (chartPanel_->isPictureShown()) {
+        chartPanel_->showConnection(results_, finding->connection);
+    }
     followFinding(*finding);
+}
+
+void MainWindow::showPictureOf(const std::vector<uint32_t>& findings) {
+    // An incident's picture comes to the front; a finding's leaves its lane on the timeline in front.
+    const bool inFront = currentIncident() != nullptr;
+    const std::vector<Finding>& all = results_->findings();
+    std::vector<uint32_t> known;
+    std::copy_if(findings.begin(), findings.end(), std::back_inserter(known),
+                 [&all](uint32_t id) { return id < all.size(); });
+    if (known.empty()) {
+        return;
+    }
+    // A story of many connections: the views on its first finding (its lane, its population folded),
+    // the report's picture of it in the Charts tab.
+    followFinding(all[known.front()]);
+    if (chartPanel_->showPicture(results_, known)) {
+        if (inFront) {
+            viewTabs_->setCurrentWidget(chartPanel_);
+        }
+        return;
+    }
+    // A story of connections: the views on its finding of a connection that lost the most (the report's
+    // worst connection, with its proxy partner), its sequence diagram captioned.
+    const Finding* lead = nullptr;
+    for (const uint32_t id : known) {
+        const Finding& finding = all[id];
+        if (finding.connection != kNoConnection && !finding.frames.empty() &&
+            (lead == nullptr || finding.durationMs > lead->durationMs)) {
+            lead = &finding;
+        }
+    }
+    if (lead == nullptr) {
+        return;
+    }
+    followFinding(*lead);
+    if (!sequenceView_->sequenceLayout().isEmpty()) {
+        sequenceView_->setCaption(tr("%1: the connection of this incident that lost the most time (#%2, %3); "
+                                     "brackets mark each stall and its cause.")
+                                      .arg(sequenceTitle(*sequenceView_->sequenceLayout().diagram()))
+                                      .arg(lead->connection)
+                                      .arg(durationText(lead->durationMs)));
+        viewTabs_->setCurrentWidget(sequenceView_);
+    }
 }
 
 void MainWindow::followFinding(const Finding& finding) {

@@ -151,6 +151,11 @@ private:
     // The views, the connection and its packets on `finding` (the findings panel's selection or an
     // incident's first finding).
     void followFinding(const Finding& finding);
+    // What selecting an incident (or a finding of no connection) shows: for a story of many connections
+    // the report's picture in the Charts tab (in front for an incident) and the views on its first
+    // finding; else the views on its finding of a connection that lost the most, its sequence diagram
+    // captioned.
+    void showPictureOf(const std::vector<uint32_t>& findings);
     void onConnectionSelected();
     void onPacketSelected();
     void showPacketFromView(size_t packetIndex);

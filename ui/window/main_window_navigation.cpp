@@ -102,8 +102,8 @@ uint32_t MainWindow::showStall(int step) {
     statusBar()->showMessage(tr("Stall %1 of %2 of %3 (frame %4)")
                                  .arg(stallCursor_ + 1)
                                  .arg(count)
-                                 .arg(QString::fromUtf8(findingKindName(finding->kind).data(),
-                                                        static_cast<qsizetype>(findingKindName(finding->kind).size())))
+                                 .arg(QString::fromUtf8(findingKindTitle(finding->kind).data(),
+                                                        static_cast<qsizetype>(findingKindTitle(finding->kind).size())))
                                  .arg(frame),
                              5000);
     return frame;

@@ -40,10 +40,10 @@ TEST_CASE("connections table rows carry their findings' time lost and kinds", "[
     for (const Finding& finding : results->findings()) {
         if (finding.connection != kNoConnection) {
             lostMs[finding.connection] += finding.durationMs;
-            kinds[finding.connection].insert(std::string(findingKindName(finding.kind)));
+            kinds[finding.connection].insert(std::string(findingKindTitle(finding.kind)));
         }
     }
-    REQUIRE_FALSE(kinds.empty());  // the port_reuse finding names its connection
+    REQUIRE_FALSE(kinds.empty());  // the port reuse finding names its connection
     for (const auto& [connection, names] : kinds) {
         const QModelIndex kindsCell = model.index(static_cast<int>(connection), ConnectionsModel::FindingsColumn);
         for (const std::string& name : names) {
@@ -61,6 +61,28 @@ TEST_CASE("connections table rows carry their findings' time lost and kinds", "[
 
     model.setResults(nullptr);
     CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("a handshake whose SYN was sent again shows its wait and the time it lost", "[ui][model]") {
+    ConnectionsModel model;
+    const ResultsPtr results = analysedSample("backlog-overflow.pcap");
+    model.setResults(results);
+    // A client of the full listen backlog: its SYN retried, answered seconds after the first.
+    const auto retried = std::find_if(results->connections().begin(), results->connections().end(),
+                                      [](const Connection& c) { return c.synCount > 2 && c.synAckTsNs != kNoTime; });
+    REQUIRE(retried != results->connections().end());
+    const double waitMs = static_cast<double>(retried->synAckTsNs - retried->firstTsNs) / 1e6;
+    REQUIRE(waitMs > 1000);
+    const auto cell = [&](int column) { return model.index(static_cast<int>(retried->id), column).data().toString(); };
+    INFO(cell(ConnectionsModel::RttColumn).toStdString());
+    CHECK(cell(ConnectionsModel::RttColumn).startsWith(QStringLiteral("%1 s wait").arg(waitMs / 1000, 0, 'f', 2)));
+    CHECK(cell(ConnectionsModel::RttColumn).contains(QStringLiteral("%1 SYNs").arg(retried->synCount)));
+    CHECK(cell(ConnectionsModel::TimeLostColumn) != QStringLiteral("-"));
+    CHECK(model.index(static_cast<int>(retried->id), ConnectionsModel::TimeLostColumn)
+              .data(ConnectionsModel::SortRole)
+              .toDouble() >= Approx(waitMs).epsilon(0.01));
+    CHECK(cell(ConnectionsModel::FindingsColumn).contains(QStringLiteral("Listen backlog overflow")));
+    CHECK(model.headerData(ConnectionsModel::RttColumn, Qt::Horizontal).toString() == QStringLiteral("Handshake"));
 }
 
 TEST_CASE("connections filter sorts every column in the order of its raw values", "[ui][model]") {

@@ -106,6 +106,31 @@ TEST_CASE("finding details of other kinds list their evidence as tables with fra
     CHECK_FALSE(document.toPlainText().contains(QStringLiteral("strace log")));  // not a delayed-ACK finding
 }
 
+TEST_CASE("finding details read in plain words: the fix before the evidence, a labelled table with units",
+          "[ui][model]") {
+    const ResultsPtr results = analysed("proxy-nagle.pcap");
+    REQUIRE_FALSE(results->findings().empty());
+    const Finding& finding = results->findings().front();
+    QTextDocument document;
+    document.setHtml(findingDetailHtml(finding, FindingEnrichments::none(), false));
+    const QString text = document.toPlainText();
+    INFO(text.toStdString());
+    // The answer and the fix first, the evidence after.
+    const qsizetype fix = text.indexOf(QStringLiteral("Fix:"));
+    const qsizetype evidence = text.indexOf(QStringLiteral("Evidence"));
+    CHECK(fix > 0);
+    CHECK(evidence > fix);
+    // A share as a percentage, under a label that says of what; the table's columns say what and in what unit.
+    const double share = finding.evidence["share_of_connection"].get<double>();
+    CHECK(text.contains(QStringLiteral("Share of the connection's time")));
+    CHECK(text.contains(QString::number(share * 100, 'f', 1)));
+    CHECK(text.contains(QStringLiteral("Unit")));
+    CHECK_FALSE(text.contains(QStringLiteral("Share of connection")));
+    for (const char* code : {"delayed_ack_stall", "share_of_connection", "_ms"}) {
+        CHECK_FALSE(text.contains(QLatin1String(code)));
+    }
+}
+
 TEST_CASE("the findings model leads with incidents, their findings under them", "[ui][model][incidents]") {
     FindingsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -138,7 +163,7 @@ TEST_CASE("the findings model leads with incidents, their findings under them", 
     CHECK_FALSE(model.indexOfIncident(0).isValid());
 }
 
-TEST_CASE("incident details give the title, the impact, the chain and the fix, in that order",
+TEST_CASE("incident details give the title, the impact, the fix and the chain, in that order",
           "[ui][model][incidents]") {
     const ResultsPtr churn = withIncidents("churn-exhaustion.pcap");
     REQUIRE_FALSE(churn->incidents().empty());
@@ -157,9 +182,9 @@ TEST_CASE("incident details give the title, the impact, the chain and the fix, i
     const qsizetype finTimeout = text.indexOf(QStringLiteral("Lowering net.ipv4.tcp_fin_timeout does not shorten"));
     CHECK(text.startsWith(QString::fromStdString(incident.title)));
     CHECK(impact > 0);
-    CHECK(chain > impact);
-    CHECK(fix > chain);
+    CHECK(fix > impact);  // the answer and what to change first
     CHECK(range > fix);
-    CHECK(notHelp > range);
+    CHECK(chain > range);
+    CHECK(notHelp > chain);
     CHECK(finTimeout > notHelp);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "models/packets_model.hpp"
 #include "support/sequence_capture.hpp"
 
 using namespace tcpscope;
@@ -226,4 +227,29 @@ TEST_CASE("syscalls sit beside their lifeline at their time, close ones stacked 
 
     layout.setSyscalls({});
     CHECK(layout.prepare(QRectF(0, y - 200, layout.scale().width, 400)).syscalls.empty());
+}
+
+TEST_CASE("arrows name their analysis flags in Wireshark's words, not its field names", "[sequence][layout][sample]") {
+    const ResultsPtr results =
+        AnalysisResults::complete(analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/backlog-overflow.pcap"}, {}));
+    // A client of the full listen backlog: its SYN sent again, flagged as a retransmission.
+    const auto retried = std::find_if(results->connections().begin(), results->connections().end(),
+                                      [](const Connection& c) { return c.synCount > 1; });
+    REQUIRE(retried != results->connections().end());
+    const SequenceLayout layout = SequenceLayout::ofConnection(results, retried->id, uncompressed());
+    const SequenceDrawList list = layout.prepare(QRectF(0, 0, layout.scale().width, layout.totalHeight()));
+    size_t flagged = 0;
+    for (const SequenceDrawList::Arrow& arrow : list.arrows) {
+        INFO(arrow.label.toStdString());
+        const AnalysisFlags flags = layout.diagram()->packetOf(arrow.arrow).analysis;
+        CHECK_FALSE(arrow.label.contains(QLatin1Char('_')));
+        if (flags != 0) {
+            ++flagged;
+            CHECK(arrow.label.endsWith(QStringLiteral("(%1)").arg(analysisFlagsText(flags))));
+        }
+    }
+    CHECK(flagged > 0);
+    CHECK(analysisFlagsText(bit(AnalysisFlag::Retransmission)) == QStringLiteral("Retransmission"));
+    CHECK(analysisFlagsText(bit(AnalysisFlag::LostSegment) | bit(AnalysisFlag::WindowFull)) ==
+          QStringLiteral("Previous segment not captured, Window full"));
 }

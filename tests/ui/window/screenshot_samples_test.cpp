@@ -3,16 +3,20 @@
 // finding's stalls, the sequence diagram shows each connection finding's packets (and the Nagle
 // brackets), and the window is saved as screenshots/PLATFORM/SAMPLE.png (plus a dark-palette
 // shot of the Nagle sample) for a person to look at. Runs on the offscreen platform with the
-// rest, and under Xvfb (xcb) where xvfb-run exists: `ui_tests "[samples-screenshot]"`.
+// rest, and under Xvfb (xcb) where xvfb-run exists: `ui_tests "[samples-screenshot]"`. Each seed
+// sample's first incident is shot at 1366 x 768 and 1024 x 700 (SEED-picture-WxH.png): its title,
+// impact and fix in the details and its picture in front, all without scrolling.
 #include <QDir>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QImage>
+#include <QScrollBar>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QTreeView>
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -22,6 +26,8 @@
 #include <set>
 
 #include "analysis/capture_analysis.hpp"
+#include "panels/incident_picture.hpp"
+#include "report/incidents_text.hpp"
 #include "ui/window_test_support.hpp"
 #include "window/palettes.hpp"
 
@@ -407,6 +413,109 @@ TEST_CASE("at 1024 x 700 the wall-clock time lost, the RTT and the findings stay
             const std::string name =
                 QFileInfo(QString::fromLatin1(sample)).completeBaseName().toStdString() + "-1024x700";
             save(test, name.c_str());
+        }
+    }
+}
+
+namespace {
+
+// A seed sample and what its first incident's picture is.
+struct Seed {
+    const char* capture;
+    const char* straceLog;  // or null
+    SectionPicture picture;  // Sequence: in the Sequence tab; else the Charts tab's incident picture
+};
+
+// True when `widget` is shown whole inside `window` (not cut by its splitter or the screen).
+bool wholeInWindow(const QWidget& widget, const QWidget& window) {
+    const QRect rect(widget.mapTo(&window, QPoint(0, 0)), widget.size());
+    UNSCOPED_INFO(widget.objectName().toStdString() << " at " << rect.x() << "," << rect.y() << " " << rect.width()
+                                                    << " x " << rect.height());
+    return widget.isVisible() && window.rect().contains(rect);
+}
+
+void checkSeed(const Seed& seed, QSize size) {
+    TestWindow test(true, size);
+    MainWindow& window = test.window;
+    QStringList logs;
+    if (seed.straceLog != nullptr) {
+        logs << samplePath(seed.straceLog);
+    }
+    REQUIRE(test.open({samplePath(seed.capture)}, logs));
+    auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
+    REQUIRE(waitFor([timeline]() { return !timeline->isBuilding(); }));
+    QApplication::processEvents();
+    // The window is as wide as the screen it was made for: nothing in it asks for more.
+    UNSCOPED_INFO("the window needs " << window.minimumSizeHint().width() << " px");
+    CHECK(window.width() == size.width());
+
+    // The window opens on the first incident: its title, its impact and its first fix readable at once.
+    REQUIRE_FALSE(window.results()->incidents().empty());
+    const Incident& incident = window.results()->incidents().front();
+    REQUIRE(window.currentIncident() == &incident);
+    auto* details = window.findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
+    REQUIRE(details != nullptr);
+    CHECK(textOnScreen(*details, QString::fromStdString(incident.title)));
+    CHECK(textOnScreen(*details, QString::fromStdString(impactLine(incident.impact))));
+    REQUIRE_FALSE(incident.fix.doThis.empty());
+    CHECK(textOnScreen(*details, QString::fromStdString(incident.fix.doThis.front())));
+    // No code names where a person reads.
+    for (const char* code : {"delayed_ack_stall", "lost_segment", "window_full", "reused_ports", "syn_backlog_overflow"}) {
+        CHECK_FALSE(details->toPlainText().contains(QLatin1String(code)));
+    }
+
+    // Its picture in front, said in words, whole on screen.
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("viewTabs"));
+    auto* sequence = window.findChild<SequenceView*>(QStringLiteral("sequenceView"));
+    auto* charts = window.findChild<ChartPanel*>(QStringLiteral("chartPanel"));
+    REQUIRE(tabs != nullptr);
+    REQUIRE(sequence != nullptr);
+    REQUIRE(charts != nullptr);
+    if (seed.picture == SectionPicture::Sequence) {
+        CHECK(tabs->currentWidget() == sequence);
+        REQUIRE_FALSE(sequence->sequenceLayout().isEmpty());
+        CHECK(sequence->caption().contains(QStringLiteral("the connection of this incident that lost the most")));
+        // A proxy's two flows together, the first stall's bracket in view.
+        const SequenceDiagram& diagram = *sequence->sequenceLayout().diagram();
+        CHECK(diagram.isProxy());
+        REQUIRE_FALSE(diagram.stalls().empty());
+        const SequenceRowRange rows = sequence->visibleRows();
+        CHECK(std::any_of(diagram.stalls().begin(), diagram.stalls().end(), [&rows](const SequenceStall& stall) {
+            return stall.startArrow >= rows.first && stall.startArrow < rows.end;
+        }));
+        CHECK(wholeInWindow(*sequence, window));
+    } else {
+        CHECK(tabs->currentWidget() == charts);
+        REQUIRE(charts->isPictureShown());
+        const IncidentPicture& picture = charts->picture();
+        CHECK(picture.picture() == seed.picture);
+        CHECK_FALSE(picture.caption().isEmpty());
+        CHECK(picture.page().size.height() > 50);
+        // The whole picture without scrolling.
+        const QWidget& canvas = picture.canvas();
+        CHECK(canvas.height() <= canvas.parentWidget()->height());
+        CHECK(wholeInWindow(*canvas.parentWidget(), window));
+    }
+    const QString name = QFileInfo(QString::fromLatin1(seed.capture)).fileName().section(QLatin1Char('.'), 0, 0);
+    CHECK(window.grab().toImage().save(
+        screenshotPath(QStringLiteral("%1-picture-%2x%3").arg(name).arg(size.width()).arg(size.height()))));
+}
+
+}  // namespace
+
+TEST_CASE("each seed's incident, its impact and its picture on one screen at 1366 x 768 and 1024 x 700",
+          "[ui][screenshot][samples-screenshot][incident-pictures]") {
+    const Seed seeds[] = {
+        {"seeds/jobs-port-exhaustion.pcap.gz", "seeds/jobs-port-exhaustion.strace.gz", SectionPicture::PortPool},
+        {"seeds/ab-no-keepalive.pcap.gz", nullptr, SectionPicture::PortPool},
+        {"seeds/backlog-connrate-server.pcap.gz", nullptr, SectionPicture::Handshakes},
+        {"proxy-nagle.pcap", "proxy-nagle.strace", SectionPicture::Sequence},
+    };
+    for (const Seed& seed : seeds) {
+        for (const QSize size : {QSize(1366, 768), QSize(1024, 700)}) {
+            DYNAMIC_SECTION(seed.capture << " at " << size.width() << " x " << size.height()) {
+                checkSeed(seed, size);
+            }
         }
     }
 }
