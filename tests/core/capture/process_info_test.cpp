@@ -1,12 +1,16 @@
 // The process of each packet, as three kinds of files say it: ptcpdump's packet comments, Apple's
 // process information blocks (pcapng), and macOS's pktap header (pcap). Files are built here byte by
-// byte. Bad process information is said once or ignored, and costs no packet.
+// byte; each is read by the reader, then analysed by tcpscope-cli, whose JSON and text name the
+// process of both ends of the connection. Bad process information is said once or ignored, and
+// costs no packet.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "capture/capture_reader.hpp"
 #include "core/capture/capture_builder.hpp"
+#include "core/cli/run_command.hpp"
 #include "support/packet_builder.hpp"
 
 using namespace tcpscope;
@@ -145,6 +149,22 @@ Bytes pktapCapture() {
     return builder.bytes();
 }
 
+struct CliOutput {
+    nlohmann::json json;
+    std::string text;
+};
+
+// What tcpscope-cli analyze says of `bytes`, in JSON and as text.
+CliOutput analyse(const std::string& name, const Bytes& bytes) {
+    const std::string path = writeTempFile(name, bytes).string();
+    const auto json = test::runCommand({TCPSCOPE_CLI, "analyze", path, "--format", "json"});
+    INFO(json.err);
+    REQUIRE(json.ok());
+    const auto text = test::runCommand({TCPSCOPE_CLI, "analyze", path});
+    REQUIRE(text.ok());
+    return {nlohmann::json::parse(json.out), text.out};
+}
+
 }  // namespace
 
 TEST_CASE("ptcpdump's comments give each packet its process, read once per process", "[process]") {
@@ -182,6 +202,26 @@ TEST_CASE("ptcpdump's comments give each packet its process, read once per proce
     CHECK(packets[4].process->pod == "prod/web-1");
 }
 
+TEST_CASE("ptcpdump's comments: the processes of both ends in the JSON and on the flow line", "[process][cli]") {
+    const CliOutput output = analyse("ptcpdump.pcapng", ptcpdumpCapture());
+    REQUIRE(output.json["flows"].size() == 1);
+    const nlohmann::json& process = output.json["flows"][0]["process"];
+    CHECK(process["client"]["pid"] == 4242);
+    CHECK(process["client"]["command"] == "/usr/bin/curl");
+    CHECK(process["client"]["args"] == "curl -s http://10.0.0.2/");
+    CHECK(process["client"]["parent"] == nlohmann::json{{"pid", 4000}, {"command", "/bin/bash"}});
+    CHECK(process["server"]["pid"] == 80);
+    CHECK(process["server"]["command"] == "/usr/sbin/nginx");
+    CHECK(process["server"]["container"] == "web");
+    CHECK(process["server"]["pod"] == "prod/web-1");
+    CHECK_FALSE(process["client"].contains("others"));
+    CHECK(output.json["capture"]["packets"] == 6);
+    CHECK(output.json["capture"]["tcp_packets"] == 6);
+    // ptcpdump's comments on every packet are the process's, kept once; the other two stay comments.
+    CHECK(output.json["capture"]["packet_comments"] == 2);
+    CHECK_THAT(output.text, Catch::Contains("process: client curl (pid 4242), server nginx (pid 80)"));
+}
+
 TEST_CASE("process information blocks name each packet's process, in either byte order", "[process]") {
     for (const bool bigEndian : {false, true}) {
         CAPTURE(bigEndian);
@@ -201,6 +241,18 @@ TEST_CASE("process information blocks name each packet's process, in either byte
         CHECK(packets[1].process->command == "nginx");
         CHECK(packets[1].process->effectivePid == -1);
     }
+}
+
+TEST_CASE("process information blocks: the processes of both ends in the JSON", "[process][cli]") {
+    const CliOutput output = analyse("blocks.pcapng", processBlockCapture(false));
+    REQUIRE(output.json["flows"].size() == 1);
+    const nlohmann::json& process = output.json["flows"][0]["process"];
+    CHECK(process["client"] == nlohmann::json{{"pid", 4242},
+                                              {"command", "curl"},
+                                              {"uuid", "000102030405060708090a0b0c0d0e0f"},
+                                              {"effective", {{"pid", 501}, {"command", "Safari"}}}});
+    CHECK(process["server"] == nlohmann::json{{"pid", 80}, {"command", "nginx"}});
+    CHECK_THAT(output.text, Catch::Contains("process: client curl (pid 4242), server nginx (pid 80)"));
 }
 
 TEST_CASE("bad process information blocks are said when a packet names them, and cost no packet", "[process]") {
@@ -296,6 +348,13 @@ TEST_CASE("pktap frames give their process and are analysed as the frame inside"
     CHECK(packets[0].direction == PacketDirection::Outbound);
     REQUIRE(packets[1].process);
     CHECK(packets[1].process->command == "nginx");
+
+    const CliOutput output = analyse("pktap.pcap", pktapCapture());
+    CHECK(output.json["capture"]["tcp_packets"] == 6);
+    REQUIRE(output.json["flows"].size() == 1);
+    const nlohmann::json& process = output.json["flows"][0]["process"];
+    CHECK(process["client"] == nlohmann::json{{"pid", 4242}, {"command", "curl"}});
+    CHECK(process["server"] == nlohmann::json{{"pid", 80}, {"command", "nginx"}});
 }
 
 TEST_CASE("a pktap header shorter than its fields is a malformed frame, and the others are read", "[process]") {
@@ -311,6 +370,24 @@ TEST_CASE("a pktap header shorter than its fields is a malformed frame, and the 
     const std::vector<PacketCopy> packets = readAll(*reader);
     REQUIRE(packets.size() == 6);
     CHECK_FALSE(packets[4].process);
-    CHECK(packets[5].process);
+
+    const CliOutput output = analyse("bad-pktap.pcap", builder.bytes());
+    CHECK(output.json["capture"]["tcp_packets"] == 5);
+    CHECK(output.json["capture"]["other_packets"]["malformed"] == 1);
+    const nlohmann::json& process = output.json["flows"][0]["process"];
+    CHECK(process["client"]["command"] == "curl");
+    CHECK(process["server"]["command"] == "nginx");  // from the SYN-ACK
 }
 
+TEST_CASE("a capture without process information writes no process", "[process][cli]") {
+    PcapngBuilder builder;
+    builder.sectionHeader().interfaceDescription(linktype::kEthernet);
+    const std::vector<ConversationFrame> frames = conversation();
+    for (size_t i = 0; i < frames.size(); ++i) {
+        builder.enhancedPacket(0, kStartUs + i * 1000, frames[i].bytes, 0, i == 0 ? "just a note" : "");
+    }
+    const CliOutput output = analyse("plain.pcapng", builder.bytes());
+    REQUIRE(output.json["flows"].size() == 1);
+    CHECK_FALSE(output.json["flows"][0].contains("process"));
+    CHECK_THAT(output.text, !Catch::Contains("process:"));
+}
