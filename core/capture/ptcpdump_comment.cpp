@@ -12,8 +12,8 @@ namespace {
 
 // The keys ptcpdump puts first in each of its comments (internal/writer/pcapng.go): the process,
 // its thread, its user, its parent, its container, its pod. Older versions wrote "Command".
-constexpr std::array<std::string_view, 7> kFirstKeys = {"PID", "ThreadId", "TID", "UserId",
-                                                          "ParentPID", "ContainerName", "PodName"};
+constexpr std::array<std::string_view, 7> kFirstKeys = {"PID",       "ThreadId",      "TID",    "UserId",
+                                                        "ParentPID", "ContainerName", "PodName"};
 
 std::string_view trimmed(std::string_view text) {
     constexpr std::string_view kSpace = " \t\r";

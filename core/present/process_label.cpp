@@ -33,7 +33,8 @@ std::string connectionProcessesLabel(const ConnectionProcesses& processes, uint3
     std::string label;
     for (const Side side : {Side::Client, Side::Server}) {
         if (const ConnectionProcesses::End* end = processes.of(connection, side)) {
-            label += fmt::format("{}{} {}", label.empty() ? "" : ", ", sideName(side), endProcessesLabel(processes, *end));
+            label +=
+                fmt::format("{}{} {}", label.empty() ? "" : ", ", sideName(side), endProcessesLabel(processes, *end));
         }
     }
     return label;

@@ -46,9 +46,12 @@ std::vector<ConversationFrame> conversation() {
         return ConversationFrame{test::buildFrame(spec), fromClient};
     };
     using namespace tcpflag;
-    return {segment(true, 100, 0, kSyn, 0),           segment(false, 500, 101, kSyn | kAck, 0),
-            segment(true, 101, 501, kAck, 0),         segment(true, 101, 501, kPsh | kAck, 10),
-            segment(false, 501, 111, kPsh | kAck, 20), segment(true, 111, 521, kAck, 0)};
+    return {segment(true, 100, 0, kSyn, 0),
+            segment(false, 500, 101, kSyn | kAck, 0),
+            segment(true, 101, 501, kAck, 0),
+            segment(true, 101, 501, kPsh | kAck, 10),
+            segment(false, 501, 111, kPsh | kAck, 20),
+            segment(true, 111, 521, kAck, 0)};
 }
 
 const std::string kCurlComment = "PID: 4242\nCmd: /usr/bin/curl\nArgs: curl -s http://10.0.0.2/";
@@ -98,7 +101,9 @@ Bytes uuidBytes() {
 Bytes processBlockCapture(bool bigEndian) {
     PcapngBuilder builder(bigEndian);
     builder.sectionHeader().interfaceDescription(linktype::kEthernet);
-    builder.processInformation(4242, "curl", uuidBytes()).processInformation(80, "nginx").processInformation(501, "Safari");
+    builder.processInformation(4242, "curl", uuidBytes())
+        .processInformation(80, "nginx")
+        .processInformation(501, "Safari");
     const std::vector<ConversationFrame> frames = conversation();
     for (size_t i = 0; i < frames.size(); ++i) {
         std::vector<PcapngTestOption> options{builder.u32Option(kFlagsOption, kOutbound)};
@@ -127,9 +132,9 @@ Bytes pktapFrame(const Bytes& ethernet, int32_t pid, const std::string& command,
     header.u32(0);
     header.u32(static_cast<uint32_t>(pid));
     header.append(command + std::string(20 - command.size(), '\0'));
-    header.u32(0);   // service class
-    header.u16(6);   // interface type
-    header.u16(0);   // interface unit
+    header.u32(0);  // service class
+    header.u16(6);  // interface type
+    header.u16(0);  // interface unit
     header.u32(static_cast<uint32_t>(pid));
     header.append(command + std::string(20 - command.size(), '\0'));
     Bytes frame = header.bytes();
@@ -191,7 +196,7 @@ TEST_CASE("ptcpdump's comments give each packet its process, read once per proce
     CHECK(curl.parentPid == 4000);
     CHECK(curl.parentCommand == "/bin/bash");
     CHECK(packets[0].direction == PacketDirection::Outbound);
-    CHECK(addresses[5] == addresses[0]);  // the same comments: the same process, not another copy
+    CHECK(addresses[5] == addresses[0]);         // the same comments: the same process, not another copy
     CHECK(packets[3].comment == "the request");  // a user's comment stays the packet's comment
     CHECK(packets[3].process == curl);
     CHECK_FALSE(packets[2].process);  // "PID: soon" is no pid: not ptcpdump's, only a comment
@@ -308,8 +313,8 @@ TEST_CASE("bad process information blocks are said when a packet names them, and
     // A bad block is said once for the reader: block 0, named by frame 4 after block 2, shares the line.
     REQUIRE(reasons.size() == 4);
     CHECK(reasons[0] == "packet names process information block 2 (at offset " + std::to_string(cutOptionBlock) +
-                           "), which has an option that runs past its end (what comes before it is used) (reported "
-                           "once)");
+                            "), which has an option that runs past its end (what comes before it is used) (reported "
+                            "once)");
     CHECK_THAT(reasons[1], Catch::StartsWith("packet names process information block 7, but the section holds 3"));
     CHECK_THAT(reasons[2], Catch::StartsWith("process information block index option of 2 bytes, not 4"));
     CHECK_THAT(reasons[3], Catch::StartsWith("file ends " + std::to_string(cutShortLength - 6) +
@@ -332,8 +337,8 @@ TEST_CASE("a block too short for a pid is said when a packet names it", "[proces
     REQUIRE(reader->warnings().size() == 1);
     CHECK(reader->warnings()[0].offset == shortBlock + 12);
     CHECK(reader->warnings()[0].reason == "packet names process information block 0 (at offset " +
-                                             std::to_string(shortBlock) +
-                                             "), which is too short (12 bytes) to hold a process id (reported once)");
+                                              std::to_string(shortBlock) +
+                                              "), which is too short (12 bytes) to hold a process id (reported once)");
 }
 
 TEST_CASE("pktap frames give their process and are analysed as the frame inside", "[process]") {
