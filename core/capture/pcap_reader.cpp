@@ -116,6 +116,9 @@ bool PcapReader::next(RawPacket& packet) {
     packet.recordOffset = recordOffset;
     packet.data = record + recordHeaderBytes_;
     packet.comment = {};
+    packet.process = nullptr;
+    packet.direction = PacketDirection::Unknown;
+    readPktapProcess(packet);
     source_.consume(recordHeaderBytes_ + capturedLength);
     return true;
 }

@@ -17,8 +17,15 @@ struct PcapngOption {
 namespace pcapngopt {
 inline constexpr uint16_t kEndOfOptions = 0;
 inline constexpr uint16_t kComment = 1;
+inline constexpr uint16_t kPacketFlags = 2;  ///< epb_flags: bits 0-1 the direction (1 inbound, 2 outbound)
 inline constexpr uint16_t kInterfaceTsresol = 9;
 inline constexpr uint16_t kInterfaceTsoffset = 14;
+// Apple's process information (libpcap's pcap-ng.h on macOS; Wireshark's wiretap/pcapng-darwin):
+// an enhanced packet block names its process by the index of a process information block.
+inline constexpr uint16_t kProcessName = 2;                ///< pib: the process name
+inline constexpr uint16_t kProcessUuid = 4;                ///< pib: the process UUID, 16 bytes
+inline constexpr uint16_t kPacketProcessIndex = 0x8001;    ///< epb: 32-bit index of its process information block
+inline constexpr uint16_t kPacketEffectiveIndex = 0x8003;  ///< epb: the block of the effective process
 }  // namespace pcapngopt
 
 /// Walks the options area at the end of a pcapng block (code, length, value padded to 4 bytes),

@@ -7,6 +7,7 @@
 
 #include "capture/file_byte_order.hpp"
 #include "capture/pcapng_options.hpp"
+#include "capture/ptcpdump_comment.hpp"
 #include "text/valid_utf8.hpp"
 
 namespace tcpscope {
@@ -19,6 +20,7 @@ constexpr uint32_t kInterfaceDescription = 0x00000001;
 constexpr uint32_t kObsoletePacket = 0x00000002;
 constexpr uint32_t kSimplePacket = 0x00000003;
 constexpr uint32_t kEnhancedPacket = 0x00000006;
+constexpr uint32_t kProcessInformation = 0x80000001;  // Apple's (Wireshark: BLOCK_TYPE_LEGACY_DPIB)
 }  // namespace blocktype
 
 constexpr uint32_t kByteOrderMagic = 0x1a2b3c4d;
@@ -28,9 +30,13 @@ constexpr size_t kSectionHeaderFixedBytes = 16;
 constexpr size_t kInterfaceFixedBytes = 8;
 constexpr size_t kPacketFixedBytes = 20;  // enhanced and obsolete packet blocks alike
 constexpr size_t kSimplePacketFixedBytes = 4;
+constexpr size_t kProcessFixedBytes = 4;  // the process id
+constexpr size_t kUuidBytes = 16;
 // Limits on what a file can make us keep; each is far above anything a capture tool writes.
 constexpr size_t kMaxInterfaces = 65536;
 constexpr size_t kMaxSectionComments = 100;
+constexpr size_t kMaxProcessBlocks = 65536;
+constexpr size_t kMaxProcessComments = 16;  // per packet; ptcpdump writes up to 6
 constexpr uint32_t kSupportedMajorVersion = 1;
 
 size_t padded4(size_t length) { return (length + 3) & ~size_t{3}; }
@@ -163,6 +169,9 @@ bool PcapngReader::next(RawPacket& packet) {
         case blocktype::kObsoletePacket:
             produced = readObsoletePacket(block, packet);
             break;
+        case blocktype::kProcessInformation:
+            addProcessBlock(block);
+            break;
         default:
             break;  // name resolution, statistics, secrets, custom and unknown blocks hold no packets
         }
@@ -188,6 +197,8 @@ bool PcapngReader::startSection(const Block& block) {
         return false;
     }
     interfaces_.clear();
+    processBlocks_.clear();  // packets name the process blocks of their own section
+    ++section_;
     PcapngOptionReader options(block.body + kSectionHeaderFixedBytes, block.bodyLength - kSectionHeaderFixedBytes,
                                swapped_);
     PcapngOption option;
@@ -285,7 +296,8 @@ bool PcapngReader::fillPacket(const Block& block, uint32_t interfaceId, uint64_t
     packet.interfaceId = interfaceId;
     packet.recordOffset = block.offset;
     packet.data = data;
-    packet.comment = findComment(data + dataBytes, dataSpace - dataBytes);
+    readPacketOptions(block, data + dataBytes, dataSpace - dataBytes, packet);
+    readPktapProcess(packet);
     return true;
 }
 
@@ -315,29 +327,166 @@ bool PcapngReader::readSimplePacket(const Block& block, RawPacket& packet) {
     packet.recordOffset = block.offset;
     packet.data = block.body + kSimplePacketFixedBytes;
     packet.comment = {};
+    packet.process = nullptr;
+    packet.direction = PacketDirection::Unknown;
+    readPktapProcess(packet);
     return true;
 }
 
-std::string_view PcapngReader::findComment(const uint8_t* options, size_t length) {
+void PcapngReader::readPacketOptions(const Block& block, const uint8_t* options, size_t length,
+                                     RawPacket& packet) {
+    packet.comment = {};
+    packet.process = nullptr;
+    packet.direction = PacketDirection::Unknown;
     if (length == 0) {
-        return {};
+        return;
     }
+    processComments_.clear();
+    std::optional<uint32_t> processIndex;
+    std::optional<uint32_t> effectiveIndex;
+    bool commentSeen = false;
     PcapngOptionReader reader(options, length, swapped_);
     PcapngOption option;
     while (reader.next(option)) {
-        if (option.code == pcapngopt::kComment) {
+        switch (option.code) {
+        case pcapngopt::kComment: {
             const std::string_view text = optionText(option);
-            if (isValidUtf8(text)) {
-                return text;
+            if (!commentSeen) {  // the first one is the packet's comment
+                commentSeen = true;
+                if (isValidUtf8(text)) {
+                    packet.comment = text;
+                } else {
+                    repairedComment_ = validUtf8(text);
+                    packet.comment = repairedComment_;
+                }
             }
-            repairedComment_ = validUtf8(text);
-            return repairedComment_;
+            if (processComments_.size() < kMaxProcessComments && looksLikePtcpdumpComment(text)) {
+                processComments_.push_back(text);
+            }
+            break;
+        }
+        case pcapngopt::kPacketFlags:
+            if (option.length == 4) {
+                const uint32_t direction = byteorder::load32(option.value, swapped_) & 0x3;
+                packet.direction = direction == 1   ? PacketDirection::Inbound
+                                   : direction == 2 ? PacketDirection::Outbound
+                                                    : PacketDirection::Unknown;
+            }
+            break;
+        case pcapngopt::kPacketProcessIndex:
+        case pcapngopt::kPacketEffectiveIndex:
+            if (option.length != 4) {
+                warnOnce(warnedProcessIndexLength_, block.offset,
+                         fmt::format("process information block index option of {}, not 4; the packet's process is "
+                                     "unknown",
+                                     bytesText(option.length)));
+                break;
+            }
+            (option.code == pcapngopt::kPacketProcessIndex ? processIndex : effectiveIndex) =
+                byteorder::load32(option.value, swapped_);
+            break;
+        default:
+            break;
         }
     }
     if (reader.malformed()) {
-        warnOnce(warnedMalformedOption_, source_.offset(), "option runs past the end of its block");
+        warnOnce(warnedMalformedOption_, block.offset, "option runs past the end of its block");
     }
-    return {};
+    if (!processComments_.empty()) {
+        packet.process = processOfComments(processComments_);
+    }
+    if (packet.process == nullptr && (processIndex || effectiveIndex)) {
+        packet.process = processOfBlocks(block, processIndex, effectiveIndex);
+    }
+}
+
+const PacketProcess* PcapngReader::processOfComments(const std::vector<std::string_view>& comments) {
+    processKey_.assign(1, 'c');  // keys of their own kind in the table
+    for (const std::string_view comment : comments) {
+        processKey_.append(comment);
+        processKey_.push_back('\0');
+    }
+    const PacketProcess* process = processes_.find(processKey_);
+    if (process == nullptr) {
+        PacketProcess read;
+        for (const std::string_view comment : comments) {
+            readPtcpdumpComment(comment, read);  // a comment that is not ptcpdump's adds nothing
+        }
+        process = processes_.add(processKey_, std::move(read));  // an unknown one too: read once
+    }
+    return process != nullptr && process->known() ? process : nullptr;
+}
+
+void PcapngReader::addProcessBlock(const Block& block) {
+    if (processBlocks_.size() >= kMaxProcessBlocks) {
+        warnOnce(warnedTooManyProcessBlocks_, block.offset,
+                 fmt::format("more than {} process information blocks in one section; further ones are ignored",
+                             kMaxProcessBlocks));
+        return;
+    }
+    ProcessBlock& kept = processBlocks_.emplace_back();
+    kept.offset = block.offset;
+    if (block.bodyLength < kProcessFixedBytes) {
+        kept.problem = fmt::format("is too short ({} bytes) to hold a process id", block.length);
+        return;
+    }
+    PacketProcess process;
+    if (const uint32_t pid = byteorder::load32(block.body, swapped_); pid != 0) {
+        process.pid = pid;
+    }
+    PcapngOptionReader options(block.body + kProcessFixedBytes, block.bodyLength - kProcessFixedBytes, swapped_);
+    PcapngOption option;
+    while (options.next(option)) {
+        if (option.code == pcapngopt::kProcessName) {
+            process.command = validUtf8(optionText(option));
+        } else if (option.code == pcapngopt::kProcessUuid && option.length == kUuidBytes) {
+            process.uuid.clear();
+            for (size_t i = 0; i < kUuidBytes; ++i) {
+                process.uuid += fmt::format("{:02x}", option.value[i]);
+            }
+        }
+    }
+    if (options.malformed()) {
+        kept.problem = "has an option that runs past its end (what comes before it is used)";
+    }
+    kept.process = std::move(process);
+}
+
+const PacketProcess* PcapngReader::processOfBlocks(const Block& block, std::optional<uint32_t> index,
+                                                   std::optional<uint32_t> effectiveIndex) {
+    if (!index) {
+        index = effectiveIndex;  // only the effective process is named: it is the packet's
+    }
+    if (*index >= processBlocks_.size() || (effectiveIndex && *effectiveIndex >= processBlocks_.size())) {
+        warnOnce(warnedProcessIndex_, block.offset,
+                 fmt::format("packet names process information block {}, but the section holds {} before it; the "
+                             "packet's process is unknown",
+                             std::max(*index, effectiveIndex.value_or(0)), processBlocks_.size()));
+        return nullptr;
+    }
+    const uint32_t effective = effectiveIndex.value_or(*index);
+    for (const uint32_t named : {*index, effective}) {
+        if (const ProcessBlock& namedBlock = processBlocks_[named]; !namedBlock.problem.empty() && !warnedProcessBlock_) {
+            warnOnce(warnedProcessBlock_, block.offset,
+                     fmt::format("packet names process information block {} (at offset {}), which {}", named,
+                                 namedBlock.offset, namedBlock.problem));
+        }
+    }
+    processKey_.assign(1, 'b');  // keys of their own kind in the table
+    for (const uint32_t value : {section_, *index, effective}) {
+        processKey_.append(reinterpret_cast<const char*>(&value), sizeof value);
+    }
+    const PacketProcess* process = processes_.find(processKey_);
+    if (process == nullptr) {
+        PacketProcess built = processBlocks_[*index].process.value_or(PacketProcess{});
+        const std::optional<PacketProcess>& onBehalfOf = processBlocks_[effective].process;
+        if (effective != *index && onBehalfOf && onBehalfOf->pid != built.pid) {
+            built.effectivePid = onBehalfOf->pid;
+            built.effectiveCommand = onBehalfOf->command;
+        }
+        process = processes_.add(processKey_, std::move(built));
+    }
+    return process != nullptr && process->known() ? process : nullptr;
 }
 
 }  // namespace tcpscope

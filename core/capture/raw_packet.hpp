@@ -2,6 +2,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "capture/packet_process.hpp"
+
 namespace tcpscope {
 
 /// LINKTYPE_* values (pcap and pcapng link-layer header types) that the decoder understands.
@@ -13,6 +15,7 @@ inline constexpr uint32_t kLoop = 108;      ///< OpenBSD loopback, AF_ value in 
 inline constexpr uint32_t kLinuxSll = 113;  ///< Linux cooked capture v1
 inline constexpr uint32_t kIpv4 = 228;
 inline constexpr uint32_t kIpv6 = 229;
+inline constexpr uint32_t kPktap = 258;      ///< Apple pktap: a header with the process, then a frame of its own DLT
 inline constexpr uint32_t kLinuxSll2 = 276; ///< Linux cooked capture v2 (tcpdump -i any)
 }  // namespace linktype
 
@@ -28,6 +31,11 @@ struct RawPacket {
     uint64_t recordOffset = 0;    ///< byte offset of the record in the (decompressed) capture stream
     const uint8_t* data = nullptr;
     std::string_view comment;  ///< pcapng opt_comment of the packet (valid UTF-8), empty if none
+    /// The process that sent (outbound) or received (inbound) the frame where the file says so
+    /// (ptcpdump's comments, a process information block, a pktap header), or null. Owned by the
+    /// reader: valid while it lives.
+    const PacketProcess* process = nullptr;
+    PacketDirection direction = PacketDirection::Unknown;  ///< pcapng epb_flags, pktap pth_flags
 };
 
 }  // namespace tcpscope

@@ -6,6 +6,8 @@
 
 #include "capture/byte_source.hpp"
 #include "capture/capture_reader.hpp"
+#include "capture/packet_process_table.hpp"
+#include "capture/pktap_header.hpp"
 
 namespace tcpscope {
 
@@ -61,8 +63,31 @@ protected:
         return epochNs < WideNs{origin_.epochSeconds} * 1'000'000'000 ? -kPacketTimeReachNs : kPacketTimeReachNs;
     }
 
+    /// For a pktap frame (LINKTYPE_PKTAP) whose process the file did not give otherwise: the process
+    /// and direction of its header.
+    void readPktapProcess(RawPacket& packet) {
+        if (packet.linkType != linktype::kPktap || packet.process != nullptr) {
+            return;
+        }
+        const std::optional<PktapHeader> header = readPktapHeader(packet.data, packet.capturedLength);
+        if (!header) {
+            return;  // the link decoder counts the frame as malformed or truncated
+        }
+        if (packet.direction == PacketDirection::Unknown) {
+            packet.direction = header->direction;
+        }
+        pktapProcessKey(*header, processKey_);
+        const PacketProcess* process = processes_.find(processKey_);
+        if (process == nullptr) {
+            process = processes_.add(processKey_, pktapProcess(*header));  // an unknown one too: read once
+        }
+        packet.process = process != nullptr && process->known() ? process : nullptr;
+    }
+
     ByteSource source_;
     CaptureFormat format_;
+    PacketProcessTable processes_;  ///< the processes of the file's packets (RawPacket::process)
+    std::string processKey_;        ///< reused: what a packet's process is found under in processes_
     std::optional<CutShort> cutShort_;
     TimeOrigin origin_;
     bool originChosen_ = false;

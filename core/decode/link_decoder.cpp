@@ -1,5 +1,8 @@
 #include "decode/link_decoder.hpp"
 
+#include <optional>
+
+#include "capture/pktap_header.hpp"
 #include "capture/raw_packet.hpp"
 #include "decode/byte_order.hpp"
 
@@ -144,6 +147,29 @@ LinkLayer decodeEtherType(const uint8_t* frame, uint32_t capturedLength, uint16_
     return status(LinkStatus::Malformed);
 }
 
+namespace {
+
+// Apple's pktap: its header (with the process) then a frame of the link type it names.
+LinkLayer pktap(const FrameView& view) {
+    const uint32_t capturedLength = view.capturedLength;
+    if (capturedLength < PktapHeader::kMinBytes) {
+        return status(LinkStatus::Truncated);
+    }
+    const std::optional<PktapHeader> header = readPktapHeader(view.data, capturedLength);
+    if (!header || header->innerLinkType == linktype::kPktap) {
+        return status(LinkStatus::Malformed);
+    }
+    const FrameView inner{view.data + header->length, capturedLength - header->length,
+                          view.wireLength > header->length ? view.wireLength - header->length : 0};
+    LinkLayer layer = decodeLink(inner, header->innerLinkType);
+    if (layer.status == LinkStatus::Ip) {
+        layer.networkOffset += header->length;
+    }
+    return layer;
+}
+
+}  // namespace
+
 LinkLayer decodeLink(const FrameView& view, uint32_t linkType) {
     const uint8_t* frame = view.data;
     const uint32_t capturedLength = view.capturedLength;
@@ -176,6 +202,8 @@ LinkLayer decodeLink(const FrameView& view, uint32_t linkType) {
         return ip(4, 0);
     case linktype::kIpv6:
         return ip(6, 0);
+    case linktype::kPktap:
+        return pktap(view);
     default:
         return status(LinkStatus::Unsupported);
     }

@@ -38,7 +38,8 @@ inline constexpr uint16_t kMplsMulticast = 0x8848;
 /// Decodes the link header of `frame` (`capturedLength` bytes) for `linkType` (a LINKTYPE_ value).
 /// Supported: EN10MB (802.1Q / 802.1ad / QinQ tags, PPPoE session, MPLS), NULL and LOOP (either byte
 /// order; AF_INET 2, AF_INET6 10/24/28/30), LINUX_SLL, LINUX_SLL2, RAW (101 and the historical DLT_RAW
-/// values 12 and 14), IPV4 and IPV6. Never reads past the captured bytes.
+/// values 12 and 14), IPV4, IPV6, and Apple's PKTAP (its header, then any of these). Never reads
+/// past the captured bytes.
 LinkLayer decodeLink(const FrameView& frame, uint32_t linkType);
 
 /// Follows an Ethernet type whose payload starts at `payloadOffset`: VLAN tags, PPPoE, MPLS, then IP.

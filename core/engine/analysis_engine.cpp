@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "capture/ptcpdump_comment.hpp"
 #include "decode/packet_decoder.hpp"
 
 namespace tcpscope {
@@ -24,6 +25,15 @@ namespace {
 
 // A step back in time of at least this much counts in FrameCounters::timeBackwards.
 constexpr int64_t kBackwardStepNs = 1'000'000;
+
+// The comment of `packet` that is kept with its frame: none when it is ptcpdump's account of the
+// packet's process (on every packet of such a capture), which the process keeps once instead.
+std::string_view keptComment(const RawPacket& packet) {
+    if (packet.comment.empty() || (packet.process != nullptr && looksLikePtcpdumpComment(packet.comment))) {
+        return {};
+    }
+    return packet.comment;
+}
 
 }  // namespace
 
@@ -105,11 +115,13 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fi
 
 [[gnu::always_inline]] inline void AnalysisEngine::analyse(DecodeStatus status, const TcpSegment& segment,
                                                            const TupleRef& tuple, int64_t tsNs, uint64_t recordOffset,
-                                                           uint32_t fileIndex, uint32_t frame) {
+                                                           uint32_t fileIndex, uint32_t frame,
+                                                           const PacketProcess* process, PacketDirection direction) {
     TrackedSegment tracked;
     if (!trackSegment(status, segment, tuple, tsNs, recordOffset, fileIndex, frame, tracked)) {
         return;
     }
+    noteProcess(tracked, process, direction);
     if (!observers_.empty()) {
         const ConnectionSnapshot connection = ConnectionSnapshot::of(*tracked.connection);
         const SegmentEvent event{segment, connection, tracked.sender, frame, tsNs, tracked.analysis};
@@ -128,7 +140,7 @@ uint32_t AnalysisEngine::countFrame(int64_t tsNs, uint32_t linkType, uint32_t fi
 }
 
 void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
-    const uint32_t frame = countFrame(packet.tsNs, packet.linkType, fileIndex, packet.comment);
+    const uint32_t frame = countFrame(packet.tsNs, packet.linkType, fileIndex, keptComment(packet));
     if (filter_ && !filter_->matches(packet)) {
         ++counters_.filteredOut;
         return;
@@ -141,7 +153,8 @@ void AnalysisEngine::push(const RawPacket& packet, uint32_t fileIndex) {
     if (status == DecodeStatus::Tcp) {
         tuple = tuples_.number(segment.source, segment.destination);
     }
-    analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame);
+    analyse(status, segment, tuple, packet.tsNs, packet.recordOffset, fileIndex, frame, packet.process,
+            packet.direction);
     tellIcmp(status, segment, tooBig, unreachable, frame, packet.tsNs);
 }
 
@@ -170,7 +183,9 @@ void AnalysisEngine::decode(const RawPacket& packet, uint32_t fileIndex, Prepare
     frame.recordOffset = packet.recordOffset;
     frame.linkType = packet.linkType;
     frame.fileIndex = fileIndex;
-    frame.comment.assign(packet.comment);
+    frame.comment.assign(keptComment(packet));
+    frame.process = packet.process;
+    frame.direction = packet.direction;
     frame.status = decodePacket(packet, frame.segment, &frame.tooBig, &frame.unreachable);
 }
 
@@ -200,7 +215,7 @@ void AnalysisEngine::numberTuples(std::span<PreparedFrame> frames) {
 void AnalysisEngine::pushPrepared(const PreparedFrame& prepared) {
     const uint32_t frame = countFrame(prepared.tsNs, prepared.linkType, prepared.fileIndex, prepared.comment);
     analyse(prepared.status, prepared.segment, prepared.tuple, prepared.tsNs, prepared.recordOffset,
-            prepared.fileIndex, frame);
+            prepared.fileIndex, frame, prepared.process, prepared.direction);
     tellIcmp(prepared.status, prepared.segment, prepared.tooBig, prepared.unreachable, frame, prepared.tsNs);
 }
 
@@ -225,6 +240,7 @@ void AnalysisEngine::trackRun(std::span<PreparedFrame> frames, std::span<Tracked
                                     prepared.recordOffset, prepared.fileIndex, frame, segment);
         result.frame = frame;  // an ICMP message's too, for notify()
         if (result.isTcp) {
+            noteProcess(segment, prepared.process, prepared.direction);
             result.connection.take(*segment.connection);
             result.analysis = segment.analysis;
             result.sender = segment.sender;

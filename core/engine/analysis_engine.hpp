@@ -14,6 +14,7 @@
 #include "capture/raw_packet.hpp"
 #include "capture/time_origin.hpp"
 #include "decode/decoded_packet.hpp"
+#include "engine/connection_processes.hpp"
 #include "engine/duplicate_frames.hpp"
 #include "engine/segment_observer.hpp"
 #include "tcp/packet_index.hpp"
@@ -77,6 +78,8 @@ struct PreparedFrame {
     DestinationUnreachable unreachable;  ///< valid when status is Unreachable
     TupleRef tuple;       ///< the segment's tuple, numbered when status is Tcp
     std::string comment;  ///< pcapng packet comment, usually empty
+    const PacketProcess* process = nullptr;  ///< RawPacket::process (owned by the reader)
+    PacketDirection direction = PacketDirection::Unknown;
 };
 
 /// A pcapng packet comment (opt_comment) and where its frame is.
@@ -186,6 +189,8 @@ public:
     [[nodiscard]] const std::vector<PacketComment>& packetComments() const { return comments_; }
     /// The comment of `frame`, or an empty view.
     [[nodiscard]] std::string_view commentOf(uint32_t frame) const;
+    /// The processes of the connections' ends, where the capture files name their packets' processes.
+    [[nodiscard]] const ConnectionProcesses& processes() const { return processes_; }
 
 private:
     // The bookkeeping of every frame pushed; returns its frame number.
@@ -196,7 +201,17 @@ private:
                       uint64_t recordOffset, uint32_t fileIndex, uint32_t frame, TrackedSegment& tracked);
     // The analysis of a decoded frame.
     void analyse(DecodeStatus status, const TcpSegment& segment, const TupleRef& tuple, int64_t tsNs,
-                 uint64_t recordOffset, uint32_t fileIndex, uint32_t frame);
+                 uint64_t recordOffset, uint32_t fileIndex, uint32_t frame, const PacketProcess* process,
+                 PacketDirection direction);
+    // Gives a tracked segment's process to the end it belongs to: the sender of an outbound packet,
+    // the receiver of an inbound one (a packet of unknown direction names no end).
+    void noteProcess(const TrackedSegment& tracked, const PacketProcess* process, PacketDirection direction) {
+        if (process != nullptr && direction != PacketDirection::Unknown) {
+            processes_.note(tracked.connection->id,
+                            direction == PacketDirection::Outbound ? tracked.sender : otherSide(tracked.sender),
+                            process);
+        }
+    }
     // Hands a "too big" message (quoting `quoted`) to the observers.
     void tellPacketTooBig(const TcpSegment& quoted, const PacketTooBig& message, uint32_t frame, int64_t tsNs);
     // Hands an ICMP message about a TCP segment (PacketTooBig, Unreachable) of a frame to the observers.
@@ -216,6 +231,7 @@ private:
     std::vector<uint32_t> backwardFrames_;
     std::vector<SegmentObserver*> observers_;
     std::vector<PacketComment> comments_;
+    ConnectionProcesses processes_;
     TimeOrigin timeOrigin_;
     int64_t firstTsNs_ = 0;
     int64_t lastTsNs_ = 0;

@@ -21,6 +21,7 @@
 #include "report/finding_summary.hpp"
 #include "report/json_report_writer.hpp"
 #include "report/placement_json.hpp"
+#include "report/process_json.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_json.hpp"
 
@@ -179,7 +180,8 @@ void writeEndpointField(JsonStreamWriter& out, std::string_view name, const Endp
 }
 
 void writeFlow(JsonStreamWriter& out, const Connection& connection, TimeOrigin origin,
-               const std::vector<std::pair<std::string_view, double>>& timeLostMs, const StraceAlignment* alignment) {
+               const std::vector<std::pair<std::string_view, double>>& timeLostMs, const StraceAlignment* alignment,
+               const ConnectionProcesses& processes) {
     const DirectionSummary& client = connection.from(Side::Client);
     const DirectionSummary& server = connection.from(Side::Server);
     const int64_t rttNs = connection.handshakeRttNs();
@@ -216,6 +218,7 @@ void writeFlow(JsonStreamWriter& out, const Connection& connection, TimeOrigin o
         out.field("since_earlier_ms", milliseconds(connection.reuseGapNs));
         out.endObject();
     }
+    writeFlowProcessesJson(out, processes, connection.id);
     if (alignment != nullptr) {
         if (const Json calls = flowSyscallsJson(*alignment, connection.id); !calls.is_null()) {
             out.field("syscalls", calls);
@@ -270,7 +273,8 @@ void writeFlowRange(JsonStreamWriter& out, const CaptureAnalysis& analysis, cons
     const ConnectionStore& connections = analysis.engine->connections();
     TimeLostCursor timeLost(analysis.findings, findingOrder, static_cast<uint32_t>(begin));
     for (size_t i = begin; i < end; ++i) {
-        writeFlow(out, connections[i], analysis.engine->timeOrigin(), timeLost.of(connections[i].id), alignment);
+        writeFlow(out, connections[i], analysis.engine->timeOrigin(), timeLost.of(connections[i].id), alignment,
+                  analysis.engine->processes());
     }
 }
 

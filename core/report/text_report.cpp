@@ -7,6 +7,7 @@
 
 #include "decode/packet_decoder.hpp"
 #include "present/cut_short.hpp"
+#include "present/process_label.hpp"
 #include "present/repeated_problems.hpp"
 #include "present/value_format.hpp"
 #include "report/finding_groups.hpp"
@@ -119,6 +120,10 @@ void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis) {
             notes += fmt::format("reuses tuple of #{} ({} {:.1f} ms before); ", connection.reusedFrom,
                                  connection.reusedEarlierClosed ? "closed" : "last seen",
                                  milliseconds(connection.reuseGapNs));
+        }
+        if (const std::string processes = connectionProcessesLabel(analysis.engine->processes(), connection.id);
+            !processes.empty()) {
+            notes += "process: " + processes + "; ";
         }
         if (!notes.empty()) {
             notes.resize(notes.size() - 2);

@@ -4,6 +4,7 @@
 #include <compare>
 
 #include "models/duration_text.hpp"
+#include "present/process_label.hpp"
 
 namespace tcpscope::ui {
 
@@ -75,7 +76,23 @@ int ConnectionsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() || !results_ ? 0 : static_cast<int>(results_->connections().size());
 }
 
-int ConnectionsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ConnectionsModel::columnCount(const QModelIndex& parent) const {
+    if (parent.isValid()) {
+        return 0;
+    }
+    return hasProcesses() ? ColumnCount + 1 : ColumnCount;
+}
+
+bool ConnectionsModel::hasProcesses() const {
+    return results_ && results_->analysis() != nullptr && !results_->analysis()->engine->processes().empty();
+}
+
+QString ConnectionsModel::processText(const Connection& connection) const {
+    if (!hasProcesses()) {
+        return {};
+    }
+    return QString::fromStdString(connectionProcessesLabel(results_->analysis()->engine->processes(), connection.id));
+}
 
 QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !results_) {
@@ -125,6 +142,7 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
         case RttColumn: return handshakeText(c);
         case TimeLostColumn: return lostMs > 0 ? durationText(lostMs) : QStringLiteral("-");
         case FindingsColumn: return results_->connectionFindings().kinds[c.id];
+        case ProcessColumn: return processText(c);
         default: return {};
     }
 }
@@ -146,6 +164,7 @@ bool ConnectionsModel::rowLessThan(int column, int left, int right) const {
         case RttColumn: return handshakeSortMs(a) < handshakeSortMs(b);
         case TimeLostColumn: return timeLostMs(findings, a) < timeLostMs(findings, b);
         case FindingsColumn: return findings.kinds[a.id] < findings.kinds[b.id];
+        case ProcessColumn: return processText(a) < processText(b);
         default: return false;
     }
 }
@@ -186,8 +205,8 @@ QVariant ConnectionsModel::headerData(int section, Qt::Orientation orientation, 
         return {};
     }
     static const char* const names[] = {"#",           "Client",   "Server",  "State",     "Closed by", "Packets c/s",
-                                        "Bytes c/s",   "Duration", "Handshake", "Time lost", "Findings"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+                                        "Bytes c/s",   "Duration", "Handshake", "Time lost", "Findings", "Process"};
+    return section >= 0 && section < columnCount() ? tr(names[section]) : QVariant();
 }
 
 ConnectionsFilter::ConnectionsFilter(QObject* parent) : QSortFilterProxyModel(parent) {
@@ -227,7 +246,8 @@ bool ConnectionsFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
     }
     QString haystack;
     for (int column : {ConnectionsModel::IdColumn, ConnectionsModel::ClientColumn, ConnectionsModel::ServerColumn,
-                       ConnectionsModel::StateColumn, ConnectionsModel::CloserColumn, ConnectionsModel::FindingsColumn}) {
+                       ConnectionsModel::StateColumn, ConnectionsModel::CloserColumn, ConnectionsModel::FindingsColumn,
+                       ConnectionsModel::ProcessColumn}) {
         haystack += sourceModel()->index(sourceRow, column, sourceParent).data().toString() + QLatin1Char(' ');
     }
     for (const QString& word : words_) {

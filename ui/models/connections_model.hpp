@@ -9,7 +9,8 @@
 namespace tcpscope::ui {
 
 /// One row per connection generation: endpoints, state, who closed, packets, bytes, duration,
-/// handshake RTT, time lost and the kinds of its findings. Sorting uses the raw values. Taking a
+/// handshake RTT, time lost, the kinds of its findings, and the processes of its ends where the capture
+/// names them. Sorting uses the raw values. Taking a
 /// snapshot is constant time: what the rows derive from the findings comes with the snapshot.
 class ConnectionsModel : public QAbstractTableModel {
     Q_OBJECT
@@ -27,7 +28,9 @@ public:
         RttColumn,
         TimeLostColumn,
         FindingsColumn,
-        ColumnCount
+        ColumnCount,
+        /// Only when the capture names the process of some connection end (hasProcesses()).
+        ProcessColumn = ColumnCount
     };
     /// Role giving the value to sort by (numbers as numbers).
     static constexpr int SortRole = Qt::UserRole + 1;
@@ -44,6 +47,8 @@ public:
     [[nodiscard]] QModelIndex indexOfConnection(uint32_t id) const;
     /// Rows from the last connection to the first (false: in the table's order, by number).
     void setReversed(bool reversed);
+    /// True if the capture names the process of some connection end: then ProcessColumn is shown.
+    [[nodiscard]] bool hasProcesses() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -52,6 +57,7 @@ public:
 
 private:
     [[nodiscard]] const Connection& connectionAt(int row) const;
+    [[nodiscard]] QString processText(const Connection& connection) const;
     // A row's position in the table, or a position's row: the same, or mirrored when reversed.
     [[nodiscard]] int mirrored(int rowOrPosition) const;
 

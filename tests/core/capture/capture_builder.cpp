@@ -86,6 +86,46 @@ void endOfOptions(ByteWriter& writer) { writer.u32(0); }
 
 }  // namespace
 
+PcapngBuilder& PcapngBuilder::enhancedPacket(uint32_t interfaceId, uint64_t timestamp, const Bytes& data,
+                                             const std::vector<PcapngTestOption>& options) {
+    ByteWriter body(bigEndian_);
+    body.u32(interfaceId);
+    body.u32(static_cast<uint32_t>(timestamp >> 32));
+    body.u32(static_cast<uint32_t>(timestamp));
+    body.u32(static_cast<uint32_t>(data.size()));
+    body.u32(static_cast<uint32_t>(data.size()));
+    body.append(data);
+    body.pad4();
+    for (const PcapngTestOption& each : options) {
+        option(body, each.code, each.value);
+    }
+    if (!options.empty()) {
+        endOfOptions(body);
+    }
+    return block(6, body.bytes());
+}
+
+PcapngTestOption PcapngBuilder::u32Option(uint16_t code, uint32_t value) const {
+    ByteWriter writer(bigEndian_);
+    writer.u32(value);
+    return {code, writer.bytes()};
+}
+
+PcapngBuilder& PcapngBuilder::processInformation(uint32_t pid, const std::string& name, const Bytes& uuid) {
+    ByteWriter body(bigEndian_);
+    body.u32(pid);
+    if (!name.empty()) {
+        option(body, 2, Bytes(name.begin(), name.end()));
+    }
+    if (!uuid.empty()) {
+        option(body, 4, uuid);
+    }
+    if (!name.empty() || !uuid.empty()) {
+        endOfOptions(body);
+    }
+    return block(0x80000001, body.bytes());
+}
+
 PcapngBuilder& PcapngBuilder::block(uint32_t type, const Bytes& body) {
     ByteWriter writer(bigEndian_);
     const auto length = static_cast<uint32_t>(12 + ((body.size() + 3) & ~size_t{3}));
@@ -349,6 +389,10 @@ std::vector<PacketCopy> readAll(CaptureReader& reader) {
         copy.recordOffset = packet.recordOffset;
         copy.data.assign(packet.data, packet.data + packet.capturedLength);
         copy.comment = std::string(packet.comment);
+        if (packet.process != nullptr) {
+            copy.process = *packet.process;
+        }
+        copy.direction = packet.direction;
         packets.push_back(std::move(copy));
     }
     return packets;

@@ -60,6 +60,15 @@ private:
     ByteWriter writer_;
 };
 
+/// One option of a pcapng block: its code and value (the builder pads it).
+struct PcapngTestOption {
+    uint16_t code = 0;
+    Bytes value;
+
+    /// An opt_comment.
+    static PcapngTestOption comment(const std::string& text) { return {1, Bytes(text.begin(), text.end())}; }
+};
+
 /// A pcapng file built block by block. The byte order follows the last section header.
 class PcapngBuilder {
 public:
@@ -70,6 +79,14 @@ public:
                                         std::optional<int64_t> tsoffset = {});
     PcapngBuilder& enhancedPacket(uint32_t interfaceId, uint64_t timestamp, const Bytes& data,
                                   uint32_t originalLength = 0, const std::string& comment = {});
+    /// An enhanced packet block with any options (each in the section's byte order as given: use
+    /// u32Option for numbers).
+    PcapngBuilder& enhancedPacket(uint32_t interfaceId, uint64_t timestamp, const Bytes& data,
+                                  const std::vector<PcapngTestOption>& options);
+    /// A 32-bit option value in the current byte order (epb_flags, a process block index).
+    [[nodiscard]] PcapngTestOption u32Option(uint16_t code, uint32_t value) const;
+    /// Apple's process information block (0x80000001): the pid, then a name and a 16-byte UUID if given.
+    PcapngBuilder& processInformation(uint32_t pid, const std::string& name = {}, const Bytes& uuid = {});
     PcapngBuilder& simplePacket(const Bytes& data, uint32_t originalLength = 0);
     PcapngBuilder& obsoletePacket(uint16_t interfaceId, uint64_t timestamp, const Bytes& data,
                                   uint32_t originalLength = 0, const std::string& comment = {});
@@ -112,6 +129,8 @@ struct PacketCopy {
     uint64_t recordOffset = 0;
     Bytes data;
     std::string comment;
+    std::optional<PacketProcess> process;
+    PacketDirection direction = PacketDirection::Unknown;
     bool operator==(const PacketCopy&) const = default;
 };
 

@@ -1,16 +1,21 @@
 // The connections table on real samples: a valid model (QAbstractItemModelTester), the time lost
 // and finding kinds of each row as the findings say, and every column of the filter sorting in
-// the order of the model's SortRole values (the filter compares raw values, not QVariants).
+// the order of the model's SortRole values (the filter compares raw values, not QVariants); the
+// Process column of a capture that names its packets' processes.
 #include <QAbstractItemModelTester>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "analysis/capture_analysis.hpp"
 #include "loading/analysis_results.hpp"
 #include "models/connections_model.hpp"
+#include "support/packet_builder.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;
@@ -130,4 +135,54 @@ TEST_CASE("connections filter sorts every column in the order of its raw values"
     for (int row = 0; row < filter.rowCount(); ++row) {
         CHECK(filter.index(row, ConnectionsModel::StateColumn).data().toString().contains(QStringLiteral("closed")));
     }
+}
+
+namespace {
+
+// A frame behind macOS's pktap header (xnu's struct pktap_header, 108 bytes, little-endian), sent
+// (outbound) by process `pid` named `command`.
+std::vector<uint8_t> pktapFrame(const std::vector<uint8_t>& ethernet, uint32_t pid, const std::string& command) {
+    std::vector<uint8_t> frame(108, 0);
+    const auto put32 = [&frame](size_t offset, uint32_t value) {
+        for (int i = 0; i < 4; ++i) {
+            frame[offset + static_cast<size_t>(i)] = static_cast<uint8_t>(value >> (8 * i));
+        }
+    };
+    put32(0, 108);                  // header length
+    put32(4, 1);                    // a packet follows
+    put32(8, linktype::kEthernet);  // its link type
+    put32(36, 0x2);                 // outbound
+    put32(52, pid);
+    std::copy(command.begin(), command.end(), frame.begin() + 56);
+    frame.insert(frame.end(), ethernet.begin(), ethernet.end());
+    return frame;
+}
+
+}  // namespace
+
+TEST_CASE("connections table shows a Process column only when the capture names processes", "[ui][model]") {
+    ConnectionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setResults(analysedSample("http-tw-reuse.pcap"));
+    CHECK(model.columnCount() == ConnectionsModel::ColumnCount);
+
+    test::SegmentSpec request;
+    request.flags = tcpflag::kSyn;
+    test::SegmentSpec answer;
+    std::swap(answer.source, answer.destination);
+    std::swap(answer.sourcePort, answer.destinationPort);
+    answer.flags = tcpflag::kSyn | tcpflag::kAck;
+    answer.ack = 1;
+    const std::filesystem::path path = test::uniqueTempPath("pktap-processes");
+    test::writePcapFile(path,
+                        {{pktapFrame(test::buildFrame(request), 4242, "curl"), 1'000'000'000, 258},
+                         {pktapFrame(test::buildFrame(answer), 80, "nginx"), 1'001'000'000, 258}},
+                        {.linkType = 258});
+    model.setResults(AnalysisResults::complete(analyzeCaptures({path.string()}, {})));
+    std::filesystem::remove(path);
+    REQUIRE(model.rowCount() == 1);
+    REQUIRE(model.columnCount() == ConnectionsModel::ColumnCount + 1);
+    CHECK(model.headerData(ConnectionsModel::ProcessColumn, Qt::Horizontal).toString() == QStringLiteral("Process"));
+    CHECK(model.index(0, ConnectionsModel::ProcessColumn).data().toString() ==
+          QStringLiteral("client curl (pid 4242), server nginx (pid 80)"));
 }
