@@ -23,23 +23,6 @@ const Connection& connectionAt(const CaptureAnalysis& analysis, uint32_t id) {
     return connections[id];
 }
 
-std::string analysisNames(AnalysisFlags flags) {
-    std::string names;
-    for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
-        const AnalysisFlag flag = analysisFlagAt(bitIndex);
-        // Wireshark sets "retransmission" beside its fast and spurious kinds; naming both is noise.
-        const bool implied = flag == AnalysisFlag::Retransmission && (has(flags, AnalysisFlag::FastRetransmission) ||
-                                                                      has(flags, AnalysisFlag::SpuriousRetransmission));
-        if (has(flags, flag) && !implied) {
-            if (!names.empty()) {
-                names += ", ";
-            }
-            names += analysisFlagName(flag);
-        }
-    }
-    return names;
-}
-
 double msBetween(int64_t startNs, int64_t endNs) {
     return static_cast<double>(endNs - startNs) / 1e6;
 }
@@ -389,7 +372,7 @@ bool SequenceDiagram::isPureAck(size_t arrow) const {
     return packet.payloadLength == 0 && (packet.tcpFlags & (tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst)) == 0;
 }
 
-std::string SequenceDiagram::arrowLabel(size_t arrow) const {
+std::string SequenceDiagram::arrowLabel(size_t arrow, FlagNaming naming) const {
     const IndexedPacket packet = packetOf(arrow);
     if (const CollisionArrow* collision = collisionArrowOf(arrow)) {
         // Its numbers are of the earlier connection's sequence space (or an ISN): they would read as
@@ -403,7 +386,7 @@ std::string SequenceDiagram::arrowLabel(size_t arrow) const {
         label += fmt::format(" ack={}", relative.ack);
     }
     label += fmt::format(" len={}", packet.payloadLength);
-    const std::string names = analysisNames(packet.analysis);
+    const std::string names = analysisFlagsText(packet.analysis, naming);
     if (!names.empty()) {
         label += fmt::format(" ({})", names);
     }

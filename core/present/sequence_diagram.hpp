@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "tcp/analysis_flag_words.hpp"
 
 namespace tcpscope {
 
@@ -98,9 +99,10 @@ public:
     /// What `arrow` is in a collision, or nullptr for an ordinary packet.
     [[nodiscard]] const CollisionArrow* collisionArrowOf(size_t arrow) const;
 
-    /// "[P.] seq=1 ack=1 len=128", with Wireshark's analysis flags in parentheses when set; a packet
-    /// of a collision says what it is: "[.] challenge ACK (ack for #3's sequence space)".
-    [[nodiscard]] std::string arrowLabel(size_t arrow) const;
+    /// "[P.] seq=1 ack=1 len=128", with Wireshark's analysis flags in parentheses when set (by their
+    /// field names, or in its words for a person: "(Previous segment not captured)"); a packet of a
+    /// collision says what it is: "[.] challenge ACK (ack for #3's sequence space)".
+    [[nodiscard]] std::string arrowLabel(size_t arrow, FlagNaming naming = FlagNaming::FieldNames) const;
     /// The label for narrow columns: "[.] ack=292" for a pure ACK, "[P.] seq=292 len=35" for data,
     /// "[.] challenge ACK" in a collision.
     [[nodiscard]] std::string arrowShortLabel(size_t arrow) const;

@@ -110,6 +110,7 @@ void mermaidBlock(std::vector<ReportBlock>& blocks, const CaptureAnalysis& analy
     MermaidOptions options;
     options.firstArrow = window.first;
     options.maxArrows = window.count;
+    options.flags = FlagNaming::Words;  // a person reads the report
     std::vector<DiagramSyscall> syscalls;  // the calls the picture draws beside the traced lifelines
     if (input.alignment != nullptr) {
         syscalls = diagramSyscalls(*input.alignment, diagram);

@@ -108,7 +108,7 @@ std::string mermaidSequence(const SequenceDiagram& diagram, const MermaidOptions
             }
         }
         text += fmt::format("    {}->>{}: {}\n", mermaidAlias(diagram, drawn.from), mermaidAlias(diagram, drawn.to),
-                            mermaidEscape(diagram.arrowLabel(arrow)));
+                            mermaidEscape(diagram.arrowLabel(arrow, options.flags)));
         // A stall's note follows the arrow that began the wait, over the side that waited.
         for (; stall != stalls.end() && stall->startArrow == arrow; ++stall) {
             text += fmt::format("    Note over {}: {}\n", mermaidAlias(diagram, stall->lifeline),

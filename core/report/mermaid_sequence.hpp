@@ -19,6 +19,7 @@ struct MermaidOptions {
     /// before them ("Note right of P: recvfrom 163 B, sendto 128 B, sendto 35 B").
     const std::vector<DiagramSyscall>* syscalls = nullptr;
     size_t maxCallsPerNote = 12;  ///< calls named in one note; the rest are counted ("+3 more")
+    FlagNaming flags = FlagNaming::FieldNames;  ///< the analysis flags on the arrows (the report: Words)
 };
 
 /// The Mermaid `sequenceDiagram` text of `diagram`: its participants, one arrow per packet with the

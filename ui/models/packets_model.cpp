@@ -5,43 +5,17 @@
 #include "capture_points/seen_at.hpp"
 #include "present/value_format.hpp"
 #include "series/connection_packets.hpp"
+#include "tcp/analysis_flag_words.hpp"
 
 namespace tcpscope::ui {
 
 QString analysisFlagTitle(AnalysisFlag flag) {
-    // Wireshark's words for them (its expert infos and Info column), not its field names.
-    switch (flag) {
-        case AnalysisFlag::Retransmission: return QObject::tr("Retransmission");
-        case AnalysisFlag::FastRetransmission: return QObject::tr("Fast retransmission");
-        case AnalysisFlag::SpuriousRetransmission: return QObject::tr("Spurious retransmission");
-        case AnalysisFlag::OutOfOrder: return QObject::tr("Out-of-order");
-        case AnalysisFlag::LostSegment: return QObject::tr("Previous segment not captured");
-        case AnalysisFlag::AckLostSegment: return QObject::tr("ACKed segment that wasn't captured");
-        case AnalysisFlag::DuplicateAck: return QObject::tr("Duplicate ACK");
-        case AnalysisFlag::ZeroWindow: return QObject::tr("Zero window");
-        case AnalysisFlag::ZeroWindowProbe: return QObject::tr("Zero window probe");
-        case AnalysisFlag::ZeroWindowProbeAck: return QObject::tr("Zero window probe ACK");
-        case AnalysisFlag::WindowFull: return QObject::tr("Window full");
-        case AnalysisFlag::WindowUpdate: return QObject::tr("Window update");
-        case AnalysisFlag::KeepAlive: return QObject::tr("Keep-alive");
-        case AnalysisFlag::KeepAliveAck: return QObject::tr("Keep-alive ACK");
-        case AnalysisFlag::ReusedPorts: return QObject::tr("Port numbers reused");
-    }
-    return {};
+    const std::string_view words = analysisFlagWords(flag);
+    return QString::fromUtf8(words.data(), static_cast<qsizetype>(words.size()));
 }
 
 QString analysisFlagsText(AnalysisFlags flags) {
-    QStringList names;
-    for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
-        const AnalysisFlag flag = analysisFlagAt(bitIndex);
-        const bool impliedRetransmission =
-            flag == AnalysisFlag::Retransmission &&
-            (has(flags, AnalysisFlag::FastRetransmission) || has(flags, AnalysisFlag::SpuriousRetransmission));
-        if (has(flags, flag) && !impliedRetransmission) {
-            names << analysisFlagTitle(flag);
-        }
-    }
-    return names.join(QStringLiteral(", "));
+    return QString::fromStdString(tcpscope::analysisFlagsText(flags, FlagNaming::Words));
 }
 
 PacketsModel::PacketsModel(QObject* parent) : QAbstractTableModel(parent) {}

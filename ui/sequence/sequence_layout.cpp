@@ -33,18 +33,6 @@ double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;
 }
 
-// The core's arrow label with the analysis flags in Wireshark's words ("Previous segment not captured")
-// rather than their field names: the CLI's diagrams keep the names, a person reads the words.
-QString plainArrowLabel(const SequenceDiagram& diagram, size_t row) {
-    QString label = QString::fromStdString(diagram.arrowLabel(row));
-    const AnalysisFlags flags = diagram.packetOf(row).analysis;
-    if (flags == 0 || diagram.collisionArrowOf(row) != nullptr || !label.endsWith(QLatin1Char(')'))) {
-        return label;
-    }
-    const qsizetype open = label.lastIndexOf(QStringLiteral(" ("));
-    return open < 0 ? label : label.left(open) + QStringLiteral(" (%1)").arg(analysisFlagsText(flags));
-}
-
 // A stall's text, its kind named by its title ("Capture quality for 2.0 ms") rather than its code name.
 QString plainStallText(const SequenceStall& stall) {
     QString text = QString::fromStdString(stall.text);
@@ -392,7 +380,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         drawn.frame = arrow.frame;
         std::tie(drawn.start, drawn.end) = arrowEnds(row, xs);
         std::tie(drawn.labelLeft, drawn.labelRight) = columnTextSpan(arrow.from, arrow.to, kArrowLabelInset);
-        drawn.label = plainArrowLabel(*diagram_, row);
+        drawn.label = QString::fromStdString(diagram_->arrowLabel(row, FlagNaming::Words));
         drawn.shortLabel = QString::fromStdString(diagram_->arrowShortLabel(row));
         drawn.time = sequenceTimeText(arrow.tsNs - originTs);
         drawn.timeY = pointTimes_.empty() ? drawn.start.y() : anchors_[row];

@@ -455,7 +455,7 @@ bool SequenceView::viewportEvent(QEvent* event) {
                       .arg(drawn.frame)
                       .arg(QString::fromStdString(diagram.participants()[drawn.from].role),
                            QString::fromStdString(diagram.participants()[drawn.to].role),
-                           QString::fromStdString(diagram.arrowLabel(arrow)));
+                           QString::fromStdString(diagram.arrowLabel(arrow, FlagNaming::Words)));
         }
         // Over a stall's band: what it is and why, in full.
         const SequenceDrawList list = layout_.prepare(QRectF(0, point.y() - 1, layout_.scale().width, 2));

@@ -18,6 +18,7 @@
 #include <iterator>
 #include <utility>
 
+#include "timeline/incident_lanes.hpp"
 #include "timeline/syscall_lanes.hpp"
 #include "timeline/timeline_notes.hpp"
 #include "timeline/timeline_population.hpp"
@@ -149,7 +150,8 @@ void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {
         model_->setGrouping(grouping_);
         keepFoldedGroups(*previous);
     }
-    if (!extraLanes_.empty() || !model_->extraLanes().empty() || (results_ && results_->alignment() != nullptr)) {
+    if (!extraLanes_.empty() || !model_->extraLanes().empty() ||
+        (results_ && (results_->alignment() != nullptr || !results_->incidents().empty()))) {
         model_->setExtraLanes(lanesToShow());
     }
     fitGutter();
@@ -183,6 +185,11 @@ std::vector<TimelineLane> TimelineView::lanesToShow() const {
             std::vector<TimelineLane> failed = timelineFailedConnectLanes(*results_->alignment());
             std::move(failed.begin(), failed.end(), std::back_inserter(lanes));
         }
+    }
+    // After the syscall lanes, which come first (contextAt() finds a call by its lane's position).
+    if (results_) {
+        std::vector<TimelineLane> incidents = timelineIncidentLanes(results_->incidents());
+        std::move(incidents.begin(), incidents.end(), std::back_inserter(lanes));
     }
     lanes.insert(lanes.end(), extraLanes_.begin(), extraLanes_.end());
     return lanes;

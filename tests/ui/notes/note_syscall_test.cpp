@@ -117,16 +117,24 @@ TEST_CASE("a note on a system call from the timeline's syscall lane and from the
     SequenceView* sequence = opened.sequence;
     QTabWidget* tabs = opened.tabs;
 
-    // A single (unfolded) call in a syscall lane: a mark of an extra row.
+    // A single (unfolded) call in a syscall lane: a mark of an extra row (not of the incident's lane,
+    // an extra row too, at the top: its marks are the incident's moments, no calls).
     const TimelineFrame& frame = timeline->lastFrame();
     const LayoutMark* callMark = nullptr;
+    bool incidentLane = false;
     for (const LayoutRow& row : frame.rows) {
+        if (row.kind == RowKind::Extra) {
+            incidentLane = incidentLane || timeline->model().extraLanes()[row.index].lane.label.rfind("incident 1: ", 0) == 0;
+        }
         for (size_t mark = row.firstMark; row.kind == RowKind::Extra && mark < row.markEnd && callMark == nullptr; ++mark) {
-            if (frame.marks[mark].count == 1) {
-                callMark = &frame.marks[mark];
+            const LayoutMark& candidate = frame.marks[mark];
+            if (candidate.count == 1 &&
+                timeline->contextAt(QPointF(candidate.x, candidate.y + candidate.h / 2)).syscall.has_value()) {
+                callMark = &candidate;
             }
         }
     }
+    CHECK(incidentLane);
     REQUIRE(callMark != nullptr);
     const QPointF onCall(callMark->x, callMark->y + callMark->h / 2);
     const TimelineContext context = timeline->contextAt(onCall);

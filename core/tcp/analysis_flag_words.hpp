@@ -1,0 +1,22 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tcp/analysis_flags.hpp"
+
+namespace tcpscope {
+
+/// What a person reads for the flag: Wireshark's words (its expert infos and Info column), e.g.
+/// "Previous segment not captured".
+std::string_view analysisFlagWords(AnalysisFlag flag);
+
+/// How a set of flags is named: by Wireshark's field names ("lost_segment, window_full", what a
+/// filter or a script matches) or in its words ("Previous segment not captured, Window full").
+enum class FlagNaming : uint8_t { FieldNames, Words };
+
+/// The flags set in `flags`, comma separated, named as `naming` says; a retransmission beside its
+/// fast or spurious kind is named once.
+std::string analysisFlagsText(AnalysisFlags flags, FlagNaming naming);
+
+}  // namespace tcpscope
