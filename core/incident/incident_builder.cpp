@@ -10,6 +10,7 @@
 #include "incident/incident_linking.hpp"
 #include "incident/listener_figures.hpp"
 #include "incident/port_pool_figures.hpp"
+#include "present/process_label.hpp"
 
 namespace tcpscope {
 
@@ -110,9 +111,36 @@ std::string listOf(const std::vector<IpAddress>& addresses) {
     return text;
 }
 
+// Adds `host` to `hosts` (or a process to the processes) unless it is there or there are enough.
 void addHost(std::vector<std::string>& hosts, const std::string& host) {
     if (hosts.size() < kMaxHosts && std::find(hosts.begin(), hosts.end(), host) == hosts.end()) {
         hosts.push_back(host);
+    }
+}
+
+// The processes the incident's findings involve: those the capture names at the ends of their
+// connections, else the traced processes whose writes the strace log tied to their stalls.
+void addProcesses(Incident& incident, const CaptureAnalysis& analysis) {
+    const ConnectionProcesses& processes = analysis.engine->processes();
+    for (const uint32_t index : incident.findings) {
+        const Finding& finding = analysis.findings[index];
+        bool named = false;
+        if (finding.connection != kNoConnection) {
+            for (const Side side : {Side::Client, Side::Server}) {
+                if (const ConnectionProcesses::End* end = processes.of(finding.connection, side); end && end->known()) {
+                    addHost(incident.processes, processLabel(processes.process(end->first)));
+                    named = true;
+                }
+            }
+        }
+        if (named) {
+            continue;
+        }
+        for (const StraceVerdict& verdict : analysis.enrichments.of(finding.id).straceVerdicts) {
+            if (verdict.verdict != StraceVerdictKind::NoTrace && verdict.pid > 0) {
+                addHost(incident.processes, fmt::format("pid {} (traced)", verdict.pid));
+            }
+        }
     }
 }
 
@@ -447,6 +475,7 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
                                .options = options});
         std::sort(incident.events.begin(), incident.events.end(),
                   [](const IncidentEvent& a, const IncidentEvent& b) { return a.tsNs < b.tsNs; });
+        addProcesses(incident, analysis);
         if (worthAnIncident(analysis, story, incident, held ? &*held : nullptr)) {
             incidents.push_back(std::move(incident));
         }

@@ -173,7 +173,12 @@ TEST_CASE("proxy-nagle - the two sides of the proxy are one incident", "[inciden
         CHECK(incident.title.find("on each side") != std::string::npos);
         CHECK(incident.impact.latencyAddedMs.value_or(0) == Approx(40).margin(5));
         CHECK(mentions(incident.fix.doThis, "TCP_NODELAY"));
+        CHECK(incident.processes.empty());  // nothing names it without the trace
     }
+    // With the trace, the process whose writes waited: the proxy (pid 29923 in its strace log).
+    const Investigation withTrace = investigateSample("proxy-nagle.pcap", "proxy-nagle.strace");
+    const Incident& traced = onlyIncident(withTrace);
+    CHECK(traced.processes == std::vector<std::string>{"pid 29923 (traced)"});
 }
 
 TEST_CASE("port-reuse-collision - the fix is to stop binding source port 40404", "[incident]") {
