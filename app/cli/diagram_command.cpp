@@ -1,4 +1,4 @@
-// diagram: a sequence diagram or timeline drawn by the GUI's views into SVG, PNG or PDF, headless (issue 5).
+// diagram: a sequence diagram or timeline drawn by the GUI's views into SVG, PNG or PDF, headless.
 // Built only with the GUI (TCPSCOPE_BUILD_GUI), whose drawing code it uses.
 #include <memory>
 

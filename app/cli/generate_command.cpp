@@ -1,4 +1,4 @@
-// generate: the benchmark's synthetic captures (core/bench/, issue 7).
+// generate: the benchmark's synthetic captures (core/bench/).
 #include <memory>
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// mermaid: the sequence diagram of a flow (or a proxy pair) as Mermaid text (issue 5), with the
+// mermaid: the sequence diagram of a flow (or a proxy pair) as Mermaid text, with the
 // traced processes' system calls beside their lifelines when strace logs are given.
 #include <iostream>
 #include <memory>

@@ -1,4 +1,4 @@
-// notes: the user's notes on a capture (issue 5): list them, add one to a packet, a finding, a
+// notes: the user's notes on a capture: list them, add one to a packet, a finding, a
 // time span or a system call of a strace log, edit or remove one, and write a pcapng copy with the notes as packet comments. The
 // notes live in a sidecar file beside the first capture; the capture itself is never written.
 #include <fmt/format.h>

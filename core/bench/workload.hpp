@@ -8,7 +8,7 @@
 
 namespace tcpscope::bench {
 
-/// The benchmark's captures (issue 7).
+/// The benchmark's captures.
 enum class Workload : uint8_t {
     W1,  ///< ~10 M small packets, ~1 M short connections interleaved, every trouble mixed in
     W2,  ///< ~3 M packets, 2 M full-sized segments (3 GB) over 2,000 long connections

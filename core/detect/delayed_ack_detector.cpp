@@ -312,7 +312,7 @@ void DelayedAckDetector::refreshLife(uint32_t totalsIndex, const Connection& con
 }
 
 void DelayedAckDetector::onEnd(int64_t /*lastTsNs*/) {
-    // The connections' lives are final now: update the shares (in connection order, as before;
+    // The connections' lives are final now: update the shares (in connection order;
     // the retired connections were refreshed by onRetire and have left totalsOf_).
     std::vector<std::pair<uint32_t, uint32_t>> live(totalsOf_.begin(), totalsOf_.end());
     std::sort(live.begin(), live.end());

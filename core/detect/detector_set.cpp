@@ -33,8 +33,6 @@ struct DetectorSet::Detectors final : SegmentObserver {
         captureQuality.useClocks(&clocks);
     }
 
-    static constexpr size_t kCount = 9;
-
     template <typename Self, typename Call>
     static void forEach(Self& self, Call&& call) {
         call(self.delayedAck);

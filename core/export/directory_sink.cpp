@@ -82,10 +82,6 @@ DirectorySink::~DirectorySink() {
     }
 }
 
-std::filesystem::path DirectorySink::fileFor(int64_t tsNs) const {
-    return hourPath(hostDir_, hourOf(tsNs));
-}
-
 DirectorySink::HourFile& DirectorySink::fileOf(int64_t hour) {
     if (!open_.empty() && open_.back()->hour == hour) {
         return *open_.back();

@@ -30,8 +30,6 @@ public:
     [[nodiscard]] uint64_t recordsWritten() const { return recordsWritten_; }
     /// The files written to, in the order they were first opened.
     [[nodiscard]] const std::vector<std::filesystem::path>& files() const { return files_; }
-    /// The file a record of `tsNs` goes to.
-    [[nodiscard]] std::filesystem::path fileFor(int64_t tsNs) const;
 
 private:
     struct HourFile;

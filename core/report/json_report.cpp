@@ -679,12 +679,5 @@ Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* 
     return parsedReport([&](std::ostream& out) { writeAnalysisReportJson(out, analysis, alignment); });
 }
 
-Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment) {
-    return parsedReport([&](std::ostream& out) { writeFlowsReportJson(out, analysis, alignment); });
-}
-
-Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow) {
-    return parsedReport([&](std::ostream& out) { writePacketsReportJson(out, analysis, flow); });
-}
 
 }  // namespace tcpscope

@@ -43,10 +43,8 @@ void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis,
 void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
                             const PacketSightingsFn& seenAt = {});
 
-/// The same reports as trees (parsed from the written text: for small captures and tests).
+/// The analysis report as a tree (parsed from the written text: for small captures and tests).
 Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);
-Json flowsReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);
-Json packetsReportJson(const CaptureAnalysis& analysis, std::optional<uint32_t> flow);
 
 /// The `capture` section alone.
 Json captureJson(const CaptureAnalysis& analysis);

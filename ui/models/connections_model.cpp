@@ -225,7 +225,7 @@ void ConnectionsFilter::sort(int column, Qt::SortOrder order) {
         return;
     }
     // By number: the model's own order, forwards or backwards (column -1 keeps the source order).
-    // Otherwise ties keep the ascending numbers, as before.
+    // Otherwise ties keep the ascending numbers.
     const bool byNumber = column == ConnectionsModel::IdColumn;
     connections->setReversed(byNumber && order == Qt::DescendingOrder);
     QSortFilterProxyModel::sort(byNumber ? -1 : column, byNumber ? Qt::AscendingOrder : order);

@@ -3,6 +3,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QInputDialog>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -12,6 +13,7 @@
 #include <QTableView>
 #include <QTreeView>
 #include <algorithm>
+#include <utility>
 
 #include "annotate/capture_comments.hpp"
 #include "annotate/finding_note_target.hpp"
@@ -23,13 +25,13 @@
 #include "present/syscall_notes.hpp"
 #include "sequence/sequence_view.hpp"
 #include "timeline/timeline_view.hpp"
-#include "window/main_window.hpp"
 
 namespace tcpscope::ui {
 
-NotesController::NotesController(MainWindow* window, const NotedViews& views)
-    : QObject(window),
-      window_(window),
+NotesController::NotesController(NotesWindow window, const NotedViews& views)
+    : QObject(window.window),
+      host_(std::move(window)),
+      window_(host_.window),
       model_(store_),
       timeline_(views.timeline),
       sequence_(views.sequence),
@@ -38,12 +40,12 @@ NotesController::NotesController(MainWindow* window, const NotedViews& views)
       tabs_(views.tabs) {
 
     panel_ = new NotesPanel(store_, model_);
-    auto* dock = new QDockWidget(tr("Notes"), window);
+    auto* dock = new QDockWidget(tr("Notes"), window_);
     dock->setObjectName(QStringLiteral("notesDock"));
     dock->setWidget(panel_);
-    window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    window_->addDockWidget(Qt::BottomDockWidgetArea, dock);
     // A few rows tall at first, so that the diagrams keep the height (a saved layout overrides it).
-    window->resizeDocks({dock}, {dock->fontMetrics().height() * 8}, Qt::Vertical);
+    window_->resizeDocks({dock}, {dock->fontMetrics().height() * 8}, Qt::Vertical);
     // No room taken until a note exists: the first one shows the dock (Notes > Notes shows it any time).
     dock->hide();
     connect(&store_, &NoteStore::changed, dock, [this, dock] {
@@ -54,7 +56,7 @@ NotesController::NotesController(MainWindow* window, const NotedViews& views)
 
     connect(panel_, &NotesPanel::noteActivated, this, [this](quint64 id) { showTarget(id); });
     connect(&store_, &NoteStore::changed, this, [this] {
-        const ResultsPtr& results = window_->results();
+        const ResultsPtr results = host_.results();
         const NotePins pins = placeSyscallPins(store_.pins(), results ? results->alignment() : nullptr);
         if (timeline_ != nullptr) {
             timeline_->setNotePins(pins);
@@ -65,7 +67,6 @@ NotesController::NotesController(MainWindow* window, const NotedViews& views)
     });
     connect(&store_, &NoteStore::saveFailed, this,
             [this](const QString& message) { window_->statusBar()->showMessage(message, 15000); });
-    connect(window, &MainWindow::resultsShown, this, &NotesController::onResults);
     buildMenu();
     buildContextMenus();
     buildViewMenus();
@@ -79,8 +80,8 @@ void NotesController::onResults(bool complete) {
         }
         return;
     }
-    store_.open(window_->results());
-    model_.setOriginNs(window_->results() ? window_->results()->firstTsNs() : 0);
+    store_.open(host_.results());
+    model_.setOriginNs(host_.results() ? host_.results()->firstTsNs() : 0);
     if (!store_.problem().isEmpty()) {
         window_->statusBar()->showMessage(store_.problem(), 15000);
     }
@@ -163,7 +164,7 @@ void NotesController::buildViewMenus() {
 }
 
 std::optional<NoteTarget> NotesController::syscallTarget(const SyscallLocation& location) const {
-    const ResultsPtr& results = window_->results();
+    const ResultsPtr results = host_.results();
     if (!results || results->alignment() == nullptr) {
         return std::nullopt;
     }
@@ -171,7 +172,7 @@ std::optional<NoteTarget> NotesController::syscallTarget(const SyscallLocation& 
 }
 
 std::optional<NoteTarget> NotesController::selectedPacketTarget() const {
-    const ResultsPtr& results = window_->results();
+    const ResultsPtr results = host_.results();
     if (packets_ == nullptr || !results || results->analysis() == nullptr || !packets_->currentIndex().isValid()) {
         return std::nullopt;
     }
@@ -185,15 +186,15 @@ std::optional<NoteTarget> NotesController::selectedPacketTarget() const {
 }
 
 std::optional<NoteTarget> NotesController::selectedFindingTarget() const {
-    const Finding* finding = window_->currentFinding();
-    if (finding == nullptr || !window_->results()) {
+    const Finding* finding = host_.currentFinding();
+    if (finding == nullptr || !host_.results()) {
         return std::nullopt;
     }
-    return findingNoteTarget(*finding, window_->results()->connections());
+    return findingNoteTarget(*finding, host_.results()->connections());
 }
 
 std::optional<NoteTarget> NotesController::shownSpanTarget() const {
-    if (timeline_ == nullptr || !window_->results()) {
+    if (timeline_ == nullptr || !host_.results()) {
         return std::nullopt;
     }
     const TimeRange range = timeline_->visibleRange();
@@ -212,7 +213,7 @@ void NotesController::askAndAdd(const NoteTarget& target) {
 
 void NotesController::showTarget(uint64_t id) {
     const Note* note = store_.find(id);
-    const ResultsPtr& results = window_->results();
+    const ResultsPtr results = host_.results();
     if (note == nullptr || !results || results->analysis() == nullptr) {
         return;
     }
@@ -228,7 +229,7 @@ void NotesController::showTarget(uint64_t id) {
     if (const auto* finding = std::get_if<FindingNoteTarget>(&note->target)) {
         for (const Finding& candidate : results->findings()) {
             if (noteTargetsFinding(*finding, candidate, results->connections())) {
-                window_->selectFinding(candidate.id);
+                host_.selectFinding(candidate.id);
                 return;
             }
         }
@@ -244,7 +245,7 @@ void NotesController::showTarget(uint64_t id) {
 }
 
 void NotesController::showSyscall(const SyscallNoteTarget& call) {
-    const ResultsPtr& results = window_->results();
+    const ResultsPtr results = host_.results();
     const StraceAlignment* alignment = results->alignment();
     const auto location = alignment != nullptr ? findNoteSyscall(*alignment, call.logFile, call.line) : std::nullopt;
     if (!location) {

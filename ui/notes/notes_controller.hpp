@@ -1,6 +1,9 @@
 #pragma once
 #include <QObject>
 
+#include <functional>
+
+#include "loading/analysis_results.hpp"
 #include "notes/note_store.hpp"
 #include "notes/notes_model.hpp"
 #include "present/traced_call.hpp"
@@ -13,7 +16,6 @@ class QTreeView;
 
 namespace tcpscope::ui {
 
-class MainWindow;
 class NotesPanel;
 class SequenceView;
 class TimelineView;
@@ -27,16 +29,25 @@ struct NotedViews {
     QTabWidget* tabs;  ///< the tabs of the timeline and the sequence diagram, to show the one a note is in
 };
 
+/// What the notes need of the window they live in: its dock area, menus and status bar, the results
+/// shown, the finding selected and a way to select one.
+struct NotesWindow {
+    QMainWindow* window;
+    std::function<ResultsPtr()> results;
+    std::function<const Finding*()> currentFinding;
+    std::function<void(uint32_t id)> selectFinding;
+};
+
 /// Notes in the main window: the Notes dock, the Notes menu ("Add note..." on the selected
 /// packet, finding or the time shown; a pcapng copy with the notes), "Add note..." in the
 /// context menus of the packets table and the findings tree, the notes drawn in the timeline
 /// and the sequence diagram, and a double-click on a note showing its target. The window creates it with
-/// its views, after them.
+/// its views, after them, and calls onResults() when it shows results.
 class NotesController : public QObject {
     Q_OBJECT
 
 public:
-    NotesController(MainWindow* window, const NotedViews& views);
+    NotesController(NotesWindow window, const NotedViews& views);
 
     [[nodiscard]] NoteStore& store() { return store_; }
     [[nodiscard]] NotesPanel* panel() const { return panel_; }
@@ -50,6 +61,9 @@ public:
     [[nodiscard]] std::optional<NoteTarget> selectedFindingTarget() const;
     [[nodiscard]] std::optional<NoteTarget> shownSpanTarget() const;
 
+    /// The window shows results (`complete`: the whole capture is read): opens their notes.
+    void onResults(bool complete);
+
 private:
     void buildMenu();
     void buildContextMenus();
@@ -60,10 +74,10 @@ private:
     void showSyscall(const SyscallNoteTarget& call);
     // Shows [startNs, endNs] in the timeline with a margin either side.
     void showTime(int64_t startNs, int64_t endNs);
-    void onResults(bool complete);
     void writeCopy();
 
-    MainWindow* window_;
+    NotesWindow host_;
+    QMainWindow* window_;
     NoteStore store_;
     NotesModel model_;
     NotesPanel* panel_ = nullptr;

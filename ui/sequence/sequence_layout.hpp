@@ -38,7 +38,7 @@ struct SequenceScale {
     static constexpr double kMaxPixelsPerMs = 1000;
 };
 
-/// A system call of the traced process, drawn beside its lifeline (strace alignment, issue 4).
+/// A system call of the traced process, drawn beside its lifeline (strace alignment).
 struct SequenceSyscall {
     int64_t tsNs = 0;        ///< when it started, on the capture's clock
     int64_t durationNs = 0;  ///< how long it took (strace -T), 0 if unknown

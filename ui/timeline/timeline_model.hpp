@@ -269,7 +269,7 @@ public:
     /// TIME_WAIT length its detectors judged with (AnalysisResults::detectorOptions).
     explicit TimelineModelBuilder(const AnalysisResults& results);
     /// What finish() would give had no packet been added: the lanes with their stalls, laid out.
-    /// Before any addPacket(); the builder goes on as before (a large capture shows its lanes first,
+    /// Before any addPacket(); the builder goes on afterwards (a large capture shows its lanes first,
     /// then the same lanes with their packets, without building the lanes twice).
     [[nodiscard]] TimelineModel lanes() const;
     /// The capture-wide population rows' series of `results` (a pass over its packet index).

@@ -112,7 +112,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildTabOrder();
     connectLoader();
     // The Notes dock and menu, notes in the views (ui/notes).
-    new NotesController(this, {timelineView_, sequenceView_, packetsView_, findingsView_, viewTabs_});
+    auto* notes = new NotesController({this, [this] { return results_; }, [this] { return currentFinding(); },
+                                       [this](uint32_t id) { selectFinding(id); }},
+                                      {timelineView_, sequenceView_, packetsView_, findingsView_, viewTabs_});
+    connect(this, &MainWindow::resultsShown, notes, &NotesController::onResults);
     restoreWindowState();
 }
 

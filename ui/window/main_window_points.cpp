@@ -1,4 +1,4 @@
-// Capture points (issue 27): File > Open capture points and the Capture points tab.
+// Capture points: File > Open capture points and the Capture points tab.
 #include <QFileDialog>
 #include <QTabWidget>
 
