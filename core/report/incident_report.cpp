@@ -364,8 +364,10 @@ std::vector<ReportBlock> reportBlocks(const CaptureAnalysis& analysis, const Inc
     blocks.push_back(paragraphBlock("", captureText(analysis, input)));
     static const std::vector<Incident> kNoIncidents;
     const std::vector<Incident>& incidents = input.incidents != nullptr ? *input.incidents : kNoIncidents;
-    const std::vector<ReportSection> sections = reportSections(analysis, incidents);
-    const IncidentCauses causes = causesOfIncidents(analysis, sections, incidents);
+    std::optional<ReportPlan> ownPlan;
+    const ReportPlan& plan = input.plan ? *input.plan : ownPlan.emplace(planReport(analysis, incidents));
+    const std::vector<ReportSection>& sections = plan.sections;
+    const IncidentCauses& causes = plan.causes;
     for (ReportBlock& block : incidentSummaryBlocks(analysis, sections, incidents, causes, input.alignment)) {
         blocks.push_back(std::move(block));
     }

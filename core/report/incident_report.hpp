@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,14 +25,16 @@ struct ReportImage {
 };
 
 /// What the report shows besides the analysis: the capture's name, the strace logs, the pictures
-/// (a timeline of the whole capture, then one per section, in reportSections() order).
+/// (a timeline of the whole capture, then one per section of the plan, in its order).
 struct IncidentReportInput {
     std::string captureName;
     const StraceAlignment* alignment = nullptr;
     /// The findings linked into incidents (Investigation::incidents); none: every cause reads on its own.
     const std::vector<Incident>* incidents = nullptr;
+    /// planReport(analysis, *incidents), made once by whoever draws the pictures; none: made by each writer.
+    std::optional<ReportPlan> plan;
     ReportImage timeline;               ///< empty file: no timeline picture
-    std::vector<ReportImage> sections;  ///< parallel to reportSections(); an empty file: no picture
+    std::vector<ReportImage> sections;  ///< parallel to the plan's sections; an empty file: no picture
     size_t sequenceArrows = 60;         ///< arrows per sequence diagram (the picture and the Mermaid text)
 };
 

@@ -395,4 +395,11 @@ ReportBlock affectedTable(const CaptureAnalysis& analysis, const ReportSection& 
     return table;
 }
 
+ReportPlan planReport(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents) {
+    ReportPlan plan;
+    plan.sections = reportSections(analysis, incidents);
+    plan.causes = causesOfIncidents(analysis, plan.sections, incidents);
+    return plan;
+}
+
 }  // namespace tcpscope

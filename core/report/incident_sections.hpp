@@ -60,6 +60,14 @@ IncidentCauses causesOfIncidents(const CaptureAnalysis& analysis, const std::vec
 /// churn beside the exhaustion it led to shows the same rows), the later sections pointing to it.
 std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents);
 
+/// The report's plan, made once per report: its sections (each naming the picture it needs) and which
+/// incident each belongs to. The pictures are drawn for it, and the Markdown, HTML and PDF written from it.
+struct ReportPlan {
+    std::vector<ReportSection> sections;
+    IncidentCauses causes;
+};
+ReportPlan planReport(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents);
+
 /// The diagram of a report sequence diagram (two lifelines, or three for a proxy pair).
 SequenceDiagram sectionDiagram(const CaptureAnalysis& analysis, const ReportSequence& sequence);
 

@@ -267,7 +267,8 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
         return outcome;
     }
 
-    const std::vector<ReportSection> sections = reportSections(analysis, results->incidents());
+    input.plan = planReport(analysis, results->incidents());
+    const std::vector<ReportSection>& sections = input.plan->sections;
     for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
         const ReportSection& section = sections[index];
         const QString baseName = QStringLiteral("cause-%1").arg(index + 1);
