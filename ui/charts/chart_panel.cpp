@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "panels/incident_picture.hpp"
+#include "file_export/incident_picture.hpp"
 
 namespace tcpscope::ui {
 

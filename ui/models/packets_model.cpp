@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "capture_points/seen_at.hpp"
+#include "models/seen_at.hpp"
 #include "present/value_format.hpp"
 #include "series/connection_packets.hpp"
 #include "tcp/analysis_flag_words.hpp"

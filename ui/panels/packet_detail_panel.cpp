@@ -3,7 +3,7 @@
 #include <QHeaderView>
 #include <algorithm>
 
-#include "capture_points/seen_at.hpp"
+#include "models/seen_at.hpp"
 #include "models/packets_model.hpp"
 #include "present/value_format.hpp"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "capture_points/point_sequence.hpp"
+#include "sequence/point_sequence.hpp"
 #include "loading/analysis_results.hpp"
 #include "present/sequence_diagram.hpp"
 #include "present/traced_call.hpp"

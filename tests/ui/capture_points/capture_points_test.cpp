@@ -21,7 +21,7 @@
 
 #include "capture_points/capture_points_dialog.hpp"
 #include "capture_points/points_panel.hpp"
-#include "capture_points/seen_at.hpp"
+#include "models/seen_at.hpp"
 #include "panels/finding_detail_panel.hpp"
 #include "panels/packet_detail_panel.hpp"
 #include "sequence/sequence_view.hpp"

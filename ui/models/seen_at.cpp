@@ -1,4 +1,4 @@
-#include "capture_points/seen_at.hpp"
+#include "models/seen_at.hpp"
 
 #include <QStringList>
 

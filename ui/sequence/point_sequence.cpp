@@ -1,4 +1,4 @@
-#include "capture_points/point_sequence.hpp"
+#include "sequence/point_sequence.hpp"
 
 #include <QStringList>
 #include <optional>

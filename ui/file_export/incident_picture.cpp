@@ -1,4 +1,4 @@
-#include "panels/incident_picture.hpp"
+#include "file_export/incident_picture.hpp"
 
 #include <QEvent>
 #include <QPainter>
