@@ -26,7 +26,7 @@ struct AnalysisCommandOptions {
 enum class Output { Analyze, Flows, Packets };
 
 // With several capture points, the points that saw each packet; otherwise none.
-PacketSightingsFn packetSightings(const LoadedAnalysis& loaded) {
+PacketSightingsFn packetSightings(const Investigation& loaded) {
     if (!loaded.sightings || !loaded.points) {
         return {};
     }
@@ -39,7 +39,7 @@ PacketSightingsFn packetSightings(const LoadedAnalysis& loaded) {
     };
 }
 
-void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisCommandOptions& options) {
+void writeOutput(Output output, const Investigation& loaded, const AnalysisCommandOptions& options) {
     const CaptureAnalysis& analysis = loaded.analysis;
     const StraceAlignment* aligned = loaded.aligned();
     const bool json = options.format == "json";
@@ -102,7 +102,7 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                 // summaries first); the flows read only their kinds and durations.
                 options->input.describesWhenWritten =
                     output == Output::Flows || (output == Output::Analyze && options->format == "json");
-                LoadedAnalysis loaded;
+                Investigation loaded;
                 if (const int status = loadAnalysis(*command, options->input, loaded); status != kExitAnalysed) {
                     return status;
                 }

@@ -207,7 +207,7 @@ void reportInputProblems(const CaptureAnalysis& analysis) {
     }
 }
 
-int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedAnalysis& loaded) {
+int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, Investigation& loaded) {
     const std::optional<DetectorOptions> detectors = resolveDetectorOptions(command, options.thresholds);
     if (!detectors) {
         return kExitUsage;
@@ -229,7 +229,6 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
     analysisOptions.engine.filter = options.filter;
     analysisOptions.engine.keepPacketIndex = options.readsPackets;
     analysisOptions.detectors = *detectors;
-    loaded.detectors = *detectors;
     analysisOptions.describeWhenWritten = options.describesWhenWritten;
     if (!options.points.empty()) {
         if (!options.files.empty()) {
@@ -249,9 +248,8 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
         return kExitUsage;
     }
     inputs.captures = options.files;
-    Investigation investigation;
     try {
-        investigation = investigate(inputs);
+        loaded = investigate(inputs);
     } catch (const BpfFilterError& error) {
         fmt::print(stderr, "tcpscope-cli: invalid filter expression '{}': {}\n", options.filter, error.what());
         return kExitUsage;
@@ -259,18 +257,13 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
         return kExitUnreadable;
     }
-    loaded.analysis = std::move(investigation.analysis);
-    loaded.alignment = std::move(investigation.alignment);
-    loaded.points = std::move(investigation.points);
-    loaded.sightings = std::move(investigation.sightings);
-    loaded.incidents = std::move(investigation.incidents);
     reportInputProblems(loaded.analysis);
-    if (!investigation.straceProblem.empty()) {
-        fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceProblem);
+    if (!loaded.straceProblem.empty()) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", loaded.straceProblem);
         return kExitUnreadable;
     }
-    if (investigation.straceMismatch) {
-        fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceMismatch->reason);
+    if (loaded.straceMismatch) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", loaded.straceMismatch->reason);
         return kExitStraceMismatch;
     }
     return kExitAnalysed;

@@ -12,8 +12,7 @@
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "detect/detector_options.hpp"
-#include "incident/incident.hpp"
-#include "points/point_analysis.hpp"
+#include "investigation/investigation.hpp"
 
 namespace tcpscope::cli {
 
@@ -72,25 +71,10 @@ void addDetectorOptions(CLI::App& command, ThresholdOptions& options);
 /// nullopt for a bad --port-range.
 std::optional<DetectorOptions> resolveDetectorOptions(const CLI::App& command, const ThresholdOptions& options);
 
-/// An analysed capture with its strace logs aligned (and the findings confirmed by them).
-struct LoadedAnalysis {
-    CaptureAnalysis analysis;
-    std::optional<StraceAlignment> alignment;
-    /// With --point: each point's clock and the hops between them.
-    std::optional<CapturePointsSummary> points;
-    /// With several points: where each segment was seen (the packets listing shows it).
-    std::shared_ptr<const PointSightings> sightings;
-    /// The detector thresholds the analysis ran with (--os and the thresholds given).
-    DetectorOptions detectors;
-    /// The findings linked into incidents (Investigation::incidents).
-    std::vector<Incident> incidents;
 
-    [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
-};
-
-/// Resolves the detector options, analyses the files and aligns the strace logs. Problems go to
+/// Resolves the detector options and investigates: analyses the files and aligns the strace logs. Problems go to
 /// stderr, one line each. Returns kExitAnalysed, or the exit code to stop with.
-int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedAnalysis& loaded);
+int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, Investigation& loaded);
 
 /// Prints the problems that ended a file early and the warnings; the analysis still goes on.
 void reportInputProblems(const CaptureAnalysis& analysis);

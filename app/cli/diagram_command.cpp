@@ -74,7 +74,7 @@ int runDiagram(const CLI::App& command, DiagramCommandOptions& options) {
         fmt::print(stderr, "tcpscope-cli: --out {}: the file name must end in .svg, .png or .pdf\n", options.out);
         return kExitUsage;
     }
-    LoadedAnalysis loaded;
+    Investigation loaded;
     if (const int status = loadAnalysis(command, options.input, loaded); status != kExitAnalysed) {
         return status;
     }
@@ -86,9 +86,7 @@ int runDiagram(const CLI::App& command, DiagramCommandOptions& options) {
         }
     }
     const ui::HeadlessGui gui;
-    const ui::ResultsPtr results =
-        ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment), loaded.detectors,
-                                      std::move(loaded.incidents));
+    const ui::ResultsPtr results = ui::AnalysisResults::complete(std::move(loaded));
     const ui::ExportOutcome outcome = ui::exportDiagramFile(results, request);
     if (!outcome.error.isEmpty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", outcome.error.toStdString());

@@ -81,7 +81,7 @@ void printOutcome(const ExportOptions& options, const ExportOutcome& outcome) {
 }
 
 // The files of the capture points of an analysis with --point, else the files given.
-std::vector<std::string> capturedFiles(const AnalysisInputOptions& input, const LoadedAnalysis& loaded) {
+std::vector<std::string> capturedFiles(const AnalysisInputOptions& input, const Investigation& loaded) {
     if (!loaded.points) {
         return input.files;
     }
@@ -117,7 +117,7 @@ int runExport(const CLI::App& command, ExportOptions& options) {
         OpenRecordSink sink = openRecordSink(target, options.sink);
         if (hasCaptures(options.input)) {
             const auto analysisStart = std::chrono::steady_clock::now();
-            LoadedAnalysis loaded;
+            Investigation loaded;
             if (const int status = loadAnalysis(command, options.input, loaded); status != kExitAnalysed) {
                 return status;
             }

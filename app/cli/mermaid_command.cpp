@@ -24,7 +24,7 @@ int runMermaid(const CLI::App& command, MermaidCommandOptions& options) {
         fmt::print(stderr, "tcpscope-cli: --proxy-flow must differ from --flow\n");
         return kExitUsage;
     }
-    LoadedAnalysis loaded;
+    Investigation loaded;
     if (const int status = loadAnalysis(command, options.input, loaded); status != kExitAnalysed) {
         return status;
     }

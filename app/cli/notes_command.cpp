@@ -65,7 +65,7 @@ std::optional<SpanNoteTarget> parseSpan(const std::string& text, int64_t firstTs
 }
 
 // Applies the one change asked for; returns the exit code, kExitAnalysed when done.
-int applyChange(const NotesCommandOptions& options, const LoadedAnalysis& loaded, CaptureNotes& notes) {
+int applyChange(const NotesCommandOptions& options, const Investigation& loaded, CaptureNotes& notes) {
     const CaptureAnalysis& analysis = loaded.analysis;
     const AnalysisEngine& engine = *analysis.engine;
     std::optional<NoteTarget> target;
@@ -143,7 +143,7 @@ int runNotes(const CLI::App& command, NotesCommandOptions& options) {
                            "and --edit\n");
         return kExitUsage;
     }
-    LoadedAnalysis loaded;
+    Investigation loaded;
     if (const int status = loadAnalysis(command, options.input, loaded); status != kExitAnalysed) {
         return status;
     }

@@ -16,14 +16,12 @@ struct ReportCommandOptions {
 };
 
 int runReport(const CLI::App& command, ReportCommandOptions& options) {
-    LoadedAnalysis loaded;
+    Investigation loaded;
     if (const int status = loadAnalysis(command, options.input, loaded); status != kExitAnalysed) {
         return status;
     }
     const ui::HeadlessGui gui;
-    const ui::ResultsPtr results =
-        ui::AnalysisResults::complete(std::move(loaded.analysis), std::move(loaded.alignment), loaded.detectors,
-                                      std::move(loaded.incidents));
+    const ui::ResultsPtr results = ui::AnalysisResults::complete(std::move(loaded));
     const ui::ExportOutcome outcome = ui::exportIncidentReport(results, QString::fromStdString(options.out));
     if (!outcome.error.isEmpty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", outcome.error.toStdString());

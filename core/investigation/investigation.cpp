@@ -14,6 +14,7 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         options.describeWhenWritten = false;
     }
     Investigation investigation;
+    investigation.detectors = options.detectors;
     if (inputs.points.empty()) {
         investigation.analysis = analyzeCaptures(inputs.captures, options, progress, stop, checkpoint);
     } else {

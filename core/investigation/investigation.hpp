@@ -27,9 +27,12 @@ struct InvestigationInputs {
     AnalysisOptions options;
 };
 
-/// Everything one investigation produced.
+/// Everything one investigation produced: the one product that tcpscope-cli, the GUI (which wraps it:
+/// ui::AnalysisResults) and the report read.
 struct Investigation {
     CaptureAnalysis analysis;
+    /// The detector thresholds the findings were judged with (InvestigationInputs::options.detectors).
+    DetectorOptions detectors;
     /// The strace logs' calls on the capture's clock, tied to its connections; what they confirm or
     /// refute of the findings is beside them (analysis.enrichments: confirmFindingsWithSyscalls).
     /// Empty without logs, when a log could not be read (straceProblem), or when the investigation
@@ -48,6 +51,9 @@ struct Investigation {
     /// The findings linked into incidents (buildIncidents), once the strace logs confirmed them; empty
     /// when the investigation was stopped.
     std::vector<Incident> incidents;
+
+    /// The alignment, or null.
+    [[nodiscard]] const StraceAlignment* aligned() const { return alignment ? &*alignment : nullptr; }
 };
 
 /// The one way an investigation runs, for tcpscope-cli and the GUI's loader: analyses the captures

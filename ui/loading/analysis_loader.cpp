@@ -181,19 +181,10 @@ void AnalysisLoader::start(const LoadRequest& request) {
             warnings << QStringLiteral("%1 (shown without system calls)")
                             .arg(QString::fromStdString(investigation.straceProblem));
         }
-        ResultsPtr results;
-        if (investigation.points) {
-            PointsAnalysis pointsAnalysis{std::move(investigation.analysis), std::move(*investigation.points),
-                                          std::move(investigation.sightings)};
-            results = AnalysisResults::completePoints(std::move(pointsAnalysis), std::move(investigation.alignment),
-                                                      options.detectors, std::move(investigation.incidents));
-        } else {
-            results = AnalysisResults::complete(std::move(investigation.analysis), std::move(investigation.alignment),
-                                                options.detectors, std::move(investigation.incidents));
-        }
         const bool cancelled = job->stop.stopRequested();
         const QString rejected =
             investigation.straceMismatch ? QString::fromStdString(investigation.straceMismatch->reason) : QString();
+        const ResultsPtr results = AnalysisResults::complete(std::move(investigation));
         deliver([this, results, cancelled, warnings, rejected]() {
             job_.reset();
             progressTimer_.stop();

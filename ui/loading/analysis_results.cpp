@@ -21,7 +21,7 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partial(const AnalysisCh
 std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoint& checkpoint, size_t maxConnections,
                                                          const DetectorOptions& detectors) {
     auto results = std::make_shared<AnalysisResults>();
-    results->detectors_ = detectors;
+    results->investigation_.detectors = detectors;
     const std::vector<Finding>& findings = checkpoint.findings();
     // A live capture's log keeps the findings it withdrew until the end; ids are positions here.
     std::vector<size_t> kept;
@@ -75,32 +75,23 @@ std::shared_ptr<const AnalysisResults> AnalysisResults::partialWithPackets(const
     return results;
 }
 
-std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis analysis,
-                                                                 std::optional<StraceAlignment> alignment,
-                                                                 const DetectorOptions& detectors,
-                                                                 std::vector<Incident> incidents) {
+std::shared_ptr<const AnalysisResults> AnalysisResults::complete(Investigation investigation) {
     auto results = std::make_shared<AnalysisResults>();
-    results->detectors_ = detectors;
-    results->analysis_ = std::move(analysis);
-    results->alignment_ = std::move(alignment);
-    results->incidents_ = std::move(incidents);
+    results->investigation_ = std::move(investigation);
     results->connectionFindings_ = ConnectionFindings::of(results->connections(), results->findings());
     return results;
 }
 
-std::shared_ptr<const AnalysisResults> AnalysisResults::completePoints(PointsAnalysis analysis,
-                                                                       std::optional<StraceAlignment> alignment,
-                                                                       const DetectorOptions& detectors,
-                                                                       std::vector<Incident> incidents) {
-    auto results = std::make_shared<AnalysisResults>();
-    results->detectors_ = detectors;
-    results->analysis_ = std::move(analysis.analysis);
-    results->alignment_ = std::move(alignment);
-    results->incidents_ = std::move(incidents);
-    results->points_ = std::move(analysis.summary);
-    results->sightings_ = std::move(analysis.sightings);
-    results->connectionFindings_ = ConnectionFindings::of(results->connections(), results->findings());
-    return results;
+std::shared_ptr<const AnalysisResults> AnalysisResults::complete(CaptureAnalysis analysis,
+                                                                 std::optional<StraceAlignment> alignment,
+                                                                 const DetectorOptions& detectors,
+                                                                 std::vector<Incident> incidents) {
+    Investigation investigation;
+    investigation.analysis = std::move(analysis);
+    investigation.alignment = std::move(alignment);
+    investigation.detectors = detectors;
+    investigation.incidents = std::move(incidents);
+    return complete(std::move(investigation));
 }
 
 }  // namespace tcpscope::ui
