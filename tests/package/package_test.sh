@@ -80,6 +80,7 @@ for path in /usr/bin/tcpscope /usr/bin/tcpscope-cli /usr/bin/tcpscope-capture \
     /usr/share/man/man1/tcpscope.1.gz /usr/share/man/man1/tcpscope-cli.1.gz \
     /usr/share/man/man1/tcpscope-cli-analyze.1.gz /usr/share/man/man1/tcpscope-capture.1.gz \
     /usr/share/bash-completion/completions/tcpscope-cli /usr/share/tcpscope/samples/proxy-nagle.pcap \
+    /usr/share/tcpscope/docs/gui.md /usr/share/tcpscope/docs/cli.md \
     /usr/share/doc/tcpscope/copyright /usr/share/doc/tcpscope/changelog.Debian.gz; do
     grep -qx -- "$path" "$work/deb-files" || fail "the package lacks $path"
 done

@@ -44,7 +44,11 @@ AnalysisOptionsDialog::AnalysisOptionsDialog(const AnalysisPreferences& preferen
     ports->addWidget(new QLabel(QStringLiteral("-")));
     ports->addWidget(portHigh_);
     ports->addWidget(portRangeGiven_);
-    form->addRow(tr("Ephemeral &ports (--port-range)"), ports);
+    // A row of several widgets gets its label made here: QFormLayout gives a layout's label no buddy,
+    // and its "&" would show.
+    auto* portsLabel = new QLabel(tr("Ephemeral &ports (--port-range)"));
+    portsLabel->setBuddy(portLow_);
+    form->addRow(portsLabel, ports);
 
     auto* clock = new QGroupBox(tr("strace logs' clock"));
     auto* clockForm = new QFormLayout(clock);
@@ -61,7 +65,9 @@ AnalysisOptionsDialog::AnalysisOptionsDialog(const AnalysisPreferences& preferen
     auto* offset = new QHBoxLayout;
     offset->addWidget(offsetMs_);
     offset->addWidget(offsetGiven_);
-    clockForm->addRow(tr("&Offset (--strace-offset; else measured)"), offset);
+    auto* offsetLabel = new QLabel(tr("&Offset (--strace-offset; else measured)"));
+    offsetLabel->setBuddy(offsetMs_);
+    clockForm->addRow(offsetLabel, offset);
 
     error_ = new QLabel;
     error_->setObjectName(QStringLiteral("error"));

@@ -138,6 +138,9 @@ private:
         const double rowHeight = lineHeight_ + 4;
         const double rulerHeight = plot.y;
         frame_.chromeBoxes.push_back({{0, 0, viewport_.widthPx, rulerHeight}, BoxRole::RulerBackground});
+        if (model_.rows().empty() && model_.captureRange() == TimeRange{}) {
+            return;  // nothing open: no clock to show (it would read 1970)
+        }
         const auto measure = [this](const std::string& text) { return textWidth(text); };
         const int64_t captureStart = model_.captureRange().startNs;
 

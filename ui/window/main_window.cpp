@@ -107,6 +107,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildCaptureMenu();
     buildAnalysisMenu();
     buildGoMenu();
+    buildHelpMenu();
     buildStatusBar();
     buildLayout();
     buildTabOrder();

@@ -139,6 +139,8 @@ private:
     void buildFileMenu();
     void buildAnalysisMenu();
     void buildGoMenu();
+    void buildHelpMenu();
+    void shortcutsDialog();
     void buildCaptureMenu();
     void buildStatusBar();
     void buildLayout();

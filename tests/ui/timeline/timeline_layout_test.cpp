@@ -236,6 +236,16 @@ TEST_CASE("extra lanes draw their events with labels where there is room, and ar
     CHECK(hit.item == 0);
 }
 
+TEST_CASE("with nothing open the ruler shows no clock (no 1970 date)", "[timeline][layout]") {
+    const TimelineModel empty;
+    const TimelineFrame frame = prepareTimeline(empty, viewportOver({0, 1'000'000'000}));
+    for (const LayoutText& text : frame.chromeTexts) {
+        CHECK(text.role != TextRole::RulerAbsolute);
+        CHECK(text.role != TextRole::RulerRelative);
+        CHECK(text.text.find("19") != 0);
+    }
+}
+
 TEST_CASE("the ruler shows clock and relative labels, the legend names what is present", "[timeline][layout]") {
     const TimelineModel model = smallModel();
     const TimelineFrame frame = prepareTimeline(model, viewportOver(model.captureRange()));

@@ -2,6 +2,7 @@
 // thresholds dialog, which analyses again and is remembered.
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTreeView>
@@ -150,4 +151,17 @@ TEST_CASE("changed thresholds analyse again and are kept for the next start", "[
 
     MainWindow next;
     CHECK(next.preferences().detectors.delayedAckFloorMs == 100);
+}
+
+TEST_CASE("every label of the thresholds dialog reads without a literal &, each with its field", "[ui][window]") {
+    freshSettings();
+    AnalysisOptionsDialog dialog(AnalysisPreferences{});
+    size_t labels = 0;
+    for (const QLabel* label : dialog.findChildren<QLabel*>()) {
+        if (label->text().contains(QLatin1Char('&'))) {  // a mnemonic: shown underlined only with a buddy
+            CHECK(label->buddy() != nullptr);
+            ++labels;
+        }
+    }
+    CHECK(labels >= 4);
 }

@@ -3,7 +3,12 @@
 // packets and lands the sequence diagram on the stall; with the strace log the details say the
 // trace confirms it. The keyboard walks findings, packets and stalls. The window is saved as a PNG
 // in the build folder.
+#include <QDialog>
 #include <QDir>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QTableWidget>
+#include <QTimer>
 #include <QMessageBox>
 #include <QProcess>
 #include <QTabWidget>
@@ -187,4 +192,44 @@ TEST_CASE("tcpscope --screenshot on a file it cannot open exits 3 with the reaso
         CHECK(errors.contains(QStringLiteral("tcpscope: ") + file + QStringLiteral(": offset 0: ")));
         CHECK_FALSE(QFile::exists(png));
     }
+}
+
+TEST_CASE("the Help menu opens guides that exist and lists every shortcut of the menus", "[ui][window]") {
+    TestWindow test;
+    MainWindow& window = test.window;
+    QMenu* help = nullptr;
+    for (QAction* action : window.menuBar()->actions()) {
+        if (action->text() == QStringLiteral("&Help")) {
+            help = action->menu();
+        }
+    }
+    REQUIRE(help != nullptr);
+    size_t guides = 0;
+    QAction* shortcuts = nullptr;
+    for (QAction* action : help->actions()) {
+        if (const QString name = action->data().toString(); !name.isEmpty()) {
+            CHECK(QFileInfo::exists(QStringLiteral(TCPSCOPE_SOURCE_DIR "/docs/") + name));
+            ++guides;
+        }
+        if (action->text() == QStringLiteral("&Keyboard shortcuts")) {
+            shortcuts = action;
+        }
+    }
+    CHECK(guides >= 3);
+    REQUIRE(shortcuts != nullptr);
+    QStringList rows;
+    QTimer::singleShot(0, &window, [&window, &rows] {
+        auto* dialog = window.findChild<QDialog*>(QStringLiteral("shortcutsDialog"));
+        REQUIRE(dialog != nullptr);
+        const auto* table = dialog->findChild<QTableWidget*>();
+        REQUIRE(table != nullptr);
+        for (int row = 0; row < table->rowCount(); ++row) {
+            rows << table->item(row, 0)->text() + QStringLiteral(": ") + table->item(row, 1)->text();
+        }
+        dialog->reject();
+    });
+    shortcuts->trigger();
+    CHECK(rows.contains(QStringLiteral("Go > Next finding: F8")));
+    CHECK(rows.contains(QStringLiteral("Help > Guide to the window: F1")));
+    CHECK(rows.size() >= 10);
 }
