@@ -88,6 +88,9 @@ public:
     [[nodiscard]] const ResultsPtr& results() const { return results_; }
     /// Selects the finding with `id` and everything linked to it.
     void selectFinding(uint32_t id);
+    /// Shows frame `frame` (or the first TCP packet after it, said in the status bar): its connection, its
+    /// row in the packets table, its place in the sequence diagram.
+    void goToFrame(uint32_t frame);
     /// Selects the incident with `id`: its details, and what selecting its first finding shows.
     void selectIncident(uint32_t id);
     /// Selects connection `id` in the table and shows its packets.
@@ -162,6 +165,8 @@ private:
     void onPacketSelected();
     void showPacketFromView(size_t packetIndex);
     void showFrame(uint32_t frame);
+    /// Go > Go to packet: asks for a frame number and shows it (goToFrame).
+    void askFrame();
     // A request for `captures` and `straceLogs` with the current filter, thresholds and strace clock.
     [[nodiscard]] LoadRequest requestFor(const QStringList& captures, const QStringList& straceLogs) const;
     void openDialog();

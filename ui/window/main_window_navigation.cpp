@@ -1,5 +1,6 @@
 // The Go menu: the keyboard's way through findings, packets and stalls, and to each panel.
 #include <QAction>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QStatusBar>
 #include <algorithm>
@@ -39,6 +40,7 @@ void MainWindow::buildGoMenu() {
     go->addSeparator();
     add(tr("Next p&acket of the connection"), QKeySequence(Qt::CTRL | Qt::Key_Down), &MainWindow::nextPacket);
     add(tr("Previous pa&cket of the connection"), QKeySequence(Qt::CTRL | Qt::Key_Up), &MainWindow::previousPacket);
+    add(tr("&Go to packet..."), QKeySequence(Qt::CTRL | Qt::Key_G), &MainWindow::askFrame);
     go->addSeparator();
     add(tr("&Findings"), QKeySequence(Qt::CTRL | Qt::Key_1), [this]() { findingsView_->setFocus(); });
     add(tr("T&imeline"), QKeySequence(Qt::CTRL | Qt::Key_2), [this]() {
@@ -55,6 +57,44 @@ void MainWindow::buildGoMenu() {
         connectionsFilterEdit_->setFocus();
         connectionsFilterEdit_->selectAll();
     });
+}
+
+void MainWindow::askFrame() {
+    if (!results_ || results_->packets() == nullptr || results_->packets()->size() == 0) {
+        statusBar()->showMessage(tr("No packets to go to"), 5000);
+        return;
+    }
+    const PacketIndex& packets = *results_->packets();
+    const int last = static_cast<int>(packets.frame(packets.size() - 1));
+    const int row = packetsView_->currentIndex().row();
+    const auto& positions = packetsModel_.packetPositions();
+    const int current = row >= 0 && static_cast<size_t>(row) < positions.size()
+                            ? static_cast<int>(packets.frame(positions[static_cast<size_t>(row)]))
+                            : 1;
+    bool ok = false;
+    const int frame = QInputDialog::getInt(this, tr("Go to packet"), tr("Frame number (1 to %1):").arg(last), current,
+                                           1, last, 1, &ok);
+    if (ok) {
+        goToFrame(static_cast<uint32_t>(frame));
+    }
+}
+
+void MainWindow::goToFrame(uint32_t frame) {
+    if (!results_ || results_->packets() == nullptr) {
+        return;
+    }
+    const PacketIndex& packets = *results_->packets();
+    const size_t position = packets.firstAtOrAfterFrame(frame);
+    if (position >= packets.size()) {
+        statusBar()->showMessage(tr("No TCP packet at or after frame %1").arg(frame), 8000);
+        return;
+    }
+    const uint32_t shown = packets.frame(position);
+    if (shown != frame) {
+        statusBar()->showMessage(tr("Frame %1 is not a TCP packet of the capture: frame %2 shown").arg(frame).arg(shown),
+                                 8000);
+    }
+    showFrame(shown);
 }
 
 void MainWindow::stepFinding(int step) {

@@ -7,16 +7,17 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMenuBar>
-#include <QTableWidget>
-#include <QTimer>
 #include <QMessageBox>
 #include <QProcess>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QTreeView>
 #include <catch2/catch.hpp>
 
+#include "models/packets_model.hpp"
 #include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
@@ -232,4 +233,21 @@ TEST_CASE("the Help menu opens guides that exist and lists every shortcut of the
     CHECK(rows.contains(QStringLiteral("Go > Next finding: F8")));
     CHECK(rows.contains(QStringLiteral("Help > Guide to the window: F1")));
     CHECK(rows.size() >= 10);
+}
+
+TEST_CASE("Go to packet selects the frame's connection and row, or the next TCP packet", "[ui][window][keyboard]") {
+    TestWindow test;
+    MainWindow& window = test.window;
+    REQUIRE(test.open({samplePath("proxy-nagle.pcap")}));
+    auto* packets = window.findChild<QTableView*>(QStringLiteral("packetsView"));
+    REQUIRE(packets != nullptr);
+    const PacketIndex& index = *window.results()->packets();
+    const uint32_t frame = index.frame(index.size() / 2);
+    window.goToFrame(frame);
+    REQUIRE(waitFor([&] { return packets->currentIndex().isValid(); }));
+    CHECK(packets->currentIndex().siblingAtColumn(0).data().toUInt() == frame);
+    CHECK(packets->currentIndex().data(PacketsModel::PacketIndexRole).toULongLong() == index.positionOfFrame(frame));
+    // A frame past the last TCP packet: nothing to show, the selection stays.
+    window.goToFrame(index.frame(index.size() - 1) + 1);
+    CHECK(packets->currentIndex().siblingAtColumn(0).data().toUInt() == frame);
 }
