@@ -123,11 +123,14 @@ FieldValues addresses(const FilterPacket& p, FieldId id, bool v6) {
 }
 
 // The window as Wireshark's tcp.window_size shows it: shifted by the sender's scale once both SYNs
-// agreed on scaling, never in a SYN.
+// agreed on scaling, never in a SYN; a server's scale is unknown until its SYN-ACK (a challenge
+// ACK on a reused tuple comes before it).
 uint64_t scaledWindow(const FilterPacket& p) {
     const Side sender = p.packet.fromServer ? Side::Server : Side::Client;
     const int8_t shift = p.connection.sequence[sideIndex(sender)].windowScale;
-    if ((p.packet.tcpFlags & tcpflag::kSyn) != 0 || shift < 0) {
+    const bool beforeServerScale =
+        p.packet.fromServer && (p.connection.synAckTsNs == kNoTime || p.packet.tsNs < p.connection.synAckTsNs);
+    if ((p.packet.tcpFlags & tcpflag::kSyn) != 0 || shift < 0 || beforeServerScale) {
         return p.packet.window;
     }
     return uint64_t{p.packet.window} << shift;
