@@ -117,7 +117,7 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                 // summaries first); the flows read only their kinds and durations.
                 options->input.describesWhenWritten =
                     output == Output::Flows || (output == Output::Analyze && options->format == "json");
-                if (command->count("--display-filter") > 0) {
+                if (output == Output::Packets && command->count("--display-filter") > 0) {
                     try {
                         options->compiledFilter = filter::DisplayFilter::compile(options->displayFilter);
                     } catch (const filter::DisplayFilterError& error) {

@@ -178,10 +178,11 @@ FieldValues fieldValues(const FieldInfo& field, const FilterPacket& p) {
             return one(number(static_cast<uint32_t>(packet.seq - connection.sequence[sideIndex(sender)].baseSeq)));
         case FieldId::TcpSeqRaw: return one(number(packet.seq));
         case FieldId::TcpAck:
-            // Relative to the peer's first sequence number; without the ACK bit Wireshark shows 0.
+            // Relative to the peer's first sequence number; without the ACK bit Wireshark shows the
+            // field as it is (a scanner's probe may carry any number there).
             return one(number((packet.tcpFlags & tcpflag::kAck) != 0
                                   ? static_cast<uint32_t>(packet.ack - connection.sequence[sideIndex(receiver)].baseSeq)
-                                  : 0));
+                                  : packet.ack));
         case FieldId::TcpAckRaw: return one(number(packet.ack));
         case FieldId::TcpFlags: return one(number(packet.tcpFlags));
         case FieldId::TcpFlagBit: return one(number((packet.tcpFlags & field.tcpFlag) != 0 ? 1 : 0));
