@@ -82,9 +82,17 @@ void writeOutput(Output output, const LoadedAnalysis& loaded, const AnalysisComm
             break;
         case Output::Packets: {
             PacketSelectionFn selected;
+            // The fields of a frame's own record (frame.len, ip.ttl, TCP options) come from reading the
+            // file again beside the listing; the file was read once already, so it opens.
+            std::optional<filter::FrameRecordCursor> records;
+            if (options.compiledFilter && options.compiledFilter->readsFrameRecords()) {
+                records.emplace(options.input.files.front());
+            }
             if (options.compiledFilter) {
-                selected = [&filter = *options.compiledFilter, &engine = *analysis.engine](size_t position) {
-                    return filter.matchesAt(engine, position);
+                selected = [&filter = *options.compiledFilter, &engine = *analysis.engine, &records](size_t position) {
+                    const filter::FrameRecord* record =
+                        records ? records->seek(engine.packets().frame(position)) : nullptr;
+                    return filter.matchesAt(engine, position, record);
                 };
             }
             if (json) {
@@ -122,6 +130,17 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                         options->compiledFilter = filter::DisplayFilter::compile(options->displayFilter);
                     } catch (const filter::DisplayFilterError& error) {
                         fmt::print(stderr, "tcpscope-cli: -Y {}\n", error.what());
+                        return kExitUsage;
+                    }
+                    // Reading a frame's record again needs the one file its frame numbers count in.
+                    if (options->compiledFilter->readsFrameRecords() &&
+                        (!options->input.points.empty() || options->input.files.size() != 1 ||
+                         options->input.files.front() == "-")) {
+                        fmt::print(stderr,
+                                   "tcpscope-cli: -Y '{}': frame.len, frame.cap_len, frame.time_delta, ip.ttl, ip.id, "
+                                   "ipv6.hlim and tcp.options.* are read from the capture file again: they need one "
+                                   "file, not standard input or capture points\n",
+                                   options->displayFilter);
                         return kExitUsage;
                     }
                 }

@@ -26,13 +26,21 @@ bool compare(CompareOp op, const FilterKey& value, const KeyRange& operand) {
 
 }  // namespace
 
+DisplayFilter::DisplayFilter(std::string expression, FilterProgram program)
+    : expression_(std::move(expression)), program_(std::move(program)) {
+    readsFrameRecords_ = std::any_of(program_.nodes.begin(), program_.nodes.end(), [](const FilterNode& node) {
+        return (node.kind == NodeKind::Present || node.kind == NodeKind::Compare || node.kind == NodeKind::InSet) &&
+               node.field.readsRecord;
+    });
+}
+
 DisplayFilter DisplayFilter::compile(std::string_view expression) {
     return DisplayFilter(std::string(expression), parseDisplayFilter(expression));
 }
 
-bool DisplayFilter::matchesAt(const AnalysisEngine& engine, size_t position) const {
+bool DisplayFilter::matchesAt(const AnalysisEngine& engine, size_t position, const FrameRecord* record) const {
     const IndexedPacket packet = engine.packets().at(position);
-    return matches(FilterPacket{packet, engine.connections()[packet.connection], engine.firstTsNs()});
+    return matches(FilterPacket{packet, engine.connections()[packet.connection], engine.firstTsNs(), record});
 }
 
 bool DisplayFilter::evaluate(uint32_t index, const FilterPacket& packet) const {

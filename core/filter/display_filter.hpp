@@ -23,19 +23,25 @@ public:
     /// packet) makes its test false, as in Wireshark.
     [[nodiscard]] bool matches(const FilterPacket& packet) const { return evaluate(program_.root, packet); }
 
-    /// True if the packet at `position` of the engine's packet index passes the filter.
-    [[nodiscard]] bool matchesAt(const AnalysisEngine& engine, size_t position) const;
+    /// True if the packet at `position` of the engine's packet index passes the filter; `record`
+    /// is its frame's record when readsFrameRecords() (FrameRecordCursor), else null.
+    [[nodiscard]] bool matchesAt(const AnalysisEngine& engine, size_t position,
+                                 const FrameRecord* record = nullptr) const;
+
+    /// True if a field of the filter is read from the frame's own record (frame.len, ip.ttl, TCP
+    /// options ...): the caller then reads the file again for them (without a record they are absent).
+    [[nodiscard]] bool readsFrameRecords() const { return readsFrameRecords_; }
 
     /// The expression as given.
     [[nodiscard]] const std::string& expression() const { return expression_; }
 
 private:
-    DisplayFilter(std::string expression, FilterProgram program)
-        : expression_(std::move(expression)), program_(std::move(program)) {}
+    DisplayFilter(std::string expression, FilterProgram program);
     [[nodiscard]] bool evaluate(uint32_t node, const FilterPacket& packet) const;
 
     std::string expression_;
     FilterProgram program_;
+    bool readsFrameRecords_ = false;
 };
 
 }  // namespace tcpscope::filter

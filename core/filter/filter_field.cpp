@@ -8,18 +8,32 @@ namespace tcpscope::filter {
 namespace {
 
 constexpr FieldInfo field(std::string_view name, FieldId id, FieldType type) {
-    return {name, id, type, 0, 0};
+    return {name, id, type, 0, 0, false};
+}
+constexpr FieldInfo recordField(std::string_view name, FieldId id, FieldType type) {
+    return {name, id, type, 0, 0, true};
 }
 constexpr FieldInfo flagBit(std::string_view name, uint16_t bit) {
-    return {name, FieldId::TcpFlagBit, FieldType::Boolean, static_cast<uint8_t>(bit), 0};
+    return {name, FieldId::TcpFlagBit, FieldType::Boolean, static_cast<uint8_t>(bit), 0, false};
 }
 constexpr FieldInfo analysis(std::string_view name, AnalysisFlag flag) {
-    return {name, FieldId::TcpAnalysisFlag, FieldType::Label, 0, bit(flag)};
+    return {name, FieldId::TcpAnalysisFlag, FieldType::Label, 0, bit(flag), false};
 }
 
 constexpr std::array kFields{
     field("frame.number", FieldId::FrameNumber, FieldType::Unsigned),
     field("frame.time_relative", FieldId::FrameTimeRelative, FieldType::Time),
+    recordField("frame.time_delta", FieldId::FrameTimeDelta, FieldType::Time),
+    recordField("frame.len", FieldId::FrameLen, FieldType::Unsigned),
+    recordField("frame.cap_len", FieldId::FrameCapLen, FieldType::Unsigned),
+    recordField("ip.ttl", FieldId::IpTtl, FieldType::Unsigned),
+    recordField("ip.id", FieldId::IpId, FieldType::Unsigned),
+    recordField("ipv6.hlim", FieldId::Ipv6Hlim, FieldType::Unsigned),
+    recordField("tcp.options.mss_val", FieldId::TcpOptionMss, FieldType::Unsigned),
+    recordField("tcp.options.wscale.shift", FieldId::TcpOptionWindowShift, FieldType::Unsigned),
+    recordField("tcp.options.sack_perm", FieldId::TcpOptionSackPermitted, FieldType::Label),
+    recordField("tcp.options.timestamp.tsval", FieldId::TcpOptionTsval, FieldType::Unsigned),
+    recordField("tcp.options.timestamp.tsecr", FieldId::TcpOptionTsecr, FieldType::Unsigned),
     field("ip", FieldId::Ip, FieldType::Label),
     field("ip.src", FieldId::IpSrc, FieldType::Ipv4),
     field("ip.dst", FieldId::IpDst, FieldType::Ipv4),
@@ -136,6 +150,38 @@ uint64_t scaledWindow(const FilterPacket& p) {
     return uint64_t{p.packet.window} << shift;
 }
 
+// The fields read from the frame's record; absent without one (or for a frame that is no TCP segment).
+FieldValues recordValues(const FieldInfo& field, const FilterPacket& p) {
+    if (p.record == nullptr) {
+        return {};
+    }
+    const FrameRecord& record = *p.record;
+    switch (field.id) {
+        case FieldId::FrameTimeDelta: return one(FilterKey::ofSigned(record.deltaNs));
+        case FieldId::FrameLen: return one(number(record.originalLength));
+        case FieldId::FrameCapLen: return one(number(record.capturedLength));
+        default: break;
+    }
+    if (!record.tcp) {
+        return {};
+    }
+    const TcpSegment& segment = record.segment;
+    const TcpOptions& options = segment.options;
+    const bool v4 = segment.ipVersion == 4;
+    switch (field.id) {
+        case FieldId::IpTtl: return v4 ? one(number(segment.ttl)) : FieldValues{};
+        case FieldId::IpId: return v4 ? one(number(segment.ipId)) : FieldValues{};
+        case FieldId::Ipv6Hlim: return v4 ? FieldValues{} : one(number(segment.ttl));
+        case FieldId::TcpOptionMss: return options.mss != 0 ? one(number(options.mss)) : FieldValues{};
+        case FieldId::TcpOptionWindowShift:
+            return options.windowScale >= 0 ? one(number(options.windowScaleSent)) : FieldValues{};
+        case FieldId::TcpOptionSackPermitted: return options.sackPermitted ? present() : FieldValues{};
+        case FieldId::TcpOptionTsval: return options.hasTimestamp ? one(number(options.tsVal)) : FieldValues{};
+        case FieldId::TcpOptionTsecr: return options.hasTimestamp ? one(number(options.tsEcr)) : FieldValues{};
+        default: return {};
+    }
+}
+
 }  // namespace
 
 std::optional<FieldInfo> findField(std::string_view name) {
@@ -152,6 +198,9 @@ std::span<const FieldInfo> knownFields() {
 }
 
 FieldValues fieldValues(const FieldInfo& field, const FilterPacket& p) {
+    if (field.readsRecord) {
+        return recordValues(field, p);
+    }
     const IndexedPacket& packet = p.packet;
     const Connection& connection = p.connection;
     const Side sender = packet.fromServer ? Side::Server : Side::Client;
@@ -190,8 +239,8 @@ FieldValues fieldValues(const FieldInfo& field, const FilterPacket& p) {
         case FieldId::TcpWindowSizeValue: return one(number(packet.window));
         case FieldId::TcpAnalysisFlags: return packet.analysis != 0 ? present() : FieldValues{};
         case FieldId::TcpAnalysisFlag: return (packet.analysis & field.analysisFlag) != 0 ? present() : FieldValues{};
+        default: return {};  // the fields of the frame's record, above
     }
-    return {};
 }
 
 }  // namespace tcpscope::filter

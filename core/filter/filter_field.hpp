@@ -6,18 +6,21 @@
 #include <span>
 #include <string_view>
 
+#include "filter/frame_record.hpp"
 #include "tcp/analysis_flags.hpp"
 #include "tcp/connection.hpp"
 #include "tcp/packet_index.hpp"
 
 namespace tcpscope::filter {
 
-/// What one packet offers a display filter: its record in the packet index, its connection, and
-/// the time of the capture's first frame (any frame, as Wireshark's frame.time_relative counts).
+/// What one packet offers a display filter: its record in the packet index, its connection, the
+/// time of the capture's first frame (any frame, as Wireshark's frame.time_relative counts), and
+/// for the fields that read it (FieldInfo::readsRecord) the frame's own record, if read.
 struct FilterPacket {
     const IndexedPacket& packet;
     const Connection& connection;
     int64_t captureStartNs = 0;
+    const FrameRecord* record = nullptr;
 };
 
 /// How a field's values are compared, as Wireshark types them.
@@ -34,6 +37,17 @@ enum class FieldType : uint8_t {
 enum class FieldId : uint8_t {
     FrameNumber,
     FrameTimeRelative,
+    FrameTimeDelta,
+    FrameLen,
+    FrameCapLen,
+    IpTtl,
+    IpId,
+    Ipv6Hlim,
+    TcpOptionMss,
+    TcpOptionWindowShift,
+    TcpOptionSackPermitted,
+    TcpOptionTsval,
+    TcpOptionTsecr,
     Ip,
     IpSrc,
     IpDst,
@@ -67,6 +81,7 @@ struct FieldInfo {
     FieldType type = FieldType::Label;
     uint8_t tcpFlag = 0;             ///< for TcpFlagBit: the bit in IndexedPacket::tcpFlags
     AnalysisFlags analysisFlag = 0;  ///< for TcpAnalysisFlag: the flag's bit
+    bool readsRecord = false;        ///< its value is in the frame's record (FilterPacket::record), not the index
 };
 
 /// The field called `name` (e.g. "tcp.port"), or nothing if the filter does not know it.

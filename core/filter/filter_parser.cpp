@@ -114,13 +114,13 @@ struct UnsupportedField {
     std::string_view reason;
 };
 constexpr std::array kUnsupportedFields{
-    UnsupportedField{"frame.len", "frame lengths are not kept in tcpscope's packet index"},
-    UnsupportedField{"frame.cap_len", "frame lengths are not kept in tcpscope's packet index"},
-    UnsupportedField{"frame.time_delta", "tcpscope keeps no time of the frame before a packet (it may not be TCP)"},
-    UnsupportedField{"frame.time", "tcpscope filters on frame.time_relative (seconds since the first frame)"},
-    UnsupportedField{"ip.", "of the IP header tcpscope keeps the addresses only (ip.src, ip.dst, ip.addr)"},
-    UnsupportedField{"ipv6.", "of the IPv6 header tcpscope keeps the addresses only (ipv6.src, ipv6.dst, ipv6.addr)"},
-    UnsupportedField{"tcp.options", "TCP options are not kept in tcpscope's packet index"},
+    UnsupportedField{"frame.time_delta_displayed", "it depends on the packets shown; frame.time_delta is supported"},
+    UnsupportedField{"frame.time", "tcpscope filters on frame.time_relative and frame.time_delta"},
+    UnsupportedField{"ip.", "of the IP header tcpscope filters on ip.src, ip.dst, ip.addr, ip.ttl and ip.id"},
+    UnsupportedField{"ipv6.", "of the IPv6 header tcpscope filters on ipv6.src, ipv6.dst, ipv6.addr and ipv6.hlim"},
+    UnsupportedField{"tcp.options.",
+                     "of the TCP options tcpscope filters on tcp.options.mss_val, "
+                     "tcp.options.wscale.shift, tcp.options.sack_perm and tcp.options.timestamp.*"},
     UnsupportedField{"tcp.analysis.", "it is not one of the analysis flags tcpscope computes"},
 };
 

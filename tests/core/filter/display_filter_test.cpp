@@ -75,6 +75,23 @@ TEST_CASE("display filter fields read the packet's record and its connection", "
     CHECK_FALSE(matches("tcp.analysis.duplicate_ack"));
 }
 
+TEST_CASE("fields of the frame's own record are absent without it, and read from it when given", "[filter]") {
+    BuiltPacket built;
+    const DisplayFilter filter = DisplayFilter::compile("frame.len == 1514 && ip.ttl == 63 && tcp.options.mss_val");
+    CHECK(filter.readsFrameRecords());
+    CHECK_FALSE(DisplayFilter::compile("tcp.port == 80").readsFrameRecords());
+    CHECK_FALSE(filter.matches(FilterPacket{built.packet, built.connection, 0}));
+    tcpscope::filter::FrameRecord record;
+    record.frame = 7;
+    record.originalLength = 1514;
+    record.tcp = true;
+    record.segment.ttl = 63;
+    record.segment.options.mss = 1460;
+    CHECK(filter.matches(FilterPacket{built.packet, built.connection, 0, &record}));
+    record.segment.ipVersion = 6;  // ip.ttl is IPv4's; IPv6 has ipv6.hlim
+    CHECK_FALSE(filter.matches(FilterPacket{built.packet, built.connection, 0, &record}));
+}
+
 TEST_CASE("display filter operators mean what they mean in Wireshark 4.0", "[filter]") {
     // != is "all not equal": a packet to or from the address is left out.
     CHECK_FALSE(matches("ip.addr != 10.0.0.1"));
@@ -118,9 +135,9 @@ TEST_CASE("an IPv6 packet has ipv6 fields and no ip fields", "[filter]") {
 TEST_CASE("a display filter tcpscope cannot run is one error with its offset and reason", "[filter]") {
     CHECK(errorOf("http.host == x") ==
           "0: field http.host is not supported (tcpscope filters TCP, IP and frame fields: see docs/cli.md)");
-    CHECK(errorOf("tcp.port == 80 && ip.ttl > 3") ==
-          "18: field ip.ttl is not supported: of the IP header tcpscope keeps the addresses only (ip.src, ip.dst, "
-          "ip.addr) (tcpscope filters TCP, IP and frame fields: see docs/cli.md)");
+    CHECK(errorOf("tcp.port == 80 && ip.len > 3") ==
+          "18: field ip.len is not supported: of the IP header tcpscope filters on ip.src, ip.dst, ip.addr, ip.ttl and "
+          "ip.id (tcpscope filters TCP, IP and frame fields: see docs/cli.md)");
     CHECK(errorOf("tcp.port == 3307 &&") == "19: the expression ends where a field was expected");
     CHECK(errorOf("tcp.port == x") == "12: \"x\" is not a valid value for tcp.port: it takes an unsigned integer");
     CHECK(errorOf("(tcp.port == 1") == "14: the parenthesis at offset 0 is not closed");

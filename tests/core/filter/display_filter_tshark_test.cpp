@@ -16,6 +16,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -41,7 +42,7 @@ using tcpscope::test::runCommand;
 // The filters compared. {v4} and {v6} stand for the server address of the capture's first IPv4 and
 // IPv6 connection (192.0.2.1 and 2001:db8::1 where there is none), {port} for the first connection's
 // server port: so that the address and port tests match something in every capture.
-constexpr std::array<std::string_view, 72> kFilters{
+constexpr std::array<std::string_view, 86> kFilters{
     "tcp",
     "ip",
     "ipv6",
@@ -114,6 +115,21 @@ constexpr std::array<std::string_view, 72> kFilters{
     "not tcp.port == {port} or tcp.len > 0",
     "(tcp.flags.syn == 1 or tcp.flags.fin == 1) and not tcp.flags.ack == 1",
     "tcp.port == {port} or tcp.port == 1 and tcp.port == 2",
+    // Read from the frame's own record (the file read again).
+    "frame.len > 100",
+    "frame.cap_len < 80",
+    "frame.time_delta > 0.01",
+    "frame.time_delta <= 0.00005 && tcp.len > 0",
+    "ip.ttl == 64",
+    "ip.ttl < 64 || ip.id == 0",
+    "ipv6.hlim == 64",
+    "tcp.options.mss_val",
+    "tcp.options.mss_val < 1460",
+    "tcp.options.wscale.shift >= 7",
+    "tcp.options.sack_perm && tcp.flags.syn == 1",
+    "tcp.flags.syn == 1 && !tcp.options.timestamp.tsval",
+    "tcp.options.timestamp.tsecr == 0",
+    "frame.len > 1000 && tcp.analysis.flags",
 };
 
 /// A filter and capture where tcpscope and Wireshark legitimately disagree, left out of the comparison.
@@ -361,9 +377,13 @@ CaptureResult compareOnCapture(const fs::path& capture, std::set<const LeftOut*>
         }
         ++outcome.compared;
         const DisplayFilter filter = DisplayFilter::compile(filters[f]);
+        std::optional<tcpscope::filter::FrameRecordCursor> records;
+        if (filter.readsFrameRecords()) {
+            records.emplace(capture.string());
+        }
         FrameSet actual;
         for (size_t i = 0; i < engine.packets().size(); ++i) {
-            if (filter.matchesAt(engine, i)) {
+            if (filter.matchesAt(engine, i, records ? records->seek(engine.packets().frame(i)) : nullptr)) {
                 actual.insert(engine.packets().frame(i));
             }
         }
@@ -539,6 +559,15 @@ TEST_CASE("tcpscope-cli packets -Y lists the packets the filter matches", "[cli]
 
     // The other analysis commands have no -Y and run as before.
     CHECK(runCommand({TCPSCOPE_CLI, "flows", capture.string()}).ok());
+
+    // The frame's own fields are read from the file again: not from standard input.
+    const auto fromStdin = runCommand({TCPSCOPE_CLI, "packets", "-", "-Y", "frame.len > 100"});
+    CHECK(fromStdin.exitCode == 2);
+    CHECK(fromStdin.err.find("they need one file") != std::string::npos);
+    const auto lengths =
+        runCommand({TCPSCOPE_CLI, "packets", capture.string(), "-Y", "frame.len > 1000", "--format", "json"});
+    REQUIRE(lengths.ok());
+    CHECK(nlohmann::json::parse(lengths.out).at("packets").size() > 0);
 
     const auto bad = runCommand({TCPSCOPE_CLI, "packets", capture.string(), "-Y", "http.host == x"});
     CHECK(bad.exitCode == 2);
