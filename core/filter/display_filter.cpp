@@ -35,7 +35,7 @@ DisplayFilter::DisplayFilter(std::string expression, FilterProgram program)
 }
 
 DisplayFilter DisplayFilter::compile(std::string_view expression) {
-    return DisplayFilter(std::string(expression), parseDisplayFilter(expression));
+    return {std::string(expression), parseDisplayFilter(expression)};
 }
 
 bool DisplayFilter::matchesAt(const AnalysisEngine& engine, size_t position, const FrameRecord* record) const {

@@ -24,7 +24,7 @@ private:
 };
 
 /// The longest expression accepted, and the deepest nesting of parentheses and negations.
-inline constexpr size_t kMaxFilterLength = 64 * 1024;
+inline constexpr size_t kMaxFilterLength = size_t{64} * 1024;
 inline constexpr size_t kMaxFilterDepth = 200;
 
 /// Parses a display filter in Wireshark's syntax. Throws DisplayFilterError.
