@@ -1,10 +1,13 @@
 // analyze, flows, packets: the analysis of captures as text or tcpscope/1 JSON.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 
 #include "commands.hpp"
+#include "filter/display_filter.hpp"
 #include "points/points_report.hpp"
 #include "report/incidents_json.hpp"
 #include "report/incidents_text.hpp"
@@ -21,6 +24,8 @@ struct AnalysisCommandOptions {
     AnalysisInputOptions input;
     std::string format = "text";
     std::optional<uint32_t> flow;  // packets only
+    std::string displayFilter;     // packets only: -Y, as given
+    std::optional<filter::DisplayFilter> compiledFilter;
 };
 
 enum class Output { Analyze, Flows, Packets };
@@ -75,14 +80,29 @@ void writeOutput(Output output, const Investigation& loaded, const AnalysisComma
                 writeFlowsText(std::cout, analysis);
             }
             break;
-        case Output::Packets:
+        case Output::Packets: {
+            PacketSelectionFn selected;
+            // The fields of a frame's own record (frame.len, ip.ttl, TCP options) come from reading the
+            // file again beside the listing; the file was read once already, so it opens.
+            std::optional<filter::FrameRecordCursor> records;
+            if (options.compiledFilter && options.compiledFilter->readsFrameRecords()) {
+                records.emplace(options.input.files.front());
+            }
+            if (options.compiledFilter) {
+                selected = [&filter = *options.compiledFilter, &engine = *analysis.engine, &records](size_t position) {
+                    const filter::FrameRecord* record =
+                        records ? records->seek(engine.packets().frame(position)) : nullptr;
+                    return filter.matchesAt(engine, position, record);
+                };
+            }
             if (json) {
-                writePacketsReportJson(std::cout, analysis, options.flow, packetSightings(loaded));
+                writePacketsReportJson(std::cout, analysis, options.flow, packetSightings(loaded), selected);
                 std::cout << '\n';
             } else {
-                writePacketsText(std::cout, analysis, options.flow, packetSightings(loaded));
+                writePacketsText(std::cout, analysis, options.flow, packetSightings(loaded), selected);
             }
             break;
+        }
     }
     std::cout.flush();
 }
@@ -95,6 +115,9 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
     command->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
     if (output == Output::Packets) {
         command->add_option("--flow", options->flow, "only the packets of this flow id");
+        command->add_option("-Y,--display-filter", options->displayFilter,
+                            "only the packets this display filter matches, in Wireshark's words, e.g. "
+                            "'tcp.analysis.flags && tcp.port == 3306' (docs/cli.md lists the fields)");
     }
     addCapturePointOption(*command, options->input);
     return {command, [command, options, output] {
@@ -102,6 +125,25 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                 // summaries first); the flows read only their kinds and durations.
                 options->input.describesWhenWritten =
                     output == Output::Flows || (output == Output::Analyze && options->format == "json");
+                if (output == Output::Packets && command->count("--display-filter") > 0) {
+                    try {
+                        options->compiledFilter = filter::DisplayFilter::compile(options->displayFilter);
+                    } catch (const filter::DisplayFilterError& error) {
+                        fmt::print(stderr, "tcpscope-cli: -Y {}\n", error.what());
+                        return kExitUsage;
+                    }
+                    // Reading a frame's record again needs the one file its frame numbers count in.
+                    if (options->compiledFilter->readsFrameRecords() &&
+                        (!options->input.points.empty() || options->input.files.size() != 1 ||
+                         options->input.files.front() == "-")) {
+                        fmt::print(stderr,
+                                   "tcpscope-cli: -Y '{}': frame.len, frame.cap_len, frame.time_delta, ip.ttl, ip.id, "
+                                   "ipv6.hlim and tcp.options.* are read from the capture file again: they need one "
+                                   "file, not standard input or capture points\n",
+                                   options->displayFilter);
+                        return kExitUsage;
+                    }
+                }
                 Investigation loaded;
                 if (const int status = loadAnalysis(*command, options->input, loaded); status != kExitAnalysed) {
                     return status;

@@ -617,7 +617,7 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
 }
 
 void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
-                            const PacketSightingsFn& seenAt) {
+                            const PacketSightingsFn& seenAt, const PacketSelectionFn& selected) {
     const AnalysisEngine& engine = *analysis.engine;
     const PacketIndex& packets = engine.packets();
     const auto& connections = engine.connections();
@@ -627,7 +627,7 @@ void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, 
     writer.key("packets");
     writer.beginArray();
     for (size_t i = 0; i < packets.size(); ++i) {
-        if (flow && packets.connection(i) != *flow) {
+        if ((flow && packets.connection(i) != *flow) || (selected && !selected(i))) {
             continue;
         }
         const IndexedPacket packet = packets.at(i);

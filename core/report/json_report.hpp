@@ -41,7 +41,7 @@ void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis,
 /// if given), as dump(1) would.
 /// With `seenAt` (several capture points), each packet's `seen_at`.
 void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
-                            const PacketSightingsFn& seenAt = {});
+                            const PacketSightingsFn& seenAt = {}, const PacketSelectionFn& selected = {});
 
 /// The analysis report as a tree (parsed from the written text: for small captures and tests).
 Json analysisReportJson(const CaptureAnalysis& analysis, const StraceAlignment* alignment = nullptr);

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -15,5 +16,9 @@ struct PacketSighting {
 
 /// The sightings of frame `frame` of the analysis; an empty function when there is one capture point.
 using PacketSightingsFn = std::function<std::vector<PacketSighting>(uint32_t frame)>;
+
+/// Whether the packet at `position` of the packet index is listed (a display filter); an empty
+/// function lists every packet.
+using PacketSelectionFn = std::function<bool(size_t position)>;
 
 }  // namespace tcpscope

@@ -140,13 +140,13 @@ void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis) {
 }
 
 void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
-                      const PacketSightingsFn& seenAt) {
+                      const PacketSightingsFn& seenAt, const PacketSelectionFn& selected) {
     const AnalysisEngine& engine = *analysis.engine;
     const PacketIndex& packets = engine.packets();
     const auto& connections = engine.connections();
     const int64_t startNs = engine.firstTsNs();
     for (size_t i = 0; i < packets.size(); ++i) {
-        if (flow && packets.connection(i) != *flow) {
+        if ((flow && packets.connection(i) != *flow) || (selected && !selected(i))) {
             continue;
         }
         const IndexedPacket packet = packets.at(i);

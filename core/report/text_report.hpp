@@ -16,6 +16,6 @@ void writeCaptureText(std::ostream& out, const CaptureAnalysis& analysis);
 void writeFlowsText(std::ostream& out, const CaptureAnalysis& analysis);
 /// One line per TCP packet (of one flow if given), with Wireshark's frame numbers and analysis flags.
 void writePacketsText(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
-                      const PacketSightingsFn& seenAt = {});
+                      const PacketSightingsFn& seenAt = {}, const PacketSelectionFn& selected = {});
 
 }  // namespace tcpscope
