@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "file_export/diagram_export.hpp"
-#include "file_export/headless_export.hpp"
+#include "pictures/diagram_export.hpp"
+#include "pictures/headless_export.hpp"
 
 namespace tcpscope::cli {
 namespace {

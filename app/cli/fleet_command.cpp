@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 #include "fleet/fleet_queries.hpp"
 #include "fleet/fleet_report.hpp"
 #include "fleet/since_time.hpp"

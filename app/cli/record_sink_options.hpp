@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "export/clickhouse_sink.hpp"
-#include "export/directory_sink.hpp"
-#include "export/sink_spec.hpp"
+#include "sinks/clickhouse_sink.hpp"
+#include "sinks/directory_sink.hpp"
+#include "sinks/sink_spec.hpp"
 
 namespace tcpscope::cli {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "file_export/headless_export.hpp"
+#include "pictures/headless_export.hpp"
 
 namespace tcpscope::cli {
 namespace {

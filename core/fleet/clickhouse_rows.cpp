@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "export/http_client.hpp"
+#include "sinks/http_client.hpp"
 
 namespace tcpscope {
 

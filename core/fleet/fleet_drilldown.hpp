@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 
 namespace tcpscope {
 

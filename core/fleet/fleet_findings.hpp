@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 
 namespace tcpscope {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 #include "fleet/fleet_findings.hpp"
 #include "fleet/port_pool_findings.hpp"
 

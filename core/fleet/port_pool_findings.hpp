@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 #include "fleet/fleet_findings.hpp"
 
 namespace tcpscope {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "clickhouse/clickhouse_server.hpp"
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 #include "fleet/fleet_drilldown.hpp"
 #include "support/export_fixtures.hpp"
 

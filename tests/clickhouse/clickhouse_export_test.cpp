@@ -12,8 +12,8 @@
 #include "analysis/capture_analysis.hpp"
 #include "clickhouse/clickhouse_server.hpp"
 #include "core/cli/run_command.hpp"
-#include "export/clickhouse_sink.hpp"
-#include "export/sink_spec.hpp"
+#include "sinks/clickhouse_sink.hpp"
+#include "sinks/sink_spec.hpp"
 #include "records/analysis_records.hpp"
 #include "support/export_fixtures.hpp"
 

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "core/cli/run_command.hpp"
-#include "export/http_client.hpp"
+#include "sinks/http_client.hpp"
 
 namespace tcpscope::test {
 

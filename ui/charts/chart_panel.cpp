@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "file_export/incident_picture.hpp"
+#include "pictures/incident_picture.hpp"
 
 namespace tcpscope::ui {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 #include "fleet/fleet_drilldown.hpp"
 #include "fleet/fleet_queries.hpp"
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 #include "fleet/fleet_drilldown.hpp"
 #include "fleet/fleet_queries.hpp"
 #include "fleet_browser/fleet_loader.hpp"

@@ -19,9 +19,9 @@
 #include <iterator>
 
 #include "align/failed_connects.hpp"
-#include "file_export/headless_export.hpp"
-#include "file_export/view_export.hpp"
-#include "file_export/view_export_dialog.hpp"
+#include "pictures/headless_export.hpp"
+#include "pictures/view_export.hpp"
+#include "pictures/view_export_dialog.hpp"
 #include "fleet_browser/fleet_window.hpp"
 #include "live_capture/live_capture_controller.hpp"
 #include "loading/bundled_samples.hpp"

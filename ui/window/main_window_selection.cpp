@@ -3,7 +3,7 @@
 #include <QStatusBar>
 #include <algorithm>
 
-#include "file_export/view_export.hpp"
+#include "pictures/view_export.hpp"
 #include "models/duration_text.hpp"
 #include "window/main_window.hpp"
 

@@ -26,7 +26,7 @@
 #include <memory>
 
 #include "core/series/long_transfer.hpp"
-#include "file_export/view_export_dialog.hpp"
+#include "pictures/view_export_dialog.hpp"
 #include "window/main_window.hpp"
 
 using namespace tcpscope;

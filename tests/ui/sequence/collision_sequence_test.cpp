@@ -8,7 +8,7 @@
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 
-#include "file_export/headless_export.hpp"
+#include "pictures/headless_export.hpp"
 #include "report/incident_sections.hpp"
 #include "sequence/sequence_layout.hpp"
 #include "support/sequence_capture.hpp"

@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "file_export/view_export_dialog.hpp"
+#include "pictures/view_export_dialog.hpp"
 #include "sequence/sequence_view.hpp"
 #include "ui/window_test_support.hpp"
 

@@ -26,7 +26,7 @@
 #include <set>
 
 #include "analysis/capture_analysis.hpp"
-#include "file_export/incident_picture.hpp"
+#include "pictures/incident_picture.hpp"
 #include "report/incidents_text.hpp"
 #include "ui/window_test_support.hpp"
 #include "window/palettes.hpp"

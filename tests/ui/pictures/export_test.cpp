@@ -16,10 +16,10 @@
 #include <sstream>
 
 #include "align/stall_confirmation.hpp"
-#include "file_export/diagram_export.hpp"
-#include "file_export/headless_export.hpp"
-#include "file_export/view_export.hpp"
-#include "file_export/view_export_dialog.hpp"
+#include "pictures/diagram_export.hpp"
+#include "pictures/headless_export.hpp"
+#include "pictures/view_export.hpp"
+#include "pictures/view_export_dialog.hpp"
 #include "report/incident_report.hpp"
 #include "sequence/sequence_syscalls.hpp"
 #include "timeline/syscall_lanes.hpp"

@@ -1,4 +1,4 @@
-#include "file_export/view_export_dialog.hpp"
+#include "pictures/view_export_dialog.hpp"
 
 #include <QFileDialog>
 #include <QMessageBox>
@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "charts/chart_view.hpp"
-#include "file_export/view_export.hpp"
+#include "pictures/view_export.hpp"
 
 namespace tcpscope::ui {
 

@@ -1,4 +1,4 @@
-#include "file_export/handshake_picture.hpp"
+#include "pictures/handshake_picture.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -1,4 +1,4 @@
-#include "file_export/diagram_export.hpp"
+#include "pictures/diagram_export.hpp"
 
 #include <QDir>
 #include <QFileInfo>

@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
-#include "export/batch_spool.hpp"
-#include "export/http_client.hpp"
-#include "export/sink_spec.hpp"
+#include "sinks/batch_spool.hpp"
+#include "sinks/http_client.hpp"
+#include "sinks/sink_spec.hpp"
 #include "records/record_sink.hpp"
 
 namespace tcpscope {

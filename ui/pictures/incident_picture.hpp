@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "file_export/diagram_export.hpp"
+#include "pictures/diagram_export.hpp"
 #include "loading/analysis_results.hpp"
 #include "report/incident_sections.hpp"
 

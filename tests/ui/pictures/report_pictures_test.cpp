@@ -12,9 +12,9 @@
 
 #include "align/stall_confirmation.hpp"
 #include "align/strace_alignment.hpp"
-#include "file_export/handshake_picture.hpp"
-#include "file_export/headless_export.hpp"
-#include "file_export/port_pool_picture.hpp"
+#include "pictures/handshake_picture.hpp"
+#include "pictures/headless_export.hpp"
+#include "pictures/port_pool_picture.hpp"
 #include "present/handshake_retries.hpp"
 #include "present/port_pool_marks.hpp"
 #include "report/incident_sections.hpp"

@@ -4,7 +4,7 @@
 #include <QString>
 #include <vector>
 
-#include "file_export/diagram_export.hpp"
+#include "pictures/diagram_export.hpp"
 #include "present/port_pool_marks.hpp"
 #include "timeline/timeline_layout.hpp"
 #include "timeline/timeline_model.hpp"

@@ -1,4 +1,4 @@
-#include "file_export/view_export.hpp"
+#include "pictures/view_export.hpp"
 
 #include "charts/chart_view.hpp"
 

@@ -1,4 +1,4 @@
-#include "export/clickhouse_schema.hpp"
+#include "sinks/clickhouse_schema.hpp"
 
 #include <fmt/format.h>
 

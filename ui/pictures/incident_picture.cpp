@@ -1,4 +1,4 @@
-#include "file_export/incident_picture.hpp"
+#include "pictures/incident_picture.hpp"
 
 #include <QEvent>
 #include <QPainter>
@@ -6,9 +6,9 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "file_export/handshake_picture.hpp"
-#include "file_export/port_pool_picture.hpp"
-#include "file_export/view_export.hpp"
+#include "pictures/handshake_picture.hpp"
+#include "pictures/port_pool_picture.hpp"
+#include "pictures/view_export.hpp"
 #include "present/handshake_retries.hpp"
 #include "present/port_pool_marks.hpp"
 #include "timeline/timeline_view.hpp"

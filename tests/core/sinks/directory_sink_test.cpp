@@ -1,5 +1,5 @@
 // The directory sink: one zstd NDJSON file per host and UTC hour, appended to by later exports.
-#include "export/directory_sink.hpp"
+#include "sinks/directory_sink.hpp"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <variant>
 
-#include "export/http_client.hpp"
+#include "sinks/http_client.hpp"
 
 namespace tcpscope {
 

@@ -1,4 +1,4 @@
-#include "export/clickhouse_sink.hpp"
+#include "sinks/clickhouse_sink.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <thread>
 
-#include "export/clickhouse_schema.hpp"
+#include "sinks/clickhouse_schema.hpp"
 
 namespace tcpscope {
 

@@ -1,5 +1,5 @@
 // The on-disk spool of the ClickHouse sink: order kept across runs, bounded, one process at a time.
-#include "export/batch_spool.hpp"
+#include "sinks/batch_spool.hpp"
 
 #include <unistd.h>
 

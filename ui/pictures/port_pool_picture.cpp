@@ -1,4 +1,4 @@
-#include "file_export/port_pool_picture.hpp"
+#include "pictures/port_pool_picture.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>

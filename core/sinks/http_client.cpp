@@ -1,4 +1,4 @@
-#include "export/http_client.hpp"
+#include "sinks/http_client.hpp"
 
 #include <curl/curl.h>
 

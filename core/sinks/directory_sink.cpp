@@ -1,4 +1,4 @@
-#include "export/directory_sink.hpp"
+#include "sinks/directory_sink.hpp"
 
 #include <fmt/format.h>
 #include <zstd.h>
@@ -10,7 +10,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 
 namespace tcpscope {
 

@@ -1,4 +1,4 @@
-#include "file_export/report_pdf.hpp"
+#include "pictures/report_pdf.hpp"
 
 #include <QFileInfo>
 #include <QPageLayout>

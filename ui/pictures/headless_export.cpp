@@ -1,4 +1,4 @@
-#include "file_export/headless_export.hpp"
+#include "pictures/headless_export.hpp"
 
 #include <fmt/format.h>
 
@@ -10,10 +10,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "file_export/handshake_picture.hpp"
-#include "file_export/port_pool_picture.hpp"
-#include "file_export/report_pdf.hpp"
-#include "file_export/view_export.hpp"
+#include "pictures/handshake_picture.hpp"
+#include "pictures/port_pool_picture.hpp"
+#include "pictures/report_pdf.hpp"
+#include "pictures/view_export.hpp"
 #include "finding/wording.hpp"
 #include "present/handshake_retries.hpp"
 #include "present/port_pool_marks.hpp"

@@ -1,4 +1,4 @@
-#include "export/sink_spec.hpp"
+#include "sinks/sink_spec.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

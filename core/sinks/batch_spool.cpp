@@ -1,4 +1,4 @@
-#include "export/batch_spool.hpp"
+#include "sinks/batch_spool.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

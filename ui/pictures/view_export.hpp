@@ -1,7 +1,7 @@
 #pragma once
 #include <QString>
 
-#include "file_export/diagram_export.hpp"
+#include "pictures/diagram_export.hpp"
 #include "loading/analysis_results.hpp"
 #include "sequence/sequence_layout.hpp"
 #include "sequence/sequence_painter.hpp"

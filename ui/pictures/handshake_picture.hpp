@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "file_export/diagram_export.hpp"
+#include "pictures/diagram_export.hpp"
 #include "present/handshake_retries.hpp"
 #include "timeline/timeline_paint.hpp"
 
