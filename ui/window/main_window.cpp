@@ -28,6 +28,7 @@
 #include "loading/input_kind.hpp"
 #include "models/duration_text.hpp"
 #include "notes/notes_controller.hpp"
+#include "panels/capture_packets_panel.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
 namespace tcpscope::ui {
@@ -215,7 +216,7 @@ void MainWindow::buildLayout() {
             [this](const QModelIndex& current) { onFindingActivated(current); });
     findingDetail_ = new FindingDetailPanel;
     findingDetail_->setObjectName(QStringLiteral("findingDetail"));
-    connect(findingDetail_, &FindingDetailPanel::frameActivated, this, &MainWindow::showFrame);
+    connect(findingDetail_, &FindingDetailPanel::frameActivated, this, [this](uint32_t frame) { showFrame(frame); });
 
     viewTabs_ = new QTabWidget;
     viewTabs_->setObjectName(QStringLiteral("viewTabs"));
@@ -228,6 +229,11 @@ void MainWindow::buildLayout() {
     chartPanel_ = new ChartPanel;
     chartPanel_->setObjectName(QStringLiteral("chartPanel"));
     viewTabs_->addTab(chartPanel_, tr("Charts"));
+    capturePackets_ = new CapturePacketsPanel;
+    capturePackets_->setObjectName(QStringLiteral("capturePackets"));
+    viewTabs_->addTab(capturePackets_, tr("All packets"));
+    connect(capturePackets_, &CapturePacketsPanel::packetSelected, this,
+            [this](uint32_t frame) { showFrame(frame, false); });
     // During a live capture the host chart's series come with the snapshots while it is shown.
     connect(chartPanel_, &ChartPanel::populationHostChanged, captureController_,
             [this]() { captureController_->setPopulationHost(chartPanel_->populationHost()); });
@@ -495,6 +501,7 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     connectionsModel_.setResults(results);
     connectionsView_->resizeColumnsToContents();
     timelineView_->setResults(results);
+    capturePackets_->setResults(results);
     if (!refreshingLive_) {  // a live refresh takes the selected connection's views along (onConnectionSelected)
         sequenceView_->clear();
         chartPanel_->setResults(results);

@@ -31,6 +31,7 @@ namespace tcpscope::ui {
 class LiveCaptureController;
 class FleetWindow;
 class PointsPanel;
+class CapturePacketsPanel;
 struct CaptureSettings;
 
 /// The main window: findings first, then the connections, the packets of the selected one and
@@ -164,7 +165,9 @@ private:
     void onConnectionSelected();
     void onPacketSelected();
     void showPacketFromView(size_t packetIndex);
-    void showFrame(uint32_t frame);
+    /// Shows frame `frame`: its connection, its row in the packets table, and, with `toSequence`, the
+    /// sequence diagram at it.
+    void showFrame(uint32_t frame, bool toSequence = true);
     /// Go > Go to packet: asks for a frame number and shows it (goToFrame).
     void askFrame();
     // A request for `captures` and `straceLogs` with the current filter, thresholds and strace clock.
@@ -222,6 +225,7 @@ private:
     TimelineView* timelineView_ = nullptr;
     SequenceView* sequenceView_ = nullptr;
     ChartPanel* chartPanel_ = nullptr;
+    CapturePacketsPanel* capturePackets_ = nullptr;
     PointsPanel* pointsPanel_ = nullptr;  // the Capture points tab, only while results have points
     FleetWindow* fleetWindow_ = nullptr;
     QLabel* summaryLabel_ = nullptr;

@@ -5,6 +5,7 @@
 #include <QStatusBar>
 #include <algorithm>
 
+#include "panels/capture_packets_panel.hpp"
 #include "window/main_window.hpp"
 
 namespace tcpscope::ui {
@@ -53,6 +54,10 @@ void MainWindow::buildGoMenu() {
     });
     add(tr("C&onnections"), QKeySequence(Qt::CTRL | Qt::Key_4), [this]() { connectionsView_->setFocus(); });
     add(tr("Pac&kets"), QKeySequence(Qt::CTRL | Qt::Key_5), [this]() { packetsView_->setFocus(); });
+    add(tr("All packets, &display filter"), QKeySequence(Qt::CTRL | Qt::Key_Slash), [this]() {
+        viewTabs_->setCurrentWidget(capturePackets_);
+        capturePackets_->focusFilter();
+    });
     add(tr("Filter &connections"), QKeySequence::Find, [this]() {
         connectionsFilterEdit_->setFocus();
         connectionsFilterEdit_->selectAll();

@@ -3,6 +3,7 @@
 #include <QStatusBar>
 #include <algorithm>
 
+#include "panels/capture_packets_panel.hpp"
 #include "pictures/view_export.hpp"
 #include "models/duration_text.hpp"
 #include "window/main_window.hpp"
@@ -172,6 +173,7 @@ void MainWindow::onPacketSelected() {
     detailPanel_->showPacket(results_, position);
     if (results_ && results_->packets() != nullptr) {
         sequenceView_->scrollToFrame(results_->packets()->frame(position));
+        capturePackets_->selectFrame(results_->packets()->frame(position));
         timelineView_->selectPacket(position);
         chartPanel_->followPacket(position);
     }
@@ -186,7 +188,7 @@ void MainWindow::showPacketFromView(size_t packetIndex) {
     detailPanel_->showPacket(results_, packetIndex);  // may be a packet of the proxy partner
 }
 
-void MainWindow::showFrame(uint32_t frame) {
+void MainWindow::showFrame(uint32_t frame, bool toSequence) {
     if (!results_ || results_->packets() == nullptr) {
         return;
     }
@@ -205,7 +207,9 @@ void MainWindow::showFrame(uint32_t frame) {
         packetsView_->scrollTo(packetsModel_.index(row, 0), QAbstractItemView::PositionAtCenter);
     }
     sequenceView_->scrollToFrame(frame);
-    viewTabs_->setCurrentWidget(sequenceView_);
+    if (toSequence) {
+        viewTabs_->setCurrentWidget(sequenceView_);
+    }
 }
 
 }  // namespace tcpscope::ui

@@ -1,0 +1,106 @@
+// The packet list of the whole capture with a display filter, in the main window on the Nagle
+// sample: the filter a Wireshark user types picks the packets the core's filter picks, a packet
+// selected there selects its connection's packet, a filter tcpscope does not know is said, and the
+// list is saved as a PNG at 1366 x 768 and 1024 x 700 in the build folder.
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTableView>
+#include <catch2/catch.hpp>
+
+#include "filter/display_filter.hpp"
+#include "models/packets_model.hpp"
+#include "panels/capture_packets_panel.hpp"
+#include "ui/window_test_support.hpp"
+
+using namespace tcpscope;
+using namespace tcpscope::ui;
+using namespace window_test;
+
+namespace {
+
+size_t coreMatches(const AnalysisResults& results, const std::string& expression) {
+    const filter::DisplayFilter compiled = filter::DisplayFilter::compile(expression);
+    size_t count = 0;
+    for (size_t position = 0; position < results.packets()->size(); ++position) {
+        count += compiled.matchesAt(*results.analysis()->engine, position) ? 1 : 0;
+    }
+    return count;
+}
+
+bool applyAndWait(CapturePacketsPanel& panel, const QString& expression) {
+    bool done = false;
+    const QMetaObject::Connection connection =
+        QObject::connect(&panel, &CapturePacketsPanel::filtered, [&done] { done = true; });
+    panel.applyFilter(expression);
+    const bool finished = waitFor([&done] { return done; });
+    QObject::disconnect(connection);
+    return finished;
+}
+
+}  // namespace
+
+TEST_CASE("the packet list of the whole capture filters as Wireshark's display filter and follows the selection",
+          "[ui][panels][display-filter]") {
+    struct Case {
+        const char* sample;
+        const char* expression;
+        bool flagged;  // every packet matched has an analysis flag
+    };
+    // The proxy's small writes toward MySQL (those Nagle held), and the backlog's dropped SYNs and resends.
+    const Case cases[] = {{"proxy-nagle.pcap", "tcp.port == 3306 && tcp.len > 0 && tcp.len < 100", false},
+                          {"backlog-overflow.pcap", "tcp.analysis.flags && !tcp.analysis.window_update", true}};
+    for (const QSize size : {QSize(1366, 768), QSize(1024, 700)}) {
+      for (const Case& test_case : cases) {
+        TestWindow test(true, size);
+        MainWindow& window = test.window;
+        REQUIRE(test.open({samplePath(test_case.sample)}));
+        auto* panel = window.findChild<CapturePacketsPanel*>(QStringLiteral("capturePackets"));
+        REQUIRE(panel != nullptr);
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("viewTabs"));
+        tabs->setCurrentWidget(panel);
+        const AnalysisResults& results = *window.results();
+        CHECK(static_cast<size_t>(panel->model().rowCount()) == results.packets()->size());
+
+        const std::string expression = test_case.expression;
+        REQUIRE(applyAndWait(*panel, QString::fromStdString(expression)));
+        const size_t expected = coreMatches(results, expression);
+        CHECK(expected > 0);
+        CHECK(static_cast<size_t>(panel->model().rowCount()) == expected);
+        auto* status = panel->findChild<QLabel*>(QStringLiteral("displayFilterStatus"));
+        REQUIRE(status != nullptr);
+        CHECK(status->text().startsWith(QStringLiteral("%1 of %2 TCP packets match").arg(expected).arg(results.packets()->size())));
+        for (int row = 0; row < panel->model().rowCount(); ++row) {
+            const size_t position = panel->model().positionOfRow(row);
+            if (test_case.flagged) {
+                CHECK(results.packets()->analysis(position) != 0);
+                CHECK(panel->model().index(row, CapturePacketsModel::AnalysisColumn).data().toString() != QString());
+            }
+        }
+
+        // A row selected in the list: its connection's packets show it, the tab stays.
+        panel->view()->selectRow(panel->model().rowCount() - 1);
+        const auto frame = panel->model().index(panel->model().rowCount() - 1, 0).data().toUInt();
+        auto* packets = window.findChild<QTableView*>(QStringLiteral("packetsView"));
+        REQUIRE(waitFor([&] { return packets->currentIndex().isValid(); }));
+        CHECK(packets->currentIndex().siblingAtColumn(0).data().toUInt() == frame);
+        CHECK(tabs->currentWidget() == panel);
+
+        QApplication::processEvents();
+        const QString name = QStringLiteral("all-packets-%1-%2x%3.png")
+                                 .arg(QString::fromLatin1(test_case.sample).section(QLatin1Char('.'), 0, 0))
+                                 .arg(size.width())
+                                 .arg(size.height());
+        CHECK(window.grab().toImage().save(QDir::current().filePath(name)));
+
+        // What tcpscope does not filter on is said, and the list stays as it was.
+        REQUIRE(applyAndWait(*panel, QStringLiteral("http.host == \"x\"")));
+        CHECK(status->text().contains(QStringLiteral("http.host is not supported")));
+        CHECK(static_cast<size_t>(panel->model().rowCount()) == expected);
+        // An empty filter shows every packet again.
+        REQUIRE(applyAndWait(*panel, QString()));
+        CHECK(static_cast<size_t>(panel->model().rowCount()) == results.packets()->size());
+      }
+    }
+}
