@@ -70,6 +70,10 @@ QVariant CapturePacketsModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
         case FrameColumn: return packet.frame;
         case TimeColumn: return QString::number(static_cast<double>(packet.tsNs - results_->firstTsNs()) / 1e9, 'f', 6);
+        case DeltaColumn: {
+            const int64_t previous = index.row() > 0 ? packets->tsNs(positionOfRow(index.row() - 1)) : packet.tsNs;
+            return QString::number(static_cast<double>(packet.tsNs - previous) / 1e9, 'f', 6);
+        }
         case SourceColumn: return QString::fromStdString(source.toString());
         case DestinationColumn: return QString::fromStdString(destination.toString());
         case StreamColumn: return packet.connection;
@@ -88,8 +92,8 @@ QVariant CapturePacketsModel::headerData(int section, Qt::Orientation orientatio
         return {};
     }
     // Wireshark's column names where it has them (its "Stream" is tcp.stream, tcpscope's connection id).
-    static const char* const names[] = {"No.", "Time",    "Source", "Destination", "Stream",  "Flags",
-                                        "Seq", "Ack",     "Len",    "Win",         "Analysis"};
+    static const char* const names[] = {"No.", "Time", "Delta", "Source", "Destination", "Stream",
+                                        "Flags", "Seq", "Ack", "Len", "Win", "Analysis"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -17,6 +17,7 @@ public:
     enum Column {
         FrameColumn,
         TimeColumn,
+        DeltaColumn,  ///< since the packet on the row above (Wireshark's frame.time_delta_displayed)
         SourceColumn,
         DestinationColumn,
         StreamColumn,

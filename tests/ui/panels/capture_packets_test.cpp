@@ -79,6 +79,15 @@ TEST_CASE("the packet list of the whole capture filters as Wireshark's display f
             }
         }
 
+        // The delta is the time since the row above, as Wireshark's frame.time_delta_displayed.
+        if (panel->model().rowCount() >= 2) {
+            const auto time = [&](int row) {
+                return panel->model().index(row, CapturePacketsModel::TimeColumn).data().toString().toDouble();
+            };
+            const double delta = panel->model().index(1, CapturePacketsModel::DeltaColumn).data().toString().toDouble();
+            CHECK(delta == Approx(time(1) - time(0)).margin(2e-6));
+        }
+
         // A row selected in the list: its connection's packets show it, the tab stays.
         panel->view()->selectRow(panel->model().rowCount() - 1);
         const auto frame = panel->model().index(panel->model().rowCount() - 1, 0).data().toUInt();
