@@ -23,6 +23,36 @@ std::string_view analysisFlagWords(AnalysisFlag flag) {
     return {};
 }
 
+ExpertSeverity analysisFlagSeverity(AnalysisFlag flag) {
+    switch (flag) {
+        case AnalysisFlag::OutOfOrder:
+        case AnalysisFlag::LostSegment:
+        case AnalysisFlag::AckLostSegment:
+        case AnalysisFlag::ZeroWindow:
+        case AnalysisFlag::WindowFull: return ExpertSeverity::Warning;
+        case AnalysisFlag::WindowUpdate: return ExpertSeverity::Chat;
+        case AnalysisFlag::Retransmission:
+        case AnalysisFlag::FastRetransmission:
+        case AnalysisFlag::SpuriousRetransmission:
+        case AnalysisFlag::DuplicateAck:
+        case AnalysisFlag::ZeroWindowProbe:
+        case AnalysisFlag::ZeroWindowProbeAck:
+        case AnalysisFlag::KeepAlive:
+        case AnalysisFlag::KeepAliveAck:
+        case AnalysisFlag::ReusedPorts: return ExpertSeverity::Note;
+    }
+    return ExpertSeverity::Note;
+}
+
+std::string_view expertSeverityName(ExpertSeverity severity) {
+    switch (severity) {
+        case ExpertSeverity::Warning: return "Warning";
+        case ExpertSeverity::Note: return "Note";
+        case ExpertSeverity::Chat: return "Chat";
+    }
+    return {};
+}
+
 std::string analysisFlagsText(AnalysisFlags flags, FlagNaming naming) {
     std::string names;
     for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {

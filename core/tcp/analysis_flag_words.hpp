@@ -11,6 +11,14 @@ namespace tcpscope {
 /// "Previous segment not captured".
 std::string_view analysisFlagWords(AnalysisFlag flag);
 
+/// How Wireshark's Expert Info ranks the flag: a sequence problem worth a look (Warning: lost or
+/// out-of-order segments, a zero or full window), a note (retransmissions, duplicate ACKs,
+/// keep-alives, probes, reused ports) or chat (a window update).
+enum class ExpertSeverity : uint8_t { Warning, Note, Chat };
+ExpertSeverity analysisFlagSeverity(AnalysisFlag flag);
+/// "Warning", "Note" or "Chat", as Wireshark names them.
+std::string_view expertSeverityName(ExpertSeverity severity);
+
 /// How a set of flags is named: by Wireshark's field names ("lost_segment, window_full", what a
 /// filter or a script matches) or in its words ("Previous segment not captured, Window full").
 enum class FlagNaming : uint8_t { FieldNames, Words };

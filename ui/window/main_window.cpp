@@ -29,6 +29,7 @@
 #include "models/duration_text.hpp"
 #include "notes/notes_controller.hpp"
 #include "panels/capture_packets_panel.hpp"
+#include "panels/expert_info_panel.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
 namespace tcpscope::ui {
@@ -234,6 +235,13 @@ void MainWindow::buildLayout() {
     viewTabs_->addTab(capturePackets_, tr("All packets"));
     connect(capturePackets_, &CapturePacketsPanel::packetSelected, this,
             [this](uint32_t frame) { showFrame(frame, false); });
+    expertInfo_ = new ExpertInfoPanel;
+    expertInfo_->setObjectName(QStringLiteral("expertInfoPanel"));
+    viewTabs_->addTab(expertInfo_, tr("Expert info"));
+    connect(expertInfo_, &ExpertInfoPanel::filterRequested, this, [this](const QString& expression) {
+        viewTabs_->setCurrentWidget(capturePackets_);
+        capturePackets_->applyFilter(expression);
+    });
     // During a live capture the host chart's series come with the snapshots while it is shown.
     connect(chartPanel_, &ChartPanel::populationHostChanged, captureController_,
             [this]() { captureController_->setPopulationHost(chartPanel_->populationHost()); });
@@ -502,6 +510,7 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     connectionsView_->resizeColumnsToContents();
     timelineView_->setResults(results);
     capturePackets_->setResults(results);
+    expertInfo_->setResults(results && results->isComplete() ? results : nullptr);
     if (!refreshingLive_) {  // a live refresh takes the selected connection's views along (onConnectionSelected)
         sequenceView_->clear();
         chartPanel_->setResults(results);

@@ -32,6 +32,7 @@ class LiveCaptureController;
 class FleetWindow;
 class PointsPanel;
 class CapturePacketsPanel;
+class ExpertInfoPanel;
 struct CaptureSettings;
 
 /// The main window: findings first, then the connections, the packets of the selected one and
@@ -226,6 +227,7 @@ private:
     SequenceView* sequenceView_ = nullptr;
     ChartPanel* chartPanel_ = nullptr;
     CapturePacketsPanel* capturePackets_ = nullptr;
+    ExpertInfoPanel* expertInfo_ = nullptr;
     PointsPanel* pointsPanel_ = nullptr;  // the Capture points tab, only while results have points
     FleetWindow* fleetWindow_ = nullptr;
     QLabel* summaryLabel_ = nullptr;

@@ -7,11 +7,14 @@
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTreeWidget>
 #include <catch2/catch.hpp>
 
 #include "filter/display_filter.hpp"
 #include "models/packets_model.hpp"
 #include "panels/capture_packets_panel.hpp"
+#include "panels/expert_info_panel.hpp"
+#include "tcp/analysis_flag_words.hpp"
 #include "ui/window_test_support.hpp"
 
 using namespace tcpscope;
@@ -112,4 +115,57 @@ TEST_CASE("the packet list of the whole capture filters as Wireshark's display f
         CHECK(static_cast<size_t>(panel->model().rowCount()) == results.packets()->size());
       }
     }
+}
+
+TEST_CASE("Expert info counts the packets of each analysis flag by severity and each finding, a row showing its packets",
+          "[ui][panels][display-filter]") {
+    TestWindow test(true, QSize(1366, 768));
+    MainWindow& window = test.window;
+    REQUIRE(test.open({samplePath("backlog-overflow.pcap")}));
+    auto* expert = window.findChild<ExpertInfoPanel*>(QStringLiteral("expertInfoPanel"));
+    auto* panel = window.findChild<CapturePacketsPanel*>(QStringLiteral("capturePackets"));
+    REQUIRE(expert != nullptr);
+    REQUIRE(panel != nullptr);
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("viewTabs"));
+    tabs->setCurrentWidget(expert);
+    const PacketIndex& packets = *window.results()->packets();
+    size_t retransmissions = 0;
+    for (size_t position = 0; position < packets.size(); ++position) {
+        retransmissions += has(packets.analysis(position), AnalysisFlag::Retransmission) ? 1 : 0;
+    }
+    REQUIRE(retransmissions > 0);
+    QTreeWidgetItem* row = nullptr;
+    QTreeWidget* tree = expert->tree();
+    for (int group = 0; group < tree->topLevelItemCount(); ++group) {
+        for (int child = 0; child < tree->topLevelItem(group)->childCount(); ++child) {
+            QTreeWidgetItem* item = tree->topLevelItem(group)->child(child);
+            if (item->text(ExpertInfoPanel::FieldColumn) == QStringLiteral("tcp.analysis.retransmission")) {
+                row = item;
+                CHECK(tree->topLevelItem(group)->text(ExpertInfoPanel::SeverityColumn) == QStringLiteral("Note"));
+            }
+        }
+    }
+    REQUIRE(row != nullptr);
+    CHECK(row->text(ExpertInfoPanel::CountColumn).toULongLong() == retransmissions);
+    CHECK(row->text(ExpertInfoPanel::SummaryColumn) == QStringLiteral("Retransmission"));
+    const QList<QTreeWidgetItem*> findings = tree->findItems(QStringLiteral("Findings"), Qt::MatchExactly);
+    REQUIRE(findings.size() == 1);
+    CHECK(findings.front()->childCount() == static_cast<int>(window.results()->findings().size()));
+    QApplication::processEvents();
+    CHECK(window.grab().toImage().save(QDir::current().filePath(QStringLiteral("expert-info-backlog-overflow.png"))));
+
+    // Activating the row shows its packets in the packet list.
+    bool done = false;
+    QObject::connect(panel, &CapturePacketsPanel::filtered, [&done] { done = true; });
+    emit tree->itemActivated(row, 0);
+    REQUIRE(waitFor([&done] { return done; }));
+    CHECK(tabs->currentWidget() == panel);
+    CHECK(static_cast<size_t>(panel->model().rowCount()) == retransmissions);
+    // And a finding's row its evidence frames.
+    done = false;
+    QTreeWidgetItem* finding = findings.front()->child(0);
+    emit tree->itemActivated(finding, 0);
+    REQUIRE(waitFor([&done] { return done; }));
+    CHECK(panel->model().rowCount() ==
+          std::min<int>(finding->text(ExpertInfoPanel::CountColumn).toInt(), ExpertInfoPanel::kMaxFindingFrames));
 }
