@@ -157,6 +157,15 @@ void PcapngWriter::writeInterfaceStats(const PcapngInterfaceStats& stats) {
     endBlock();
 }
 
+void PcapngWriter::writeCustomBlock(uint32_t type, uint32_t pen, std::span<const uint8_t> data) {
+    requireOpen();
+    beginBlock(type);
+    put32(pen);
+    putBytes(data);
+    putPadding();
+    endBlock();
+}
+
 void PcapngWriter::flush() {
     try {
         output_.write(buffer_);

@@ -94,6 +94,9 @@ public:
     void writePacket(const PcapngPacket& packet);
     /// Writes an Interface Statistics Block (drop counters at the end of a capture).
     void writeInterfaceStats(const PcapngInterfaceStats& stats);
+    /// Writes a Custom Block of `type` (0x00000BAD or 0x40000BAD) holding the Private Enterprise
+    /// Number `pen` and `data` (padded to 4 bytes), without options.
+    void writeCustomBlock(uint32_t type, uint32_t pen, std::span<const uint8_t> data);
     /// Writes out every buffered block.
     void flush();
     /// Flushes and asks the kernel to put the file on disk (fsync; a file, not a pipe).

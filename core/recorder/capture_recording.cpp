@@ -1,0 +1,175 @@
+#include "recorder/capture_recording.hpp"
+
+#include <absl/container/flat_hash_map.h>
+#include <fmt/format.h>
+#include <time.h>
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "capture/pcapng_writer.hpp"
+#include "decode/packet_decoder.hpp"
+#include "recorded/call_block.hpp"
+#include "recorded/recorded_call.hpp"
+
+namespace tcpscope {
+namespace {
+
+int64_t nsOf(clockid_t clock) {
+    timespec time{};
+    clock_gettime(clock, &time);
+    return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
+
+// The process behind one end of a connection, as a recorded call showed it.
+struct EndProcess {
+    uint32_t pid = 0;
+    uint32_t tid = 0;
+    std::string command;
+};
+
+}  // namespace
+
+ClockSample sampleClocks() {
+    // The realtime read between two monotonic reads: the monotonic time it stands for is their middle.
+    const int64_t before = nsOf(CLOCK_MONOTONIC);
+    const int64_t realtime = nsOf(CLOCK_REALTIME);
+    const int64_t after = nsOf(CLOCK_MONOTONIC);
+    return {static_cast<uint64_t>(before + (after - before) / 2), realtime};
+}
+
+struct CaptureRecording::State final : PacketSink {
+    explicit State(const RecordingOptions& options)
+        : capture(options.capture),
+          recorder(options.processes),
+          writer(options.path, PcapngSectionInfo{{}, {}, "tcpscope-cli record", {}}, PcapngFlush::Manual) {
+        const CaptureDescription& source = capture.description();
+        PcapngInterfaceInfo interface;
+        interface.linkType = source.linkType;
+        interface.snapLength = source.snapLength;
+        interface.name = source.device;
+        interface.filter = source.filter;
+        interface.tsResolutionDigits = source.nanosecond ? 9 : 6;
+        interfaceId = writer.addInterface(interface);
+    }
+
+    void onPacket(const RawPacket& packet) override {
+        TcpSegment segment;
+        std::string comment;
+        if (decodePacket(packet, segment) == DecodeStatus::Tcp) {
+            std::lock_guard lock(mutex);
+            const EndProcess* process = find(segment.source, segment.destination);
+            if (process == nullptr) {
+                process = find(segment.destination, segment.source);
+            }
+            if (process != nullptr) {
+                // As ptcpdump writes its packet comments (capture/ptcpdump_comment.hpp reads them).
+                comment = fmt::format("PID: {}\nThreadId: {}\nCmd: {}", process->pid, process->tid, process->command);
+            }
+        }
+        std::lock_guard lock(mutex);
+        writer.writePacket({interfaceId, packet.tsNs, packet.originalLength,
+                            std::span<const uint8_t>(packet.data, packet.capturedLength), comment});
+        ++summary.packets;
+        summary.packetsWithProcess += comment.empty() ? 0 : 1;
+    }
+    void onBatchEnd() override {
+        std::lock_guard lock(mutex);
+        writer.flush();
+    }
+
+    const EndProcess* find(const Endpoint& local, const Endpoint& remote) const {
+        const auto found = ends.find(std::make_pair(local, remote));
+        return found == ends.end() ? nullptr : &found->second;
+    }
+
+    void writeCalls(std::span<const uint8_t> events, uint32_t count) {
+        std::lock_guard lock(mutex);
+        for (uint32_t i = 0; i < count; ++i) {
+            const RecordedCall call = decodeCall(events.subspan(i * kCallRecordBytes, kCallRecordBytes));
+            if (call.hasSocket && call.remote.port != 0) {
+                ends[std::make_pair(call.local, call.remote)] = EndProcess{call.pid, call.tid, call.command};
+            }
+        }
+        const std::vector<uint8_t> data = encodeCallsBlock(events, count);
+        writer.writeCustomBlock(kCustomBlockType, kTcpscopePen, data);
+        summary.calls += count;
+        ++summary.callBlocks;
+    }
+
+    void writeClock() {
+        std::lock_guard lock(mutex);
+        writer.writeCustomBlock(kCustomBlockType, kTcpscopePen, encodeClockBlock(sampleClocks()));
+    }
+
+    PcapCapture capture;
+    SyscallRecorder recorder;
+    std::mutex mutex;  // the writer and the table of ends, shared by the capture thread and run()
+    PcapngWriter writer;
+    uint32_t interfaceId = 0;
+    absl::flat_hash_map<std::pair<Endpoint, Endpoint>, EndProcess> ends;
+    RecordingSummary summary;
+    std::atomic<bool> stopRequested{false};
+};
+
+CaptureRecording::CaptureRecording(const RecordingOptions& options) : state_(std::make_unique<State>(options)) {}
+
+CaptureRecording::~CaptureRecording() = default;
+
+const CaptureDescription& CaptureRecording::description() const { return state_->capture.description(); }
+
+void CaptureRecording::stop() { state_->stopRequested = true; }
+
+RecordingSummary CaptureRecording::run(std::optional<double> durationSeconds) {
+    State& state = *state_;
+    const int64_t startNs = nsOf(CLOCK_REALTIME);
+    state.writeClock();
+    std::exception_ptr captureFailure;
+    std::thread packets([&state, &captureFailure] {
+        try {
+            state.capture.run(state);
+        } catch (...) {
+            captureFailure = std::current_exception();
+        }
+    });
+    const SyscallRecorder::BatchFn onBatch = [&state](std::span<const uint8_t> events, uint32_t count) {
+        state.writeCalls(events, count);
+    };
+    const auto deadline = durationSeconds ? std::chrono::steady_clock::now() +
+                                                std::chrono::milliseconds(static_cast<int64_t>(*durationSeconds * 1000))
+                                          : std::chrono::steady_clock::time_point::max();
+    while (!state.stopRequested && std::chrono::steady_clock::now() < deadline && !captureFailure) {
+        state.recorder.poll(100, onBatch);
+    }
+    state.capture.stop();
+    packets.join();
+    while (state.recorder.poll(0, onBatch) > 0) {
+    }
+    state.writeClock();
+    state.summary.lostCalls = state.recorder.lostEvents();
+    state.summary.unattached = state.recorder.unattached();
+    const CaptureStats stats = state.capture.stats();
+    state.summary.droppedByKernel = stats.droppedByKernel;
+    {
+        std::lock_guard lock(state.mutex);
+        state.writer.writeCustomBlock(kCustomBlockType, kTcpscopePen,
+                                      encodeSummaryBlock(state.summary.calls, state.summary.lostCalls));
+        PcapngInterfaceStats interfaceStats;
+        interfaceStats.interfaceId = state.interfaceId;
+        interfaceStats.tsNs = nsOf(CLOCK_REALTIME);
+        interfaceStats.startNs = startNs;
+        interfaceStats.received = stats.captured;
+        interfaceStats.droppedByKernel = stats.droppedByKernel;
+        interfaceStats.droppedByInterface = stats.droppedByInterface;
+        interfaceStats.delivered = state.summary.packets;
+        state.writer.writeInterfaceStats(interfaceStats);
+        state.writer.close();
+    }
+    if (captureFailure) {
+        std::rethrow_exception(captureFailure);
+    }
+    return state.summary;
+}
+
+}  // namespace tcpscope
