@@ -84,7 +84,9 @@ struct CaptureRecording::State final : PacketSink {
         return found == ends.end() ? nullptr : &found->second;
     }
 
-    void writeCalls(std::span<const uint8_t> events, uint32_t count) {
+    // The process table learns each call at once (for the next packets' comments); the calls
+    // reach the file in blocks of up to kBlockEvents, or after kBlockInterval.
+    void addCalls(std::span<const uint8_t> events, uint32_t count) {
         std::lock_guard lock(mutex);
         for (uint32_t i = 0; i < count; ++i) {
             const RecordedCall call = decodeCall(events.subspan(i * kCallRecordBytes, kCallRecordBytes));
@@ -92,10 +94,28 @@ struct CaptureRecording::State final : PacketSink {
                 ends[std::make_pair(call.local, call.remote)] = EndProcess{call.pid, call.tid, call.command};
             }
         }
-        const std::vector<uint8_t> data = encodeCallsBlock(events, count);
-        writer.writeCustomBlock(kCustomBlockType, kTcpscopePen, data);
-        summary.calls += count;
+        pendingCalls.insert(pendingCalls.end(), events.begin(), events.begin() + static_cast<ptrdiff_t>(count * kCallRecordBytes));
+        pendingCount += count;
+        if (pendingCount >= kBlockEvents) {
+            writePendingCalls();
+        }
+    }
+    void writePendingCallsIfDue() {
+        if (std::chrono::steady_clock::now() - lastBlock >= kBlockInterval) {
+            std::lock_guard lock(mutex);
+            writePendingCalls();
+        }
+    }
+    void writePendingCalls() {  // mutex held
+        lastBlock = std::chrono::steady_clock::now();
+        if (pendingCount == 0) {
+            return;
+        }
+        writer.writeCustomBlock(kCustomBlockType, kTcpscopePen, encodeCallsBlock(pendingCalls, pendingCount));
+        summary.calls += pendingCount;
         ++summary.callBlocks;
+        pendingCalls.clear();
+        pendingCount = 0;
     }
 
     void writeClock() {
@@ -111,6 +131,11 @@ struct CaptureRecording::State final : PacketSink {
     absl::flat_hash_map<std::pair<Endpoint, Endpoint>, EndProcess> ends;
     RecordingSummary summary;
     std::atomic<bool> stopRequested{false};
+    static constexpr uint32_t kBlockEvents = 1024;
+    static constexpr std::chrono::milliseconds kBlockInterval{250};
+    std::vector<uint8_t> pendingCalls;  // calls not in the file yet
+    uint32_t pendingCount = 0;
+    std::chrono::steady_clock::time_point lastBlock = std::chrono::steady_clock::now();
 };
 
 CaptureRecording::CaptureRecording(const RecordingOptions& options) : state_(std::make_unique<State>(options)) {}
@@ -134,17 +159,22 @@ RecordingSummary CaptureRecording::run(std::optional<double> durationSeconds) {
         }
     });
     const SyscallRecorder::BatchFn onBatch = [&state](std::span<const uint8_t> events, uint32_t count) {
-        state.writeCalls(events, count);
+        state.addCalls(events, count);
     };
     const auto deadline = durationSeconds ? std::chrono::steady_clock::now() +
                                                 std::chrono::milliseconds(static_cast<int64_t>(*durationSeconds * 1000))
                                           : std::chrono::steady_clock::time_point::max();
     while (!state.stopRequested && std::chrono::steady_clock::now() < deadline && !captureFailure) {
         state.recorder.poll(100, onBatch);
+        state.writePendingCallsIfDue();
     }
     state.capture.stop();
     packets.join();
     while (state.recorder.poll(0, onBatch) > 0) {
+    }
+    {
+        std::lock_guard lock(state.mutex);
+        state.writePendingCalls();
     }
     state.writeClock();
     state.summary.lostCalls = state.recorder.lostEvents();
