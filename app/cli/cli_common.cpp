@@ -269,6 +269,10 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, LoadedA
         fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceProblem);
         return kExitUnreadable;
     }
+    if (!investigation.recordedCallsUnused.empty()) {
+        fmt::print(stderr, "tcpscope-cli: warning: the recorded system calls were left out: {}\n",
+                   investigation.recordedCallsUnused);
+    }
     if (investigation.straceMismatch) {
         fmt::print(stderr, "tcpscope-cli: {}\n", investigation.straceMismatch->reason);
         return kExitStraceMismatch;

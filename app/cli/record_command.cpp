@@ -141,8 +141,10 @@ Subcommand addRecordCommand(CLI::App& app) {
     command->add_option("-i,--interface", options->recording.capture.device, "interface to capture on (any: all)")
         ->required();
     command->add_option("-w,--write", options->recording.path, "the pcapng file to write")->required();
-    command->add_option("--pid", options->pids, "record the system calls of this process (and its threads); repeatable");
-    command->add_option("--comm", options->commands, "record the system calls of processes of this command name; repeatable");
+    command->add_option("--pid", options->pids, "record the system calls of this process (and its threads); repeatable")
+        ->allow_extra_args(false);
+    command->add_option("--comm", options->commands, "record the system calls of processes of this command name; repeatable")
+        ->allow_extra_args(false);
     command->add_option("--duration", options->durationSeconds, "stop after this many seconds");
     command->add_option("--snaplen", options->recording.capture.snapLength, "bytes kept per packet")->capture_default_str();
     command->add_option("filter", options->filterWords, "capture filter (tcpdump syntax), e.g. tcp port 8080");

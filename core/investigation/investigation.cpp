@@ -62,7 +62,13 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
     if (investigation.alignment) {
         if (std::optional<StraceMismatch> mismatch =
                 findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
-            investigation.straceMismatch = std::move(mismatch);
+            // Calls recorded with the capture that explain none of its packets (a process whose
+            // connections the capture filter left out) leave the capture's report as it is.
+            if (inputs.straceLogs.empty()) {
+                investigation.recordedCallsUnused = mismatch->reason;
+            } else {
+                investigation.straceMismatch = std::move(mismatch);
+            }
             investigation.alignment.reset();
         } else {
             confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);

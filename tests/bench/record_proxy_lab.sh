@@ -4,7 +4,9 @@
 #   verdicts: the Nagle proxy recorded with `record --comm` while strace traces the same proxy;
 #             the confirmed stalls from the recorded calls and from strace, side by side.
 #   overhead: the proxy with TCP_NODELAY (no stall: its rate is its own), requests per second with
-#             nothing attached, with `record`, with strace; the median of RUNS runs each.
+#             nothing attached, with `record`, with strace; the median of RUNS runs each. Also
+#             `record` taking the calls only (a capture filter no packet passes) and the packets
+#             only (--pid of no process), to tell the two costs apart.
 # usage: sudo tests/bench/record_proxy_lab.sh BUILD_DIR [verdicts|overhead|all] [RUNS] [REQUESTS]
 # Needs root, tracefs, strace and a build with the recorder. Prints its figures; writes nothing else.
 set -euo pipefail
@@ -48,8 +50,11 @@ run_proxy() {
     STARTED+=("$backend")
     wait_port 3306
     local recorder=""
-    if [[ $mode == record || $mode == both ]]; then
-        "$CLI" record -i lo -w "$WORK/run.pcapng" --comm labproxy tcp >"$WORK/record.out" 2>&1 &
+    local whose=(--comm labproxy) filter=tcp
+    [[ $mode == record-calls ]] && filter="tcp port 9"
+    [[ $mode == record-packets ]] && whose=(--pid 2147483647)
+    if [[ $mode == record* || $mode == both ]]; then
+        "$CLI" record -i lo -w "$WORK/run.pcapng" "${whose[@]}" $filter >"$WORK/record.out" 2>&1 &
         recorder=$!
         STARTED+=("$recorder")
         sleep 1.5
@@ -99,12 +104,14 @@ PY
 fi
 
 if [[ $WHAT == overhead || $WHAT == all ]]; then
-    for mode in none record strace; do
+    for mode in none record record-calls record-packets strace; do
         rates=()
         for _ in $(seq "$RUNS"); do
             rates+=("$(run_proxy "$mode" "$REQUESTS" --nodelay)")
         done
         echo "overhead: $mode: requests/s ${rates[*]} (median $(printf '%s\n' "${rates[@]}" | median))"
-        [[ $mode == record ]] && echo "          record: $(tail -1 "$WORK/record.out")"
+        if [[ $mode == record* ]]; then
+            echo "          $(tail -1 "$WORK/record.out")"
+        fi
     done
 fi
