@@ -13,7 +13,16 @@ namespace tcpscope {
 
 /// What `tcpscope-cli record` records and where.
 struct RecordingOptions {
-    LiveCaptureOptions capture;         ///< device, capture filter, snap length, buffer
+    static LiveCaptureOptions batchedCapture() {
+        LiveCaptureOptions options;
+        options.batchTimeoutMs = 100;
+        return options;
+    }
+
+    /// Device, capture filter, snap length, buffer; packets come in batches (batchTimeoutMs, 100 by
+    /// default): a recording needs them in the file, not at once, and the calls of a batch's
+    /// connections are known by then, so more packets get their process.
+    LiveCaptureOptions capture = batchedCapture();
     std::string path;                   ///< the pcapng file
     SyscallRecorderFilter processes;    ///< whose system calls
 };
