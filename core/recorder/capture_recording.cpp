@@ -58,14 +58,9 @@ struct CaptureRecording::State final : PacketSink {
         TcpSegment segment;
         std::string comment;
         if (decodePacket(packet, segment) == DecodeStatus::Tcp) {
-            std::lock_guard lock(mutex);
-            const EndProcess* process = find(segment.source, segment.destination);
-            if (process == nullptr) {
-                process = find(segment.destination, segment.source);
-            }
-            if (process != nullptr) {
-                // As ptcpdump writes its packet comments (capture/ptcpdump_comment.hpp reads them).
-                comment = fmt::format("PID: {}\nThreadId: {}\nCmd: {}", process->pid, process->tid, process->command);
+            comment = commentOf(segment);
+            if (comment.empty() && takeCallsIfDue()) {
+                comment = commentOf(segment);
             }
         }
         std::lock_guard lock(mutex);
@@ -74,6 +69,36 @@ struct CaptureRecording::State final : PacketSink {
         ++summary.packets;
         summary.packetsWithProcess += comment.empty() ? 0 : 1;
     }
+
+    // The process of the packet's sender, else of its receiver, as ptcpdump writes its packet
+    // comments (capture/ptcpdump_comment.hpp reads them); empty when no call showed either end.
+    std::string commentOf(const TcpSegment& segment) {
+        std::lock_guard lock(mutex);
+        const EndProcess* process = find(segment.source, segment.destination);
+        if (process == nullptr) {
+            process = find(segment.destination, segment.source);
+        }
+        return process == nullptr ? std::string()
+                                  : fmt::format("PID: {}\nThreadId: {}\nCmd: {}", process->pid, process->tid,
+                                                process->command);
+    }
+
+    // Takes the calls waiting in the ring buffer. True if there were any.
+    bool takeCalls() {
+        std::lock_guard lock(recorderMutex);
+        return recorder.poll(0, onCalls) > 0;
+    }
+    // A packet of a connection no call has shown yet: its calls may be waiting in the ring buffer
+    // (read every kCallsInterval); take them now, at most once in kEarlyCallsInterval.
+    bool takeCallsIfDue() {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastEarlyTake < kEarlyCallsInterval) {
+            return false;
+        }
+        lastEarlyTake = now;
+        return takeCalls();
+    }
+
     void onBatchEnd() override {
         std::lock_guard lock(mutex);
         writer.flush();
@@ -132,6 +157,13 @@ struct CaptureRecording::State final : PacketSink {
     RecordingSummary summary;
     std::atomic<bool> stopRequested{false};
     static constexpr uint32_t kBlockEvents = 1024;
+    static constexpr std::chrono::milliseconds kCallsInterval{50};
+    static constexpr std::chrono::milliseconds kEarlyCallsInterval{5};
+    std::mutex recorderMutex;  // the ring buffer, read by run() and, early, by the capture thread
+    std::chrono::steady_clock::time_point lastEarlyTake;  // capture thread only
+    const SyscallRecorder::BatchFn onCalls = [this](std::span<const uint8_t> events, uint32_t count) {
+        addCalls(events, count);
+    };
     static constexpr std::chrono::milliseconds kBlockInterval{250};
     std::vector<uint8_t> pendingCalls;  // calls not in the file yet
     uint32_t pendingCount = 0;
@@ -158,19 +190,17 @@ RecordingSummary CaptureRecording::run(std::optional<double> durationSeconds) {
             captureFailure = std::current_exception();
         }
     });
-    const SyscallRecorder::BatchFn onBatch = [&state](std::span<const uint8_t> events, uint32_t count) {
-        state.addCalls(events, count);
-    };
     const auto deadline = durationSeconds ? std::chrono::steady_clock::now() +
                                                 std::chrono::milliseconds(static_cast<int64_t>(*durationSeconds * 1000))
                                           : std::chrono::steady_clock::time_point::max();
     while (!state.stopRequested && std::chrono::steady_clock::now() < deadline && !captureFailure) {
-        state.recorder.poll(100, onBatch);
+        std::this_thread::sleep_for(State::kCallsInterval);
+        state.takeCalls();
         state.writePendingCallsIfDue();
     }
     state.capture.stop();
     packets.join();
-    while (state.recorder.poll(0, onBatch) > 0) {
+    while (state.takeCalls()) {
     }
     {
         std::lock_guard lock(state.mutex);

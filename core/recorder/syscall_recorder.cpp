@@ -146,7 +146,7 @@ SyscallRecorder::~SyscallRecorder() = default;
 uint64_t SyscallRecorder::poll(int timeoutMs, const BatchFn& onBatch) {
     state_->onBatch = &onBatch;
     state_->polled = 0;
-    // The program wakes this thread only when the ring fills up: the timeout is the usual way back,
+    // The program wakes a waiting thread only when the ring is a quarter full: the timeout is the usual way back,
     // and what came meanwhile is taken then.
     ring_buffer__poll(state_->ring, timeoutMs);
     ring_buffer__consume(state_->ring);

@@ -240,7 +240,7 @@ static __always_inline int exit_call(long result) {
     } else if ((event->call == TCPSCOPE_CALL_ACCEPT || event->call == TCPSCOPE_CALL_ACCEPT4) && result >= 0) {
         read_tuple((int)result, event);
     }
-    // No wakeup per event (a context switch each): tcpscope reads the ring every 100 ms, and is
+    // No wakeup per event (a context switch each): tcpscope reads the ring every 50 ms, and is
     // woken early only when it is a quarter full.
     __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > RING_WAKEUP_BYTES ? BPF_RB_FORCE_WAKEUP
                                                                                      : BPF_RB_NO_WAKEUP;
