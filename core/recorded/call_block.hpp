@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recorded/recorded_call.hpp"
@@ -14,6 +15,8 @@ inline constexpr uint32_t kCustomBlockType = 0x00000BAD;
 /// The Private Enterprise Number tcpscope writes in its custom blocks: 32473, the number IANA
 /// reserves for documentation and examples (RFC 5612), as tcpscope has none of its own.
 inline constexpr uint32_t kTcpscopePen = 32473;
+/// The section header's shb_userappl of a recorded file: only such files are scanned for calls.
+inline constexpr std::string_view kRecordApplication = "tcpscope-cli record";
 /// Bytes of one call in a calls block (the layout of struct tcpscope_syscall_event).
 inline constexpr size_t kCallRecordBytes = 120;
 

@@ -8,6 +8,8 @@
 
 #include "recorded/call_block.hpp"
 
+#include <string_view>
+
 namespace tcpscope {
 namespace {
 
@@ -16,6 +18,24 @@ constexpr uint32_t kByteOrderMagic = 0x1A2B3C4D;
 constexpr uint32_t kMaxBlockBytes = 16u << 20;
 
 uint32_t swapped32(uint32_t value) { return __builtin_bswap32(value); }
+
+// True if the Section Header Block (of `length` bytes, the file positioned after its length field)
+// names `tcpscope-cli record` as its application (shb_userappl); the position is kept.
+bool writtenByRecord(std::FILE* file, uint32_t length) {
+    constexpr uint32_t kMaxHeaderBytes = 64 * 1024;
+    if (length < 28 || length > kMaxHeaderBytes) {
+        return false;
+    }
+    const long start = std::ftell(file);
+    std::vector<uint8_t> body(length - 12);
+    const bool read = std::fread(body.data(), body.size(), 1, file) == 1;
+    std::fseek(file, start, SEEK_SET);
+    if (!read) {
+        return false;
+    }
+    const std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());
+    return text.find(kRecordApplication) != std::string_view::npos;
+}
 
 struct FileCloser {
     void operator()(std::FILE* file) const { std::fclose(file); }
@@ -49,6 +69,9 @@ std::optional<RecordedCalls> readRecordedCalls(const std::string& path, std::str
             swapped = magic != kByteOrderMagic;
             if (std::fseek(file.get(), -4, SEEK_CUR) != 0) {
                 break;
+            }
+            if (!sawBlock && !writtenByRecord(file.get(), swapped ? swapped32(head[1]) : head[1])) {
+                return std::nullopt;  // not scanned: a capture of tens of GB would be read twice
             }
         } else if (!sawBlock) {
             return std::nullopt;  // not a pcapng file

@@ -43,7 +43,7 @@ struct CaptureRecording::State final : PacketSink {
     explicit State(const RecordingOptions& options)
         : capture(options.capture),
           recorder(options.processes),
-          writer(options.path, PcapngSectionInfo{{}, {}, "tcpscope-cli record", {}}, PcapngFlush::Manual) {
+          writer(options.path, PcapngSectionInfo{{}, {}, std::string(kRecordApplication), {}}, PcapngFlush::Manual) {
         const CaptureDescription& source = capture.description();
         PcapngInterfaceInfo interface;
         interface.linkType = source.linkType;

@@ -37,12 +37,20 @@ void block(std::vector<uint8_t>& file, uint32_t type, const std::vector<uint8_t>
     put32(file, length);
 }
 
-std::vector<uint8_t> sectionHeader() {
+// A section header naming `application` in shb_userappl (none if empty).
+std::vector<uint8_t> sectionHeader(std::string_view application = kRecordApplication) {
     std::vector<uint8_t> body;
     put32(body, 0x1A2B3C4D);
     put16(body, 1);
     put16(body, 0);
     put64(body, UINT64_MAX);
+    if (!application.empty()) {
+        put16(body, 4);  // shb_userappl
+        put16(body, static_cast<uint16_t>(application.size()));
+        body.insert(body.end(), application.begin(), application.end());
+        body.resize((body.size() + 3) / 4 * 4, 0);
+        put32(body, 0);  // opt_endofopt
+    }
     return body;
 }
 
@@ -157,6 +165,14 @@ TEST_CASE("recorded calls: a cut block is said, a file without them has none", "
     std::string problem;
     CHECK_FALSE(readRecordedCalls(path, &problem));
     CHECK(problem.find("cut short") != std::string::npos);
+
+    // Only files whose section header names tcpscope-cli record are scanned.
+    std::vector<uint8_t> other;
+    block(other, 0x0A0D0D0A, sectionHeader("dumpcap"));
+    block(other, kCustomBlockType, customBody(kTcpscopePen, 2, 1, writeCall(1, 1)));
+    const std::string otherPath = writeFile(other, "tcpscope-recorded-other.pcapng");
+    CHECK_FALSE(readRecordedCalls(otherPath));
+    std::filesystem::remove(otherPath);
 
     std::vector<uint8_t> plain;
     block(plain, 0x0A0D0D0A, sectionHeader());
