@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "capture/capture_output.hpp"
+#include "capture/packet_process.hpp"
 
 namespace tcpscope {
 
@@ -44,6 +45,8 @@ struct PcapngPacket {
     std::span<const uint8_t> data;    ///< the captured bytes
     std::string_view comment;         ///< opt_comment, left out if empty
     std::span<const std::string_view> moreComments = {};  ///< further opt_comment options, in this order
+    /// epb_flags' direction bits (inbound 1, outbound 2); the option is left out when Unknown.
+    PacketDirection direction = PacketDirection::Unknown;
 };
 
 /// Counters of one interface at the end of a capture (Interface Statistics Block).

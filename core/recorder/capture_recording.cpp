@@ -56,31 +56,40 @@ struct CaptureRecording::State final : PacketSink {
 
     void onPacket(const RawPacket& packet) override {
         TcpSegment segment;
-        std::string comment;
+        PacketEnd end;
         if (decodePacket(packet, segment) == DecodeStatus::Tcp) {
-            comment = commentOf(segment);
-            if (comment.empty() && takeCallsIfDue()) {
-                comment = commentOf(segment);
+            end = processOf(segment);
+            if (end.comment.empty() && takeCallsIfDue()) {
+                end = processOf(segment);
             }
         }
         std::lock_guard lock(mutex);
         writer.writePacket({interfaceId, packet.tsNs, packet.originalLength,
-                            std::span<const uint8_t>(packet.data, packet.capturedLength), comment});
+                            std::span<const uint8_t>(packet.data, packet.capturedLength), end.comment, {},
+                            end.direction});
         ++summary.packets;
-        summary.packetsWithProcess += comment.empty() ? 0 : 1;
+        summary.packetsWithProcess += end.comment.empty() ? 0 : 1;
     }
 
-    // The process of the packet's sender, else of its receiver, as ptcpdump writes its packet
-    // comments (capture/ptcpdump_comment.hpp reads them); empty when no call showed either end.
-    std::string commentOf(const TcpSegment& segment) {
+    // A packet's process as ptcpdump writes its packet comments (capture/ptcpdump_comment.hpp reads
+    // them), with the direction that says which end it is: the sender's (outbound) if a call
+    // showed it, else the receiver's (inbound). Empty when no call showed either end.
+    struct PacketEnd {
+        std::string comment;
+        PacketDirection direction = PacketDirection::Unknown;
+    };
+    PacketEnd processOf(const TcpSegment& segment) {
         std::lock_guard lock(mutex);
+        PacketDirection direction = PacketDirection::Outbound;
         const EndProcess* process = find(segment.source, segment.destination);
         if (process == nullptr) {
+            direction = PacketDirection::Inbound;
             process = find(segment.destination, segment.source);
         }
-        return process == nullptr ? std::string()
-                                  : fmt::format("PID: {}\nThreadId: {}\nCmd: {}", process->pid, process->tid,
-                                                process->command);
+        if (process == nullptr) {
+            return {};
+        }
+        return {fmt::format("PID: {}\nThreadId: {}\nCmd: {}", process->pid, process->tid, process->command), direction};
     }
 
     // Takes the calls waiting in the ring buffer. True if there were any.
