@@ -167,9 +167,18 @@ TEST_CASE("recorder: a child's loopback write-write-read recorded, tied to its c
     inputs.captures = {path};
     const Investigation investigation = investigate(inputs);
     REQUIRE(investigation.alignment);
+    // ... and the packets' comments put the child on both ends of that connection.
+    const ConnectionProcesses& processes = investigation.analysis.engine->processes();
     int tied = 0;
     for (const TracedSocket& socket : investigation.alignment->sockets) {
-        tied += socket.connection != kNoConnection ? 1 : 0;
+        if (socket.connection == kNoConnection) {
+            continue;
+        }
+        ++tied;
+        const ConnectionProcesses::End* end = processes.of(socket.connection, socket.side);
+        REQUIRE(end != nullptr);
+        REQUIRE(end->known());
+        CHECK(processes.process(end->first).pid == child);
     }
     CHECK(tied == 2);
 
