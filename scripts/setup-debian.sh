@@ -10,6 +10,7 @@ packages=(
     libpcap-dev libfmt-dev catch2 zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev libabsl-dev
     libcurl4-openssl-dev libssl-dev  # export: ClickHouse over HTTP (libcurl), the Community ID's SHA-1 (libcrypto)
     help2man  # the man pages are made from each program's --help
+    clang bpftool libbpf-dev  # record: the eBPF system call recorder (left out of the build without them)
 )
 if [[ "${1:-}" == "--tests" ]]; then
     # tshark: the analysis flags are compared with Wireshark's frame by frame.

@@ -262,6 +262,10 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, Investi
         fmt::print(stderr, "tcpscope-cli: {}\n", loaded.straceProblem);
         return kExitUnreadable;
     }
+    if (!loaded.recordedCallsUnused.empty()) {
+        fmt::print(stderr, "tcpscope-cli: warning: the recorded system calls were left out: {}\n",
+                   loaded.recordedCallsUnused);
+    }
     if (loaded.straceMismatch) {
         fmt::print(stderr, "tcpscope-cli: {}\n", loaded.straceMismatch->reason);
         return kExitStraceMismatch;

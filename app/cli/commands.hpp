@@ -16,6 +16,7 @@ Subcommand addInterfacesCommand(CLI::App& app);  // capture_command.cpp
 Subcommand addNotesCommand(CLI::App& app);     // notes_command.cpp
 Subcommand addExportCommand(CLI::App& app);    // export_command.cpp
 Subcommand addFleetCommand(CLI::App& app);     // fleet_command.cpp
+Subcommand addRecordCommand(CLI::App& app);    // record_command.cpp
 #ifdef TCPSCOPE_CLI_EXPORTS
 Subcommand addDiagramCommand(CLI::App& app);  // diagram_command.cpp (with the GUI build only)
 Subcommand addReportCommand(CLI::App& app);   // report_command.cpp (with the GUI build only)

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
         addCaptureCommand(app), addInterfacesCommand(app), addExportCommand(app),
         addFleetCommand(app),
     };
+    subcommands.push_back(addRecordCommand(app));
 #ifdef TCPSCOPE_CLI_EXPORTS
     subcommands.push_back(addDiagramCommand(app));
     subcommands.push_back(addReportCommand(app));

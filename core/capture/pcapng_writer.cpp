@@ -23,6 +23,7 @@ constexpr uint16_t kOptComment = 1;
 constexpr uint16_t kShbHardware = 2;
 constexpr uint16_t kShbOs = 3;
 constexpr uint16_t kShbUserApplication = 4;
+constexpr uint16_t kEpbFlags = 2;
 constexpr uint16_t kIfName = 2;
 constexpr uint16_t kIfDescription = 3;
 constexpr uint16_t kIfTsresol = 9;
@@ -133,6 +134,10 @@ void PcapngWriter::writePacket(const PcapngPacket& packet) {
     for (const std::string_view comment : packet.moreComments) {
         putOption(kOptComment, comment);
     }
+    if (packet.direction != PacketDirection::Unknown) {
+        const uint32_t flags = packet.direction == PacketDirection::Inbound ? 1 : 2;
+        putOption(kEpbFlags, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&flags), sizeof flags));
+    }
     if (buffer_.size() != optionsStart) {
         putEndOfOptions();
     }
@@ -154,6 +159,15 @@ void PcapngWriter::writeInterfaceStats(const PcapngInterfaceStats& stats) {
     putOption64(kIsbOsDropped, stats.droppedByKernel);
     putOption64(kIsbUserDelivered, stats.delivered);
     putEndOfOptions();
+    endBlock();
+}
+
+void PcapngWriter::writeCustomBlock(uint32_t type, uint32_t pen, std::span<const uint8_t> data) {
+    requireOpen();
+    beginBlock(type);
+    put32(pen);
+    putBytes(data);
+    putPadding();
     endBlock();
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "capture/capture_output.hpp"
+#include "capture/packet_process.hpp"
 
 namespace tcpscope {
 
@@ -44,6 +45,8 @@ struct PcapngPacket {
     std::span<const uint8_t> data;    ///< the captured bytes
     std::string_view comment;         ///< opt_comment, left out if empty
     std::span<const std::string_view> moreComments = {};  ///< further opt_comment options, in this order
+    /// epb_flags' direction bits (inbound 1, outbound 2); the option is left out when Unknown.
+    PacketDirection direction = PacketDirection::Unknown;
 };
 
 /// Counters of one interface at the end of a capture (Interface Statistics Block).
@@ -94,6 +97,9 @@ public:
     void writePacket(const PcapngPacket& packet);
     /// Writes an Interface Statistics Block (drop counters at the end of a capture).
     void writeInterfaceStats(const PcapngInterfaceStats& stats);
+    /// Writes a Custom Block of `type` (0x00000BAD or 0x40000BAD) holding the Private Enterprise
+    /// Number `pen` and `data` (padded to 4 bytes), without options.
+    void writeCustomBlock(uint32_t type, uint32_t pen, std::span<const uint8_t> data);
     /// Writes out every buffered block.
     void flush();
     /// Flushes and asks the kernel to put the file on disk (fsync; a file, not a pipe).

@@ -3,13 +3,38 @@
 #include "align/stall_confirmation.hpp"
 #include "capture/capture_error.hpp"
 #include "incident/incident_builder.hpp"
+#include "recorded/recorded_calls_reader.hpp"
+#include "recorded/recorded_strace_log.hpp"
 
 namespace tcpscope {
+namespace {
+
+// The system calls `tcpscope-cli record` wrote into the captures, one log per file that has any.
+std::vector<AlignedLog> recordedCallLogs(const std::vector<std::string>& captures) {
+    std::vector<AlignedLog> logs;
+    for (const std::string& path : captures) {
+        std::optional<RecordedCalls> calls = readRecordedCalls(path);
+        if (calls && !calls->calls.empty()) {
+            AlignedLog log;
+            log.files = {path};
+            log.log = straceLogOfRecordedCalls(*calls, path);
+            logs.push_back(std::move(log));
+        }
+    }
+    return logs;
+}
+
+}  // namespace
 
 Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progress, const StopToken* stop,
                           const AnalysisCheckpointFn& checkpoint) {
     AnalysisOptions options = inputs.options;
-    if (!inputs.straceLogs.empty()) {
+    // Recorded calls stand in for strace logs when none are given; their clock is the capture's.
+    std::vector<AlignedLog> recordedLogs;
+    if (inputs.straceLogs.empty()) {
+        recordedLogs = recordedCallLogs(inputs.captures);
+    }
+    if (!inputs.straceLogs.empty() || !recordedLogs.empty()) {
         options.engine.keepPacketIndex = true;
         options.describeWhenWritten = false;
     }
@@ -30,11 +55,21 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         } catch (const CaptureError& error) {
             investigation.straceProblem = error.what();
         }
+    } else if (!recordedLogs.empty() && !stopped) {
+        StraceClockOptions exactClock;
+        exactClock.offsetMs = 0.0;
+        investigation.alignment = alignStraceLogs(std::move(recordedLogs), investigation.analysis, exactClock);
     }
     if (investigation.alignment) {
         if (std::optional<StraceMismatch> mismatch =
                 findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
-            investigation.straceMismatch = std::move(mismatch);
+            // Calls recorded with the capture that explain none of its packets (a process whose
+            // connections the capture filter left out) leave the capture's report as it is.
+            if (inputs.straceLogs.empty()) {
+                investigation.recordedCallsUnused = mismatch->reason;
+            } else {
+                investigation.straceMismatch = std::move(mismatch);
+            }
             investigation.alignment.reset();
         } else {
             confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);

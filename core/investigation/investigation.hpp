@@ -44,6 +44,9 @@ struct Investigation {
     /// the capture's time, no socket tied to its connections): the analysis stands without the
     /// calls (`alignment` is empty), and the clients say it as an error.
     std::optional<StraceMismatch> straceMismatch;
+    /// Why the system calls recorded in the capture (tcpscope-cli record) were left out: they do
+    /// not fit its packets (straceMismatch's reasons). Not an error: the capture's report stands.
+    std::string recordedCallsUnused;
     /// With capture points: each point's clock and what it saw, and the hops between them.
     std::optional<CapturePointsSummary> points;
     /// With several points: where each segment was seen.

@@ -48,7 +48,11 @@ PcapCapture::PcapCapture(const LiveCaptureOptions& options) {
     }
     pcap_set_snaplen(handle_, static_cast<int>(options.snapLength));
     pcap_set_promisc(handle_, options.promiscuous ? 1 : 0);
-    pcap_set_immediate_mode(handle_, 1);
+    if (options.batchTimeoutMs == 0) {
+        pcap_set_immediate_mode(handle_, 1);
+    } else {
+        pcap_set_timeout(handle_, static_cast<int>(options.batchTimeoutMs));
+    }
     pcap_set_buffer_size(handle_, static_cast<int>(options.bufferBytes));
     // Nanoseconds where the system has them (Linux does); otherwise microseconds.
     const bool nanoAsked = pcap_set_tstamp_precision(handle_, PCAP_TSTAMP_PRECISION_NANO) == 0;

@@ -21,6 +21,10 @@ struct LiveCaptureOptions {
     /// 256 blocks: a quarter second at 1000 packets/s) before the kernel drops packets.
     uint32_t bufferBytes = 64u << 20;
     bool promiscuous = false;
+    /// 0: immediate mode, each packet delivered at once (live analysis). Otherwise packets come in
+    /// batches at most this many milliseconds late: far fewer wakeups, for a recording that only
+    /// writes them.
+    uint32_t batchTimeoutMs = 0;
 };
 
 /// A live capture with libpcap in this process: pcap_create, immediate mode (each packet is

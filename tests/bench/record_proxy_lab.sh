@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The lab proxy (samples/scenarios: client -> proxy -> backend, write-write-read) in a network
+# namespace of its own, for `tcpscope-cli record`:
+#   verdicts: the Nagle proxy recorded with `record --comm` while strace traces the same proxy;
+#             the confirmed stalls from the recorded calls and from strace, side by side.
+#   overhead: the proxy with TCP_NODELAY (no stall: its rate is its own), requests per second with
+#             nothing attached, with `record`, with strace; the median of RUNS runs each. Also
+#             `record` taking the calls only (a capture filter no packet passes) and the packets
+#             only (--pid of no process), to tell the two costs apart.
+# usage: sudo tests/bench/record_proxy_lab.sh BUILD_DIR [verdicts|overhead|all] [RUNS] [REQUESTS]
+# Needs root, tracefs, strace and a build with the recorder. Prints its figures; writes nothing else.
+set -euo pipefail
+
+BUILD=${1:?usage: record_proxy_lab.sh BUILD_DIR [verdicts|overhead|all] [RUNS] [REQUESTS]}
+WHAT=${2:-all}
+RUNS=${3:-3}
+REQUESTS=${4:-3000}
+CLI=$(realpath "$BUILD")/app/tcpscope-cli
+SCENARIOS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../samples/scenarios" && pwd)
+export PYTHONDONTWRITEBYTECODE=1
+
+if [[ -z ${RECORD_LAB_IN_NETNS:-} ]]; then
+    exec env RECORD_LAB_IN_NETNS=1 unshare -n "$0" "$@"
+fi
+ip link set lo up
+WORK=$(mktemp -d)
+KEEP=${KEEP:-}  # KEEP=DIR: copy the verdicts run's files (pcapng, strace log, reports) there
+# On any way out, the programs this script started end too (their pids, not their names).
+STARTED=()
+trap 'for pid in "${STARTED[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
+# The proxy runs as "labproxy" (its comm), so that `record --comm labproxy` takes it alone.
+ln -s "$(python3 -c "import sys; print(sys.executable)")" "$WORK/labproxy"
+
+wait_port() {
+    for _ in $(seq 200); do
+        ss -Hltn "sport = :$1" | grep -q . && return 0
+        sleep 0.02
+    done
+    echo "nothing listens on $1" >&2
+    exit 1
+}
+
+# run_proxy MODE REQUESTS [PROXY_FLAGS...]: one client's REQUESTS through the proxy; MODE is
+# none, record, strace or both. Prints the client's requests per second.
+run_proxy() {
+    local mode=$1 requests=$2
+    shift 2
+    python3 "$SCENARIOS/backend.py" 127.0.0.1 3306 1 &
+    local backend=$!
+    STARTED+=("$backend")
+    wait_port 3306
+    local recorder=""
+    local whose=(--comm labproxy) filter=tcp
+    [[ $mode == record-calls ]] && filter="tcp port 9"
+    [[ $mode == record-packets ]] && whose=(--pid 2147483647)
+    if [[ $mode == record* || $mode == both ]]; then
+        "$CLI" record -i lo -w "$WORK/run.pcapng" "${whose[@]}" $filter >"$WORK/record.out" 2>&1 &
+        recorder=$!
+        STARTED+=("$recorder")
+        sleep 1.5
+    fi
+    if [[ $mode == strace || $mode == both ]]; then
+        (cd "$SCENARIOS" && strace -f -tt -T -yy -o "$WORK/run.strace" "$WORK/labproxy" proxy.py 3307 3306 1 "$@") &
+    else
+        (cd "$SCENARIOS" && "$WORK/labproxy" proxy.py 3307 3306 1 "$@") &
+    fi
+    local proxy=$!
+    STARTED+=("$proxy")
+    wait_port 3307
+    local start end
+    start=$(date +%s.%N)
+    python3 "$SCENARIOS/client.py" 127.0.0.1 3307 "$requests" >/dev/null
+    end=$(date +%s.%N)
+    wait "$proxy" "$backend"
+    if [[ -n $recorder ]]; then
+        sleep 0.3
+        kill -INT "$recorder"
+        wait "$recorder" || true
+    fi
+    python3 -c "print(f'{$requests / ($end - $start):.0f}')"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+if [[ $WHAT == verdicts || $WHAT == all ]]; then
+    run_proxy both 40 >/dev/null
+    echo "== record: $(tail -1 "$WORK/record.out")"
+    echo "== analyze (recorded calls)"
+    "$CLI" analyze "$WORK/run.pcapng" --format json >"$WORK/recorded.json" || true
+    "$CLI" analyze "$WORK/run.pcapng" --strace "$WORK/run.strace" --format json >"$WORK/strace.json" || true
+    for source in recorded strace; do
+        python3 - "$WORK/$source.json" "$source" <<'PY'
+import collections, json, sys
+report = json.load(open(sys.argv[1]))
+verdicts = collections.Counter()
+for finding in report.get("findings", []):
+    for instance in finding.get("evidence", {}).get("instances", []):
+        if "verdict" in instance:
+            verdicts[(finding["kind"], instance["verdict"])] += 1
+print(f"{sys.argv[2]:>9}: " + (", ".join(f"{kind} {verdict}: {n}" for (kind, verdict), n in sorted(verdicts.items())) or "no verdict"))
+PY
+    done
+    [[ -n $KEEP ]] && mkdir -p "$KEEP" && cp "$WORK"/run.pcapng "$WORK"/run.strace "$WORK"/*.json "$KEEP"/
+fi
+
+if [[ $WHAT == overhead || $WHAT == all ]]; then
+    for mode in none record record-calls record-packets strace; do
+        rates=()
+        for _ in $(seq "$RUNS"); do
+            rates+=("$(run_proxy "$mode" "$REQUESTS" --nodelay)")
+        done
+        echo "overhead: $mode: requests/s ${rates[*]} (median $(printf '%s\n' "${rates[@]}" | median))"
+        if [[ $mode == record* ]]; then
+            echo "          $(tail -1 "$WORK/record.out")"
+        fi
+    done
+fi
