@@ -31,6 +31,14 @@ if [[ "${1:-}" == "--asan" || "${1:-}" == "--asan-core" ]]; then
 fi
 "$root/scripts/build.sh" "$preset"
 
+# The system call recorder's tests need tracefs (without it they skip, saying why); root can mount it.
+if [[ $(id -u) == 0 ]] && ! mountpoint -q /sys/kernel/tracing 2>/dev/null; then
+    if mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+        echo "test: mounted tracefs at /sys/kernel/tracing for the system call recorder's tests"
+    else
+        echo "test: tracefs cannot be mounted here: the system call recorder's tests will skip"
+    fi
+fi
 echo "test: ctest in build/$preset, $(nproc) tests at a time; the Debian package test runs alone and only as root"
 started=$(date +%s)
 status=0
