@@ -2,7 +2,6 @@
 // full report at the end; the list of capture devices.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,7 +11,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include "capture/bpf_filter.hpp"
 #include "capture/pcapng_writer.hpp"
@@ -29,6 +27,7 @@
 #include "report/text_report.hpp"
 #include "tcpscope_version.hpp"
 #include "text/json_text.hpp"
+#include "stop_signals.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -99,45 +98,6 @@ std::optional<CaptureFileOptions> fileOptions(const CaptureCommandOptions& optio
     }
     return file;
 }
-
-// SIGINT and SIGTERM are taken by one thread with sigwait, which stops the session: no work in a
-// signal handler. Blocked before any other thread starts, so every thread inherits the mask.
-class StopSignals {
-public:
-    StopSignals() {
-        sigemptyset(&signals_);
-        sigaddset(&signals_, SIGINT);
-        sigaddset(&signals_, SIGTERM);
-        pthread_sigmask(SIG_BLOCK, &signals_, &previous_);
-    }
-    ~StopSignals() {
-        if (thread_.joinable()) {
-            done_ = true;
-            pthread_kill(thread_.native_handle(), SIGTERM);
-            thread_.join();
-        }
-        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-    }
-    StopSignals(const StopSignals&) = delete;
-    StopSignals& operator=(const StopSignals&) = delete;
-
-    void stopOnSignal(LiveSession& session) {
-        thread_ = std::thread([this, &session] {
-            int signal = 0;
-            sigwait(&signals_, &signal);
-            if (!done_) {
-                fmt::print(stderr, "tcpscope-cli: {}: stopping the capture\n", signal == SIGINT ? "SIGINT" : "SIGTERM");
-                session.stop();
-            }
-        });
-    }
-
-private:
-    sigset_t signals_{};
-    sigset_t previous_{};
-    std::atomic<bool> done_{false};
-    std::thread thread_;
-};
 
 // The finding stream: each finding once when it has its summary; then an update at most once a
 // second while it grows (a stall going on longer, more waits, more time lost), at once when it is
@@ -415,7 +375,10 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
                source.filter.empty() ? "" : fmt::format(" (filter '{}')", source.filter),
                source.viaHelper ? " through tcpscope-capture" : "");
     session->start();
-    signals.stopOnSignal(*session);
+    signals.stopOnSignal([&session = *session](int signal) {
+        fmt::print(stderr, "tcpscope-cli: {}: stopping the capture\n", signal == SIGINT ? "SIGINT" : "SIGTERM");
+        session.stop();
+    });
     if (options.durationSeconds) {
         const auto duration = std::chrono::milliseconds(static_cast<int64_t>(*options.durationSeconds * 1000));
         if (!session->waitUntilEnded(duration)) {

@@ -1,16 +1,14 @@
 // record: packets and the socket system calls of chosen processes (eBPF) into one pcapng file.
 #include <fmt/format.h>
-#include <pthread.h>
 #include <signal.h>
 
-#include <atomic>
 #include <optional>
-#include <thread>
 
 #include "capture/pcapng_writer.hpp"
 #include "commands.hpp"
 #include "live/live_error.hpp"
 #include "recorder/capture_recording.hpp"
+#include "stop_signals.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -21,43 +19,6 @@ struct RecordCommandOptions {
     std::vector<std::string> commands;
     std::optional<double> durationSeconds;
     std::vector<std::string> filterWords;  // FILTER: the rest of the command line, as tcpdump takes it
-};
-
-// SIGINT and SIGTERM stop the recording from a thread of their own (sigwait), not a handler.
-class RecordingStopSignals {
-public:
-    RecordingStopSignals() {
-        sigemptyset(&signals_);
-        sigaddset(&signals_, SIGINT);
-        sigaddset(&signals_, SIGTERM);
-        pthread_sigmask(SIG_BLOCK, &signals_, &previous_);
-    }
-    ~RecordingStopSignals() {
-        if (thread_.joinable()) {
-            done_ = true;
-            pthread_kill(thread_.native_handle(), SIGTERM);
-            thread_.join();
-        }
-        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-    }
-    RecordingStopSignals(const RecordingStopSignals&) = delete;
-    RecordingStopSignals& operator=(const RecordingStopSignals&) = delete;
-
-    void stopOnSignal(CaptureRecording& recording) {
-        thread_ = std::thread([this, &recording] {
-            int signal = 0;
-            sigwait(&signals_, &signal);
-            if (!done_) {
-                recording.stop();
-            }
-        });
-    }
-
-private:
-    sigset_t signals_{};
-    sigset_t previous_{};
-    std::atomic<bool> done_{false};
-    std::thread thread_;
 };
 
 int runRecord(RecordCommandOptions& options) {
@@ -80,7 +41,7 @@ int runRecord(RecordCommandOptions& options) {
         options.recording.capture.filter = filter;
     }
     options.recording.processes = {options.pids, options.commands};
-    RecordingStopSignals signals;
+    StopSignals signals;
     std::unique_ptr<CaptureRecording> recording;
     try {
         recording = std::make_unique<CaptureRecording>(options.recording);
@@ -109,7 +70,7 @@ int runRecord(RecordCommandOptions& options) {
     fmt::print(stderr, "tcpscope-cli: recording packets on {}{} and the socket calls of {} into {}; Ctrl-C to stop\n",
                source.device, source.filter.empty() ? "" : fmt::format(" (filter '{}')", source.filter), whose,
                options.recording.path);
-    signals.stopOnSignal(*recording);
+    signals.stopOnSignal([&recording = *recording](int /*signal*/) { recording.stop(); });
     RecordingSummary summary;
     try {
         summary = recording->run(options.durationSeconds);
