@@ -1,6 +1,7 @@
 #include "cli_common.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -265,6 +266,16 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, Investi
     if (!loaded.recordedCallsUnused.empty()) {
         fmt::print(stderr, "tcpscope-cli: warning: the recorded system calls were left out: {}\n",
                    loaded.recordedCallsUnused);
+    }
+    if (const StraceAlignment* alignment = loaded.aligned()) {
+        for (const AlignedLog& log : alignment->logs) {
+            if (log.lostCalls.value_or(0) > 0) {
+                fmt::print(stderr,
+                           "tcpscope-cli: warning: {}: {} system calls were lost while recording (the ring buffer "
+                           "was full); a stall among them may go without a verdict\n",
+                           fmt::join(log.files, " "), *log.lostCalls);
+            }
+        }
     }
     if (loaded.straceMismatch) {
         fmt::print(stderr, "tcpscope-cli: {}\n", loaded.straceMismatch->reason);

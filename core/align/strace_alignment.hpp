@@ -54,6 +54,9 @@ struct AlignedLog {
     std::vector<std::string> files;
     StraceLog log;
     ClockFit clock;
+    /// Calls recorded into a capture (tcpscope-cli record): the ones the recorder could not hand
+    /// over (its ring buffer was full). Unset for an strace log.
+    std::optional<uint64_t> lostCalls;
 };
 
 /// The traced processes' system calls on the capture's time axis: each log's clock offset, each

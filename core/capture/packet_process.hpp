@@ -9,12 +9,14 @@ namespace tcpscope {
 /// empty or -1 where the file does not say.
 struct PacketProcess {
     int64_t pid = -1;
+    int64_t thread = -1;  ///< ptcpdump's ThreadId: the thread that made the call
     std::string command;  ///< ptcpdump's Cmd (a path), the pktap or process block's name
     std::string args;     ///< the command line, as ptcpdump writes it
     int64_t parentPid = -1;
     std::string parentCommand;
     std::string container;  ///< ptcpdump's ContainerName
     std::string pod;        ///< ptcpdump's "namespace/name" of the pod
+    std::string cgroup;     ///< the cgroup (v2) path, as tcpscope-cli record writes it ("Cgroup")
     std::string uuid;       ///< the process block's UUID (Apple), 32 hex digits
     /// macOS: the process on whose behalf `pid` sent or received (pth_epid, the effective process
     /// block), when it is another one.

@@ -92,6 +92,10 @@ bool readPtcpdumpComment(std::string_view comment, PacketProcess& process) {
                 return false;
             }
             (line->key == "PID" ? read.pid : read.parentPid) = *pid;
+        } else if (line->key == "ThreadId" || line->key == "TID") {
+            read.thread = positiveNumber(line->value).value_or(-1);
+        } else if (line->key == "Cgroup") {
+            read.cgroup = validUtf8(line->value);
         } else if (line->key == "Cmd" || line->key == "Command") {
             read.command = validUtf8(line->value);
         } else if (line->key == "Args") {

@@ -10,10 +10,11 @@ namespace {
 std::string valueKey(const PacketProcess& process) {
     std::string key;
     for (const std::string* text : {&process.command, &process.args, &process.parentCommand, &process.container,
-                                    &process.pod, &process.uuid, &process.effectiveCommand}) {
+                                    &process.pod, &process.cgroup, &process.uuid, &process.effectiveCommand}) {
         key += *text;
         key.push_back('\0');
     }
+    // The thread is left out: the threads of one process that served a connection are one process.
     for (const int64_t number : {process.pid, process.parentPid, process.effectivePid}) {
         key.append(reinterpret_cast<const char*>(&number), sizeof number);
     }

@@ -18,6 +18,9 @@ std::vector<AlignedLog> recordedCallLogs(const std::vector<std::string>& capture
             AlignedLog log;
             log.files = {path};
             log.log = straceLogOfRecordedCalls(*calls, path);
+            if (calls->hasSummary) {  // a recording cut short has no count
+                log.lostCalls = calls->lostEvents;
+            }
             logs.push_back(std::move(log));
         }
     }

@@ -4,10 +4,14 @@ namespace tcpscope {
 
 namespace {
 
-// The fields the capture gave, and no other: pid, command, args, parent, container, pod, uuid, effective.
+// The fields the capture gave, and no other: pid, thread, command, args, parent, container, pod, cgroup,
+// uuid, effective.
 void writeProcessFields(JsonStreamWriter& out, const PacketProcess& process) {
     if (process.pid > 0) {
         out.field("pid", process.pid);
+    }
+    if (process.thread > 0) {
+        out.field("thread", process.thread);
     }
     if (!process.command.empty()) {
         out.field("command", process.command);
@@ -31,6 +35,9 @@ void writeProcessFields(JsonStreamWriter& out, const PacketProcess& process) {
     }
     if (!process.pod.empty()) {
         out.field("pod", process.pod);
+    }
+    if (!process.cgroup.empty()) {
+        out.field("cgroup", process.cgroup);
     }
     if (!process.uuid.empty()) {
         out.field("uuid", process.uuid);

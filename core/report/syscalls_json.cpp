@@ -102,15 +102,19 @@ Json syscallsJson(const StraceAlignment& alignment) {
         if (clock.searched) {
             clockJson["search"] = Json{{"writes", clock.searchWrites}, {"peak_writes", clock.searchPeakWrites}};
         }
-        logs.push_back(Json{{"files", aligned.files},
-                            {"format", log.format.describe()},
-                            {"pids", log.pids()},
-                            {"records", log.records.size()},
-                            {"calls_by_kind", kinds},
-                            {"unparsed_lines", log.stats.unparsedLines},
-                            {"clock", clockJson},
-                            {"sockets", sockets},
-                            {"ambiguous_sockets", ambiguous}});
+        Json entry{{"files", aligned.files},
+                   {"format", log.format.describe()},
+                   {"pids", log.pids()},
+                   {"records", log.records.size()},
+                   {"calls_by_kind", kinds},
+                   {"unparsed_lines", log.stats.unparsedLines},
+                   {"clock", clockJson},
+                   {"sockets", sockets},
+                   {"ambiguous_sockets", ambiguous}};
+        if (aligned.lostCalls) {
+            entry["lost_calls"] = *aligned.lostCalls;
+        }
+        logs.push_back(std::move(entry));
     }
     return logs;
 }

@@ -40,6 +40,14 @@ void writeSyscallsText(std::ostream& out, const StraceAlignment& alignment) {
                    displayText(fmt::format("{}", fmt::join(aligned.files, " ")), LineBreaks::Spaces),
                    log.format.describe(), straceTimeBaseName(log.format.timeBase), fmt::join(log.pids(), ","),
                    log.records.size(), log.stats.unparsedLines);
+        if (aligned.lostCalls) {
+            fmt::print(out, "    recorded with the capture: {}\n",
+                       *aligned.lostCalls == 0
+                           ? std::string("no call lost")
+                           : fmt::format("{} calls LOST (the recorder's ring buffer was full): a stall among them "
+                                         "may go without a verdict",
+                                         *aligned.lostCalls));
+        }
         std::string zone;
         if (log.format.timeBase == StraceTimeBase::TimeOfDay) {
             zone = fmt::format(", time zone UTC{:+03d}:{:02d}{}", clock.tzOffsetMinutes / 60,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capture/capture_reader.hpp"
+#include "capture/ptcpdump_comment.hpp"
 #include "core/capture/capture_builder.hpp"
 #include "core/cli/run_command.hpp"
 #include "support/packet_builder.hpp"
@@ -395,4 +396,18 @@ TEST_CASE("a capture without process information writes no process", "[process][
     REQUIRE(output.json["flows"].size() == 1);
     CHECK_FALSE(output.json["flows"][0].contains("process"));
     CHECK_THAT(output.text, !Catch::Contains("process:"));
+}
+
+TEST_CASE("tcpscope-cli record's comments: thread and cgroup beside ptcpdump's keys", "[process]") {
+    PacketProcess process;
+    REQUIRE(readPtcpdumpComment("PID: 812\nThreadId: 815\nCmd: labproxy\nArgs: python3 proxy.py 3307\n"
+                                "ParentPID: 1\nParentCmd: systemd\nCgroup: /system.slice/labproxy.service",
+                                process));
+    CHECK(process.pid == 812);
+    CHECK(process.thread == 815);
+    CHECK(process.command == "labproxy");
+    CHECK(process.args == "python3 proxy.py 3307");
+    CHECK(process.parentPid == 1);
+    CHECK(process.parentCommand == "systemd");
+    CHECK(process.cgroup == "/system.slice/labproxy.service");
 }

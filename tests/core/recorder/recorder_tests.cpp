@@ -19,6 +19,7 @@
 #include "investigation/investigation.hpp"
 #include "recorded/recorded_calls_reader.hpp"
 #include "recorder/capture_recording.hpp"
+#include "recorder/process_details.hpp"
 
 using namespace tcpscope;
 
@@ -99,7 +100,10 @@ TEST_CASE("recorder: a child's loopback write-write-read recorded, tied to its c
     if (child == 0) {
         ::close(pipeFds[1]);
         uint16_t port = 0;
-        std::_Exit(exchange(pipeFds[0], port));
+        const int status = exchange(pipeFds[0], port);
+        // Alive a little longer, so that the recorder finds its command line and cgroup in /proc.
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        std::_Exit(status);
     }
     ::close(pipeFds[0]);
     const std::string path = (std::filesystem::temp_directory_path() / "tcpscope-recorder-test.pcapng").string();
@@ -169,6 +173,7 @@ TEST_CASE("recorder: a child's loopback write-write-read recorded, tied to its c
     REQUIRE(investigation.alignment);
     // ... and the packets' comments put the child on both ends of that connection.
     const ConnectionProcesses& processes = investigation.analysis.engine->processes();
+    const ProcessDetails self = readProcessDetails(static_cast<uint32_t>(::getpid()));
     int tied = 0;
     for (const TracedSocket& socket : investigation.alignment->sockets) {
         if (socket.connection == kNoConnection) {
@@ -178,7 +183,13 @@ TEST_CASE("recorder: a child's loopback write-write-read recorded, tied to its c
         const ConnectionProcesses::End* end = processes.of(socket.connection, socket.side);
         REQUIRE(end != nullptr);
         REQUIRE(end->known());
-        CHECK(processes.process(end->first).pid == child);
+        const PacketProcess& process = processes.process(end->first);
+        CHECK(process.pid == child);
+        CHECK(process.thread == child);
+        // From /proc: the child's command line is this test program's, its parent this process.
+        CHECK(process.args == self.args);
+        CHECK(process.parentPid == ::getpid());
+        CHECK(process.cgroup == self.cgroup);
     }
     CHECK(tied == 2);
 
@@ -189,4 +200,19 @@ TEST_CASE("recorder: a child's loopback write-write-read recorded, tied to its c
         WARN("tshark not found: the recorded file was not read by tshark");
     }
     std::filesystem::remove(path);
+}
+
+TEST_CASE("process details: this process's command line, parent and cgroup, as /proc says them", "[recorder]") {
+    const ProcessDetails self = readProcessDetails(static_cast<uint32_t>(::getpid()));
+    // The program's path is the command line's first word.
+    CHECK(self.args.rfind(std::filesystem::read_symlink("/proc/self/exe").filename().string()) != std::string::npos);
+    CHECK(self.args.find('\0') == std::string::npos);
+    CHECK(self.parentPid == static_cast<uint32_t>(::getppid()));
+    CHECK_FALSE(self.parentCommand.empty());
+    CHECK(self.cgroup.rfind('/', 0) == 0);
+    // A process that is gone has nothing to say.
+    const ProcessDetails gone = readProcessDetails(0x7fffffff);
+    CHECK(gone.args.empty());
+    CHECK(gone.parentPid == 0);
+    CHECK(gone.cgroup.empty());
 }
