@@ -4,7 +4,8 @@
 #   verdicts: the Nagle proxy recorded with `record --comm` while strace traces the same proxy;
 #             the confirmed stalls from the recorded calls and from strace, side by side.
 #   overhead: the proxy with TCP_NODELAY (no stall: its rate is its own), requests per second with
-#             nothing attached, with `record`, with strace; the median of RUNS runs each. Also
+#             nothing attached, with `record`, with strace; RUNS rounds, the modes interleaved in
+#             each, and the median of the rounds' ratios to nothing attached. Also
 #             `record` taking the calls only (a capture filter no packet passes) and the packets
 #             only (--pid of no process), to tell the two costs apart.
 # usage: sudo tests/bench/record_proxy_lab.sh BUILD_DIR [verdicts|overhead|all] [RUNS] [REQUESTS]
@@ -30,6 +31,14 @@ STARTED=()
 trap 'for pid in "${STARTED[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
 # The proxy runs as "labproxy" (its comm), so that `record --comm labproxy` takes it alone.
 ln -s "$(python3 -c "import sys; print(sys.executable)")" "$WORK/labproxy"
+# cpu.py OUT PROGRAM...: runs PROGRAM and writes the CPU seconds it and its children used to OUT.
+cat >"$WORK/cpu.py" <<'PY'
+import resource, subprocess, sys
+status = subprocess.call(sys.argv[2:])
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write(f"{usage.ru_utime + usage.ru_stime:.3f}\n")
+sys.exit(status)
+PY
 
 wait_port() {
     for _ in $(seq 200); do
@@ -41,7 +50,9 @@ wait_port() {
 }
 
 # run_proxy MODE REQUESTS [PROXY_FLAGS...]: one client's REQUESTS through the proxy; MODE is
-# none, record, strace or both. Prints the client's requests per second.
+# none, record, strace or both. Prints the client's requests per second, the CPU milliseconds per
+# request of the proxy (with strace: of the proxy and strace, which ptrace makes one cost) and of
+# the recorder (0 without one).
 run_proxy() {
     local mode=$1 requests=$2
     shift 2
@@ -60,9 +71,10 @@ run_proxy() {
         sleep 1.5
     fi
     if [[ $mode == strace || $mode == both ]]; then
-        (cd "$SCENARIOS" && strace -f -tt -T -yy -o "$WORK/run.strace" "$WORK/labproxy" proxy.py 3307 3306 1 "$@") &
+        (cd "$SCENARIOS" && python3 "$WORK/cpu.py" "$WORK/proxy.cpu" \
+            strace -f -tt -T -yy -o "$WORK/run.strace" "$WORK/labproxy" proxy.py 3307 3306 1 "$@") &
     else
-        (cd "$SCENARIOS" && "$WORK/labproxy" proxy.py 3307 3306 1 "$@") &
+        (cd "$SCENARIOS" && python3 "$WORK/cpu.py" "$WORK/proxy.cpu" "$WORK/labproxy" proxy.py 3307 3306 1 "$@") &
     fi
     local proxy=$!
     STARTED+=("$proxy")
@@ -72,12 +84,15 @@ run_proxy() {
     python3 "$SCENARIOS/client.py" 127.0.0.1 3307 "$requests" >/dev/null
     end=$(date +%s.%N)
     wait "$proxy" "$backend"
+    local recorder_cpu=0
     if [[ -n $recorder ]]; then
         sleep 0.3
+        # utime + stime (fields 14 and 15 of /proc/PID/stat, in clock ticks) before it stops.
+        recorder_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$recorder/stat")
         kill -INT "$recorder"
         wait "$recorder" || true
     fi
-    python3 -c "print(f'{$requests / ($end - $start):.0f}')"
+    python3 -c "print(f'{$requests / ($end - $start):.0f} {$(cat "$WORK/proxy.cpu") * 1e3 / $requests:.3f} {$recorder_cpu * 1e3 / $requests:.3f}')"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -104,14 +119,36 @@ PY
 fi
 
 if [[ $WHAT == overhead || $WHAT == all ]]; then
-    for mode in none record record-calls record-packets strace; do
-        rates=()
-        for _ in $(seq "$RUNS"); do
-            rates+=("$(run_proxy "$mode" "$REQUESTS" --nodelay)")
+    # Interleaved: each round runs every mode once, starting one mode later than the round before,
+    # so that a slow minute of a shared machine falls on all modes alike. Each round's rate of a
+    # mode over its rate with nothing attached is that round's cost; the median of the rounds'
+    # ratios is the figure to quote.
+    modes=(none record record-calls record-packets strace)
+    declare -A rates ratios proxy_cpus recorder_cpus
+    for round in $(seq "$RUNS"); do
+        declare -A this
+        for i in "${!modes[@]}"; do
+            mode=${modes[$(((i + round) % ${#modes[@]}))]}
+            read -r rate proxy_cpu recorder_cpu < <(run_proxy "$mode" "$REQUESTS" --nodelay)
+            this[$mode]=$rate
+            proxy_cpus[$mode]+="$proxy_cpu "
+            recorder_cpus[$mode]+="$recorder_cpu "
+            if [[ $mode == record* ]]; then
+                echo "round $round: $mode: $(tail -1 "$WORK/record.out")"
+            fi
         done
-        echo "overhead: $mode: requests/s ${rates[*]} (median $(printf '%s\n' "${rates[@]}" | median))"
-        if [[ $mode == record* ]]; then
-            echo "          $(tail -1 "$WORK/record.out")"
-        fi
+        for mode in "${modes[@]}"; do
+            rates[$mode]+="${this[$mode]} "
+            ratios[$mode]+="$(python3 -c "print(f'{${this[$mode]} / ${this[none]}:.3f}')") "
+        done
+        unset this
+    done
+    for mode in "${modes[@]}"; do
+        # shellcheck disable=SC2086
+        echo "overhead: $mode: requests/s ${rates[$mode]}(median $(printf '%s\n' ${rates[$mode]} | median));" \
+            "against none ${ratios[$mode]}(median $(printf '%s\n' ${ratios[$mode]} | median))"
+        # shellcheck disable=SC2086
+        echo "          CPU ms per request: proxy ${proxy_cpus[$mode]}(median $(printf '%s\n' ${proxy_cpus[$mode]} | median))," \
+            "recorder ${recorder_cpus[$mode]}(median $(printf '%s\n' ${recorder_cpus[$mode]} | median))"
     done
 fi
