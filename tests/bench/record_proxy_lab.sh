@@ -8,11 +8,15 @@
 #             each, and the median of the rounds' ratios to nothing attached. Also
 #             `record` taking the calls only (a capture filter no packet passes) and the packets
 #             only (--pid of no process), to tell the two costs apart.
-# usage: sudo tests/bench/record_proxy_lab.sh BUILD_DIR [verdicts|overhead|all] [RUNS] [REQUESTS]
+#   calls:    what one system call costs (syscall_cost.c: a 100-byte write and its read on loopback
+#             TCP, in C) with nothing attached, with tcpdump, with `record` of another process (its
+#             tracepoints on, this one not traced), with `record` of this process, with strace;
+#             nanoseconds per call, RUNS rounds interleaved, medians.
+# usage: sudo tests/bench/record_proxy_lab.sh BUILD_DIR [verdicts|overhead|calls|all] [RUNS] [REQUESTS]
 # Needs root, tracefs, strace and a build with the recorder. Prints its figures; writes nothing else.
 set -euo pipefail
 
-BUILD=${1:?usage: record_proxy_lab.sh BUILD_DIR [verdicts|overhead|all] [RUNS] [REQUESTS]}
+BUILD=${1:?usage: record_proxy_lab.sh BUILD_DIR [verdicts|overhead|calls|all] [RUNS] [REQUESTS]}
 WHAT=${2:-all}
 RUNS=${3:-3}
 REQUESTS=${4:-3000}
@@ -150,5 +154,47 @@ if [[ $WHAT == overhead || $WHAT == all ]]; then
         # shellcheck disable=SC2086
         echo "          CPU ms per request: proxy ${proxy_cpus[$mode]}(median $(printf '%s\n' ${proxy_cpus[$mode]} | median))," \
             "recorder ${recorder_cpus[$mode]}(median $(printf '%s\n' ${recorder_cpus[$mode]} | median))"
+    done
+fi
+
+if [[ $WHAT == calls || $WHAT == all ]]; then
+    cc -O2 -o "$WORK/syscost" "$(dirname "${BASH_SOURCE[0]}")/syscall_cost.c"
+    ROUNDS=200000
+    # call_cost MODE: nanoseconds per call of syscost under MODE.
+    call_cost() {
+        local watcher=""
+        case $1 in
+        tcpdump) tcpdump -i lo -w "$WORK/calls.pcap" "tcp port 9" >/dev/null 2>&1 & watcher=$! ;;
+        record-other) "$CLI" record -i lo -w "$WORK/calls.pcapng" --comm nobody-at-all "tcp port 9" >/dev/null 2>&1 &
+            watcher=$! ;;
+        record) "$CLI" record -i lo -w "$WORK/calls.pcapng" --comm syscost "tcp port 9" >"$WORK/calls.out" 2>&1 &
+            watcher=$! ;;
+        esac
+        if [[ -n $watcher ]]; then
+            STARTED+=("$watcher")
+            sleep 1.5
+        fi
+        if [[ $1 == strace ]]; then
+            strace -f -o "$WORK/calls.strace" "$WORK/syscost" $((ROUNDS / 4))
+        else
+            "$WORK/syscost" "$ROUNDS"
+        fi
+        if [[ -n $watcher ]]; then
+            kill -INT "$watcher"
+            wait "$watcher" || true
+        fi
+    }
+    modes=(none tcpdump record-other record strace)
+    declare -A costs
+    for round in $(seq "$RUNS"); do
+        for i in "${!modes[@]}"; do
+            mode=${modes[$(((i + round) % ${#modes[@]}))]}
+            costs[$mode]+="$(call_cost "$mode") "
+        done
+        echo "round $round: record: $(tail -1 "$WORK/calls.out")"
+    done
+    for mode in "${modes[@]}"; do
+        # shellcheck disable=SC2086
+        echo "calls: $mode: ns per call ${costs[$mode]}(median $(printf '%s\n' ${costs[$mode]} | median))"
     done
 fi
