@@ -11,7 +11,7 @@
 
 #include "analysis/capture_analysis.hpp"
 #include "clickhouse/clickhouse_server.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "sinks/clickhouse_sink.hpp"
 #include "sinks/sink_spec.hpp"
 #include "records/analysis_records.hpp"

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "sinks/http_client.hpp"
 
 namespace tcpscope::test {

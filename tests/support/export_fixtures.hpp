@@ -1,6 +1,6 @@
 #pragma once
 // What the export tests share: a temporary folder, the sample captures, and tcpscope-cli's JSON.
-// Header only: cliJson needs tests/core/cli/run_command.cpp in the test program.
+// Header only: cliJson needs tests/app/cli/run_command.cpp in the test program.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 
 namespace tcpscope::test {
 

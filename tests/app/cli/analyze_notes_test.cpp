@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "annotate/note_sidecar.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 
 using namespace tcpscope;
 namespace fs = std::filesystem;

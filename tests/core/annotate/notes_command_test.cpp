@@ -8,7 +8,7 @@
 #include <string>
 
 #include "annotate/note_sidecar.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 
 using namespace tcpscope;
 namespace fs = std::filesystem;

@@ -13,7 +13,7 @@
 #include "annotate/note_set.hpp"
 #include "annotate/note_sidecar.hpp"
 #include "capture/capture_reader.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 
 using namespace tcpscope;
 namespace fs = std::filesystem;

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "capture/capture_reader.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "support/packet_builder.hpp"
 
 namespace tcpscope {

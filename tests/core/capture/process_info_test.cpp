@@ -11,7 +11,7 @@
 #include "capture/capture_reader.hpp"
 #include "capture/ptcpdump_comment.hpp"
 #include "core/capture/capture_builder.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "support/packet_builder.hpp"
 
 using namespace tcpscope;

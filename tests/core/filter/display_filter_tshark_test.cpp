@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "filter/display_filter.hpp"
 
 namespace {

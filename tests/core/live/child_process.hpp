@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 
 namespace tcpscope::test {
 

@@ -14,7 +14,7 @@
 
 #include "capture/capture_reader.hpp"
 #include "capture/pcapng_writer.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "support/packet_builder.hpp"
 
 namespace tcpscope {

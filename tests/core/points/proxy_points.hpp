@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 
 namespace tcpscope::test {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "core/points/proxy_points.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // Each case reproduces a situation that Wireshark 4.0 flags, with the flag tshark gives it
 // (the rules are in docs/wireshark-flags.md; the real captures are compared with tshark in
-// tests/core/cli/tshark_flags_test.cpp).
+// tests/app/cli/tshark_flags_test.cpp).
 #include <catch2/catch.hpp>
 
 #include "session.hpp"
