@@ -267,10 +267,12 @@ void MainWindow::buildLayout() {
     connectionsView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     connectionsView_->horizontalHeader()->setStretchLastSection(true);
     // The numbers an incident is read by next to the id, on screen in the narrowest window (1024 px):
-    // #, time lost, RTT, findings, then client, server and the rest.
+    // #, time lost, RTT, findings; then what Wireshark's conversations give (packets, bytes,
+    // duration), on screen in a 1920 px window; then client, server and the rest.
     int visual = 1;
     for (const int column :
-         {ConnectionsModel::TimeLostColumn, ConnectionsModel::RttColumn, ConnectionsModel::FindingsColumn}) {
+         {ConnectionsModel::TimeLostColumn, ConnectionsModel::RttColumn, ConnectionsModel::FindingsColumn,
+          ConnectionsModel::PacketsColumn, ConnectionsModel::BytesColumn, ConnectionsModel::DurationColumn}) {
         QHeaderView* header = connectionsView_->horizontalHeader();
         header->moveSection(header->visualIndex(column), visual++);
     }

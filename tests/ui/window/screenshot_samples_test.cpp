@@ -417,6 +417,21 @@ TEST_CASE("at 1024 x 700 the wall-clock time lost, the RTT and the findings stay
     }
 }
 
+TEST_CASE("screenshot: at 1920x1080 the connections' packets, bytes and duration are on screen beside their "
+          "findings",
+          "[ui][screenshot][samples-screenshot]") {
+    TestWindow test(true, {1920, 1080});
+    openAt(test, "proxy-nagle.pcap");
+    auto* connections = test.window.findChild<QTableView*>(QStringLiteral("connectionsView"));
+    REQUIRE(connections != nullptr);
+    for (const int column : {ConnectionsModel::TimeLostColumn, ConnectionsModel::RttColumn,
+                             ConnectionsModel::FindingsColumn, ConnectionsModel::PacketsColumn,
+                             ConnectionsModel::BytesColumn, ConnectionsModel::DurationColumn}) {
+        CHECK(columnReadable(*connections, *connections->horizontalHeader(), column));
+    }
+    save(test, "proxy-nagle-connections-1920x1080");
+}
+
 namespace {
 
 // A seed sample and what its first incident's picture is.
