@@ -1,10 +1,14 @@
 #include "panels/packet_detail_panel.hpp"
 
+#include <QFontDatabase>
 #include <QHeaderView>
 #include <algorithm>
 
-#include "models/seen_at.hpp"
+#include "dissect/frame_bytes_reader.hpp"
+#include "dissect/frame_dissector.hpp"
+#include "dissect/hex_dump.hpp"
 #include "models/packets_model.hpp"
+#include "models/seen_at.hpp"
 #include "present/value_format.hpp"
 
 namespace tcpscope::ui {
@@ -15,7 +19,8 @@ QString analysisFlagMeaning(AnalysisFlag flag) {
         case AnalysisFlag::FastRetransmission:
             return QObject::tr("This frame is a (suspected) fast retransmission, after duplicate ACKs");
         case AnalysisFlag::SpuriousRetransmission:
-            return QObject::tr("This frame is a (suspected) spurious retransmission: its data was already acknowledged");
+            return QObject::tr(
+                "This frame is a (suspected) spurious retransmission: its data was already acknowledged");
         case AnalysisFlag::OutOfOrder: return QObject::tr("This frame is a (suspected) out-of-order segment");
         case AnalysisFlag::LostSegment: return QObject::tr("Previous segment(s) not captured");
         case AnalysisFlag::AckLostSegment: return QObject::tr("ACKed segment that wasn't captured");
@@ -34,13 +39,77 @@ QString analysisFlagMeaning(AnalysisFlag flag) {
 }
 
 PacketDetailPanel::PacketDetailPanel(QWidget* parent) : QTreeWidget(parent) {
-    setColumnCount(2);
-    setHeaderLabels({tr("Field"), tr("Value")});
-    header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    setColumnCount(3);
+    setHeaderLabels({tr("Field"), tr("Value"), tr("Wireshark field")});
+    header()->setSectionResizeMode(LabelColumn, QHeaderView::ResizeToContents);
+    header()->setSectionResizeMode(ValueColumn, QHeaderView::Interactive);
+    header()->setStretchLastSection(true);
     setAlternatingRowColors(true);
 }
 
-void PacketDetailPanel::clearPacket() { clear(); }
+PacketDetailPanel::~PacketDetailPanel() = default;
+
+void PacketDetailPanel::clearPacket() {
+    clear();
+}
+
+QTreeWidgetItem* PacketDetailPanel::itemOfField(const QString& field) const {
+    const QList<QTreeWidgetItem*> found = findItems(field, Qt::MatchExactly | Qt::MatchRecursive, FieldColumn);
+    return found.isEmpty() ? nullptr : found.front();
+}
+
+std::optional<dissect::FrameBytes> PacketDetailPanel::readFrame(const AnalysisResults& results,
+                                                                const IndexedPacket& packet, QString& problem) {
+    const CaptureAnalysis* capture = results.analysis();
+    if (capture == nullptr || packet.fileIndex >= capture->inputs.size()) {
+        problem = tr("the bytes are read again from the capture file once the analysis is complete");
+        return std::nullopt;
+    }
+    const std::string& path = capture->inputs[packet.fileIndex].path;
+    if (path == "-") {
+        problem = tr("the capture came from standard input: its bytes cannot be read again");
+        return std::nullopt;
+    }
+    try {
+        if (!reader_ || reader_->path() != path) {
+            reader_.reset();
+            reader_ = std::make_unique<dissect::FrameBytesReader>(path);
+        }
+        std::optional<dissect::FrameBytes> frame = reader_->read(packet.recordOffset);
+        if (!frame) {
+            problem = QString::fromStdString(reader_->problem());
+        }
+        return frame;
+    } catch (const CaptureError& error) {
+        problem = QString::fromStdString(error.problem().describe());
+        return std::nullopt;
+    }
+}
+
+namespace {
+
+QTreeWidgetItem* addRow(QTreeWidgetItem* parent, const QString& label, const QString& value,
+                        const QString& field = QString()) {
+    auto* item = new QTreeWidgetItem(parent, {label, value, field});
+    if (!field.isEmpty()) {
+        item->setToolTip(PacketDetailPanel::FieldColumn, QObject::tr("Wireshark's display filter field"));
+    }
+    return item;
+}
+
+QTreeWidgetItem* addNode(QTreeWidgetItem* parent, const dissect::DissectionNode& node) {
+    QTreeWidgetItem* item = addRow(parent, QString::fromStdString(node.label), QString::fromStdString(node.value),
+                                   QString::fromStdString(node.field));
+    if (node.label == dissect::kPacketSizeLimited) {
+        item->setForeground(PacketDetailPanel::LabelColumn, QColor(0xa0, 0x40, 0x00));
+    }
+    for (const dissect::DissectionNode& child : node.children) {
+        addNode(item, child);
+    }
+    return item;
+}
+
+}  // namespace
 
 void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     clear();
@@ -54,41 +123,73 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     const Connection& connection = results->connections()[packet.connection];
     const Side sender = packet.fromServer ? Side::Server : Side::Client;
     const RelativeNumbers relative = relativeNumbers(connection, packet);
-    auto add = [](QTreeWidgetItem* parent, const QString& field, const QString& value) {
-        auto* item = new QTreeWidgetItem(parent, {field, value});
-        return item;
-    };
+    QString problem;
+    const std::optional<dissect::FrameBytes> bytes = readFrame(*results, packet, problem);
+    const std::vector<dissect::DissectionNode> layers =
+        bytes ? dissect::dissectFrame(*bytes, dissect::dissectContextOf(connection, packet))
+              : std::vector<dissect::DissectionNode>();
 
-    auto* frame = new QTreeWidgetItem(this, {tr("Frame %1").arg(packet.frame), QString()});
-    add(frame, tr("Arrival time (UTC)"), QString::fromStdString(utcTimestamp(results->timeOrigin(), packet.tsNs)));
-    add(frame, tr("Since capture start"),
-        tr("%1 s").arg(static_cast<double>(packet.tsNs - results->firstTsNs()) / 1e9, 0, 'f', 6));
+    auto* frame = new QTreeWidgetItem(this, {tr("Frame %1").arg(packet.frame), QString(), QStringLiteral("frame")});
+    addRow(frame, tr("Arrival time (UTC)"), QString::fromStdString(utcTimestamp(results->timeOrigin(), packet.tsNs)),
+           QStringLiteral("frame.time"));
+    addRow(frame, tr("Since capture start"),
+           tr("%1 s").arg(static_cast<double>(packet.tsNs - results->firstTsNs()) / 1e9, 0, 'f', 6),
+           QStringLiteral("frame.time_relative"));
     if (capture != nullptr && packet.fileIndex < capture->inputs.size()) {
-        add(frame, tr("File"), QString::fromStdString(capture->inputs[packet.fileIndex].path));
+        addRow(frame, tr("File"), QString::fromStdString(capture->inputs[packet.fileIndex].path));
     }
-    add(frame, tr("Record offset"), QString::number(packet.recordOffset));
+    addRow(frame, tr("Record offset"), QString::number(packet.recordOffset));
+    if (!layers.empty()) {
+        frame->setText(ValueColumn, QString::fromStdString(layers.front().value));
+        for (const dissect::DissectionNode& row : layers.front().children) {
+            addNode(frame, row);
+        }
+    } else {
+        auto* unread = addRow(frame, tr("Bytes"), tr("not read: %1").arg(problem));
+        unread->setForeground(ValueColumn, QColor(0xa0, 0x40, 0x00));
+    }
 
-    const QString src = QString::fromStdString(connection.endpoint(sender).toString());
-    const QString dst = QString::fromStdString(connection.endpoint(otherSide(sender)).toString());
-    auto* tcp = new QTreeWidgetItem(this, {tr("Transmission Control Protocol"), tr("%1 \u2192 %2").arg(src, dst)});
-    add(tcp, tr("Flags"), QString::fromStdString(tcpFlagsText(packet.tcpFlags)));
-    add(tcp, tr("Sequence number"), tr("%1    (raw %2)").arg(relative.seq).arg(packet.seq));
-    add(tcp, tr("Acknowledgment number"), tr("%1    (raw %2)").arg(relative.ack).arg(packet.ack));
-    add(tcp, tr("Next sequence number"), QString::number(relative.seq + packet.payloadLength));
-    add(tcp, tr("Segment length"), QString::number(packet.payloadLength));
+    QTreeWidgetItem* tcp = nullptr;
+    for (size_t layer = 1; layer < layers.size(); ++layer) {
+        QTreeWidgetItem* item = addNode(invisibleRootItem(), layers[layer]);
+        if (layers[layer].field == "tcp") {
+            tcp = item;
+        }
+    }
     const SequenceSummary& senderState = connection.sequence[sideIndex(sender)];
     const int shift = senderState.windowScale >= 0 ? senderState.windowScale : 0;
-    add(tcp, tr("Window"),
-        (packet.tcpFlags & tcpflag::kSyn) != 0 || shift == 0
-            ? QString::number(packet.window)
-            : tr("%1 (scaled: %2)").arg(packet.window).arg(static_cast<qulonglong>(packet.window) << shift));
-
+    const bool scaled = (packet.tcpFlags & tcpflag::kSyn) == 0 && shift > 0;
+    if (tcp == nullptr) {
+        // No bytes (or no TCP header in them): what the packet index knows.
+        const QString src = QString::fromStdString(connection.endpoint(sender).toString());
+        const QString dst = QString::fromStdString(connection.endpoint(otherSide(sender)).toString());
+        tcp = new QTreeWidgetItem(
+            this, {tr("Transmission Control Protocol"), tr("%1 \u2192 %2").arg(src, dst), QStringLiteral("tcp")});
+        addRow(tcp, tr("Flags"), QString::fromStdString(tcpFlagsText(packet.tcpFlags)), QStringLiteral("tcp.flags"));
+        addRow(tcp, tr("Sequence number"), tr("%1    (raw %2)").arg(relative.seq).arg(packet.seq),
+               QStringLiteral("tcp.seq"));
+        addRow(tcp, tr("Acknowledgment number"), tr("%1    (raw %2)").arg(relative.ack).arg(packet.ack),
+               QStringLiteral("tcp.ack"));
+        addRow(tcp, tr("Next sequence number"), QString::number(relative.seq + packet.payloadLength),
+               QStringLiteral("tcp.nxtseq"));
+        addRow(tcp, tr("Segment length"), QString::number(packet.payloadLength), QStringLiteral("tcp.len"));
+        addRow(tcp, tr("Window"), QString::number(packet.window), QStringLiteral("tcp.window_size_value"));
+    }
+    if (scaled) {
+        addRow(tcp, tr("[Calculated window size]"), QString::number(static_cast<qulonglong>(packet.window) << shift),
+               QStringLiteral("tcp.window_size"));
+        addRow(tcp, tr("[Window size scaling factor]"), QString::number(1 << shift),
+               QStringLiteral("tcp.window_size_scalefactor"));
+    }
+    addRow(tcp, tr("[Stream index]"), QString::number(packet.connection), QStringLiteral("tcp.stream"));
     if (packet.analysis != 0) {
-        auto* analysis = new QTreeWidgetItem(this, {tr("SEQ/ACK analysis"), QString()});
+        // Under the TCP header, as Wireshark's [SEQ/ACK analysis].
+        auto* analysis = addRow(tcp, tr("SEQ/ACK analysis"), QString(), QStringLiteral("tcp.analysis"));
         for (int bitIndex = 0; bitIndex < kAnalysisFlagCount; ++bitIndex) {
             const AnalysisFlag flag = analysisFlagAt(bitIndex);
             if (has(packet.analysis, flag)) {
-                add(analysis, analysisFlagTitle(flag), analysisFlagMeaning(flag));
+                addRow(analysis, analysisFlagTitle(flag), analysisFlagMeaning(flag),
+                       QStringLiteral("tcp.analysis.%1").arg(QString::fromUtf8(analysisFlagName(flag).data())));
             }
         }
     }
@@ -101,22 +202,44 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
                                     return a.tsNs < b.tsNs;
                                 })->tsNs;
         for (const NamedSighting& sighting : seen) {
-            add(seenAt, sighting.point,
-                tr("%1 s  (+%2 ms)")
-                    .arg(static_cast<double>(sighting.tsNs - results->firstTsNs()) / 1e9, 0, 'f', 6)
-                    .arg(static_cast<double>(sighting.tsNs - firstNs) / 1e6, 0, 'f', 3));
+            addRow(seenAt, sighting.point,
+                   tr("%1 s  (+%2 ms)")
+                       .arg(static_cast<double>(sighting.tsNs - results->firstTsNs()) / 1e9, 0, 'f', 6)
+                       .arg(static_cast<double>(sighting.tsNs - firstNs) / 1e6, 0, 'f', 3));
         }
     }
     auto* flow = new QTreeWidgetItem(this, {tr("Connection #%1").arg(connection.id), QString()});
-    add(flow, tr("Client"), QString::fromStdString(connection.client.toString()));
-    add(flow, tr("Server"), QString::fromStdString(connection.server.toString()));
-    add(flow, tr("State"), QString::fromUtf8(connectionStateName(connection.state).data()));
-    add(flow, tr("Sent by"), QString::fromUtf8(sideName(sender).data()));
-    if (const std::string_view comment = capture != nullptr ? capture->engine->commentOf(packet.frame) : std::string_view();
+    addRow(flow, tr("Client"), QString::fromStdString(connection.client.toString()));
+    addRow(flow, tr("Server"), QString::fromStdString(connection.server.toString()));
+    addRow(flow, tr("State"), QString::fromUtf8(connectionStateName(connection.state).data()));
+    addRow(flow, tr("Sent by"), QString::fromUtf8(sideName(sender).data()));
+    if (const std::string_view comment =
+            capture != nullptr ? capture->engine->commentOf(packet.frame) : std::string_view();
         !comment.empty()) {
-        add(frame, tr("Comment"), QString::fromUtf8(comment.data(), static_cast<qsizetype>(comment.size())));
+        addRow(frame, tr("Comment"), QString::fromUtf8(comment.data(), static_cast<qsizetype>(comment.size())),
+               QStringLiteral("frame.comment"));
     }
     expandAll();
+    if (bytes) {
+        // Wireshark's bytes pane, as `tshark -x` prints it; left folded under a long header.
+        auto* dump = new QTreeWidgetItem(
+            this, {tr("Bytes"), tr("%n byte(s) captured", nullptr, static_cast<int>(bytes->data.size()))});
+        const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        for (const std::string& line : dissect::hexDumpLines(bytes->data)) {
+            auto* item = new QTreeWidgetItem(dump, {QString(), QString::fromStdString(line)});
+            item->setFont(ValueColumn, fixed);
+            item->setFirstColumnSpanned(false);
+        }
+        if (bytes->data.size() < bytes->originalLength) {
+            addRow(dump, QString(), QString::fromUtf8(dissect::kPacketSizeLimited));
+        }
+        dump->setExpanded(true);
+    }
+    // The options, not the 16 flag bits, are what a reader looks for: the flags fold.
+    if (QTreeWidgetItem* flags = itemOfField(QStringLiteral("tcp.flags")); flags != nullptr && !layers.empty()) {
+        flags->setExpanded(false);
+    }
+    resizeColumnToContents(ValueColumn);
 }
 
 }  // namespace tcpscope::ui
