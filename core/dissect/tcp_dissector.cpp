@@ -79,14 +79,14 @@ void dissectTcpOptions(const FrameBytes& frame, uint32_t offset, uint32_t length
         const uint32_t valueLength = optionLength - 2U;
         if (kind == 2 && valueLength == 2) {
             const uint16_t mss = loadBigEndian16(value);
-            DissectionNode& option = optionRow(options, fmt::format("Maximum segment size: {} bytes", mss), {},
+            DissectionNode& option = optionRow(options, "Maximum segment size", fmt::format("{} bytes", mss),
                                                "tcp.options.mss", position, optionLength, kind);
             option.add("MSS Value", std::to_string(mss), "tcp.options.mss_val", position + 2, 2);
         } else if (kind == 3 && valueLength == 1) {
             const uint8_t shift = value[0];
             const uint64_t multiplier = shift <= 14 ? uint64_t{1} << shift : uint64_t{1} << 14;
             DissectionNode& option =
-                optionRow(options, fmt::format("Window scale: {} (multiply by {})", shift, multiplier), {},
+                optionRow(options, "Window scale", fmt::format("{} (multiply by {})", shift, multiplier),
                           "tcp.options.wscale", position, optionLength, kind);
             option.add("Shift count", std::to_string(shift), "tcp.options.wscale.shift", position + 2, 1);
             option.add("Multiplier", std::to_string(multiplier), "tcp.options.wscale.multiplier", position + 2, 1);
@@ -94,16 +94,17 @@ void dissectTcpOptions(const FrameBytes& frame, uint32_t offset, uint32_t length
             optionRow(options, "SACK permitted", {}, "tcp.options.sack_perm", position, optionLength, kind);
         } else if (kind == 5 && valueLength % 8 == 0 && valueLength > 0) {
             // SACK edges are in the other side's sequence space: relative to its base.
-            std::string title = "SACK";
+            std::string edgesText;
             std::vector<DissectionNode> edges;
             for (uint32_t i = 0; i < valueLength; i += 8) {
                 const uint32_t left = relativeTo(loadBigEndian32(value + i), context.receiverBaseSeq);
                 const uint32_t right = relativeTo(loadBigEndian32(value + i + 4), context.receiverBaseSeq);
-                title += fmt::format(" {}-{}", left, right);
+                edgesText += fmt::format("{}{}-{}", edgesText.empty() ? "" : " ", left, right);
                 edges.push_back({"left edge", std::to_string(left), "tcp.options.sack_le", position + 2 + i, 4, {}});
                 edges.push_back({"right edge", std::to_string(right), "tcp.options.sack_re", position + 6 + i, 4, {}});
             }
-            DissectionNode& option = optionRow(options, title, {}, "tcp.options.sack", position, optionLength, kind);
+            DissectionNode& option =
+                optionRow(options, "SACK", edgesText, "tcp.options.sack", position, optionLength, kind);
             for (DissectionNode& edge : edges) {
                 edge.label = "TCP SACK " + edge.label;
                 if (context.receiverBaseSeq) {
@@ -115,7 +116,7 @@ void dissectTcpOptions(const FrameBytes& frame, uint32_t offset, uint32_t length
         } else if (kind == 8 && valueLength == 8) {
             const uint32_t tsval = loadBigEndian32(value);
             const uint32_t tsecr = loadBigEndian32(value + 4);
-            DissectionNode& option = optionRow(options, fmt::format("Timestamps: TSval {}, TSecr {}", tsval, tsecr), {},
+            DissectionNode& option = optionRow(options, "Timestamps", fmt::format("TSval {}, TSecr {}", tsval, tsecr),
                                                "tcp.options.time_stamp", position, optionLength, kind);
             option.add("Timestamp value", std::to_string(tsval), "tcp.options.timestamp.tsval", position + 2, 4);
             option.add("Timestamp echo reply", std::to_string(tsecr), "tcp.options.timestamp.tsecr", position + 6, 4);
@@ -135,8 +136,8 @@ void dissectTcpOptions(const FrameBytes& frame, uint32_t offset, uint32_t length
             option.add("Multipath TCP subtype", std::to_string(value[0] >> 4), "tcp.options.mptcp.subtype",
                        position + 2, 1);
         } else {
-            DissectionNode& option = optionRow(options, fmt::format("Unknown (kind {}, {} bytes)", kind, optionLength),
-                                               {}, "tcp.options.unknown", position, optionLength, kind);
+            DissectionNode& option = optionRow(options, "Unknown", fmt::format("kind {}, {} bytes", kind, optionLength),
+                                               "tcp.options.unknown", position, optionLength, kind);
             if (valueLength > 0) {
                 option.add("Payload", hexBytes(value, valueLength), "tcp.options.unknown.payload", position + 2,
                            valueLength);
@@ -231,8 +232,7 @@ void dissectTcp(const FrameBytes& frame, uint32_t offset, uint32_t segmentLength
         for (const DissectionNode& option : options.children) {
             if (option.label.starts_with("TCP Option - ")) {
                 names += names.empty() ? "" : ", ";
-                names += option.label.substr(
-                    13, option.label.find(':') == std::string::npos ? std::string::npos : option.label.find(':') - 13);
+                names += option.label.substr(std::string_view("TCP Option - ").size());
             }
         }
         options.value += ", " + names;

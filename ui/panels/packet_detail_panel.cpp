@@ -41,9 +41,11 @@ QString analysisFlagMeaning(AnalysisFlag flag) {
 PacketDetailPanel::PacketDetailPanel(QWidget* parent) : QTreeWidget(parent) {
     setColumnCount(3);
     setHeaderLabels({tr("Field"), tr("Value"), tr("Wireshark field")});
+    // One line per row as Wireshark's tree reads ("Time to Live: 64"), the field name beside it; the
+    // value alone stays in its own (hidden) column for copying and tests.
     header()->setSectionResizeMode(LabelColumn, QHeaderView::ResizeToContents);
-    header()->setSectionResizeMode(ValueColumn, QHeaderView::Interactive);
     header()->setStretchLastSection(true);
+    setColumnHidden(ValueColumn, true);
     setAlternatingRowColors(true);
 }
 
@@ -88,11 +90,20 @@ std::optional<dissect::FrameBytes> PacketDetailPanel::readFrame(const AnalysisRe
 
 namespace {
 
+/// Sets a row's value: its own column, and the line shown, "Label: value" as Wireshark writes it.
+void setValue(QTreeWidgetItem* item, const QString& label, const QString& value) {
+    item->setText(PacketDetailPanel::ValueColumn, value);
+    item->setText(PacketDetailPanel::LabelColumn, value.isEmpty() ? label : label + QStringLiteral(": ") + value);
+}
+
 QTreeWidgetItem* addRow(QTreeWidgetItem* parent, const QString& label, const QString& value,
                         const QString& field = QString()) {
-    auto* item = new QTreeWidgetItem(parent, {label, value, field});
+    auto* item = new QTreeWidgetItem(parent);
+    setValue(item, label, value);
+    item->setText(PacketDetailPanel::FieldColumn, field);
     if (!field.isEmpty()) {
-        item->setToolTip(PacketDetailPanel::FieldColumn, QObject::tr("Wireshark's display filter field"));
+        item->setToolTip(PacketDetailPanel::LabelColumn, field);
+        item->setForeground(PacketDetailPanel::FieldColumn, QColor(0x60, 0x60, 0x60));
     }
     return item;
 }
@@ -129,7 +140,8 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
         bytes ? dissect::dissectFrame(*bytes, dissect::dissectContextOf(connection, packet))
               : std::vector<dissect::DissectionNode>();
 
-    auto* frame = new QTreeWidgetItem(this, {tr("Frame %1").arg(packet.frame), QString(), QStringLiteral("frame")});
+    QTreeWidgetItem* frame =
+        addRow(invisibleRootItem(), tr("Frame %1").arg(packet.frame), QString(), QStringLiteral("frame"));
     addRow(frame, tr("Arrival time (UTC)"), QString::fromStdString(utcTimestamp(results->timeOrigin(), packet.tsNs)),
            QStringLiteral("frame.time"));
     addRow(frame, tr("Since capture start"),
@@ -140,13 +152,13 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     }
     addRow(frame, tr("Record offset"), QString::number(packet.recordOffset));
     if (!layers.empty()) {
-        frame->setText(ValueColumn, QString::fromStdString(layers.front().value));
+        setValue(frame, tr("Frame %1").arg(packet.frame), QString::fromStdString(layers.front().value));
         for (const dissect::DissectionNode& row : layers.front().children) {
             addNode(frame, row);
         }
     } else {
         auto* unread = addRow(frame, tr("Bytes"), tr("not read: %1").arg(problem));
-        unread->setForeground(ValueColumn, QColor(0xa0, 0x40, 0x00));
+        unread->setForeground(LabelColumn, QColor(0xa0, 0x40, 0x00));
     }
 
     QTreeWidgetItem* tcp = nullptr;
@@ -163,8 +175,8 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
         // No bytes (or no TCP header in them): what the packet index knows.
         const QString src = QString::fromStdString(connection.endpoint(sender).toString());
         const QString dst = QString::fromStdString(connection.endpoint(otherSide(sender)).toString());
-        tcp = new QTreeWidgetItem(
-            this, {tr("Transmission Control Protocol"), tr("%1 \u2192 %2").arg(src, dst), QStringLiteral("tcp")});
+        tcp = addRow(invisibleRootItem(), tr("Transmission Control Protocol"), tr("%1 \u2192 %2").arg(src, dst),
+                     QStringLiteral("tcp"));
         addRow(tcp, tr("Flags"), QString::fromStdString(tcpFlagsText(packet.tcpFlags)), QStringLiteral("tcp.flags"));
         addRow(tcp, tr("Sequence number"), tr("%1    (raw %2)").arg(relative.seq).arg(packet.seq),
                QStringLiteral("tcp.seq"));
@@ -195,8 +207,8 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     }
     // Capture points: each point that saw it, on the reference clock, and how long after the first.
     if (const std::vector<NamedSighting> seen = namedSightingsOf(*results, packet.frame); !seen.empty()) {
-        auto* seenAt = new QTreeWidgetItem(
-            this, {tr("Seen at"), tr("%n capture point(s)", nullptr, static_cast<int>(seen.size()))});
+        QTreeWidgetItem* seenAt = addRow(invisibleRootItem(), tr("Seen at"),
+                                         tr("%n capture point(s)", nullptr, static_cast<int>(seen.size())));
         seenAt->setData(0, Qt::UserRole, QStringLiteral("seenAt"));
         const int64_t firstNs = std::min_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
                                     return a.tsNs < b.tsNs;
@@ -208,7 +220,7 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
                        .arg(static_cast<double>(sighting.tsNs - firstNs) / 1e6, 0, 'f', 3));
         }
     }
-    auto* flow = new QTreeWidgetItem(this, {tr("Connection #%1").arg(connection.id), QString()});
+    QTreeWidgetItem* flow = addRow(invisibleRootItem(), tr("Connection #%1").arg(connection.id), QString());
     addRow(flow, tr("Client"), QString::fromStdString(connection.client.toString()));
     addRow(flow, tr("Server"), QString::fromStdString(connection.server.toString()));
     addRow(flow, tr("State"), QString::fromUtf8(connectionStateName(connection.state).data()));
@@ -222,24 +234,28 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     expandAll();
     if (bytes) {
         // Wireshark's bytes pane, as `tshark -x` prints it; left folded under a long header.
-        auto* dump = new QTreeWidgetItem(
-            this, {tr("Bytes"), tr("%n byte(s) captured", nullptr, static_cast<int>(bytes->data.size()))});
+        QTreeWidgetItem* dump = addRow(invisibleRootItem(), tr("Bytes"),
+                                       tr("%n byte(s) captured", nullptr, static_cast<int>(bytes->data.size())));
         const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
         for (const std::string& line : dissect::hexDumpLines(bytes->data)) {
-            auto* item = new QTreeWidgetItem(dump, {QString(), QString::fromStdString(line)});
-            item->setFont(ValueColumn, fixed);
-            item->setFirstColumnSpanned(false);
+            auto* item = new QTreeWidgetItem(dump, {QString::fromStdString(line), QString::fromStdString(line)});
+            item->setFont(LabelColumn, fixed);
         }
         if (bytes->data.size() < bytes->originalLength) {
             addRow(dump, QString(), QString::fromUtf8(dissect::kPacketSizeLimited));
         }
         dump->setExpanded(true);
     }
-    // The options, not the 16 flag bits, are what a reader looks for: the flags fold.
-    if (QTreeWidgetItem* flags = itemOfField(QStringLiteral("tcp.flags")); flags != nullptr && !layers.empty()) {
-        flags->setExpanded(false);
+    // The TCP header is what a reader of this tool looks for: the layers below it fold (a click opens
+    // them), and so do the 16 flag bits, so that the options show without scrolling.
+    if (tcp != nullptr && !layers.empty()) {
+        for (int row = 0; row < topLevelItemCount() && topLevelItem(row) != tcp; ++row) {
+            topLevelItem(row)->setExpanded(false);
+        }
+        if (QTreeWidgetItem* flags = itemOfField(QStringLiteral("tcp.flags")); flags != nullptr) {
+            flags->setExpanded(false);
+        }
     }
-    resizeColumnToContents(ValueColumn);
 }
 
 }  // namespace tcpscope::ui

@@ -49,7 +49,7 @@ TEST_CASE("a SYN's details show its headers and options with Wireshark's field n
         CHECK(detail->itemOfField(QStringLiteral("tcp.options.sack_perm")) != nullptr);
         CHECK(valueOf(*detail, "tcp.seq") == QStringLiteral("0    (relative sequence number)"));
         CHECK(valueOf(*detail, "tcp.stream") == QStringLiteral("0"));
-        const QList<QTreeWidgetItem*> bytes = detail->findItems(QStringLiteral("Bytes"), Qt::MatchExactly, 0);
+        const QList<QTreeWidgetItem*> bytes = detail->findItems(QStringLiteral("Bytes: "), Qt::MatchStartsWith, 0);
         REQUIRE(bytes.size() == 1);
         CHECK(bytes.front()->childCount() == 5);  // 74 bytes: five lines of sixteen
         CHECK(
@@ -57,6 +57,14 @@ TEST_CASE("a SYN's details show its headers and options with Wireshark's field n
         QApplication::processEvents();
         const QString suffix = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
         CHECK(window.grab().toImage().save(screenshotPath(QStringLiteral("packet-details-syn-") + suffix)));
+        // The panel as a reader widens it (the splitter), the same packet.
+        PacketDetailPanel wide;
+        wide.resize(size.width() / 2, size.height() * 3 / 4);
+        wide.showPacket(window.results(), window.results()->packets()->positionOfFrame(1));
+        wide.show();
+        QApplication::processEvents();
+        CHECK(wide.itemOfField(QStringLiteral("tcp.options.mss_val")) != nullptr);
+        CHECK(wide.grab().toImage().save(screenshotPath(QStringLiteral("packet-details-syn-panel-") + suffix)));
 
         // Analyze > Follow TCP Stream (Ctrl+Alt+Shift+T, as Wireshark).
         auto* follow = window.findChild<QAction*>(QStringLiteral("followTcpStreamAction"));
@@ -102,9 +110,21 @@ TEST_CASE("a frame whose bytes cannot be read again says so, and the index's TCP
     auto* detail = test.window.findChild<PacketDetailPanel*>(QStringLiteral("packetDetail"));
     REQUIRE(detail != nullptr);
     const QList<QTreeWidgetItem*> bytes =
-        detail->findItems(QStringLiteral("Bytes"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+        detail->findItems(QStringLiteral("Bytes: "), Qt::MatchStartsWith | Qt::MatchRecursive, 0);
     REQUIRE(bytes.size() == 1);
     CHECK(bytes.front()->text(PacketDetailPanel::ValueColumn).startsWith(QStringLiteral("not read: ")));
     CHECK(detail->itemOfField(QStringLiteral("tcp.flags")) != nullptr);
     CHECK(detail->itemOfField(QStringLiteral("tcp.options.mss_val")) == nullptr);
+}
+
+TEST_CASE("Follow TCP Stream says the bytes a snapshot length left out", "[ui][panels][packet-details]") {
+    TestWindow test(true, QSize(1366, 768));
+    REQUIRE(test.open({samplePath("http-keepalive.pcap")}));  // captured with -s 128
+    FollowStreamDialog dialog(test.window.results(), 0);
+    dialog.show();
+    QApplication::processEvents();
+    CHECK(dialog.stream().clientMissing + dialog.stream().serverMissing > 0);
+    CHECK(dialog.shownText().startsWith(QStringLiteral("GET /index.html HTTP/1.0")));
+    CHECK(dialog.shownText().contains(QStringLiteral("bytes missing in capture]")));
+    CHECK(dialog.grab().toImage().save(screenshotPath(QStringLiteral("follow-tcp-stream-snaplen-1366x768"))));
 }
