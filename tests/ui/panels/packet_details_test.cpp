@@ -23,7 +23,7 @@ QString valueOf(const PacketDetailPanel& panel, const char* field) {
 
 }  // namespace
 
-TEST_CASE("a SYN's details show its headers and options with Wireshark's field names; Follow TCP Stream its payload",
+TEST_CASE("a SYN's details show its headers and options with Wireshark's field names, Follow TCP Stream its payload",
           "[ui][panels][packet-details]") {
     for (const QSize size : {QSize(1366, 768), QSize(1024, 700)}) {
         TestWindow test(true, size);
