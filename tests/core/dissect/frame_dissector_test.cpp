@@ -303,3 +303,18 @@ TEST_CASE("IPv6 and the rarer TCP options are dissected from bytes built in code
     CHECK(valuesOf(layers, "tcp.options.eol").size() == 9);  // EOL, then the padding read as EOLs
     CHECK(valueOf(layers, "raw") == "No link information available");
 }
+
+TEST_CASE("tcpscope-cli packets -V prints the details and bytes of the packets -Y keeps", "[dissect][cli]") {
+    const std::string path = samplePath("rtt/rtt-defer-accept-client.pcap");
+    const auto result =
+        runCommand({TCPSCOPE_CLI, "packets", path, "-V", "-Y", "frame.number == 1 || frame.number == 13"});
+    REQUIRE(result.ok());
+    CHECK(result.out.starts_with("Frame 1: 74 bytes on wire (592 bits), 74 bytes captured (592 bits)\n"));
+    CHECK(result.out.find("\n        TCP Option - Maximum segment size: 1460 bytes\n") != std::string::npos);
+    CHECK(result.out.find("\n            Shift count: 10\n") != std::string::npos);
+    CHECK(result.out.find("\n    Time to Live: 64\n") != std::string::npos);
+    CHECK(result.out.find("\nFrame 13: 78 bytes on wire") != std::string::npos);
+    CHECK(result.out.find("\n0040  07 31 73 65 6e 64 73 2d 61 74 2d 31 73 0a         .1sends-at-1s.\n") !=
+          std::string::npos);
+    CHECK(result.out.find("Frame 2:") == std::string::npos);
+}
