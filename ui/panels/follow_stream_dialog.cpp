@@ -8,6 +8,7 @@
 #include <QPlainTextEdit>
 #include <QTextCursor>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "dissect/frame_bytes_reader.hpp"
 #include "dissect/hex_dump.hpp"
@@ -38,18 +39,6 @@ FollowStreamDialog::FollowStreamDialog(const ResultsPtr& results, uint32_t conne
     server_ = QString::fromStdString(followed.server.toString());
     setWindowTitle(
         tr("Follow TCP Stream (tcp.stream eq %1) \u00b7 %2 \u2194 %3").arg(connection).arg(client_, server_));
-    const CaptureAnalysis* analysis = results->analysis();
-    if (analysis != nullptr && !analysis->inputs.empty() && results->packets() != nullptr) {
-        try {
-            dissect::FrameBytesReader reader(analysis->inputs.front().path);
-            stream_ = dissect::followTcpStream(*results->packets(), connection, reader);
-        } catch (const CaptureError& error) {
-            stream_.problems.push_back(error.problem().describe());
-        }
-    } else {
-        stream_.problems.emplace_back("the payload is read again from the capture file once the analysis is complete");
-    }
-
     text_ = new QPlainTextEdit;
     text_->setObjectName(QStringLiteral("followText"));
     text_->setReadOnly(true);
@@ -60,9 +49,6 @@ FollowStreamDialog::FollowStreamDialog(const ResultsPtr& results, uint32_t conne
     summary_->setWordWrap(true);
     directionBox_ = new QComboBox;
     directionBox_->setObjectName(QStringLiteral("followDirection"));
-    directionBox_->addItem(tr("Entire conversation (%1)").arg(bytesText(stream_.clientBytes + stream_.serverBytes)));
-    directionBox_->addItem(tr("%1 \u2192 %2 (%3)").arg(client_, server_, bytesText(stream_.clientBytes)));
-    directionBox_->addItem(tr("%1 \u2192 %2 (%3)").arg(server_, client_, bytesText(stream_.serverBytes)));
     formatBox_ = new QComboBox;
     formatBox_->setObjectName(QStringLiteral("followFormat"));
     formatBox_->addItems({tr("ASCII"), tr("Hex Dump"), tr("Raw")});
@@ -81,7 +67,42 @@ FollowStreamDialog::FollowStreamDialog(const ResultsPtr& results, uint32_t conne
     layout->addLayout(controls);
     layout->addWidget(buttons);
     resize(900, 600);
+    text_->setPlainText(tr("Reading the payload again from the capture file\u2026"));
+    connect(&watcher_, &QFutureWatcher<dissect::FollowedStream>::finished, this,
+            [this] { showStream(watcher_.result()); });
+    // The results are immutable once complete: the pool thread reads them through its own reference.
+    watcher_.setFuture(QtConcurrent::run([results, connection] {
+        dissect::FollowedStream stream;
+        const CaptureAnalysis* analysis = results->analysis();
+        if (analysis == nullptr || analysis->inputs.empty() || results->packets() == nullptr) {
+            stream.problems.emplace_back(
+                "the payload is read again from the capture file once the analysis is complete");
+            return stream;
+        }
+        try {
+            dissect::FrameBytesReader reader(analysis->inputs.front().path);
+            stream = dissect::followTcpStream(*results->packets(), connection, reader);
+        } catch (const CaptureError& error) {
+            stream.problems.push_back(error.problem().describe());
+        }
+        return stream;
+    }));
+}
+
+FollowStreamDialog::~FollowStreamDialog() {
+    watcher_.waitForFinished();
+}
+
+void FollowStreamDialog::showStream(dissect::FollowedStream stream) {
+    stream_ = std::move(stream);
+    ready_ = true;
+    const QSignalBlocker blocker(directionBox_);
+    directionBox_->clear();
+    directionBox_->addItem(tr("Entire conversation (%1)").arg(bytesText(stream_.clientBytes + stream_.serverBytes)));
+    directionBox_->addItem(tr("%1 \u2192 %2 (%3)").arg(client_, server_, bytesText(stream_.clientBytes)));
+    directionBox_->addItem(tr("%1 \u2192 %2 (%3)").arg(server_, client_, bytesText(stream_.serverBytes)));
     render();
+    emit followed();
 }
 
 void FollowStreamDialog::setFormat(Format format) {
@@ -97,6 +118,9 @@ QString FollowStreamDialog::shownText() const {
 }
 
 void FollowStreamDialog::render() {
+    if (!ready_) {
+        return;
+    }
     const auto format = static_cast<Format>(formatBox_->currentIndex());
     const auto direction = static_cast<Direction>(directionBox_->currentIndex());
     text_->clear();

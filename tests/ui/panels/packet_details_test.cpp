@@ -74,6 +74,7 @@ TEST_CASE("a SYN's details show its headers and options with Wireshark's field n
         QApplication::processEvents();
         auto* dialog = window.findChild<FollowStreamDialog*>(QStringLiteral("followStreamDialog"));
         REQUIRE(dialog != nullptr);
+        REQUIRE(waitFor([dialog] { return dialog->ready(); }));
         CHECK(dialog->stream().clientBytes == 12);
         CHECK(dialog->stream().serverBytes == 18);
         CHECK(dialog->shownText() == QStringLiteral("sends-at-1s\nhello sends-at-1s\n"));
@@ -122,6 +123,7 @@ TEST_CASE("Follow TCP Stream says the bytes a snapshot length left out", "[ui][p
     REQUIRE(test.open({samplePath("http-keepalive.pcap")}));  // captured with -s 128
     FollowStreamDialog dialog(test.window.results(), 0);
     dialog.show();
+    REQUIRE(waitFor([&dialog] { return dialog.ready(); }));
     QApplication::processEvents();
     CHECK(dialog.stream().clientMissing + dialog.stream().serverMissing > 0);
     CHECK(dialog.shownText().startsWith(QStringLiteral("GET /index.html HTTP/1.0")));
