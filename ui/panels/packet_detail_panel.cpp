@@ -111,6 +111,14 @@ QTreeWidgetItem* addRow(QTreeWidgetItem* parent, const QString& label, const QSt
 QTreeWidgetItem* addNode(QTreeWidgetItem* parent, const dissect::DissectionNode& node) {
     QTreeWidgetItem* item = addRow(parent, QString::fromStdString(node.label), QString::fromStdString(node.value),
                                    QString::fromStdString(node.field));
+    if (node.length > 0) {
+        // Where the field sits in the frame, as Wireshark's status bar says when a row is selected.
+        item->setToolTip(PacketDetailPanel::LabelColumn,
+                         QObject::tr("%1  (bytes %2\u2013%3 of the frame)")
+                             .arg(QString::fromStdString(node.field.empty() ? node.label : node.field))
+                             .arg(node.offset)
+                             .arg(node.offset + node.length - 1));
+    }
     if (node.label == dissect::kPacketSizeLimited) {
         item->setForeground(PacketDetailPanel::LabelColumn, QColor(0xa0, 0x40, 0x00));
     }
