@@ -179,6 +179,44 @@ TEST_CASE("every SYN's options match tshark's on the samples", "[dissect][tshark
     }
 }
 
+TEST_CASE("every TCP frame's addresses, lengths and header fields match tshark's on the samples", "[dissect][tshark]") {
+    if (const std::string reason = tsharkMissing(); !reason.empty()) {
+        WARN("test skipped: " << reason);
+        return;
+    }
+    const std::vector<std::string> fields{"eth.src",
+                                          "eth.dst",
+                                          "ip.src",
+                                          "ip.dst",
+                                          "ip.len",
+                                          "ip.ttl",
+                                          "tcp.srcport",
+                                          "tcp.dstport",
+                                          "tcp.seq_raw",
+                                          "tcp.ack_raw",
+                                          "tcp.len",
+                                          "tcp.window_size_value",
+                                          "tcp.urgent_pointer",
+                                          "tcp.options.timestamp.tsval",
+                                          "tcp.options.timestamp.tsecr"};
+    for (const char* name : {"rtt/rtt-tls-like.pcap", "rtt/rtt-duplicated.pcapng", "http-keepalive.pcap"}) {
+        const std::string path = samplePath(name);
+        const auto expected = tsharkFields(path, "tcp && !icmp", fields);
+        REQUIRE(expected.size() > 10);
+        const SequentialFrames frames = readAll(path, UINT32_MAX, false);
+        FrameBytesReader reader(path);
+        for (const auto& [frame, values] : expected) {
+            const auto bytes = reader.read(frames.offsets.at(frame - 1));
+            REQUIRE(bytes);
+            const auto layers = tcpscope::dissect::dissectFrame(*bytes, DissectContext{frame, {}, {}});
+            for (size_t i = 0; i < fields.size(); ++i) {
+                INFO(name << " frame " << frame << " " << fields[i]);
+                CHECK(valueOf(layers, fields[i]) == (values[i].empty() ? std::string("<absent>") : values[i]));
+            }
+        }
+    }
+}
+
 TEST_CASE("a SACK block's edges are tshark's, raw and relative to the receiver's base", "[dissect][tshark]") {
     const std::string path = samplePath("seeds/ab-no-keepalive.pcap.gz");
     constexpr uint32_t kSackFrame = 133572;
