@@ -122,6 +122,31 @@ std::map<uint32_t, std::vector<std::string>> tsharkFields(const std::string& pat
     return rows;
 }
 
+/// Compares `fields` of every frame `filter` matches in each of `samples` with tshark's values.
+void compareWithTshark(std::initializer_list<const char*> samples, const std::string& filter,
+                       const std::vector<std::string>& fields) {
+    for (const char* name : samples) {
+        const std::string path = samplePath(name);
+        const auto expected = tsharkFields(path, filter, fields);
+        REQUIRE(!expected.empty());
+        const SequentialFrames frames = readAll(path, UINT32_MAX, false);
+        FrameBytesReader reader(path);
+        for (const auto& [frame, values] : expected) {
+            const auto bytes = reader.read(frames.offsets.at(frame - 1));
+            REQUIRE(bytes);
+            const auto layers = tcpscope::dissect::dissectFrame(*bytes, DissectContext{frame, {}, {}});
+            for (size_t i = 0; i < fields.size(); ++i) {
+                INFO(name << " frame " << frame << " " << fields[i]);
+                std::string ours = valueOf(layers, fields[i]);
+                if (fields[i] == "ip.id") {
+                    ours = ours.substr(0, ours.find(' '));  // "0x873e (34622)": tshark prints the hex
+                }
+                CHECK(ours == (values[i].empty() ? std::string("<absent>") : values[i]));
+            }
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("a SYN's options and IP header are the fields Wireshark names", "[dissect]") {
@@ -155,28 +180,9 @@ TEST_CASE("every SYN's options match tshark's on the samples", "[dissect][tshark
                                           "ip.id",
                                           "tcp.window_size_value",
                                           "tcp.srcport"};
-    for (const char* name :
-         {"rtt/rtt-defer-accept-client.pcap", "rtt/rtt-duplicated.pcapng", "proxy-nagle.pcap", "http-close.pcap"}) {
-        const std::string path = samplePath(name);
-        const auto expected = tsharkFields(path, "tcp.flags.syn == 1", fields);
-        REQUIRE(!expected.empty());
-        const SequentialFrames frames = readAll(path, UINT32_MAX, false);
-        FrameBytesReader reader(path);
-        for (const auto& [frame, values] : expected) {
-            INFO(name << " frame " << frame);
-            const auto bytes = reader.read(frames.offsets.at(frame - 1));
-            REQUIRE(bytes);
-            const auto layers = tcpscope::dissect::dissectFrame(*bytes, DissectContext{frame, {}, {}});
-            for (size_t i = 0; i < fields.size(); ++i) {
-                INFO(fields[i]);
-                std::string ours = valueOf(layers, fields[i]);
-                if (fields[i] == "ip.id") {
-                    ours = ours.substr(0, ours.find(' '));  // "0x873e (34622)": tshark prints the hex
-                }
-                CHECK(ours == (values[i].empty() ? std::string("<absent>") : values[i]));
-            }
-        }
-    }
+    compareWithTshark(
+        {"rtt/rtt-defer-accept-client.pcap", "rtt/rtt-duplicated.pcapng", "proxy-nagle.pcap", "http-close.pcap"},
+        "tcp.flags.syn == 1", fields);
 }
 
 TEST_CASE("every TCP frame's addresses, lengths and header fields match tshark's on the samples", "[dissect][tshark]") {
@@ -199,22 +205,8 @@ TEST_CASE("every TCP frame's addresses, lengths and header fields match tshark's
                                           "tcp.urgent_pointer",
                                           "tcp.options.timestamp.tsval",
                                           "tcp.options.timestamp.tsecr"};
-    for (const char* name : {"rtt/rtt-tls-like.pcap", "rtt/rtt-duplicated.pcapng", "http-keepalive.pcap"}) {
-        const std::string path = samplePath(name);
-        const auto expected = tsharkFields(path, "tcp && !icmp", fields);
-        REQUIRE(expected.size() > 10);
-        const SequentialFrames frames = readAll(path, UINT32_MAX, false);
-        FrameBytesReader reader(path);
-        for (const auto& [frame, values] : expected) {
-            const auto bytes = reader.read(frames.offsets.at(frame - 1));
-            REQUIRE(bytes);
-            const auto layers = tcpscope::dissect::dissectFrame(*bytes, DissectContext{frame, {}, {}});
-            for (size_t i = 0; i < fields.size(); ++i) {
-                INFO(name << " frame " << frame << " " << fields[i]);
-                CHECK(valueOf(layers, fields[i]) == (values[i].empty() ? std::string("<absent>") : values[i]));
-            }
-        }
-    }
+    compareWithTshark({"rtt/rtt-tls-like.pcap", "rtt/rtt-duplicated.pcapng", "http-keepalive.pcap"}, "tcp && !icmp",
+                      fields);
 }
 
 TEST_CASE("a SACK block's edges are tshark's, raw and relative to the receiver's base", "[dissect][tshark]") {
