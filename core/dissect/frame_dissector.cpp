@@ -122,9 +122,9 @@ struct NextLayer {
 };
 
 NextLayer etherTypeAndTags(const Bytes& bytes, uint32_t typeOffset, DissectionNode& layer,
-                           std::vector<DissectionNode>& layers, const char* typeField) {
+                           std::vector<DissectionNode>& layers, const char* typeLabel, const char* typeField) {
     uint16_t type = bytes.u16(typeOffset);
-    layer.add("Type", fmt::format("{} ({})", etherTypeName(type), hexValue(type, 4)), typeField, typeOffset, 2);
+    layer.add(typeLabel, fmt::format("{} ({})", etherTypeName(type), hexValue(type, 4)), typeField, typeOffset, 2);
     uint32_t offset = typeOffset + 2;
     while (type == ethertype::kVlan || type == ethertype::kQinQ || type == ethertype::kQinQOld ||
            type == ethertype::kQinQOld2) {
@@ -172,7 +172,7 @@ NextLayer dissectLink(const Bytes& bytes, uint32_t linkType, std::vector<Dissect
             eth.add("Destination", macText(bytes.at(0)), "eth.dst", 0, 6);
             eth.add("Source", macText(bytes.at(6)), "eth.src", 6, 6);
             layers.push_back(std::move(eth));
-            return etherTypeAndTags(bytes, 12, layers.back(), layers, "eth.type");
+            return etherTypeAndTags(bytes, 12, layers.back(), layers, "Type", "eth.type");
         }
         case linktype::kLinuxSll: {
             DissectionNode sll{"Linux cooked capture v1", {}, "sll", 0, kSllHeaderBytes, {}};
@@ -188,7 +188,7 @@ NextLayer dissectLink(const Bytes& bytes, uint32_t linkType, std::vector<Dissect
             sll.add("Link-layer address length", std::to_string(addressLength), "sll.halen", 4, 2);
             sll.add("Source", macText(bytes.at(6), std::min<uint32_t>(addressLength, 8)), "sll.src.eth", 6, 8);
             layers.push_back(std::move(sll));
-            return etherTypeAndTags(bytes, 14, layers.back(), layers, "sll.etype");
+            return etherTypeAndTags(bytes, 14, layers.back(), layers, "Protocol", "sll.etype");
         }
         case linktype::kLinuxSll2: {
             DissectionNode sll{"Linux cooked capture v2", {}, "sll", 0, kSll2HeaderBytes, {}};

@@ -348,3 +348,28 @@ TEST_CASE("tcpscope-cli packets -V prints the details and bytes of the packets -
           std::string::npos);
     CHECK(result.out.find("Frame 2:") == std::string::npos);
 }
+
+TEST_CASE("Linux cooked v2 and BSD loopback headers are dissected, then the IP and TCP inside", "[dissect]") {
+    // IPv4 (20 bytes, TTL 33) and a bare TCP ACK (20 bytes) from 10.0.0.1:1000 to 10.0.0.2:80.
+    const std::vector<uint8_t> ipAndTcp{0x45, 0, 0,  40, 0x12, 0x34, 0x40, 0,    33, 6,  0, 0, 10, 0,
+                                        0,    1, 10, 0,  0,    2,    0x03, 0xe8, 0,  80, 0, 0, 0,  1,
+                                        0,    0, 0,  2,  0x50, 0x10, 0x01, 0x00, 0,  0,  0, 0};
+    const std::vector<uint8_t> sll2{0x08, 0x00, 0, 0, 0, 0, 0, 3, 0, 1, 4, 6, 0x02, 0x42, 0xac, 0x11, 0, 2, 0, 0};
+    const std::vector<uint8_t> loopback{2, 0, 0, 0};  // AF_INET in the capturing host's (little-endian) order
+    for (const auto& [linkType, header, field, expected] :
+         {std::tuple{276U, sll2, "sll.ifindex", "3"}, std::tuple{0U, loopback, "null.family", "IP (2)"}}) {
+        FrameBytes bytes;
+        bytes.data = header;
+        std::copy(ipAndTcp.begin(), ipAndTcp.end(), std::back_inserter(bytes.data));
+        bytes.originalLength = static_cast<uint32_t>(bytes.data.size());
+        bytes.linkType = linkType;
+        const auto layers = tcpscope::dissect::dissectFrame(bytes, DissectContext{1, {}, {}});
+        INFO("link type " << linkType);
+        CHECK(valueOf(layers, field) == expected);
+        CHECK(valueOf(layers, "ip.ttl") == "33");
+        CHECK(valueOf(layers, "ip.id") == "0x1234 (4660)");
+        CHECK(valueOf(layers, "tcp.dstport") == "80");
+        CHECK(valueOf(layers, "tcp.flags") == "0x010 (ACK)");
+        CHECK(find(layers, "tcp.options") == nullptr);
+    }
+}
