@@ -12,6 +12,7 @@
 #include "report/incidents_json.hpp"
 #include "report/incidents_text.hpp"
 #include "report/json_report.hpp"
+#include "report/packet_details_text.hpp"
 #include "report/placement_text.hpp"
 #include "report/report_notes.hpp"
 #include "report/syscalls_text.hpp"
@@ -24,6 +25,7 @@ struct AnalysisCommandOptions {
     AnalysisInputOptions input;
     std::string format = "text";
     std::optional<uint32_t> flow;  // packets only
+    bool details = false;          // packets -V: each packet's details, read again from the file
     std::string displayFilter;     // packets only: -Y, as given
     std::optional<filter::DisplayFilter> compiledFilter;
 };
@@ -95,7 +97,9 @@ void writeOutput(Output output, const Investigation& loaded, const AnalysisComma
                     return filter.matchesAt(engine, position, record);
                 };
             }
-            if (json) {
+            if (options.details) {
+                writePacketDetailsText(std::cout, analysis, options.flow, selected);
+            } else if (json) {
                 writePacketsReportJson(std::cout, analysis, options.flow, packetSightings(loaded), selected);
                 std::cout << '\n';
             } else {
@@ -118,6 +122,9 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
         command->add_option("-Y,--display-filter", options->displayFilter,
                             "only the packets this display filter matches, in Wireshark's words, e.g. "
                             "'tcp.analysis.flags && tcp.port == 3306' (docs/cli.md lists the fields)");
+        command->add_flag("-V,--details", options->details,
+                          "each packet's details as tshark -V shows them (link, IP and TCP headers with every "
+                          "option, payload), then its bytes; read again from the file");
     }
     addCapturePointOption(*command, options->input);
     return {command, [command, options, output] {
@@ -132,6 +139,14 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                         fmt::print(stderr, "tcpscope-cli: -Y {}\n", error.what());
                         return kExitUsage;
                     }
+                }
+                if (output == Output::Packets && options->details &&
+                    (!options->input.points.empty() || options->input.files.empty() || options->input.files.front() == "-")) {
+                    fmt::print(stderr, "tcpscope-cli: -V reads the packets again from the capture file: it needs a "
+                                       "file, not standard input or capture points\n");
+                    return kExitUsage;
+                }
+                if (output == Output::Packets && options->compiledFilter) {
                     // Reading a frame's record again needs the one file its frame numbers count in.
                     if (options->compiledFilter->readsFrameRecords() &&
                         (!options->input.points.empty() || options->input.files.size() != 1 ||

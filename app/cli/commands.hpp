@@ -9,6 +9,7 @@ namespace tcpscope::cli {
 Subcommand addAnalyzeCommand(CLI::App& app);   // analysis_commands.cpp
 Subcommand addFlowsCommand(CLI::App& app);     // analysis_commands.cpp
 Subcommand addPacketsCommand(CLI::App& app);   // analysis_commands.cpp
+Subcommand addFollowCommand(CLI::App& app);    // follow_command.cpp
 Subcommand addMermaidCommand(CLI::App& app);   // mermaid_command.cpp
 Subcommand addGenerateCommand(CLI::App& app);  // generate_command.cpp
 Subcommand addCaptureCommand(CLI::App& app);     // capture_command.cpp

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", tcpscope::kVersionLine);
 
     std::vector<Subcommand> subcommands = {
-        addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app),
+        addAnalyzeCommand(app), addFlowsCommand(app),    addPacketsCommand(app), addFollowCommand(app),
         addMermaidCommand(app), addGenerateCommand(app), addNotesCommand(app),
         addCaptureCommand(app), addInterfacesCommand(app), addExportCommand(app),
         addFleetCommand(app),

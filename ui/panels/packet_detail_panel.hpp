@@ -1,20 +1,41 @@
 #pragma once
 #include <QTreeWidget>
+#include <memory>
 
+#include "dissect/dissection.hpp"
 #include "loading/analysis_results.hpp"
+
+namespace tcpscope::dissect {
+class FrameBytesReader;
+}
 
 namespace tcpscope::ui {
 
-/// Everything known about one packet, as a tree in the order Wireshark users read it: frame,
-/// TCP header (relative and raw numbers), analysis flags with their meaning, connection, comment.
+/// Everything known about one packet, as a tree in the order Wireshark users read it: frame, link
+/// header, IP header, TCP header with every option and the SEQ/ACK analysis, payload, connection,
+/// comment, then the frame's bytes as a hex dump. The headers and bytes are read again from the
+/// capture file (core/dissect); the third column names each row's Wireshark field.
 class PacketDetailPanel : public QTreeWidget {
     Q_OBJECT
 
 public:
+    /// The columns: the row's label, its value, its Wireshark field name (e.g. "ip.ttl").
+    enum Column { LabelColumn, ValueColumn, FieldColumn };
+
     explicit PacketDetailPanel(QWidget* parent = nullptr);
+    ~PacketDetailPanel() override;
     /// Shows the packet at `position` in the packet index of `results` (complete results only).
     void showPacket(const ResultsPtr& results, size_t position);
     void clearPacket();
+    /// The first row whose Wireshark field is `field`, or null.
+    [[nodiscard]] QTreeWidgetItem* itemOfField(const QString& field) const;
+
+private:
+    /// The bytes of `packet` read again from its file, or nullopt with `problem` saying why.
+    std::optional<dissect::FrameBytes> readFrame(const AnalysisResults& results, const IndexedPacket& packet,
+                                                 QString& problem);
+
+    std::unique_ptr<dissect::FrameBytesReader> reader_;  ///< kept open for the next click on the same file
 };
 
 /// A sentence explaining an analysis flag as Wireshark's expert info does.

@@ -30,6 +30,7 @@
 #include "notes/notes_controller.hpp"
 #include "panels/capture_packets_panel.hpp"
 #include "panels/expert_info_panel.hpp"
+#include "panels/follow_stream_dialog.hpp"
 #include "panels/analysis_options_dialog.hpp"
 
 namespace tcpscope::ui {
@@ -183,6 +184,21 @@ void MainWindow::buildAnalysisMenu() {
     options->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     QAction* again = analysis->addAction(tr("Analyse &again"), this, &MainWindow::reload);
     again->setShortcut(QKeySequence::Refresh);
+    analysis->addSeparator();
+    QAction* follow = analysis->addAction(tr("Follow &TCP Stream"), this, &MainWindow::followTcpStream);
+    follow->setObjectName(QStringLiteral("followTcpStreamAction"));
+    follow->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::SHIFT | Qt::Key_T));  // Wireshark's
+}
+
+void MainWindow::followTcpStream() {
+    const uint32_t connection = packetsModel_.connection();
+    if (!results_ || !results_->isComplete() || connection == kNoConnection) {
+        statusBar()->showMessage(tr("Follow TCP Stream: select a connection of a loaded capture first"), 5000);
+        return;
+    }
+    auto* dialog = new FollowStreamDialog(results_, connection, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::buildStatusBar() {

@@ -181,6 +181,8 @@ private:
     void exportIncidentReportDialog();
     void analysisOptionsDialog();
     void reload();
+    /// Analysis > Follow TCP Stream: the selected connection's payload in a dialog.
+    void followTcpStream();
     void reportProblem(const QString& line);
     // A problem the user must see at once (not only in the status bar): a message box that does not block.
     void showProblemDialog(const QString& title, const QString& line);
