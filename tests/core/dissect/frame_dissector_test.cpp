@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "capture/capture_reader.hpp"
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "dissect/frame_bytes_reader.hpp"
 #include "dissect/hex_dump.hpp"
 

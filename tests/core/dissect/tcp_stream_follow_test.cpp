@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "core/cli/run_command.hpp"
+#include "app/cli/run_command.hpp"
 
 namespace fs = std::filesystem;
 using tcpscope::dissect::FollowedStream;
