@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "capture/byte_source.hpp"
+#include "capture/file_byte_order.hpp"
 
 namespace tcpscope::dissect {
 
@@ -29,21 +30,6 @@ constexpr uint32_t kLargestFrameBytes = 1U << 24;
 constexpr size_t kReadBufferBytes = size_t{64} << 10;
 constexpr size_t kWalkChunkBytes = size_t{1} << 20;
 
-uint32_t byteSwap(uint32_t value) {
-    return __builtin_bswap32(value);
-}
-
-uint32_t load32(const uint8_t* bytes, bool bigEndian) {
-    uint32_t value = 0;
-    std::memcpy(&value, bytes, sizeof value);
-    return bigEndian ? byteSwap(value) : value;  // the machines this runs on are little-endian
-}
-
-uint16_t load16(const uint8_t* bytes, bool bigEndian) {
-    return bigEndian ? static_cast<uint16_t>(bytes[0] << 8 | bytes[1])
-                     : static_cast<uint16_t>(bytes[1] << 8 | bytes[0]);
-}
-
 }  // namespace
 
 FrameBytesReader::FrameBytesReader(std::string path) : path_(std::move(path)) {
@@ -56,12 +42,14 @@ FrameBytesReader::FrameBytesReader(std::string path) : path_(std::move(path)) {
     std::setvbuf(file_, nullptr, _IOFBF, kReadBufferBytes);
     std::array<uint8_t, kPcapFileHeaderBytes> header{};
     const size_t got = std::fread(header.data(), 1, header.size(), file_);
-    const uint32_t magic = got >= 4 ? load32(header.data(), false) : 0;
-    if (got == header.size() && (magic == kPcapMicroseconds || magic == kPcapNanoseconds ||
-                                 byteSwap(magic) == kPcapMicroseconds || byteSwap(magic) == kPcapNanoseconds)) {
+    const uint32_t magic = got >= 4 ? byteorder::load32(header.data(), false) : 0;
+    if (got == header.size() &&
+        (magic == kPcapMicroseconds || magic == kPcapNanoseconds || __builtin_bswap32(magic) == kPcapMicroseconds ||
+         __builtin_bswap32(magic) == kPcapNanoseconds)) {
         mode_ = Mode::Pcap;
-        pcapBigEndian_ = byteSwap(magic) == kPcapMicroseconds || byteSwap(magic) == kPcapNanoseconds;
-        pcapLinkType_ = load32(header.data() + 20, pcapBigEndian_) & 0xFFFF;
+        // The byte order of the file's values: a big-endian file's are swapped on this little-endian machine.
+        pcapBigEndian_ = __builtin_bswap32(magic) == kPcapMicroseconds || __builtin_bswap32(magic) == kPcapNanoseconds;
+        pcapLinkType_ = byteorder::load32(header.data() + 20, pcapBigEndian_) & 0xFFFF;
     } else if (magic == kPcapngSectionHeader) {
         mode_ = Mode::Pcapng;
     } else {
@@ -104,8 +92,8 @@ std::optional<FrameBytes> FrameBytesReader::readPcap(uint64_t recordOffset) {
         return fail(fmt::format("no packet record at offset {} (the file ends before it)", recordOffset));
     }
     FrameBytes frame;
-    const uint32_t captured = load32(header.data() + 8, pcapBigEndian_);
-    frame.originalLength = load32(header.data() + 12, pcapBigEndian_);
+    const uint32_t captured = byteorder::load32(header.data() + 8, pcapBigEndian_);
+    frame.originalLength = byteorder::load32(header.data() + 12, pcapBigEndian_);
     if (captured > kLargestFrameBytes) {
         return fail(fmt::format("the record at offset {} claims {} bytes: the file changed?", recordOffset, captured));
     }
@@ -139,19 +127,19 @@ bool FrameBytesReader::walkPcapngTo(uint64_t recordOffset) {
             }
         }
         const uint8_t* header = chunk.data() + (walkedTo_ - chunkStart);
-        const uint32_t type = load32(header, false);
+        const uint32_t type = byteorder::load32(header, false);
         if (type == kPcapngSectionHeader) {
-            const bool bigEndian = load32(header + 8, false) != kPcapngByteOrderMagic;
+            const bool bigEndian = byteorder::load32(header + 8, false) != kPcapngByteOrderMagic;
             sections_.push_back(Section{walkedTo_, bigEndian, {}});
         }
         if (sections_.empty()) {
             return false;
         }
         Section& section = sections_.back();
-        const uint32_t blockType = load32(header, section.bigEndian);
-        const uint32_t blockLength = load32(header + 4, section.bigEndian);
+        const uint32_t blockType = byteorder::load32(header, section.bigEndian);
+        const uint32_t blockLength = byteorder::load32(header + 4, section.bigEndian);
         if (blockType == kPcapngInterfaceDescription) {
-            section.linkTypes.push_back(load16(header + 8, section.bigEndian));
+            section.linkTypes.push_back(byteorder::load16(header + 8, section.bigEndian));
         }
         if (blockLength < kHeaderBytes || blockLength % 4 != 0) {
             return false;
@@ -177,25 +165,25 @@ std::optional<FrameBytes> FrameBytesReader::readPcapng(uint64_t recordOffset) {
     if (!readAt(recordOffset, header.data(), 12)) {
         return fail(fmt::format("no packet block at offset {}", recordOffset));
     }
-    const uint32_t type = load32(header.data(), section.bigEndian);
-    const uint32_t blockLength = load32(header.data() + 4, section.bigEndian);
+    const uint32_t type = byteorder::load32(header.data(), section.bigEndian);
+    const uint32_t blockLength = byteorder::load32(header.data() + 4, section.bigEndian);
     FrameBytes frame;
     frame.recordOffset = recordOffset;
     uint32_t interface = 0;
     uint32_t captured = 0;
     uint64_t dataOffset = 0;
     if (type == kPcapngSimplePacket) {
-        frame.originalLength = load32(header.data() + 8, section.bigEndian);
+        frame.originalLength = byteorder::load32(header.data() + 8, section.bigEndian);
         captured = std::min(frame.originalLength, blockLength >= 16 ? blockLength - 16 : 0);
         dataOffset = recordOffset + 12;
     } else if (type == kPcapngEnhancedPacket || type == kPcapngObsoletePacket) {
         if (!readAt(recordOffset, header.data(), header.size())) {
             return fail(fmt::format("the file ends inside the packet block at offset {}", recordOffset));
         }
-        interface = type == kPcapngEnhancedPacket ? load32(header.data() + 8, section.bigEndian)
-                                                  : load16(header.data() + 8, section.bigEndian);
-        captured = load32(header.data() + 20, section.bigEndian);
-        frame.originalLength = load32(header.data() + 24, section.bigEndian);
+        interface = type == kPcapngEnhancedPacket ? byteorder::load32(header.data() + 8, section.bigEndian)
+                                                  : byteorder::load16(header.data() + 8, section.bigEndian);
+        captured = byteorder::load32(header.data() + 20, section.bigEndian);
+        frame.originalLength = byteorder::load32(header.data() + 24, section.bigEndian);
         dataOffset = recordOffset + kPcapngPacketHeaderBytes;
         if (captured > blockLength) {
             return fail(fmt::format("the packet block at offset {} is inconsistent", recordOffset));
