@@ -515,7 +515,7 @@ void renderSequence(QPainter& painter, const QRectF& target, const SequenceLayou
     paintSequenceHeader(painter, list, size.width(), options);
     painter.save();
     painter.translate(0, headerHeight - content.top());
-    painter.setClipRect(content);
+    painter.setClipRect(content, Qt::IntersectClip);  // within a PDF page's tile
     paintSequenceContent(painter, layout, list, options);
     painter.restore();
     painter.translate(0, headerHeight + content.height());
