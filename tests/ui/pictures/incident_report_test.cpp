@@ -8,9 +8,11 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "ui/pictures/pdf_print_size.hpp"
 #include "ui/window_test_support.hpp"
 
 using namespace window_test;
@@ -112,6 +114,25 @@ std::vector<QSize> pdfPages(const QByteArray& pdf) {
     return pages;
 }
 
+// The cells of the Markdown report's tables that are one or two words with a digit: endpoints with
+// their ports, times, durations, counts.
+QStringList numberCells(const QString& markdown) {
+    QStringList cells;
+    for (const QString& line : markdown.split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1String("| ")) || line.startsWith(QLatin1String("|---"))) {
+            continue;
+        }
+        for (const QString& cell : line.mid(1).split(QLatin1String(" |"))) {
+            const QString text = cell.trimmed();
+            if (text.size() >= 4 && text.count(QLatin1Char(' ')) <= 1 &&
+                text.contains(QRegularExpression(QStringLiteral("[0-9]")))) {
+                cells << text;
+            }
+        }
+    }
+    return cells;
+}
+
 }  // namespace
 
 TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, bounded pictures",
@@ -181,6 +202,18 @@ TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, 
         REQUIRE_FALSE(pages.empty());
         for (const QSize& page : pages) {
             CHECK(page == QSize(595, 842));
+        }
+        pdf_print::checkPrintsLegibly(report.filePath(QStringLiteral("report.pdf")));
+        // On paper no table breaks a number, a port or a time over two lines.
+        const QStringList lines = pdf_print::layoutLines(report.filePath(QStringLiteral("report.pdf")));
+        const QStringList cells = numberCells(markdown);
+        if (markdown.contains(QLatin1String("## 1. "))) {
+            CHECK_FALSE(cells.isEmpty());
+        }
+        for (const QString& cell : cells) {
+            INFO("a table's cell on paper: " << cell.toStdString());
+            CHECK(
+                std::any_of(lines.begin(), lines.end(), [&cell](const QString& line) { return line.contains(cell); }));
         }
     }
 }
