@@ -119,6 +119,8 @@ struct ReportPicture {
     ExportPage page;
     std::string note;
     size_t sequenceArrows = 0;  ///< a sequence diagram: the packets it draws
+    /// On paper, where it can be cut between packets: the picture in parts that each fit a page.
+    std::vector<ExportPage> parts = {};
 };
 
 // `page`, keeping `view` (what its render function draws with) alive as long as the page.
@@ -152,7 +154,21 @@ std::optional<ReportPicture> sectionPicture(const ResultsPtr& results, const Rep
                                       exportSequenceOptions(results));
         };
         if (arrows > 0) {
-            return ReportPicture{sequencePage(arrows), {}, arrows};
+            ReportPicture picture{sequencePage(arrows), {}, arrows, {}};
+            const SequenceWindow window = reportSequenceWindow(*layout.diagram(), arrows);
+            const SequencePaintOptions options = exportSequenceOptions(results);
+            const auto partHeight = [&](size_t first, size_t end) {
+                return exportPageSize(sequenceExportPage(layout, {first, end}, options)).height();
+            };
+            for (size_t first = window.first, end = window.first + window.count; first < end;) {
+                size_t last = first + 1;
+                while (last < end && partHeight(first, last + 1) <= kReportPrintPagePx) {
+                    ++last;
+                }
+                picture.parts.push_back(sequenceExportPage(layout, {first, last}, options));
+                first = last;
+            }
+            return picture;
         }
         // Fewer arrows where system calls beside the lifelines make the rows taller.
         arrows = kReportSequenceArrows;
@@ -343,7 +359,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     input.incidents = &results->incidents();
     input.sequenceArrows = kReportSequenceArrows;
     // The PDF's pictures, drawn as vectors at the width of its text (report_pdf), by the names the print HTML uses.
-    std::vector<std::pair<QString, ExportPage>> printPictures;
+    std::vector<std::pair<QString, std::vector<ExportPage>>> printPictures;
     const auto picture = [&](const ReportPicture& drawn, const ReportPicture& printed, const QString& baseName) {
         ReportImage image;
         if (outcome.error = writeBoth(drawn.page, directory, baseName, outcome.written); !outcome.error.isEmpty()) {
@@ -356,7 +372,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
             return image;
         }
         const QByteArray bytes = file.readAll();
-        printPictures.emplace_back(png, printed.page);
+        printPictures.emplace_back(png, printed.parts.empty() ? std::vector<ExportPage>{printed.page} : printed.parts);
         image = {drawn.page.title.toStdString(), png.toStdString(), (baseName + QStringLiteral(".svg")).toStdString(),
                  "data:image/png;base64," + bytes.toBase64().toStdString(), drawn.note};
         return image;

@@ -22,9 +22,8 @@ constexpr int kPictureProperty = QTextFormat::UserProperty + 1;
 constexpr int kSliceTopProperty = QTextFormat::UserProperty + 2;
 constexpr int kSliceHeightProperty = QTextFormat::UserProperty + 3;
 
-// A page's text is 253 mm high, 956 px at 96 per inch: a band leaves room for a line above it. Bands
-// overlap a little, so that a label cut by one's edge is whole on the other.
-constexpr double kMaxSlicePx = 900;
+// Bands overlap a little, so that a label cut by one's edge is whole on the other.
+constexpr double kMaxSlicePx = kReportPrintPagePx;
 constexpr double kSliceOverlapPx = 24;
 
 // Layout units per pixel of a picture: QTextDocument lays a printed page out in the printer's dots and
@@ -41,17 +40,17 @@ class PictureSlices : public QObject, public QTextObjectInterface {
     Q_INTERFACES(QTextObjectInterface)
 
 public:
-    explicit PictureSlices(const std::vector<std::pair<QString, ExportPage>>& pictures) : pictures_(pictures) {}
+    explicit PictureSlices(const std::vector<const ExportPage*>& parts) : parts_(parts) {}
 
     QSizeF intrinsicSize(QTextDocument* document, int /*position*/, const QTextFormat& format) override {
-        const ExportPage& page = pictures_[static_cast<size_t>(format.intProperty(kPictureProperty))].second;
+        const ExportPage& page = *parts_[static_cast<size_t>(format.intProperty(kPictureProperty))];
         return QSizeF(exportPageSize(page).width(), format.doubleProperty(kSliceHeightProperty)) *
                deviceScale(document);
     }
 
     void drawObject(QPainter* painter, const QRectF& rect, QTextDocument* document, int /*position*/,
                     const QTextFormat& format) override {
-        const ExportPage& page = pictures_[static_cast<size_t>(format.intProperty(kPictureProperty))].second;
+        const ExportPage& page = *parts_[static_cast<size_t>(format.intProperty(kPictureProperty))];
         const double scale = deviceScale(document);
         painter->save();
         painter->setClipRect(rect, Qt::IntersectClip);
@@ -63,11 +62,12 @@ public:
     }
 
 private:
-    const std::vector<std::pair<QString, ExportPage>>& pictures_;
+    const std::vector<const ExportPage*>& parts_;
 };
 
-// Puts the bands of `pictures` in place of the document's images of the same names.
-void replaceImages(QTextDocument& document, const std::vector<std::pair<QString, ExportPage>>& pictures) {
+// Puts the parts of `pictures` (indices into `parts`), in bands, in place of the document's images of the same names.
+void replaceImages(QTextDocument& document, const std::vector<std::pair<QString, std::vector<size_t>>>& pictures,
+                   const std::vector<const ExportPage*>& parts) {
     std::vector<std::pair<int, size_t>> found;  // position in the document, picture
     for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
         for (auto fragment = block.begin(); !fragment.atEnd(); ++fragment) {
@@ -93,19 +93,23 @@ void replaceImages(QTextDocument& document, const std::vector<std::pair<QString,
         cursor.setPosition(image->first);
         cursor.setPosition(image->first + 1, QTextCursor::KeepAnchor);
         cursor.removeSelectedText();
-        const double heightPx = exportPageSize(pictures[image->second].second).height();
-        for (double top = 0;; top += kMaxSlicePx - kSliceOverlapPx) {
-            if (top > 0) {
-                cursor.insertText(QString(QChar::LineSeparator));
-            }
-            QTextCharFormat slice;
-            slice.setObjectType(kPictureSliceObject);
-            slice.setProperty(kPictureProperty, static_cast<int>(image->second));
-            slice.setProperty(kSliceTopProperty, top);
-            slice.setProperty(kSliceHeightProperty, std::min(kMaxSlicePx, heightPx - top));
-            cursor.insertText(QString(QChar::ObjectReplacementCharacter), slice);
-            if (top + kMaxSlicePx >= heightPx) {
-                break;
+        bool first = true;
+        for (const size_t part : pictures[image->second].second) {
+            const double heightPx = exportPageSize(*parts[part]).height();
+            for (double top = 0;; top += kMaxSlicePx - kSliceOverlapPx) {
+                if (!first) {
+                    cursor.insertText(QString(QChar::LineSeparator));
+                }
+                first = false;
+                QTextCharFormat slice;
+                slice.setObjectType(kPictureSliceObject);
+                slice.setProperty(kPictureProperty, static_cast<int>(part));
+                slice.setProperty(kSliceTopProperty, top);
+                slice.setProperty(kSliceHeightProperty, std::min(kMaxSlicePx, heightPx - top));
+                cursor.insertText(QString(QChar::ObjectReplacementCharacter), slice);
+                if (top + kMaxSlicePx >= heightPx) {
+                    break;
+                }
             }
         }
     }
@@ -114,12 +118,21 @@ void replaceImages(QTextDocument& document, const std::vector<std::pair<QString,
 }  // namespace
 
 QString writeReportPdf(const QString& path, const QString& title, const std::string& html,
-                       const std::vector<std::pair<QString, ExportPage>>& pictures) {
+                       const std::vector<std::pair<QString, std::vector<ExportPage>>>& pictures) {
+    std::vector<const ExportPage*> parts;
+    std::vector<std::pair<QString, std::vector<size_t>>> named;
+    for (const auto& [name, pages] : pictures) {
+        named.emplace_back(name, std::vector<size_t>());
+        for (const ExportPage& page : pages) {
+            named.back().second.push_back(parts.size());
+            parts.push_back(&page);
+        }
+    }
     QTextDocument document;
-    PictureSlices slices(pictures);
+    PictureSlices slices(parts);
     document.documentLayout()->registerHandler(kPictureSliceObject, &slices);
     document.setHtml(QString::fromStdString(html));
-    replaceImages(document, pictures);
+    replaceImages(document, named, parts);
     QPdfWriter writer(path);
     writer.setCreator(QStringLiteral("tcpscope"));
     writer.setTitle(title);
