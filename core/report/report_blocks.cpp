@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <string_view>
 
 #include "text/display_text.hpp"
 
@@ -106,6 +109,31 @@ bool keptWhole(const std::string& cell) {
     return std::count(cell.begin(), cell.end(), ' ') <= 1;
 }
 
+// `escaped` with each number tied to its unit ("12.310&nbsp;ms"): a cell that wraps does not leave a
+// unit on the next line.
+std::string numbersWithUnits(const std::string& escaped) {
+    static const std::array<std::string_view, 11> kUnits = {"ms", "s",  "us", "µs",  "ns", "B",
+                                                            "KB", "MB", "GB", "ppm", "%"};
+    std::string tied;
+    for (size_t at = 0; at < escaped.size(); ++at) {
+        const bool afterDigit = at > 0 && std::isdigit(static_cast<unsigned char>(escaped[at - 1])) != 0;
+        if (escaped[at] == ' ' && afterDigit) {
+            const std::string_view rest = std::string_view(escaped).substr(at + 1);
+            const bool unit = std::any_of(kUnits.begin(), kUnits.end(), [&rest](std::string_view name) {
+                return rest.substr(0, name.size()) == name &&
+                       (rest.size() == name.size() ||
+                        std::string_view(" ,;)/").find(rest[name.size()]) != std::string_view::npos);
+            });
+            if (unit) {
+                tied += "&nbsp;";
+                continue;
+            }
+        }
+        tied += escaped[at];
+    }
+    return tied;
+}
+
 void writeHtmlTable(std::ostream& out, const ReportBlock& block, const HtmlReportOptions& options) {
     out << (options.forPrint ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" : "<table>\n");
     for (size_t row = 0; row < block.rows.size(); ++row) {
@@ -113,7 +141,7 @@ void writeHtmlTable(std::ostream& out, const ReportBlock& block, const HtmlRepor
         for (const std::string& cell : block.rows[row]) {
             const char* tag = row == 0 ? "th" : "td";
             out << '<' << tag << (options.forPrint && keptWhole(cell) ? " style=\"white-space:nowrap\">" : ">")
-                << htmlEscape(cell) << "</" << tag << '>';
+                << (options.forPrint ? numbersWithUnits(htmlEscape(cell)) : htmlEscape(cell)) << "</" << tag << '>';
         }
         out << "</tr>\n";
     }
