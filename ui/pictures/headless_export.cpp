@@ -357,6 +357,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     input.captureName = captureName(*results).toStdString();
     input.alignment = results->alignment();
     input.incidents = &results->incidents();
+    input.points = results->points();
     input.sequenceArrows = kReportSequenceArrows;
     // The PDF's pictures, drawn as vectors at the width of its text (report_pdf), by the names the print HTML uses.
     std::vector<std::pair<QString, std::vector<ExportPage>>> printPictures;

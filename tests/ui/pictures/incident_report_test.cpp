@@ -218,6 +218,36 @@ TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, 
     }
 }
 
+TEST_CASE("the incident report of three capture points has their clocks and hops, and prints legibly",
+          "[report][points]") {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("points"));
+    QStringList arguments{QStringLiteral("report")};
+    for (const char* point : {"client", "proxy", "server"}) {
+        arguments << QStringLiteral("--point")
+                  << QStringLiteral("%1=" TCPSCOPE_SOURCE_DIR "/samples/rtt/rtt-nagle-proxy-%1.pcap")
+                         .arg(QLatin1String(point));
+    }
+    arguments << QStringLiteral("--strace") << samplePath("rtt/rtt-nagle-proxy-proxy.strace") << QStringLiteral("--out")
+              << out;
+    QProcess process;
+    process.start(cliPath(), arguments);
+    REQUIRE(process.waitForFinished(240'000));
+    INFO(QString::fromLocal8Bit(process.readAllStandardError()).toStdString());
+    REQUIRE(process.exitCode() == 0);
+    const QString markdown = QString::fromUtf8(readAll(QDir(out).filePath(QStringLiteral("report.md"))));
+    INFO(markdown.toStdString());
+    CHECK(markdown.contains(QLatin1String("## Capture points and clocks (3)")));
+    CHECK(markdown.contains(QLatin1String("| client | rtt-nagle-proxy-client.pcap |")));
+    CHECK(markdown.contains(QLatin1String("reference clock")));
+    CHECK(markdown.contains(
+        QRegularExpression(QStringLiteral(R"(\| client ↔ proxy \| [0-9]+ \| client → proxy \| [0-9.]+ ms)"))));
+    const QString pdf = QDir(out).filePath(QStringLiteral("report.pdf"));
+    pdf_print::checkPrintsLegibly(pdf);
+    const QStringList lines = pdf_print::layoutLines(pdf);
+    CHECK(lines.contains(QStringLiteral("Capture points and clocks (3)")));
+}
+
 // The fix said in each report, from "**Fix.**" to the next paragraph of another kind.
 QString fixOf(const QString& markdown) {
     const qsizetype begin = markdown.indexOf(QLatin1String("\n**Fix.**"), markdown.indexOf(QLatin1String("\n## 1. ")));
