@@ -114,6 +114,25 @@ std::string timelineNote(const TimelineView& view, double widthPx) {
         cut ? "; the lanes below the picture's 2,000 px are left out" : "");
 }
 
+// `rows` of a sequence diagram in parts cut between packets, each a whole diagram (heading, lifelines,
+// legend) no taller than `maxHeightPx` where one packet's row allows: on paper, a part fits a page.
+std::vector<ExportPage> sequenceParts(const SequenceLayout& layout, SequenceRowRange rows,
+                                      const SequencePaintOptions& options, double maxHeightPx) {
+    std::vector<ExportPage> parts;
+    const auto height = [&](size_t first, size_t end) {
+        return exportPageSize(sequenceExportPage(layout, {first, end}, options)).height();
+    };
+    for (size_t first = rows.first; first < rows.end;) {
+        size_t last = first + 1;
+        while (last < rows.end && height(first, last + 1) <= maxHeightPx) {
+            ++last;
+        }
+        parts.push_back(sequenceExportPage(layout, {first, last}, options));
+        first = last;
+    }
+    return parts;
+}
+
 // A picture of the report, and what its note says.
 struct ReportPicture {
     ExportPage page;
@@ -154,21 +173,12 @@ std::optional<ReportPicture> sectionPicture(const ResultsPtr& results, const Rep
                                       exportSequenceOptions(results));
         };
         if (arrows > 0) {
-            ReportPicture picture{sequencePage(arrows), {}, arrows, {}};
             const SequenceWindow window = reportSequenceWindow(*layout.diagram(), arrows);
-            const SequencePaintOptions options = exportSequenceOptions(results);
-            const auto partHeight = [&](size_t first, size_t end) {
-                return exportPageSize(sequenceExportPage(layout, {first, end}, options)).height();
-            };
-            for (size_t first = window.first, end = window.first + window.count; first < end;) {
-                size_t last = first + 1;
-                while (last < end && partHeight(first, last + 1) <= kReportPrintPagePx) {
-                    ++last;
-                }
-                picture.parts.push_back(sequenceExportPage(layout, {first, last}, options));
-                first = last;
-            }
-            return picture;
+            return ReportPicture{sequencePage(arrows),
+                                 {},
+                                 arrows,
+                                 sequenceParts(layout, {window.first, window.first + window.count},
+                                               exportSequenceOptions(results), kReportPrintPagePx)};
         }
         // Fewer arrows where system calls beside the lifelines make the rows taller.
         arrows = kReportSequenceArrows;
@@ -321,7 +331,15 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
                 QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
             return outcome;
         }
-        pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
+        if (*format == ExportFormat::Pdf) {
+            // On paper, parts cut between packets that each fit a page, rather than a page cut through labels.
+            for (ExportPage& part :
+                 sequenceParts(layout, rows, exportSequenceOptions(results), pdfPrintableSizePx().height())) {
+                pages.push_back(std::move(part));
+            }
+        } else {
+            pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
+        }
         described << QStringLiteral("%1, packets %2 to %3 of %4")
                          .arg(sequenceTitle(diagram).toLower())
                          .arg(rows.first + 1)
