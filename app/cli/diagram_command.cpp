@@ -19,7 +19,7 @@ struct DiagramCommandOptions {
     std::string timeRange;
     std::string out;
     double scale = 1;
-    double width = 1280;
+    double width = 0;  // the export's own: 1280, or a PDF page's width
     size_t maxArrows = 120;
 };
 
@@ -113,9 +113,10 @@ Subcommand addDiagramCommand(CLI::App& app) {
     diagram->add_option("--scale", options->scale, "PNG pixels per diagram pixel (2: for high-density screens)")
         ->check(CLI::Range(0.25, 8.0))
         ->capture_default_str();
-    diagram->add_option("--width", options->width, "width of the diagram in pixels")
-        ->check(CLI::Range(400.0, 8000.0))
-        ->capture_default_str();
+    diagram
+        ->add_option("--width", options->width,
+                     "width of the diagram in pixels (default 1280; a PDF: 1047, its A4 landscape pages' width)")
+        ->check(CLI::Range(400.0, 8000.0));
     diagram->add_option("--max-arrows", options->maxArrows, "packets drawn at most in a sequence diagram")
         ->check(CLI::Range(size_t{1}, size_t{5000}))
         ->capture_default_str();

@@ -15,6 +15,7 @@
 #include "report/incidents_text.hpp"
 #include "report/mermaid_sequence.hpp"
 #include "report/placement_text.hpp"
+#include "report/points_blocks.hpp"
 #include "text/valid_utf8.hpp"
 
 namespace tcpscope {
@@ -391,6 +392,11 @@ std::vector<ReportBlock> reportBlocks(const CaptureAnalysis& analysis, const Inc
     if (!others.empty()) {
         blocks.push_back(headingBlock(2, incidents.empty() ? "Other causes" : "Other causes outside the incidents"));
         blocks.push_back(otherCausesTable(analysis, sections, others));
+    }
+    if (input.points != nullptr && input.points->points.size() > 1) {
+        for (ReportBlock& block : pointsReportBlocks(*input.points)) {
+            blocks.push_back(std::move(block));
+        }
     }
     if (!input.timeline.file.empty()) {
         blocks.push_back(headingBlock(2, "Timeline of the capture", "timeline"));

@@ -9,6 +9,7 @@
 #include "align/strace_alignment.hpp"
 #include "analysis/capture_analysis.hpp"
 #include "incident/incident.hpp"
+#include "points/point_analysis.hpp"
 #include "report/incident_sections.hpp"
 #include "report/report_blocks.hpp"
 
@@ -36,6 +37,8 @@ struct IncidentReportInput {
     ReportImage timeline;               ///< empty file: no timeline picture
     std::vector<ReportImage> sections;  ///< parallel to the plan's sections; an empty file: no picture
     size_t sequenceArrows = 60;         ///< arrows per sequence diagram (the picture and the Mermaid text)
+    /// Several capture points: their files, clocks and hops, in a section after the causes; null with one.
+    const CapturePointsSummary* points = nullptr;
 };
 
 /// The incident report as Markdown: the capture, a one-screen summary (the incidents with their impact in

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string_view>
+
 #include "text/display_text.hpp"
 
 namespace tcpscope {
@@ -97,12 +102,46 @@ void writeMarkdownTable(std::ostream& out, const ReportBlock& block) {
     out << '\n';
 }
 
+// A cell of one or two words: an endpoint, a number, a time, a duration, a short name. QTextDocument
+// breaks a word that does not fit its column anywhere, "127.0.0.1:494" over "46"; on paper such a
+// cell keeps its line, and the columns of longer text wrap instead.
+bool keptWhole(const std::string& cell) {
+    return std::count(cell.begin(), cell.end(), ' ') <= 1;
+}
+
+// `escaped` with each number tied to its unit ("12.310&nbsp;ms"): a cell that wraps does not leave a
+// unit on the next line.
+std::string numbersWithUnits(const std::string& escaped) {
+    static const std::array<std::string_view, 11> kUnits = {"ms", "s",  "us", "µs",  "ns", "B",
+                                                            "KB", "MB", "GB", "ppm", "%"};
+    std::string tied;
+    for (size_t at = 0; at < escaped.size(); ++at) {
+        const bool afterDigit = at > 0 && std::isdigit(static_cast<unsigned char>(escaped[at - 1])) != 0;
+        if (escaped[at] == ' ' && afterDigit) {
+            const std::string_view rest = std::string_view(escaped).substr(at + 1);
+            const bool unit = std::any_of(kUnits.begin(), kUnits.end(), [&rest](std::string_view name) {
+                return rest.substr(0, name.size()) == name &&
+                       (rest.size() == name.size() ||
+                        std::string_view(" ,;)/").find(rest[name.size()]) != std::string_view::npos);
+            });
+            if (unit) {
+                tied += "&nbsp;";
+                continue;
+            }
+        }
+        tied += escaped[at];
+    }
+    return tied;
+}
+
 void writeHtmlTable(std::ostream& out, const ReportBlock& block, const HtmlReportOptions& options) {
     out << (options.forPrint ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" : "<table>\n");
     for (size_t row = 0; row < block.rows.size(); ++row) {
         out << "<tr>";
         for (const std::string& cell : block.rows[row]) {
-            out << (row == 0 ? "<th>" : "<td>") << htmlEscape(cell) << (row == 0 ? "</th>" : "</td>");
+            const char* tag = row == 0 ? "th" : "td";
+            out << '<' << tag << (options.forPrint && keptWhole(cell) ? " style=\"white-space:nowrap\">" : ">")
+                << (options.forPrint ? numbersWithUnits(htmlEscape(cell)) : htmlEscape(cell)) << "</" << tag << '>';
         }
         out << "</tr>\n";
     }
@@ -160,7 +199,7 @@ void writeHtmlBlocks(std::ostream& out, const std::string& title, const std::vec
     out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << htmlEscape(title) << "</title>\n";
     if (options.forPrint) {
         out << "<style>body{font-family:sans-serif;font-size:9pt;}h1{font-size:16pt;}h2{font-size:13pt;}"
-               "th{background-color:#e5e7eb;}</style></head><body>\n";
+               "table{font-size:8.5pt;}th{background-color:#e5e7eb;}</style></head><body>\n";
     } else {
         out << "<style>body{font-family:sans-serif;max-width:1320px;margin:2em auto;line-height:1.4;}"
                "table{border-collapse:collapse;}td,th{border:1px solid #bbb;padding:3px 8px;text-align:left;"

@@ -5,6 +5,7 @@
 #include <QFontMetricsF>
 #include <QImage>
 #include <QImageWriter>
+#include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QSvgGenerator>
@@ -69,24 +70,95 @@ void paintStacked(QPainter& painter, const std::vector<ExportPage>& pages, const
     }
 }
 
+// A diagram on paper: A4 landscape pages, a pixel of the views printed as a CSS pixel (1/96 inch), so that
+// their smallest text (11 px) prints at 8.25 pt whatever the diagram's size. What does not fit one page
+// continues on the next ones, left to right and then down, each tile overlapping the one before a little
+// so that a label cut by a page edge is whole on one of them.
+constexpr double kPdfMarginPt = 28;  // about 10 mm
+constexpr double kPdfTileOverlapPx = 24;
+constexpr double kPdfFooterPt = 9;
+
+QPageLayout pdfPageLayout() {
+    return {QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(0, 0, 0, 0)};
+}
+
+QSizeF pdfPageSizePt() {
+    return pdfPageLayout().fullRect(QPageLayout::Point).size();
+}
+
+// The tiles of one diagram, in pixels of the views: each the width and height of a page's printable area.
+struct PdfTiles {
+    int columns = 1;
+    int rows = 1;
+    QSizeF tilePx;
+    QSizeF stepPx;
+};
+
+PdfTiles pdfTiles(const QSizeF& pagePx) {
+    PdfTiles tiles;
+    const QSizeF printablePt = pdfPageSizePt() - QSizeF(2 * kPdfMarginPt, 2 * kPdfMarginPt);
+    tiles.tilePx = printablePt / kPdfPointsPerPx;
+    tiles.stepPx = tiles.tilePx - QSizeF(kPdfTileOverlapPx, kPdfTileOverlapPx);
+    const auto count = [](double length, double tile, double step) {
+        return length <= tile ? 1 : 1 + static_cast<int>(std::ceil((length - tile) / step - 1e-9));
+    };
+    tiles.columns = count(pagePx.width(), tiles.tilePx.width(), tiles.stepPx.width());
+    tiles.rows = count(pagePx.height(), tiles.tilePx.height(), tiles.stepPx.height());
+    return tiles;
+}
+
+// "Sequence diagram of ...: page 2 of 6 (row 1, column 2)" in the bottom margin of a diagram's later pages.
+void paintPdfFooter(QPainter& painter, const ExportPage& page, const PdfTiles& tiles, int tile,
+                    const QPalette& palette) {
+    const QSizeF pagePt = pdfPageSizePt();
+    QFont font = painter.font();
+    font.setPixelSize(static_cast<int>(kPdfFooterPt));  // device units are points
+    font.setBold(false);
+    painter.setFont(font);
+    painter.setPen(palette.color(QPalette::Text));
+    const QString where =
+        tiles.columns > 1
+            ? QStringLiteral(" (row %1, column %2)").arg(tile / tiles.columns + 1).arg(tile % tiles.columns + 1)
+            : QString();
+    const QString label = QStringLiteral(": page %1 of %2").arg(tile + 1).arg(tiles.columns * tiles.rows) + where;
+    const QRectF footer(kPdfMarginPt, pagePt.height() - kPdfMarginPt + 4, pagePt.width() - 2 * kPdfMarginPt,
+                        kPdfMarginPt - 8);
+    const QFontMetricsF metrics(font);
+    painter.drawText(
+        footer, Qt::AlignLeft | Qt::AlignVCenter,
+        metrics.elidedText(page.title, Qt::ElideRight, footer.width() - metrics.horizontalAdvance(label)) + label);
+}
+
 QString writePdf(const std::vector<ExportPage>& pages, const QString& path, const QPalette& palette) {
     QPdfWriter writer(path);
-    writer.setResolution(72);  // one pixel of the views is one point
+    writer.setResolution(72);  // device units are points
     writer.setCreator(QStringLiteral("tcpscope"));
     writer.setTitle(pages.front().title);
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setPageSize(QPageSize(exportPageSize(pages.front()), QPageSize::Point, QString(), QPageSize::ExactMatch));
+    writer.setPageLayout(pdfPageLayout());
     QPainter painter;
     if (!painter.begin(&writer)) {
         return QStringLiteral("%1: cannot write the PDF").arg(path);
     }
-    for (size_t index = 0; index < pages.size(); ++index) {
-        if (index > 0) {
-            writer.setPageSize(
-                QPageSize(exportPageSize(pages[index]), QPageSize::Point, QString(), QPageSize::ExactMatch));
-            writer.newPage();
+    bool first = true;
+    for (const ExportPage& page : pages) {
+        const PdfTiles tiles = pdfTiles(exportPageSize(page));
+        for (int tile = 0; tile < tiles.columns * tiles.rows; ++tile) {
+            if (!first) {
+                writer.newPage();
+            }
+            first = false;
+            const QPointF offsetPx((tile % tiles.columns) * tiles.stepPx.width(),
+                                   (tile / tiles.columns) * tiles.stepPx.height());
+            painter.save();
+            painter.translate(kPdfMarginPt, kPdfMarginPt);
+            painter.scale(kPdfPointsPerPx, kPdfPointsPerPx);
+            painter.setClipRect(QRectF(QPointF(0, 0), tiles.tilePx));
+            paintPage(painter, page, -offsetPx, palette);
+            painter.restore();
+            if (tiles.columns * tiles.rows > 1) {
+                paintPdfFooter(painter, page, tiles, tile, palette);
+            }
         }
-        paintPage(painter, pages[index], QPointF(0, 0), palette);
     }
     return painter.end() ? QString() : QStringLiteral("%1: cannot finish the PDF").arg(path);
 }
@@ -150,6 +222,14 @@ std::optional<ExportFormat> exportFormatOf(const QString& path) {
         return ExportFormat::Png;
     }
     return std::nullopt;
+}
+
+QSizeF pdfPrintableSizePx() {
+    return pdfTiles({1, 1}).tilePx;
+}
+
+void paintExportPage(QPainter& painter, const ExportPage& page, const QPalette& palette) {
+    paintPage(painter, page, QPointF(0, 0), palette);
 }
 
 double exportHeadingHeight() {

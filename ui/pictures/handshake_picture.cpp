@@ -110,8 +110,13 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
     double y = rowsBottom + 8;
     double x = plotLeft;
     const auto legendItem = [&](HandshakePicture::MarkKind kind, const QString& text) {
-        picture.legendMarks.push_back({kind, {x + kMarkRadiusPx, y + lineHeight / 2}});
         const double width = metrics.horizontalAdvance(text);
+        // A narrow picture (the PDF report's) wraps its legend rather than cut it at the edge.
+        if (x > plotLeft && x + 2 * kMarkRadiusPx + 6 + width > widthPx - 8) {
+            x = plotLeft;
+            y += lineHeight + 6;
+        }
+        picture.legendMarks.push_back({kind, {x + kMarkRadiusPx, y + lineHeight / 2}});
         picture.texts.push_back({QRectF(x + 2 * kMarkRadiusPx + 6, y, width + 2, lineHeight), text, false});
         x += 2 * kMarkRadiusPx + 6 + width + 24;
     };
@@ -121,7 +126,7 @@ HandshakePicture layoutHandshakePicture(const HandshakeRetries& retries, double 
     if (picture.count(HandshakePicture::MarkKind::SynAck) > 0) {
         legendItem(HandshakePicture::MarkKind::SynAck, QStringLiteral("SYN-ACK sent again"));
     }
-    double bottom = rowsBottom + kLegendPx;
+    double bottom = y - 8 + kLegendPx;
     if (retries.leftOut > 0) {
         picture.texts.push_back(
             {QRectF(plotLeft, bottom, plotWidth, lineHeight), qs(handshakesLeftOutText(retries)), true});

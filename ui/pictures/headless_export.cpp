@@ -6,15 +6,18 @@
 #include <QFile>
 #include <QImage>
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <sstream>
 
+#include "finding/wording.hpp"
 #include "pictures/handshake_picture.hpp"
 #include "pictures/port_pool_picture.hpp"
 #include "pictures/report_pdf.hpp"
 #include "pictures/view_export.hpp"
-#include "finding/wording.hpp"
 #include "present/handshake_retries.hpp"
 #include "present/port_pool_marks.hpp"
 #include "report/incident_report.hpp"
@@ -77,13 +80,13 @@ constexpr double kMaxPictureHeightPx = 2000;
 // `range` of `view` as a page no taller than kMaxPictureHeightPx: as the view opens it (one lane per
 // connection, or the population view of a capture of many), else in the population view, else cut
 // at the bottom.
-ExportPage boundedTimelinePage(TimelineView& view, TimeRange range, const QString& title) {
+ExportPage boundedTimelinePage(TimelineView& view, TimeRange range, const QString& title, double widthPx) {
     const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
-    ExportPage page = timelineExportPage(view, range, kReportWidthPx);
+    ExportPage page = timelineExportPage(view, range, widthPx);
     if (page.size.height() > lanesPx) {
         view.setGrouping(LaneGrouping::ClientToServer);
         view.setAllGroupsCollapsed(true);
-        page = timelineExportPage(view, range, kReportWidthPx);
+        page = timelineExportPage(view, range, widthPx);
     }
     page.size.setHeight(std::min(page.size.height(), lanesPx));
     page.title = title;
@@ -91,13 +94,13 @@ ExportPage boundedTimelinePage(TimelineView& view, TimeRange range, const QStrin
 }
 
 // What a bounded timeline shows: its lanes, and what it left out.
-std::string timelineNote(const TimelineView& view) {
+std::string timelineNote(const TimelineView& view, double widthPx) {
     const TimelineModel& model = view.model();
     if (model.grouping() == LaneGrouping::Connection) {
         return "one lane per connection; stalls shaded and labelled with their cause.";
     }
     const double lanesPx = kMaxPictureHeightPx - exportHeadingHeight();
-    const bool cut = view.renderSize(kReportWidthPx).height() > lanesPx;
+    const bool cut = view.renderSize(widthPx).height() > lanesPx;
     return fmt::format(
         "{} connections in {} (client host → server endpoint); a folded population is one strip of how many "
         "of its connections wait on a SYN, are open, stalled or in TIME_WAIT{}{}.",
@@ -109,6 +112,129 @@ std::string timelineNote(const TimelineView& view) {
             : ", under capture-wide rows of new connections per second, and TIME_WAIT and ports in use against their "
               "limit",
         cut ? "; the lanes below the picture's 2,000 px are left out" : "");
+}
+
+// `rows` of a sequence diagram in parts cut between packets, each a whole diagram (heading, lifelines,
+// legend) no taller than `maxHeightPx` where one packet's row allows: on paper, a part fits a page.
+std::vector<ExportPage> sequenceParts(const SequenceLayout& layout, SequenceRowRange rows,
+                                      const SequencePaintOptions& options, double maxHeightPx) {
+    std::vector<ExportPage> parts;
+    const auto height = [&](size_t first, size_t end) {
+        return exportPageSize(sequenceExportPage(layout, {first, end}, options)).height();
+    };
+    for (size_t first = rows.first; first < rows.end;) {
+        size_t last = first + 1;
+        while (last < rows.end && height(first, last + 1) <= maxHeightPx) {
+            ++last;
+        }
+        parts.push_back(sequenceExportPage(layout, {first, last}, options));
+        first = last;
+    }
+    return parts;
+}
+
+// A picture of the report, and what its note says.
+struct ReportPicture {
+    ExportPage page;
+    std::string note;
+    size_t sequenceArrows = 0;  ///< a sequence diagram: the packets it draws
+    /// On paper, where it can be cut between packets: the picture in parts that each fit a page.
+    std::vector<ExportPage> parts = {};
+};
+
+// `page`, keeping `view` (what its render function draws with) alive as long as the page.
+ExportPage keepingAlive(ExportPage page, std::shared_ptr<const TimelineView> view) {
+    page.render = [view = std::move(view), render = std::move(page.render)](QPainter& painter, const QRectF& target) {
+        render(painter, target);
+    };
+    return page;
+}
+
+// The timeline of the whole capture, `widthPx` wide.
+ReportPicture overviewPicture(const ResultsPtr& results, double widthPx) {
+    auto view = std::make_shared<TimelineView>();
+    prepareTimeline(*view, results, widthPx);
+    const TimeRange capture{results->firstTsNs(), results->lastTsNs()};
+    const ExportPage page = boundedTimelinePage(*view, capture, QStringLiteral("Timeline of the capture"), widthPx);
+    return {keepingAlive(page, view), timelineNote(*view, widthPx)};
+}
+
+// The picture of `section`, `widthPx` wide: a sequence diagram of `arrows` packets (0: as many of
+// kReportSequenceArrows as fit kMaxPictureHeightPx), delayed handshakes, the port pool or a timeline.
+// Nullopt: the section has no picture of its own.
+std::optional<ReportPicture> sectionPicture(const ResultsPtr& results, const ReportSection& section, double widthPx,
+                                            size_t arrows) {
+    const CaptureAnalysis& analysis = *results->analysis();
+    if (section.picture == SectionPicture::Sequence && !section.sameSequenceAs) {
+        const SequenceLayout layout = exportLayout(results, section.sequence.flows, widthPx);
+        const auto sequencePage = [&](size_t count) {
+            const SequenceWindow window = reportSequenceWindow(*layout.diagram(), count);
+            return sequenceExportPage(layout, {window.first, window.first + window.count},
+                                      exportSequenceOptions(results));
+        };
+        if (arrows > 0) {
+            const SequenceWindow window = reportSequenceWindow(*layout.diagram(), arrows);
+            return ReportPicture{sequencePage(arrows),
+                                 {},
+                                 arrows,
+                                 sequenceParts(layout, {window.first, window.first + window.count},
+                                               exportSequenceOptions(results), kReportPrintPagePx)};
+        }
+        // Fewer arrows where system calls beside the lifelines make the rows taller.
+        arrows = kReportSequenceArrows;
+        ExportPage page = sequencePage(arrows);
+        while (exportPageSize(page).height() > kMaxPictureHeightPx && arrows > kMinReportSequenceArrows) {
+            arrows -= 5;
+            page = sequencePage(arrows);
+        }
+        return ReportPicture{page, {}, arrows};
+    }
+    if (section.picture == SectionPicture::Handshakes) {
+        const HandshakeRetries retries = handshakeRetries(analysis, section.group.findings, kMaxHandshakePictureRows);
+        const ExportPage page = handshakeExportPage(
+            retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
+            exportSubtitle(*results, {retries.startNs, retries.endNs}), widthPx);
+        return ReportPicture{page, handshakeRetriesNote(retries)};
+    }
+    if (section.picture == SectionPicture::PortPool) {
+        // The capture-wide rows over the cause's time, the pause shaded, the failed connect()s in a lane.
+        auto view = std::make_shared<TimelineView>();
+        prepareTimeline(*view, results, widthPx);
+        const PortPoolMarks marks =
+            portPoolMarks(analysis, section.group.findings, view->model().population(), results->alignment());
+        if (std::optional<TimelineLane> lane = failedConnectsLane(marks)) {
+            view->setExtraLanes({std::move(*lane)});
+        }
+        const TimeRange range{section.range.startNs, section.range.endNs};
+        ExportPage page = boundedTimelinePage(
+            *view, range, QString::fromStdString("Ports and TIME_WAIT: " + sectionTitle(analysis, section.group)),
+            widthPx);
+        addPortPoolOverlay(page, *view, range, marks);
+        return ReportPicture{keepingAlive(page, view), portPoolNote(marks)};
+    }
+    if (section.picture == SectionPicture::Timeline) {
+        auto view = std::make_shared<TimelineView>();
+        prepareTimeline(*view, results, widthPx);
+        const QString title = QStringLiteral("Timeline of %1")
+                                  .arg(QString::fromStdString(std::string(findingKindTitle(section.group.kind))));
+        const TimeRange range{section.range.startNs, section.range.endNs};
+        // The page first: it may group the lanes, which the note tells.
+        const ExportPage page = boundedTimelinePage(*view, range, title, widthPx);
+        return ReportPicture{keepingAlive(page, view), timelineNote(*view, widthPx)};
+    }
+    return std::nullopt;
+}
+
+// The file name's part for a section's picture: cause-1-sequence.png.
+QString pictureKind(SectionPicture picture) {
+    switch (picture) {
+        case SectionPicture::Sequence: return QStringLiteral("sequence");
+        case SectionPicture::Handshakes: return QStringLiteral("handshakes");
+        case SectionPicture::PortPool: return QStringLiteral("ports");
+        case SectionPicture::Timeline: return QStringLiteral("timeline");
+        case SectionPicture::None: break;
+    }
+    return QStringLiteral("picture");
 }
 
 QString writeBoth(const ExportPage& page, const QString& directory, const QString& baseName, QStringList& written) {
@@ -185,7 +311,10 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
     if (request.proxyFlow && *request.proxyFlow != request.flow) {
         legs.push_back(*request.proxyFlow);
     }
-    const SequenceLayout layout = exportLayout(results, legs, request.widthPx);
+    const double widthPx = request.widthPx > 0            ? request.widthPx
+                           : *format == ExportFormat::Pdf ? std::floor(pdfPrintableSizePx().width())
+                                                          : kReportWidthPx;
+    const SequenceLayout layout = exportLayout(results, legs, widthPx);
     if (sequence) {
         const SequenceDiagram& diagram = *layout.diagram();
         SequenceRowRange rows;
@@ -202,7 +331,15 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
                 QStringLiteral("%1: flow %2 has no packets in the time range").arg(request.out).arg(request.flow);
             return outcome;
         }
-        pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
+        if (*format == ExportFormat::Pdf) {
+            // On paper, parts cut between packets that each fit a page, rather than a page cut through labels.
+            for (ExportPage& part :
+                 sequenceParts(layout, rows, exportSequenceOptions(results), pdfPrintableSizePx().height())) {
+                pages.push_back(std::move(part));
+            }
+        } else {
+            pages.push_back(sequenceExportPage(layout, rows, exportSequenceOptions(results)));
+        }
         described << QStringLiteral("%1, packets %2 to %3 of %4")
                          .arg(sequenceTitle(diagram).toLower())
                          .arg(rows.first + 1)
@@ -211,8 +348,8 @@ ExportOutcome exportDiagramFile(const ResultsPtr& results, const DiagramRequest&
     }
     TimelineView view;
     if (timeline) {
-        prepareTimeline(view, results, request.widthPx);
-        pages.push_back(timelineExportPage(view, range, request.widthPx));
+        prepareTimeline(view, results, widthPx);
+        pages.push_back(timelineExportPage(view, range, widthPx));
         described << QStringLiteral("timeline of %1 lanes").arg(view.model().rows().size());
     }
     outcome.error = exportDiagrams(pages, request.out, *format, request.scale, documentPalette());
@@ -238,11 +375,13 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     input.captureName = captureName(*results).toStdString();
     input.alignment = results->alignment();
     input.incidents = &results->incidents();
+    input.points = results->points();
     input.sequenceArrows = kReportSequenceArrows;
-    std::vector<std::pair<QString, QImage>> images;  // for the PDF, by the names the print HTML uses
-    const auto picture = [&](const ExportPage& page, const QString& baseName, std::string note) {
+    // The PDF's pictures, drawn as vectors at the width of its text (report_pdf), by the names the print HTML uses.
+    std::vector<std::pair<QString, std::vector<ExportPage>>> printPictures;
+    const auto picture = [&](const ReportPicture& drawn, const ReportPicture& printed, const QString& baseName) {
         ReportImage image;
-        if (outcome.error = writeBoth(page, directory, baseName, outcome.written); !outcome.error.isEmpty()) {
+        if (outcome.error = writeBoth(drawn.page, directory, baseName, outcome.written); !outcome.error.isEmpty()) {
             return image;
         }
         const QString png = baseName + QStringLiteral(".png");
@@ -252,17 +391,14 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
             return image;
         }
         const QByteArray bytes = file.readAll();
-        images.emplace_back(png, QImage::fromData(bytes, "PNG"));
-        image = {page.title.toStdString(), png.toStdString(), (baseName + QStringLiteral(".svg")).toStdString(),
-                 "data:image/png;base64," + bytes.toBase64().toStdString(), std::move(note)};
+        printPictures.emplace_back(png, printed.parts.empty() ? std::vector<ExportPage>{printed.page} : printed.parts);
+        image = {drawn.page.title.toStdString(), png.toStdString(), (baseName + QStringLiteral(".svg")).toStdString(),
+                 "data:image/png;base64," + bytes.toBase64().toStdString(), drawn.note};
         return image;
     };
 
-    TimelineView overview;
-    prepareTimeline(overview, results, kReportWidthPx);
-    const TimeRange capture{results->firstTsNs(), results->lastTsNs()};
-    const ExportPage overviewPage = boundedTimelinePage(overview, capture, QStringLiteral("Timeline of the capture"));
-    input.timeline = picture(overviewPage, QStringLiteral("timeline"), timelineNote(overview));
+    input.timeline = picture(overviewPicture(results, kReportWidthPx), overviewPicture(results, kReportPrintWidthPx),
+                             QStringLiteral("timeline"));
     if (!outcome.error.isEmpty()) {
         return outcome;
     }
@@ -270,58 +406,17 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     input.plan = planReport(analysis, results->incidents());
     const std::vector<ReportSection>& sections = input.plan->sections;
     for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
-        const ReportSection& section = sections[index];
-        const QString baseName = QStringLiteral("cause-%1").arg(index + 1);
-        if (section.picture == SectionPicture::Sequence && !section.sameSequenceAs) {
-            const SequenceLayout layout = exportLayout(results, section.sequence.flows, kReportWidthPx);
-            // Fewer arrows where system calls beside the lifelines make the rows taller.
-            size_t arrows = kReportSequenceArrows;
-            const auto sequencePage = [&] {
-                const SequenceWindow window = reportSequenceWindow(*layout.diagram(), arrows);
-                return sequenceExportPage(layout, {window.first, window.first + window.count},
-                                          exportSequenceOptions(results));
-            };
-            ExportPage page = sequencePage();
-            while (exportPageSize(page).height() > kMaxPictureHeightPx && arrows > kMinReportSequenceArrows) {
-                arrows -= 5;
-                page = sequencePage();
-            }
-            input.sections.push_back(picture(page, baseName + QStringLiteral("-sequence"), {}));
-            input.sections.back().sequenceArrows = arrows;
-        } else if (section.picture == SectionPicture::Handshakes) {
-            const HandshakeRetries retries =
-                handshakeRetries(analysis, section.group.findings, kMaxHandshakePictureRows);
-            const ExportPage page = handshakeExportPage(
-                retries, QString::fromStdString("Delayed handshakes: " + sectionTitle(analysis, section.group)),
-                exportSubtitle(*results, {retries.startNs, retries.endNs}), kReportWidthPx);
-            input.sections.push_back(
-                picture(page, baseName + QStringLiteral("-handshakes"), handshakeRetriesNote(retries)));
-        } else if (section.picture == SectionPicture::PortPool) {
-            // The capture-wide rows over the cause's time, the pause shaded, the failed connect()s in a lane.
-            TimelineView view;
-            prepareTimeline(view, results, kReportWidthPx);
-            const PortPoolMarks marks =
-                portPoolMarks(analysis, section.group.findings, view.model().population(), results->alignment());
-            if (std::optional<TimelineLane> lane = failedConnectsLane(marks)) {
-                view.setExtraLanes({std::move(*lane)});
-            }
-            const TimeRange range{section.range.startNs, section.range.endNs};
-            ExportPage page = boundedTimelinePage(
-                view, range, QString::fromStdString("Ports and TIME_WAIT: " + sectionTitle(analysis, section.group)));
-            addPortPoolOverlay(page, view, range, marks);
-            input.sections.push_back(picture(page, baseName + QStringLiteral("-ports"), portPoolNote(marks)));
-        } else if (section.picture == SectionPicture::Timeline) {
-            TimelineView view;
-            prepareTimeline(view, results, kReportWidthPx);
-            const QString title = QStringLiteral("Timeline of %1")
-                                      .arg(QString::fromStdString(std::string(findingKindTitle(section.group.kind))));
-            const TimeRange range{section.range.startNs, section.range.endNs};
-            // The page first: it may group the lanes, which the note tells.
-            const ExportPage page = boundedTimelinePage(view, range, title);
-            input.sections.push_back(picture(page, baseName + QStringLiteral("-timeline"), timelineNote(view)));
-        } else {
+        const std::optional<ReportPicture> drawn = sectionPicture(results, sections[index], kReportWidthPx, 0);
+        if (!drawn) {
             input.sections.emplace_back();
+            continue;
         }
+        // On paper the same packets, laid out at the width of the text.
+        const std::optional<ReportPicture> printed =
+            sectionPicture(results, sections[index], kReportPrintWidthPx, drawn->sequenceArrows);
+        const QString baseName = QStringLiteral("cause-%1-%2").arg(index + 1).arg(pictureKind(sections[index].picture));
+        input.sections.push_back(picture(*drawn, *printed, baseName));
+        input.sections.back().sequenceArrows = drawn->sequenceArrows;
         if (!outcome.error.isEmpty()) {
             return outcome;
         }
@@ -348,8 +443,8 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
     printOptions.printWidthPx = kReportPrintWidthPx;
     writeIncidentHtml(print, analysis, input, printOptions);
     const QString pdf = QDir(directory).filePath(QStringLiteral("report.pdf"));
-    if (outcome.error =
-            writeReportPdf(pdf, QStringLiteral("Incident report: %1").arg(captureName(*results)), print.str(), images);
+    if (outcome.error = writeReportPdf(pdf, QStringLiteral("Incident report: %1").arg(captureName(*results)),
+                                       print.str(), printPictures);
         !outcome.error.isEmpty()) {
         return outcome;
     }
@@ -359,7 +454,7 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
         QStringLiteral("incident report of %1, %2 (%3 pictures)")
             .arg(incidents == 1 ? QStringLiteral("1 incident") : QStringLiteral("%1 incidents").arg(incidents))
             .arg(sections.size() == 1 ? QStringLiteral("1 cause") : QStringLiteral("%1 causes").arg(sections.size()))
-            .arg(images.size());
+            .arg(printPictures.size());
     return outcome;
 }
 

@@ -36,7 +36,7 @@ struct DiagramRequest {
     std::optional<double> toSeconds;
     QString out;                           ///< NAME.svg, NAME.png or NAME.pdf
     double scale = 1;                      ///< PNG only
-    double widthPx = 1280;
+    double widthPx = 0;                    ///< 0: 1280, or for a PDF the width of its A4 landscape pages
     size_t maxArrows = 120;  ///< a sequence diagram without a time range: this many from before its first stall
 };
 

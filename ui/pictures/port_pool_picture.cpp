@@ -22,9 +22,11 @@ QFont overlayFont(const QFont& base) {
     return font;
 }
 
-// A label box of `text` centred on (centreX, centreY), kept inside [left, right].
-PortPoolOverlay::Label labelAt(const QString& text, double centreX, double centreY, double left, double right,
+// A label box of `text` centred on (centreX, centreY), kept inside [left, right]: elided where the plot
+// is narrower than it (the PDF report's pictures; the picture's note says it whole).
+PortPoolOverlay::Label labelAt(const QString& fullText, double centreX, double centreY, double left, double right,
                                const QFontMetricsF& metrics) {
+    const QString text = metrics.elidedText(fullText, Qt::ElideRight, std::max(0.0, right - left - 2 * kLabelPadPx));
     const double width = metrics.horizontalAdvance(text) + 2 * kLabelPadPx;
     const double height = metrics.height() + 2;
     const double x = std::clamp(centreX - width / 2, left, std::max(left, right - width));

@@ -6,6 +6,7 @@
 #include <QPolygonF>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "sequence/sequence_notes.hpp"
@@ -303,33 +304,90 @@ void paintSyscall(QPainter& painter, const SequenceDrawList::Syscall& syscall, c
     painter.drawText(labelRect, Qt::AlignCenter, syscall.label);
 }
 
-// The second legend line: the marks of system calls beside a lifeline.
-void paintSyscallLegend(QPainter& painter, double y, const Colors& colors) {
-    const QFontMetricsF metrics(painter.font());
-    double x = 12;
-    auto text = [&](const QString& label) {
-        painter.setPen(colors.text);
-        painter.drawText(QPointF(x, y + 4), label);
-        x += metrics.horizontalAdvance(label) + 22;
+// One entry of the legend: its mark, drawn `markPx` wide from x and centred on y, and its text.
+struct LegendEntry {
+    double markPx = 26;
+    std::function<void(QPainter&, double x, double y)> mark;
+    QString text;
+    bool newRow = false;  // the system calls' entries start a row of their own
+};
+
+std::vector<LegendEntry> legendEntries(const SequencePaintOptions& options) {
+    const Colors colors(options.palette);
+    const auto arrow = [](QColor color, double penWidth) {
+        return [color, penWidth](QPainter& painter, double x, double y) {
+            painter.setPen(QPen(color, penWidth));
+            painter.drawLine(QPointF(x, y), QPointF(x + 26, y));
+            drawArrowHead(painter, QPointF(x, y), QPointF(x + 26, y), color, 8);
+        };
     };
+    std::vector<LegendEntry> entries = {
+        {26, arrow(colors.text, 1.8), QStringLiteral("data")},
+        {26, arrow(colors.muted, 1.1), QStringLiteral("ACK only")},
+        {26, arrow(colors.stall, 2.4), QStringLiteral("packets of a stall")},
+        {26,
+         [colors](QPainter& painter, double x, double y) {
+             painter.fillRect(QRectF(x, y - 7, 26, 14), colors.stallFill);
+             painter.setPen(QPen(colors.stall, 3));
+             painter.drawLine(QPointF(x + 2, y - 7), QPointF(x + 2, y + 7));
+         },
+         QStringLiteral("time lost waiting, with its cause")},
+        {26, [colors](QPainter& painter, double x, double y) { drawZigzag(painter, x, x + 26, y, colors.muted); },
+         QStringLiteral("silence cut short (its length is written on it)")},
+    };
+    if (!options.syscallLegend) {
+        return entries;
+    }
+    // The marks of system calls beside a lifeline.
     for (const auto& [kind, label] : {std::pair{EventKind::Write, QStringLiteral("write (strace)")},
                                       std::pair{EventKind::Read, QStringLiteral("read")},
                                       std::pair{EventKind::Failed, QStringLiteral("failed call")}}) {
-        painter.fillRect(QRectF(x, y - 7, 6, 14), syscallColor(kind, colors));
-        x += 12;
-        text(label);
+        const QColor color = syscallColor(kind, colors);
+        entries.push_back(
+            {6, [color](QPainter& painter, double x, double y) { painter.fillRect(QRectF(x, y - 7, 6, 14), color); },
+             label, kind == EventKind::Write});
     }
-    painter.setPen(QPen(colors.muted, 1));
-    painter.setBrush(withAlpha(colors.muted, 50));
-    painter.drawRect(QRectF(x, y - 7, 6, 14));
-    painter.setBrush(Qt::NoBrush);
-    x += 12;
-    text(QStringLiteral("waiting (poll, epoll_wait), as long as it waited"));
-    painter.setPen(QPen(colors.syscall, 1.2, Qt::DotLine));
-    painter.drawLine(QPointF(x + 3, y - 7), QPointF(x + 3, y + 7));
-    painter.drawLine(QPointF(x + 3, y + 7), QPointF(x + 10, y + 7));
-    x += 16;
-    text(QStringLiteral("a write's bytes until the segment that carried them"));
+    entries.push_back({6,
+                       [colors](QPainter& painter, double x, double y) {
+                           painter.setPen(QPen(colors.muted, 1));
+                           painter.setBrush(withAlpha(colors.muted, 50));
+                           painter.drawRect(QRectF(x, y - 7, 6, 14));
+                           painter.setBrush(Qt::NoBrush);
+                       },
+                       QStringLiteral("waiting (poll, epoll_wait), as long as it waited")});
+    entries.push_back({10,
+                       [colors](QPainter& painter, double x, double y) {
+                           painter.setPen(QPen(colors.syscall, 1.2, Qt::DotLine));
+                           painter.drawLine(QPointF(x + 3, y - 7), QPointF(x + 3, y + 7));
+                           painter.drawLine(QPointF(x + 3, y + 7), QPointF(x + 10, y + 7));
+                       },
+                       QStringLiteral("a write's bytes until the segment that carried them")});
+    return entries;
+}
+
+QFont legendFont() {
+    QFont font;
+    font.setPixelSize(kSmallPixels);
+    return font;
+}
+
+// Where each entry of the legend goes, `width` wide: rows of kLegendHeight, an entry that would pass
+// the right edge starting the next row (a narrow picture, as the PDF report's, wraps its legend).
+std::vector<QPointF> legendPlaces(const std::vector<LegendEntry>& entries, double width, int& rows) {
+    const QFontMetricsF metrics(legendFont());
+    std::vector<QPointF> places;
+    double x = 12;
+    rows = 1;
+    for (const LegendEntry& entry : entries) {
+        const double entryPx = entry.markPx + 6 + metrics.horizontalAdvance(entry.text);
+        if (x > 12 && (entry.newRow || x + entryPx > width - 12)) {
+            x = 12;
+            ++rows;
+        }
+        places.emplace_back(x, (rows - 1) * kLegendHeight + kLegendHeight / 2);
+        x += entryPx + 22;
+    }
+    return places;
 }
 
 }  // namespace
@@ -347,8 +405,13 @@ double sequenceHeaderHeight(const SequencePaintOptions& options) {
     return (options.title.isEmpty() ? 0 : kTitleHeight) + kHeaderBoxHeight + 2 * kHeaderPad;
 }
 
-double sequenceLegendHeight(const SequencePaintOptions& options) {
-    return options.legend ? kLegendHeight * (options.syscallLegend ? 2 : 1) : 0;
+double sequenceLegendHeight(const SequencePaintOptions& options, double width) {
+    if (!options.legend) {
+        return 0;
+    }
+    int rows = 1;
+    legendPlaces(legendEntries(options), width, rows);
+    return kLegendHeight * rows;
 }
 
 void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const SequenceDrawList& list,
@@ -449,39 +512,19 @@ void paintSequenceLegend(QPainter& painter, double width, const SequencePaintOpt
         return;
     }
     const Colors colors(options.palette);
+    const std::vector<LegendEntry> entries = legendEntries(options);
+    int rows = 1;
+    const std::vector<QPointF> places = legendPlaces(entries, width, rows);
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.fillRect(QRectF(0, 0, width, sequenceLegendHeight(options)), colors.base);
-    painter.setFont(fontOf(painter, kSmallPixels));
+    painter.fillRect(QRectF(0, 0, width, kLegendHeight * rows), colors.base);
+    painter.setFont(legendFont());
     const QFontMetricsF metrics(painter.font());
-    double x = 12;
-    const double y = kLegendHeight / 2;
-    auto item = [&](const QColor& color, double penWidth, const QString& text) {
-        painter.setPen(QPen(color, penWidth));
-        painter.drawLine(QPointF(x, y), QPointF(x + 26, y));
-        drawArrowHead(painter, QPointF(x, y), QPointF(x + 26, y), color, 8);
-        x += 32;
+    for (size_t index = 0; index < entries.size(); ++index) {
+        const QPointF place = places[index];
+        entries[index].mark(painter, place.x(), place.y());
         painter.setPen(colors.text);
-        painter.drawText(QPointF(x, y + 4), text);
-        x += metrics.horizontalAdvance(text) + 22;
-    };
-    item(colors.text, 1.8, QStringLiteral("data"));
-    item(colors.muted, 1.1, QStringLiteral("ACK only"));
-    item(colors.stall, 2.4, QStringLiteral("packets of a stall"));
-    painter.fillRect(QRectF(x, y - 7, 26, 14), colors.stallFill);
-    painter.setPen(QPen(colors.stall, 3));
-    painter.drawLine(QPointF(x + 2, y - 7), QPointF(x + 2, y + 7));
-    x += 32;
-    painter.setPen(colors.text);
-    const QString stallText = QStringLiteral("time lost waiting, with its cause");
-    painter.drawText(QPointF(x, y + 4), stallText);
-    x += metrics.horizontalAdvance(stallText) + 22;
-    drawZigzag(painter, x, x + 26, y, colors.muted);
-    x += 32;
-    painter.setPen(colors.text);
-    painter.drawText(QPointF(x, y + 4), QStringLiteral("silence cut short (its length is written on it)"));
-    if (options.syscallLegend) {
-        paintSyscallLegend(painter, kLegendHeight + kLegendHeight / 2, colors);
+        painter.drawText(QPointF(place.x() + entries[index].markPx + 6, place.y() + 4), entries[index].text);
     }
     painter.restore();
 }
@@ -489,7 +532,8 @@ void paintSequenceLegend(QPainter& painter, double width, const SequencePaintOpt
 QSizeF sequenceRenderSize(const SequenceLayout& layout, SequenceRowRange rows, const SequencePaintOptions& givenOptions) {
     const SequencePaintOptions options = withLayoutLegend(layout, givenOptions);
     const QRectF content = layout.contentRect(rows);
-    return {layout.scale().width, sequenceHeaderHeight(options) + content.height() + sequenceLegendHeight(options)};
+    return {layout.scale().width,
+            sequenceHeaderHeight(options) + content.height() + sequenceLegendHeight(options, layout.scale().width)};
 }
 
 void renderSequence(QPainter& painter, const QRectF& target, const SequenceLayout& layout, SequenceRowRange rows,
@@ -515,7 +559,7 @@ void renderSequence(QPainter& painter, const QRectF& target, const SequenceLayou
     paintSequenceHeader(painter, list, size.width(), options);
     painter.save();
     painter.translate(0, headerHeight - content.top());
-    painter.setClipRect(content);
+    painter.setClipRect(content, Qt::IntersectClip);  // within a PDF page's tile
     paintSequenceContent(painter, layout, list, options);
     painter.restore();
     painter.translate(0, headerHeight + content.height());

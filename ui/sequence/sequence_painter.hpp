@@ -27,8 +27,9 @@ SequencePaintOptions withLayoutLegend(const SequenceLayout& layout, SequencePain
 QColor sequenceStallColor(const QPalette& palette);
 /// Height of the band above the rows: the title, if any, and the lifelines' names.
 double sequenceHeaderHeight(const SequencePaintOptions& options);
-/// Height of the legend line under the rows (0 without a legend).
-double sequenceLegendHeight(const SequencePaintOptions& options);
+/// Height of the legend under the rows, `width` wide: a row, or two with system calls, more where a
+/// narrow picture wraps it (0 without a legend).
+double sequenceLegendHeight(const SequencePaintOptions& options, double width);
 
 /// Paints the rows of `list` in content coordinates (the caller translates and clips).
 void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const SequenceDrawList& list,
@@ -36,7 +37,7 @@ void paintSequenceContent(QPainter& painter, const SequenceLayout& layout, const
 /// Paints the title and the lifelines' names in a band of sequenceHeaderHeight() from y = 0.
 void paintSequenceHeader(QPainter& painter, const SequenceDrawList& list, double width,
                          const SequencePaintOptions& options);
-/// Paints the legend line in a band of sequenceLegendHeight() from y = 0.
+/// Paints the legend in a band of sequenceLegendHeight() from y = 0.
 void paintSequenceLegend(QPainter& painter, double width, const SequencePaintOptions& options);
 
 /// The natural size of `rows` with header and legend, at the layout's width.

@@ -309,7 +309,7 @@ void paintTimelineFrame(QPainter& painter, const TimelineFrame& frame, const Tim
     painter.setFont(font);
 
     painter.save();
-    painter.setClipRect(toQt(frame.lanesClip));
+    painter.setClipRect(toQt(frame.lanesClip), Qt::IntersectClip);
     painter.fillRect(toQt(frame.lanesClip), colors.base);
     paintBoxes(painter, frame.boxes, colors);
     paintLines(painter, frame.lines, colors, LineSet::AllButLimits);

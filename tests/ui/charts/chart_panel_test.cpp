@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QComboBox>
 #include <QEventLoop>
+#include <QFile>
 #include <QImage>
 #include <QLineSeries>
 #include <QPainter>
@@ -16,7 +17,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
-#include <QFile>
 #include <QTimer>
 #include <QValueAxis>
 #include <QXYSeries>
@@ -27,6 +27,7 @@
 
 #include "core/series/long_transfer.hpp"
 #include "pictures/view_export_dialog.hpp"
+#include "ui/pictures/pdf_print_size.hpp"
 #include "window/main_window.hpp"
 
 using namespace tcpscope;
@@ -362,6 +363,9 @@ TEST_CASE("File > Export diagram writes the chart that is shown", "[export]") {
     const QString png = dir.filePath(QStringLiteral("chart.png"));
     REQUIRE(exportChart(png, 2, view, results.get()).isEmpty());
     CHECK(QImage(png).width() == 2 * std::max(800, view.width()));
+    const QString pdf = dir.filePath(QStringLiteral("chart.pdf"));
+    REQUIRE(exportChart(pdf, 1, view, results.get()).isEmpty());
+    pdf_print::checkPrintsLegibly(pdf);
     CHECK(exportChart(dir.filePath(QStringLiteral("chart.gif")), 1, view, results.get())
               .contains(QStringLiteral("must end in .svg, .png or .pdf")));
 }

@@ -23,6 +23,7 @@
 #include "report/incident_report.hpp"
 #include "sequence/sequence_syscalls.hpp"
 #include "timeline/syscall_lanes.hpp"
+#include "ui/pictures/pdf_print_size.hpp"
 
 using namespace tcpscope;
 using namespace tcpscope::ui;
@@ -165,7 +166,8 @@ TEST_CASE("an SVG export parses and says what the stall was, with the strace pro
     CHECK(text.contains(QStringLiteral("write (strace)")));
 }
 
-TEST_CASE("a PDF export has one page per diagram and opens with pdftoppm", "[export][pdf]") {
+TEST_CASE("a PDF export prints on A4 landscape pages, its smallest text 8 pt or more, and opens with pdftoppm",
+          "[export][pdf]") {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("proxy.pdf"));
     DiagramRequest request = proxyRequest(path);
@@ -174,18 +176,43 @@ TEST_CASE("a PDF export has one page per diagram and opens with pdftoppm", "[exp
     int exitCode = -1;
     const QString info = runTool(QStringLiteral("pdfinfo"), {path}, &exitCode);
     REQUIRE(exitCode == 0);
-    CHECK(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+2\\n"))));
+    CHECK(info.contains(QRegularExpression(QStringLiteral(R"(Page size:\s+842 x 595 pts \(A4\))"))));
+    // The sequence diagram of 120 packets over as many pages as it needs, the timeline on one.
+    const QRegularExpressionMatch pageCount = QRegularExpression(QStringLiteral(R"(Pages:\s+(\d+)\n)")).match(info);
+    REQUIRE(pageCount.hasMatch());
+    const int pageTotal = pageCount.captured(1).toInt();
+    CHECK(pageTotal >= 4);
+    pdf_print::checkPrintsLegibly(path);
+    // The sequence diagram cut between packets: each page a whole diagram that says which packets it has.
+    const QStringList lines = pdf_print::layoutLines(path);
+    CHECK(lines.filter(QRegularExpression(QStringLiteral(R"(packets 16 to \d+ of 492$)"))).size() == 1);
+    CHECK(lines.filter(QRegularExpression(QStringLiteral(R"(packets \d+ to 135 of 492$)"))).size() == 1);
+    CHECK(lines.filter(QRegularExpression(QStringLiteral(R"(^Sequence diagram of \S+ #0 and #1 )"))).size() ==
+          pageTotal - 1);
     const QString prefix = dir.filePath(QStringLiteral("page"));
     runTool(QStringLiteral("pdftoppm"), {QStringLiteral("-r"), QStringLiteral("30"), QStringLiteral("-png"), path, prefix},
             &exitCode);
     REQUIRE(exitCode == 0);
     const QStringList pages = QDir(dir.path()).entryList({QStringLiteral("page*.png")}, QDir::Files, QDir::Name);
-    REQUIRE(pages.size() == 2);
+    REQUIRE(pages.size() == pageTotal);
     for (const QString& page : pages) {
         const QImage image(dir.filePath(page));
         REQUIRE_FALSE(image.isNull());
-        CHECK(image.width() > 300);  // 1280 pt at 30 dpi
+        CHECK(image.width() == 351);  // 842 pt at 30 dpi
     }
+}
+
+TEST_CASE("a PDF export of a diagram wider than a page continues it on pages to the right", "[export][pdf]") {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("wide.pdf"));
+    DiagramRequest request = proxyRequest(path);
+    request.view = DiagramRequest::View::Timeline;
+    request.widthPx = 2400;
+    REQUIRE(exportDiagramFile(proxyResults(), request).error.isEmpty());
+    pdf_print::checkPrintsLegibly(path);
+    const QStringList lines = pdf_print::layoutLines(path);
+    CHECK(lines.filter(QRegularExpression(QStringLiteral(R"(^Timeline: page 2 of \d+ \(row 1, column 2\)$)"))).size() ==
+          1);
 }
 
 TEST_CASE("a PNG at 2x is twice the size of the 1x one", "[export][png]") {
@@ -296,6 +323,11 @@ TEST_CASE("File > Export diagram writes the view that is shown", "[export][windo
     const QString svg = dir.filePath(QStringLiteral("shown.svg"));
     REQUIRE(exportShownView(svg, 1, timeline, sequence, true).isEmpty());
     CHECK(svgText(svg).contains(QStringLiteral("Sequence diagram of flows #0 and #1")));
+    for (const bool sequenceShown : {true, false}) {
+        const QString pdf = dir.filePath(sequenceShown ? QStringLiteral("shown.pdf") : QStringLiteral("timeline.pdf"));
+        REQUIRE(exportShownView(pdf, 1, timeline, sequence, sequenceShown).isEmpty());
+        pdf_print::checkPrintsLegibly(pdf);
+    }
     const QString png = dir.filePath(QStringLiteral("timeline.png"));
     REQUIRE(exportShownView(png, 2, timeline, sequence, false).isEmpty());
     const QImage image(png);

@@ -8,9 +8,11 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "ui/pictures/pdf_print_size.hpp"
 #include "ui/window_test_support.hpp"
 
 using namespace window_test;
@@ -112,6 +114,25 @@ std::vector<QSize> pdfPages(const QByteArray& pdf) {
     return pages;
 }
 
+// The cells of the Markdown report's tables that are one or two words with a digit: endpoints with
+// their ports, times, durations, counts.
+QStringList numberCells(const QString& markdown) {
+    QStringList cells;
+    for (const QString& line : markdown.split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1String("| ")) || line.startsWith(QLatin1String("|---"))) {
+            continue;
+        }
+        for (const QString& cell : line.mid(1).split(QLatin1String(" |"))) {
+            const QString text = cell.trimmed();
+            if (text.size() >= 4 && text.count(QLatin1Char(' ')) <= 1 &&
+                text.contains(QRegularExpression(QStringLiteral("[0-9]")))) {
+                cells << text;
+            }
+        }
+    }
+    return cells;
+}
+
 }  // namespace
 
 TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, bounded pictures",
@@ -182,7 +203,49 @@ TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, 
         for (const QSize& page : pages) {
             CHECK(page == QSize(595, 842));
         }
+        pdf_print::checkPrintsLegibly(report.filePath(QStringLiteral("report.pdf")));
+        // On paper no table breaks a number, a port or a time over two lines.
+        const QStringList lines = pdf_print::layoutLines(report.filePath(QStringLiteral("report.pdf")));
+        const QStringList cells = numberCells(markdown);
+        if (markdown.contains(QLatin1String("## 1. "))) {
+            CHECK_FALSE(cells.isEmpty());
+        }
+        for (const QString& cell : cells) {
+            INFO("a table's cell on paper: " << cell.toStdString());
+            CHECK(
+                std::any_of(lines.begin(), lines.end(), [&cell](const QString& line) { return line.contains(cell); }));
+        }
     }
+}
+
+TEST_CASE("the incident report of three capture points has their clocks and hops, and prints legibly",
+          "[report][points]") {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("points"));
+    QStringList arguments{QStringLiteral("report")};
+    for (const char* point : {"client", "proxy", "server"}) {
+        arguments << QStringLiteral("--point")
+                  << QStringLiteral("%1=" TCPSCOPE_SOURCE_DIR "/samples/rtt/rtt-nagle-proxy-%1.pcap")
+                         .arg(QLatin1String(point));
+    }
+    arguments << QStringLiteral("--strace") << samplePath("rtt/rtt-nagle-proxy-proxy.strace") << QStringLiteral("--out")
+              << out;
+    QProcess process;
+    process.start(cliPath(), arguments);
+    REQUIRE(process.waitForFinished(240'000));
+    INFO(QString::fromLocal8Bit(process.readAllStandardError()).toStdString());
+    REQUIRE(process.exitCode() == 0);
+    const QString markdown = QString::fromUtf8(readAll(QDir(out).filePath(QStringLiteral("report.md"))));
+    INFO(markdown.toStdString());
+    CHECK(markdown.contains(QLatin1String("## Capture points and clocks (3)")));
+    CHECK(markdown.contains(QLatin1String("| client | rtt-nagle-proxy-client.pcap |")));
+    CHECK(markdown.contains(QLatin1String("reference clock")));
+    CHECK(markdown.contains(
+        QRegularExpression(QStringLiteral(R"(\| client ↔ proxy \| [0-9]+ \| client → proxy \| [0-9.]+ ms)"))));
+    const QString pdf = QDir(out).filePath(QStringLiteral("report.pdf"));
+    pdf_print::checkPrintsLegibly(pdf);
+    const QStringList lines = pdf_print::layoutLines(pdf);
+    CHECK(lines.contains(QStringLiteral("Capture points and clocks (3)")));
 }
 
 // The fix said in each report, from "**Fix.**" to the next paragraph of another kind.
