@@ -26,8 +26,9 @@ struct AnalysisOptions {
 
 class DetectorSet;
 
-/// The detectors of an analysis and the log of their findings, kept after the input ended so
-/// that they can describe each finding when it is written (AnalysisOptions::describeWhenWritten).
+/// The detectors of an analysis and the log of their findings: the one detector set of every
+/// analysis (files, capture points, live capture), kept after the input ended so that they can
+/// describe each finding when it is written (AnalysisOptions::describeWhenWritten).
 class FindingAuthors {
 public:
     FindingAuthors(AnalysisEngine& engine, const DetectorOptions& options);
@@ -36,6 +37,9 @@ public:
     FindingAuthors& operator=(const FindingAuthors&) = delete;
 
     [[nodiscard]] FindingLog& log() { return log_; }
+    [[nodiscard]] const FindingLog& log() const { return log_; }
+    /// The detectors, which write into log() (a live capture's charts read their population series).
+    [[nodiscard]] const DetectorSet& detectors() const { return *detectors_; }
     /// `finding`, one of CaptureAnalysis::findings, complete: itself if it is, otherwise a copy
     /// in `described` with its summary, frames, spans and evidence written. Safe on two threads at once.
     const Finding& complete(const Finding& finding, Finding& described) const;

@@ -13,8 +13,8 @@
 
 namespace tcpscope {
 
-/// Frames read on the loader's reading thread, handed to the analysing thread in one piece: decoded
-/// (AnalysisEngine::prepare) and, when the reading thread also tracks, tracked (AnalysisEngine::track).
+/// Frames read on the frame driver's reading thread, handed to the analysing thread in one piece:
+/// decoded (AnalysisEngine::decode) and, when the reading thread also tracks, tracked (AnalysisEngine::trackRun).
 struct FrameBatch {
     static constexpr size_t kFrames = 4096;
 

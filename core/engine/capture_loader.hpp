@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -8,6 +7,7 @@
 
 #include "capture/capture_reader.hpp"
 #include "engine/analysis_engine.hpp"
+#include "engine/frame_driver.hpp"
 #include "engine/load_progress.hpp"
 
 namespace tcpscope {
@@ -17,25 +17,18 @@ struct InputSummary {
     std::string path;
     CaptureFormat format;
     uint64_t frames = 0;
-    uint64_t bytes = 0;                     ///< file bytes consumed
-    std::vector<uint32_t> linkTypes;        ///< link types of its frames, in order of first use
-    std::vector<InputProblem> warnings;     ///< non-fatal: a file cut short, a bad option
-    std::vector<InputProblem> errors;       ///< reading stopped here; earlier frames were kept
-    std::optional<CutShort> cutShort;       ///< the file ends inside a record: the capture was cut short
-    std::vector<std::string> comments;      ///< section comments of a pcapng file
+    uint64_t bytes = 0;                  ///< file bytes consumed
+    std::vector<uint32_t> linkTypes;     ///< link types of its frames, in order of first use
+    std::vector<InputProblem> warnings;  ///< non-fatal: a file cut short, a bad option
+    std::vector<InputProblem> errors;    ///< reading stopped here; earlier frames were kept
+    std::optional<CutShort> cutShort;    ///< the file ends inside a record: the capture was cut short
+    std::vector<std::string> comments;   ///< section comments of a pcapng file
 };
 
-/// Called on the loading thread between two batches of frames, when the engine's results and the
-/// observers' (the findings) are at the same frame and may be read (to publish partial results
-/// while a big file loads): every 4,096 frames on one thread; when the loading is split over two
-/// threads, after the first 4,096 frames, then at gaps that double up to 262,144 frames (each
-/// pauses the reading thread until the analysing one has caught up).
-using LoadCheckpoint = std::function<void(const AnalysisEngine& engine)>;
-
 /// Reads one or more capture files into `engine`, merged in time order (ties keep the order the
-/// files were given). Throws CaptureError if a file cannot be opened or is not a capture; a
-/// problem later in a file ends that file only and is kept in its summary. `progress`, `stop`
-/// and `checkpoint` may be null.
+/// files were given), through the frame driver (driveFrames). Throws CaptureError if a file
+/// cannot be opened or is not a capture; a problem later in a file ends that file only and is
+/// kept in its summary. `progress`, `stop` and `checkpoint` may be null.
 std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, AnalysisEngine& engine,
                                        LoadProgress* progress = nullptr, const StopToken* stop = nullptr,
                                        const LoadCheckpoint& checkpoint = {});

@@ -13,7 +13,8 @@ struct LoadProgress {
     std::atomic<bool> finished{false};
 };
 
-/// Asks a running load to stop at the next frame. The results up to there stay valid.
+/// Asks a running load to stop, after the run of frames in course (at most 64). The results up to
+/// there stay valid.
 class StopToken {
 public:
     void requestStop() { stop_.store(true, std::memory_order_relaxed); }

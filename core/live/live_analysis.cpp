@@ -2,10 +2,52 @@
 
 #include <algorithm>
 #include <ctime>
+#include <span>
 
 #include "detect/detector_set.hpp"
+#include "engine/frame_driver.hpp"
 
 namespace tcpscope {
+
+namespace {
+
+// The packets of one batch taken from the queue, as the frame driver takes them (all of input 0).
+class QueuedPackets final : public FrameSource {
+public:
+    explicit QueuedPackets(const PacketBatch& batch) : batch_(batch) {}
+
+    size_t decodeNext(const AnalysisEngine& engine, std::span<PreparedFrame> frames) override {
+        size_t count = 0;
+        for (; count < frames.size() && next_ < batch_.size(); ++count) {
+            const RawPacket packet = take();
+            engine.decode(packet, 0, frames[count]);
+        }
+        return count;
+    }
+
+    size_t pushNext(AnalysisEngine& engine, size_t count) override {
+        size_t pushed = 0;
+        for (; pushed < count && next_ < batch_.size(); ++pushed) {
+            engine.push(take(), 0);
+        }
+        return pushed;
+    }
+
+    [[nodiscard]] uint64_t bytesConsumed() const override { return bytesTaken_; }
+
+private:
+    RawPacket take() {
+        const RawPacket packet = batch_.at(next_++);
+        bytesTaken_ += packet.capturedLength;
+        return packet;
+    }
+
+    const PacketBatch& batch_;
+    size_t next_ = 0;
+    uint64_t bytesTaken_ = 0;
+};
+
+}  // namespace
 
 LiveAnalysis::LiveAnalysis(const AnalysisOptions& options, PacketQueue& queue, FindingListener onFinding,
                            UpdateListener onUpdate, std::chrono::milliseconds updateInterval)
@@ -13,9 +55,9 @@ LiveAnalysis::LiveAnalysis(const AnalysisOptions& options, PacketQueue& queue, F
       engine_(std::make_unique<AnalysisEngine>(options.engine)),
       onUpdate_(std::move(onUpdate)),
       updateInterval_(updateInterval) {
-    detectors_ = std::make_unique<DetectorSet>(*engine_, options.detectors, log_);
+    authors_ = std::make_unique<FindingAuthors>(*engine_, options.detectors);
     if (onFinding) {
-        log_.setListener(std::move(onFinding));
+        authors_->log().setListener(std::move(onFinding));
     }
 }
 
@@ -34,11 +76,15 @@ void LiveAnalysis::addObserver(LiveObserver* observer) {
     engine_->addObserver(observer);
 }
 
-void LiveAnalysis::start() { thread_ = std::thread([this] { loop(); }); }
+void LiveAnalysis::start() {
+    thread_ = std::thread([this] { loop(); });
+}
 
 void LiveAnalysis::loop() {
     using Clock = std::chrono::steady_clock;
     PacketBatch batch;
+    DriveControls onThisThread;
+    onThisThread.readingThreadAllowed = false;
     auto lastUpdate = Clock::now();
     auto nextClock = lastUpdate + updateInterval_;
     auto lastPacketTaken = lastUpdate;  // when the analysis took the batch with the last packet
@@ -53,11 +99,10 @@ void LiveAnalysis::loop() {
         const auto now = Clock::now();
         {
             const std::lock_guard lock(resultsMutex_);
-            for (size_t index = 0; index < batch.size(); ++index) {
-                engine_->push(batch.at(index), 0);
-            }
-            analysed_ += batch.size();
             if (!batch.empty()) {
+                QueuedPackets packets(batch);
+                driveFrames(packets, *engine_, onThisThread);
+                analysed_ += batch.size();
                 lastPacketTaken = now;
             }
             if (now >= nextClock) {
@@ -71,7 +116,7 @@ void LiveAnalysis::loop() {
                         std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastPacketTaken).count());
                 }
                 for (LiveObserver* observer : observers_) {
-                    observer->onTick(LiveResults{{*engine_, log_}, *detectors_});
+                    observer->onTick(results());
                 }
             }
         }
@@ -86,6 +131,10 @@ void LiveAnalysis::loop() {
     }
 }
 
+LiveResults LiveAnalysis::results() const {
+    return LiveResults{{*engine_, authors_->log()}, authors_->detectors()};
+}
+
 CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
     if (thread_.joinable()) {
         thread_.join();
@@ -93,13 +142,13 @@ CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
     const std::lock_guard lock(resultsMutex_);
     engine_->finish();
     for (LiveObserver* observer : observers_) {
-        observer->onFinished(LiveResults{{*engine_, log_}, *detectors_});
+        observer->onFinished(results());
     }
     engine_->clearObservers();
     CaptureAnalysis analysis;
     analysis.inputs = std::move(inputs);
-    analysis.findings = log_.release();
-    analysis.populations = log_.releasePopulations();
+    analysis.findings = authors_->log().release();
+    analysis.populations = authors_->log().releasePopulations();
     analysis.engine = std::move(engine_);
     return analysis;
 }
@@ -107,7 +156,7 @@ CaptureAnalysis LiveAnalysis::finish(std::vector<InputSummary> inputs) {
 void LiveAnalysis::read(const std::function<void(const LiveResults& results)>& reader) const {
     const std::lock_guard lock(resultsMutex_);
     if (engine_) {
-        reader(LiveResults{{*engine_, log_}, *detectors_});
+        reader(results());
     }
 }
 

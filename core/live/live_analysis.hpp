@@ -33,9 +33,10 @@ public:
     virtual void onFinished(const LiveResults& results) = 0;
 };
 
-/// The analysis side of a live capture: its own thread takes packets from the queue and pushes
-/// them through the same engine and detectors as a file. Findings reach the listener as soon as
-/// a detector makes them (on the packet that completes them); views get a throttled update.
+/// The analysis side of a live capture: its own thread takes packets from the queue and drives
+/// them through the same engine, frame driver (driveFrames) and detectors (FindingAuthors) as a
+/// file. Findings reach the listener as soon as a detector makes them (on the packet that
+/// completes them); views get a throttled update.
 /// Every `updateInterval` the engine's clock advances (AnalysisEngine::advanceClock), so that a
 /// stall still going on shows as an ongoing finding while no packet comes. finish() ends the
 /// analysis at the last packet's time, as the analysis of the written file does.
@@ -48,7 +49,8 @@ public:
 
     /// Throws BpfFilterError if the analysis filter is invalid.
     LiveAnalysis(const AnalysisOptions& options, PacketQueue& queue, FindingListener onFinding = {},
-                 UpdateListener onUpdate = {}, std::chrono::milliseconds updateInterval = std::chrono::milliseconds(250));
+                 UpdateListener onUpdate = {},
+                 std::chrono::milliseconds updateInterval = std::chrono::milliseconds(250));
     ~LiveAnalysis();
     LiveAnalysis(const LiveAnalysis&) = delete;
     LiveAnalysis& operator=(const LiveAnalysis&) = delete;
@@ -72,11 +74,12 @@ public:
 
 private:
     void loop();
+    // The results as the observers and readers see them (engine_ set).
+    [[nodiscard]] LiveResults results() const;
 
     PacketQueue& queue_;
     std::unique_ptr<AnalysisEngine> engine_;
-    FindingLog log_;
-    std::unique_ptr<DetectorSet> detectors_;
+    std::unique_ptr<FindingAuthors> authors_;  // after engine_, which its detectors read
     UpdateListener onUpdate_;
     std::vector<LiveObserver*> observers_;
     std::chrono::milliseconds updateInterval_;

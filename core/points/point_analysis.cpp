@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <span>
 #include <system_error>
 
 #include "analysis/analysis_release.hpp"
 #include "capture/capture_error.hpp"
 #include "capture/capture_reader.hpp"
 #include "decode/packet_decoder.hpp"
+#include "engine/frame_driver.hpp"
 #include "engine/input_summary_count.hpp"
 #include "points/connection_vantage.hpp"
 #include "points/hop_attribution.hpp"
@@ -26,7 +29,6 @@ struct PointInput {
     bool hasPending = false;
     int64_t referenceTsNs = 0;
     InputSummary summary;
-    uint64_t bytesCounted = 0;  // of bytesConsumed(), added to the load's progress
 };
 
 // What the load has to read: every file twice (segments to match, then frames to analyse).
@@ -42,15 +44,6 @@ uint64_t bytesToRead(const std::vector<CapturePoint>& points) {
     return total;
 }
 
-void countProgress(PointInput& input, LoadProgress* progress) {
-    if (progress == nullptr) {
-        return;
-    }
-    const uint64_t consumed = input.reader->bytesConsumed();
-    progress->bytesDone += consumed - input.bytesCounted;
-    input.bytesCounted = consumed;
-}
-
 void advance(PointInput& input, const PointClock& clock) {
     input.hasPending = input.reader->next(input.pending);
     if (!input.hasPending) {
@@ -60,7 +53,9 @@ void advance(PointInput& input, const PointClock& clock) {
     countFrame(input.summary, input.pending.linkType);
 }
 
-void closeOut(PointInput& input) { closeSummary(input.summary, *input.reader); }
+void closeOut(PointInput& input) {
+    closeSummary(input.summary, *input.reader);
+}
 
 // The input whose pending frame comes first on the reference clock (ties: the one given first).
 PointInput* earliestInput(std::vector<PointInput>& inputs, uint32_t& index) {
@@ -75,8 +70,102 @@ PointInput* earliestInput(std::vector<PointInput>& inputs, uint32_t& index) {
 }
 
 // The frames of every point, merged on the reference clock, those of each connection only from its
-// vantage point, pushed into the engine with their reference times. Frames that are no TCP segment
-// (nor an ICMP message about one) are all pushed: they are only counted.
+// vantage point, with their reference times, as the frame driver takes them. Frames that are no TCP
+// segment (nor an ICMP message about one) are all taken: they are only counted. Notes each frame
+// taken in the sightings, and the segments analysed in the points' summaries.
+class VantageFrames final : public FrameSource {
+public:
+    VantageFrames(std::vector<PointInput>& inputs, const std::vector<PointClock>& clocks,
+                  const absl::flat_hash_map<FlowKey, uint32_t>& vantage, std::vector<PointSummary>& summaries,
+                  PointSightings& sightings, uint64_t bytesBefore)
+        : inputs_(inputs),
+          clocks_(clocks),
+          vantage_(vantage),
+          summaries_(summaries),
+          sightings_(sightings),
+          bytesBefore_(bytesBefore) {}
+
+    size_t decodeNext(const AnalysisEngine& engine, std::span<PreparedFrame> frames) override {
+        size_t count = 0;
+        while (count < frames.size()) {
+            uint32_t index = 0;
+            PointInput* earliest = earliestInput(inputs_, index);
+            if (earliest == nullptr) {
+                break;
+            }
+            PreparedFrame& frame = frames[count];
+            engine.decode(onReferenceClock(*earliest), index, frame);
+            if (take(earliest->point, frame.status, frame.segment)) {
+                ++count;
+            }
+            advance(*earliest, clocks_[earliest->point]);
+        }
+        return count;
+    }
+
+    size_t pushNext(AnalysisEngine& engine, size_t count) override {
+        size_t pushed = 0;
+        TcpSegment segment;
+        PacketTooBig tooBig;
+        while (pushed < count) {
+            uint32_t index = 0;
+            PointInput* earliest = earliestInput(inputs_, index);
+            if (earliest == nullptr) {
+                break;
+            }
+            if (take(earliest->point, decodePacket(earliest->pending, segment, &tooBig), segment)) {
+                engine.push(onReferenceClock(*earliest), index);
+                ++pushed;
+            }
+            advance(*earliest, clocks_[earliest->point]);
+        }
+        return pushed;
+    }
+
+    /// The bytes of the first read (the segments to match) and of this one.
+    [[nodiscard]] uint64_t bytesConsumed() const override {
+        uint64_t done = bytesBefore_;
+        for (const PointInput& input : inputs_) {
+            done += input.reader->bytesConsumed();
+        }
+        return done;
+    }
+
+private:
+    static RawPacket onReferenceClock(const PointInput& input) {
+        RawPacket packet = input.pending;
+        packet.tsNs = input.referenceTsNs;
+        return packet;
+    }
+
+    // True if the frame is analysed from `point`; then notes it in the sightings.
+    bool take(uint32_t point, DecodeStatus status, const TcpSegment& segment) {
+        std::optional<SegmentIdentity> identity;
+        if (status == DecodeStatus::Tcp || status == DecodeStatus::PacketTooBig) {
+            bool sourceIsLow = true;
+            const auto chosen = vantage_.find(FlowKey::fromSegment(segment.source, segment.destination, sourceIsLow));
+            // A "too big" message about a connection no point saw a segment of is taken from every point.
+            if (chosen != vantage_.end() && chosen->second != point) {
+                return false;
+            }
+            if (status == DecodeStatus::Tcp) {
+                ++summaries_[point].analysedSegments;
+                identity = identityOf(segment);
+            }
+        }
+        sightings_.addFrame(point, identity);
+        return true;
+    }
+
+    std::vector<PointInput>& inputs_;
+    const std::vector<PointClock>& clocks_;
+    const absl::flat_hash_map<FlowKey, uint32_t>& vantage_;
+    std::vector<PointSummary>& summaries_;
+    PointSightings& sightings_;
+    uint64_t bytesBefore_;
+};
+
+// The frames of every point chosen by VantageFrames, through the frame driver into the engine.
 std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& points,
                                              const std::vector<PointClock>& clocks,
                                              const absl::flat_hash_map<FlowKey, uint32_t>& vantage,
@@ -98,44 +187,15 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
     if (!inputs.empty()) {
         engine.setTimeOrigin(inputs.front().reader->timeOrigin());
     }
-    TcpSegment segment;
-    PacketTooBig tooBig;
-    uint64_t pushed = 0;
-    while (stop == nullptr || !stop->stopRequested()) {
-        uint32_t index = 0;
-        PointInput* earliest = earliestInput(inputs, index);
-        if (earliest == nullptr) {
-            break;
-        }
-        const DecodeStatus status = decodePacket(earliest->pending, segment, &tooBig);
-        bool take = true;
-        std::optional<SegmentIdentity> identity;
-        if (status == DecodeStatus::Tcp || status == DecodeStatus::PacketTooBig) {
-            bool sourceIsLow = true;
-            const auto chosen = vantage.find(FlowKey::fromSegment(segment.source, segment.destination, sourceIsLow));
-            // A "too big" message about a connection no point saw a segment of is taken from every point.
-            take = chosen == vantage.end() || chosen->second == earliest->point;
-            if (take && status == DecodeStatus::Tcp) {
-                ++summaries[earliest->point].analysedSegments;
-                identity = identityOf(segment);
-            }
-        }
-        if (take) {
-            sightings.addFrame(earliest->point, identity);
-            RawPacket onReferenceClock = earliest->pending;
-            onReferenceClock.tsNs = earliest->referenceTsNs;
-            engine.push(onReferenceClock, index);
-        }
-        advance(*earliest, clocks[earliest->point]);
-        if (progress != nullptr && (++pushed & 0x3ff) == 0) {
-            countProgress(*earliest, progress);
-            progress->frames = pushed;
-        }
-    }
+    VantageFrames frames(inputs, clocks, vantage, summaries, sightings,
+                         progress != nullptr ? progress->bytesDone.load() : 0);
+    driveFrames(frames, engine, DriveControls{progress, stop, {}});
     engine.finish();
+    if (progress != nullptr) {
+        progress->bytesDone = frames.bytesConsumed();
+    }
     std::vector<InputSummary> inputSummaries;
     for (PointInput& input : inputs) {
-        countProgress(input, progress);
         closeOut(input);
         inputSummaries.push_back(std::move(input.summary));
     }
@@ -148,9 +208,9 @@ void applyGivenClocks(const std::vector<CapturePoint>& points, const std::vector
                       int64_t referenceOriginNs, std::vector<PointClock>& clocks, CapturePointsSummary& summary) {
     std::vector<bool> moved(points.size(), false);
     for (uint32_t p = 1; p < points.size() && p < clocks.size(); ++p) {
-        moved[p] = points[p].clock.has_value() ||
-                   std::any_of(clocks[p].via.begin(), clocks[p].via.end(),
-                               [&](uint32_t via) { return points[via].clock.has_value(); });
+        moved[p] =
+            points[p].clock.has_value() || std::any_of(clocks[p].via.begin(), clocks[p].via.end(),
+                                                       [&](uint32_t via) { return points[via].clock.has_value(); });
     }
     for (uint32_t p = 1; p < points.size() && p < clocks.size(); ++p) {
         if (points[p].clock) {
