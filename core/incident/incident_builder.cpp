@@ -235,15 +235,13 @@ struct ServerHeld {
     std::optional<Endpoint> reusedServer;
 };
 
-ServerHeld measureServerHeld(const ConnectionStore& connections, const IpAddress& host) {
+ServerHeld measureServerHeld(const ConnectionStore& connections, const ConnectionGroups& groups,
+                             const IpAddress& host) {
     ServerHeld held;
     std::vector<uint64_t> clientPackets;
     std::set<uint16_t> reusedPorts;
-    for (size_t id = 0; id < connections.size(); ++id) {
+    for (const uint32_t id : groups.toServerHost(host)) {
         const Connection& connection = connections[id];
-        if (!(connection.server.address == host)) {
-            continue;
-        }
         if (connection.hasActiveCloser && connection.activeCloser == Side::Server) {
             ++held.closedFirst;
             clientPackets.push_back(connection.from(Side::Client).packets);
@@ -406,7 +404,8 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
         Finding described;
         return analysis.completeFinding(index, described).waitingSide;
     };
-    for (const LinkedFindings& story : linkFindings(analysis.findings, connections, waitingSide, sameHost)) {
+    const ConnectionGroups groups(connections);
+    for (const LinkedFindings& story : linkFindings(analysis.findings, connections, groups, waitingSide, sameHost)) {
         Incident incident;
         incident.scope = story.scope;
         incident.findings = story.findings;
@@ -418,7 +417,7 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
         switch (story.scope) {
             case IncidentScope::PortPool:
                 if (story.holder == PoolHolder::Server && story.serverHost) {
-                    held = measureServerHeld(connections, *story.serverHost);
+                    held = measureServerHeld(connections, groups, *story.serverHost);
                     incident.subject = story.serverHost->toString();
                     incident.impact.connections = held->closedFirst;
                     addHost(incident.hosts, incident.subject);
@@ -439,7 +438,7 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
                         incident.impact.wallMs = cost.wallMs;
                     }
                 } else if (story.server) {
-                    pool = measurePortPool(connections, *story.server, options);
+                    pool = measurePortPool(connections, groups, *story.server, options);
                     incident.subject = story.server->toString();
                     describeClientPool(analysis, story, *pool, incident);
                 } else {
@@ -448,7 +447,7 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
                 break;
             case IncidentScope::Listener:
                 if (story.server) {
-                    listener = measureListener(connections, *story.server);
+                    listener = measureListener(connections, groups, *story.server);
                     incident.subject = story.server->toString();
                     describeListener(analysis, story, *listener, incident);
                 } else {

@@ -92,16 +92,16 @@ Endpoint processOf(const ConnectionStore& connections, const std::vector<SenderC
         const Connection& front = connections[other.connection];
         const bool oneHost = front.server.address == connection.client.address ||
                              (sameHost && sameHost(front.server.address, connection.client.address));
-        if (oneHost && !(front.server == connection.server) &&
-            front.firstTsNs <= connection.lastTsNs && connection.firstTsNs <= front.lastTsNs) {
+        if (oneHost && !(front.server == connection.server) && front.firstTsNs <= connection.lastTsNs &&
+            connection.firstTsNs <= front.lastTsNs) {
             return front.server;
         }
     }
     return connection.server;
 }
 
-Subject ownSubject(const Finding& finding, const ConnectionStore& connections, const Parties& parties,
-                   const std::vector<SenderConnection>& senders, std::optional<Side> sender,
+Subject ownSubject(const Finding& finding, const ConnectionStore& connections, const ConnectionGroups& groups,
+                   const Parties& parties, const std::vector<SenderConnection>& senders, std::optional<Side> sender,
                    const SameHost& sameHost) {
     const IncidentLink& link = kindInfo(finding.kind).incident;
     Subject subject;
@@ -114,7 +114,7 @@ Subject ownSubject(const Finding& finding, const ConnectionStore& connections, c
                     subject.serverHost = parties.host(finding.parties.server);
                     subject.holder = PoolHolder::Server;
                 } else if (const std::optional<IpAddress> host = parties.host(finding.parties.client)) {
-                    subject.server = churnTarget(connections, *host);
+                    subject.server = churnTarget(connections, groups, *host);
                 }
             } else if (hasConnection) {
                 const Connection& connection = connections[finding.connection];
@@ -160,7 +160,7 @@ struct ListenerStory {
 };
 
 std::vector<ListenerStory> listenerStories(const std::vector<Finding>& findings, const std::vector<Subject>& subjects,
-                                           const ConnectionStore& connections) {
+                                           const ConnectionStore& connections, const ConnectionGroups& groups) {
     std::vector<ListenerStory> stories;
     for (size_t index = 0; index < findings.size(); ++index) {
         const KindInfo& row = kindInfo(findings[index].kind);
@@ -170,13 +170,10 @@ std::vector<ListenerStory> listenerStories(const std::vector<Finding>& findings,
         }
         stories.push_back({*subjects[index].server, findings[index].tsNs, findings[index].tsNs});
     }
-    for (size_t id = 0; id < connections.size() && !stories.empty(); ++id) {
-        const Connection& connection = connections[id];
-        if (connection.synCount < 2) {
-            continue;
-        }
-        for (ListenerStory& story : stories) {
-            if (connection.server == story.listener && connection.firstTsNs >= story.startNs) {
+    for (ListenerStory& story : stories) {
+        for (const uint32_t id : groups.toServer(story.listener)) {
+            const Connection& connection = connections[id];
+            if (connection.synCount >= 2 && connection.firstTsNs >= story.startNs) {
                 story.endNs = std::max(story.endNs, connection.lastTsNs);
             }
         }
@@ -208,12 +205,12 @@ const ListenerStory* joinedListener(const Finding& finding, const Subject& own, 
 
 }  // namespace
 
-std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const IpAddress& host) {
+std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const ConnectionGroups& groups,
+                                    const IpAddress& host) {
     absl::flat_hash_map<Endpoint, uint64_t> closes;
-    for (size_t id = 0; id < connections.size(); ++id) {
+    for (const uint32_t id : groups.fromClientHost(host)) {
         const Connection& connection = connections[id];
-        if (connection.client.address == host && connection.hasActiveCloser &&
-            connection.activeCloser == Side::Client) {
+        if (connection.hasActiveCloser && connection.activeCloser == Side::Client) {
             ++closes[connection.server];
         }
     }
@@ -229,7 +226,8 @@ std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const Ip
 }
 
 std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, const ConnectionStore& connections,
-                                         const WaitingSideFn& waitingSide, const SameHost& sameHost) {
+                                         const ConnectionGroups& groups, const WaitingSideFn& waitingSide,
+                                         const SameHost& sameHost) {
     const Parties parties(connections);
     std::vector<SenderConnection> senders;
     std::vector<std::optional<Side>> senderOf(findings.size());
@@ -243,9 +241,10 @@ std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, c
     std::vector<Subject> subjects;
     subjects.reserve(findings.size());
     for (size_t index = 0; index < findings.size(); ++index) {
-        subjects.push_back(ownSubject(findings[index], connections, parties, senders, senderOf[index], sameHost));
+        subjects.push_back(
+            ownSubject(findings[index], connections, groups, parties, senders, senderOf[index], sameHost));
     }
-    const std::vector<ListenerStory> stories = listenerStories(findings, subjects, connections);
+    const std::vector<ListenerStory> stories = listenerStories(findings, subjects, connections, groups);
     for (size_t index = 0; index < findings.size(); ++index) {
         const IncidentLink& link = kindInfo(findings[index].kind).incident;
         if (link.joins != IncidentScope::Listener) {

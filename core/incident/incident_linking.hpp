@@ -7,6 +7,7 @@
 #include "decode/ip_address.hpp"
 #include "finding/finding.hpp"
 #include "finding/kind_info.hpp"
+#include "incident/connection_groups.hpp"
 #include "tcp/connection.hpp"
 #include "tcp/proxy_pair.hpp"
 
@@ -50,9 +51,11 @@ struct LinkedFindings {
 /// another); by default only equal addresses are.
 using WaitingSideFn = std::function<std::optional<Side>(uint32_t index)>;
 std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, const ConnectionStore& connections,
-                                         const WaitingSideFn& waitingSide, const SameHost& sameHost = {});
+                                         const ConnectionGroups& groups, const WaitingSideFn& waitingSide,
+                                         const SameHost& sameHost = {});
 
 /// The server endpoint most of the connections that `host` closed first went to, if it closed any.
-std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const IpAddress& host);
+std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const ConnectionGroups& groups,
+                                    const IpAddress& host);
 
 }  // namespace tcpscope

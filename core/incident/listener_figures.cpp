@@ -23,7 +23,8 @@ double medianOf(std::vector<int64_t>& values) {
 
 }  // namespace
 
-ListenerFigures measureListener(const ConnectionStore& connections, const Endpoint& listener) {
+ListenerFigures measureListener(const ConnectionStore& connections, const ConnectionGroups& groups,
+                                const Endpoint& listener) {
     ListenerFigures figures;
     WaitTally handshakes;
     WaitTally delayed;
@@ -33,9 +34,9 @@ ListenerFigures measureListener(const ConnectionStore& connections, const Endpoi
     absl::flat_hash_set<IpAddress> clients;
     int64_t firstSynNs = INT64_MAX;
     int64_t lastAnsweredEndNs = INT64_MIN;
-    for (size_t id = 0; id < connections.size(); ++id) {
+    for (const uint32_t id : groups.toServer(listener)) {
         const Connection& connection = connections[id];
-        if (!(connection.server == listener) || connection.midstream) {
+        if (connection.midstream) {
             continue;
         }
         ++figures.connections;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "decode/ip_address.hpp"
+#include "incident/connection_groups.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope {
@@ -39,6 +40,7 @@ struct ListenerFigures {
 
 /// Measures the connections to `listener` (every one in the capture: the handshakes that went through
 /// at once are the measure of those that waited).
-ListenerFigures measureListener(const ConnectionStore& connections, const Endpoint& listener);
+ListenerFigures measureListener(const ConnectionStore& connections, const ConnectionGroups& groups,
+                                const Endpoint& listener);
 
 }  // namespace tcpscope

@@ -81,17 +81,17 @@ PortRange inferPortRange(uint16_t lowest, uint16_t highest, uint32_t mostPortsOf
     return {lowest, highest, PortRangeSource::Observed};
 }
 
-PortPoolFigures measurePortPool(const ConnectionStore& connections, const Endpoint& server,
-                                const DetectorOptions& options) {
+PortPoolFigures measurePortPool(const ConnectionStore& connections, const ConnectionGroups& groups,
+                                const Endpoint& server, const DetectorOptions& options) {
     PortPoolFigures figures;
     figures.timeWaitS = options.timeWaitSeconds;
     std::vector<PoolConnection> pool;
     absl::flat_hash_map<IpAddress, absl::flat_hash_set<uint16_t>> portsOfClient;
     uint16_t lowest = UINT16_MAX;
     uint16_t highest = 0;
-    for (size_t id = 0; id < connections.size(); ++id) {
+    for (const uint32_t id : groups.toServer(server)) {
         const Connection& connection = connections[id];
-        if (!(connection.server == server) || connection.midstream) {
+        if (connection.midstream) {
             continue;
         }
         pool.push_back(

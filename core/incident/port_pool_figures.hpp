@@ -5,6 +5,7 @@
 
 #include "decode/ip_address.hpp"
 #include "detect/detector_options.hpp"
+#include "incident/connection_groups.hpp"
 #include "incident/incident.hpp"
 #include "tcp/connection.hpp"
 
@@ -50,7 +51,7 @@ struct PortPoolFigures {
 
 /// Measures the connections toward `server` from every client address, with the port range and
 /// TIME_WAIT of `options` (inferPortRange). Bounded: keeps one time per connection of the pool.
-PortPoolFigures measurePortPool(const ConnectionStore& connections, const Endpoint& server,
-                                const DetectorOptions& options);
+PortPoolFigures measurePortPool(const ConnectionStore& connections, const ConnectionGroups& groups,
+                                const Endpoint& server, const DetectorOptions& options);
 
 }  // namespace tcpscope
