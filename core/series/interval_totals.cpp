@@ -104,7 +104,7 @@ std::vector<ChartPoint> movingAverage(std::span<const ChartPoint> events, Interv
             windowSum -= totals[interval - averageIntervals];
         }
         const double end = firstStart + static_cast<double>(interval + 1) * intervalSeconds;
-        if (end >= fromX) {
+        if (end >= fromX && end > firstEventX) {
             // From the first event on: the intervals before the data began are not averaged in.
             const double elapsed = std::ceil((end - firstEventX) / intervalSeconds);
             const double counted = std::clamp(elapsed, 1.0, static_cast<double>(averageIntervals));
