@@ -290,8 +290,8 @@ void ChartView::refillStalls() {
     }
     const auto [fromX, toX] = visibleXRange();
     marks_ = stallMarks(shadedSpans_, fromX, toX, columns());
-    // The edges stay on the axis' range: far beyond it, the rasteriser's fixed-point coordinates
-    // overflow and the marks come out as wrong, wide bands.
+    // The edges stay on the axis' range: far beyond it (the old 1e12) the painter's fixed-point
+    // coordinates can overflow, and the shading came out as a few wide bands.
     const double bottom = axisY_->min();
     const double top = axisY_->max();
     QList<QPointF> steps;
