@@ -128,7 +128,10 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
             [this]() { setKind(static_cast<ChartKind>(kindBox_->currentData().toInt())); });
     connect(directionBox_, &QComboBox::currentIndexChanged, this,
             [this]() { setDirection(static_cast<Side>(directionBox_->currentData().toInt())); });
-    connect(ioFilterEdit_, &QLineEdit::returnPressed, this, [this]() { setIoFilters(ioFilterEdit_->text()); });
+    connect(ioFilterEdit_, &QLineEdit::returnPressed, this, [this]() {
+        ioFiltersTyped_ = true;
+        setIoFilters(ioFilterEdit_->text());
+    });
     connect(ioMeasureBox_, &QComboBox::currentIndexChanged, this,
             [this]() { setIoMeasure(static_cast<IntervalMeasure>(ioMeasureBox_->currentData().toInt())); });
     connect(&watcher_, &QFutureWatcher<std::shared_ptr<Computed>>::finished, this, &ChartPanel::showComputed);
@@ -243,6 +246,12 @@ void ChartPanel::setIoMeasure(IntervalMeasure measure) {
         ioMeasureBox_->setCurrentIndex(ioMeasureBox_->findData(static_cast<int>(measure)));
     }
     refreshIf(changed && kind_ == ChartKind::IoGraph);
+}
+
+void ChartPanel::followPacketListFilter(const QString& expression) {
+    if (!ioFiltersTyped_) {
+        setIoFilters(expression);
+    }
 }
 
 QString ChartPanel::ioFilters() const {

@@ -54,6 +54,9 @@ public:
     void setIoFilters(const QString& filters);
     void setIoMeasure(IntervalMeasure measure);
     [[nodiscard]] QString ioFilters() const;
+    /// The packet list's display filter: the I/O graph draws it too, until the user types filters
+    /// of their own in its box.
+    void followPacketListFilter(const QString& expression);
     /// Why the chart shown is not all that was asked (a filter that does not compile), or empty.
     [[nodiscard]] QString problem() const { return problem_; }
     /// Whose data the time-sequence and RTT charts show (the user's pick: kept by live refreshes).
@@ -115,6 +118,7 @@ private:
     QLineEdit* ioFilterEdit_ = nullptr;
     QComboBox* ioMeasureBox_ = nullptr;
     IoGraphRequest io_;
+    bool ioFiltersTyped_ = false;  // by the user: the packet list's filter no longer replaces them
     QString problem_;
     QLabel* hint_ = nullptr;
     ChartView* view_ = nullptr;

@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "charts/chart_panel.hpp"
+#include "panels/capture_packets_panel.hpp"
 #include "ui/window_test_support.hpp"
 #include "window/main_window.hpp"
 
@@ -177,6 +178,13 @@ TEST_CASE("the I/O graph takes the packet list's display filters, one line each"
     CHECK(axis(panel->view(), Qt::Vertical)->titleText().startsWith(QStringLiteral("Packets per ")));
     panel->setIoMeasure(IntervalMeasure::Bytes);
     CHECK(panel->view().seriesName(2) == QStringLiteral("tcp.len > 0 && tcp.len < 64 (2800)"));  // 80 x 35 bytes
+    // The packet list's filter is drawn only until the user types filters of their own.
+    panel->followPacketListFilter(QStringLiteral("tcp.port == 3306"));
+    CHECK(panel->ioFilters() == QStringLiteral("tcp.port == 3306"));
+    filterBox->setText(QStringLiteral("tcp.len > 0"));
+    QTest::keyClick(filterBox, Qt::Key_Return);
+    panel->followPacketListFilter(QStringLiteral("tcp.port == 58562"));
+    CHECK(panel->ioFilters() == QStringLiteral("tcp.len > 0"));
     // A filter that does not compile is named beside the chart; the others still draw.
     panel->setIoFilters(QStringLiteral("tcp.port == 3306; tcp.nosuchfield"));
     CHECK(panel->view().seriesCount() == 2);
@@ -206,8 +214,15 @@ TEST_CASE("the proxy sample's charts in the main window at 1366 x 768", "[screen
     CHECK(charts->view().stallMarksShown().size() == 39);
     shoot(ChartKind::WindowScaling, QStringLiteral("window-scaling.png"));
     shoot(ChartKind::Throughput, QStringLiteral("throughput.png"));
-    // The proxy's side to the server, and its small writes (the 35-byte halves Nagle held).
-    charts->setIoFilters(QStringLiteral("tcp.port == 3306; tcp.len > 0 && tcp.len < 64"));
+    // The packet list's filter reaches the I/O graph: the proxy's small writes (the 35-byte halves
+    // Nagle held) under all TCP packets.
+    auto* packetList = window.findChild<CapturePacketsPanel*>(QStringLiteral("capturePackets"));
+    REQUIRE(packetList != nullptr);
+    packetList->applyFilter(QStringLiteral("tcp.len > 0 && tcp.len < 64"));
+    REQUIRE(QTest::qWaitFor([&]() { return !packetList->filtering(); }, 60'000));
+    QApplication::processEvents();
+    tabs->setCurrentWidget(charts);
     shoot(ChartKind::IoGraph, QStringLiteral("io-graph.png"));
-    CHECK(charts->view().seriesCount() == 3);
+    CHECK(charts->ioFilters() == QStringLiteral("tcp.len > 0 && tcp.len < 64"));
+    CHECK(charts->view().seriesCount() == 2);
 }
