@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "decode/decoded_packet.hpp"
+#include "series/interval_totals.hpp"
 
 namespace tcpscope {
 
@@ -36,16 +37,7 @@ void extendConnectionAttempts(ConnectionAttempts& attempts, const PacketIndex& p
 
 double rateBinSeconds(double fromX, double toX, size_t columns, double minPixels) {
     static constexpr std::array kBins{0.001, 0.01, 0.1, 1.0, 10.0, 60.0, 600.0, 3600.0};
-    if (columns == 0 || !(toX > fromX)) {
-        return 1.0;
-    }
-    const double secondsPerPixel = (toX - fromX) / static_cast<double>(columns);
-    for (const double bin : kBins) {
-        if (bin >= secondsPerPixel * minPixels) {
-            return bin;
-        }
-    }
-    return kBins.back();
+    return firstBinAtLeast(kBins, fromX, toX, columns, minPixels);
 }
 
 std::vector<ChartPoint> ratePoints(std::span<const double> times, double fromX, double toX, double binSeconds) {

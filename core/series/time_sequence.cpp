@@ -2,29 +2,9 @@
 
 #include "decode/decoded_packet.hpp"
 #include "series/connection_packets.hpp"
+#include "series/relative_sequence.hpp"
 
 namespace tcpscope {
-
-namespace {
-
-// Sequence numbers relative to one side's initial sequence number, unwrapped: each new value is
-// taken as the one nearest to the previous (segments and ACKs never jump by 2 GiB).
-class RelativeSequence {
-public:
-    explicit RelativeSequence(uint32_t base) : base_(base) {}
-    int64_t operator()(uint32_t raw) {
-        const uint32_t relative = raw - base_;
-        const auto step = static_cast<int32_t>(relative - static_cast<uint32_t>(last_));
-        last_ += step;
-        return last_;
-    }
-
-private:
-    uint32_t base_;
-    int64_t last_ = 0;
-};
-
-}  // namespace
 
 TimeSequenceSeries timeSequenceOf(const AnalysisEngine& engine, uint32_t connectionId, Side sender) {
     if (connectionId >= engine.connections().size()) {

@@ -2,11 +2,18 @@
 
 #include <QCoreApplication>
 #include <algorithm>
+#include <array>
+#include <memory>
 #include <tuple>
 
+#include "filter/display_filter.hpp"
+#include "filter/frame_record.hpp"
 #include "series/host_population_series.hpp"
+#include "series/io_graph.hpp"
 #include "series/rtt_samples.hpp"
+#include "series/throughput.hpp"
 #include "series/time_sequence.hpp"
+#include "series/window_scaling.hpp"
 
 namespace tcpscope::ui {
 
@@ -56,7 +63,10 @@ std::pair<double, double> connectionXRange(int64_t originNs, const Connection& c
 QString chartKindName(ChartKind kind) {
     switch (kind) {
         case ChartKind::TimeSequence: return tr("Time-sequence (Stevens)");
+        case ChartKind::WindowScaling: return tr("Window scaling");
+        case ChartKind::Throughput: return tr("Throughput");
         case ChartKind::Rtt: return tr("Round-trip time");
+        case ChartKind::IoGraph: return tr("I/O graph (display filter)");
         case ChartKind::HostPopulation: return tr("TIME_WAIT and ports of the host");
         case ChartKind::ConnectionRate: return tr("Connection rate");
     }
@@ -77,7 +87,21 @@ ChartData titled(const QString& title, const QString& yTitle, int64_t originTsNs
 
 void add(ChartData& chart, const QString& name, std::vector<ChartPoint> points, SeriesRole role,
          SeriesStyle style = SeriesStyle::line()) {
-    chart.series.push_back({name, std::move(points), {}, false, role, style});
+    ChartSeriesData series;
+    series.name = name;
+    series.points = std::move(points);
+    series.role = role;
+    series.style = style;
+    chart.series.push_back(std::move(series));
+}
+
+// Adds the total of `events` per interval (from the zoom), or their moving average over `averageIntervals`.
+void addInterval(ChartData& chart, const QString& name, std::vector<ChartPoint> events, IntervalMeasure measure,
+                 size_t averageIntervals, SeriesRole role, SeriesStyle style) {
+    add(chart, name, std::move(events), role, style);
+    chart.series.back().interval = true;
+    chart.series.back().measure = measure;
+    chart.series.back().averageIntervals = averageIntervals;
 }
 
 void setRange(ChartData& chart, std::pair<double, double> x, double fromY, double toY) {
@@ -87,16 +111,15 @@ void setRange(ChartData& chart, std::pair<double, double> x, double fromY, doubl
 }
 
 // The spans of the findings on `connection` (a stall, a retransmission timeout, a closed
-// window...), in seconds since `originNs`; an instant gets a sliver so that it shows.
+// window...), in seconds since `originNs`; the view gives an instant a minimum width.
 std::vector<ShadedSpan> stallsOn(const AnalysisResults& results, uint32_t connection, int64_t originNs) {
-    constexpr double kInstantSeconds = 0.002;
     std::vector<ShadedSpan> stalls;
     for (const Finding& finding : results.findings()) {
         for (const FindingSpan& span : finding.spans) {
             if (span.connection == connection) {
                 const double from = static_cast<double>(span.startNs - originNs) / 1e9;
                 const double to = static_cast<double>(span.endNs - originNs) / 1e9;
-                stalls.push_back({from, std::max(to, from + kInstantSeconds)});
+                stalls.push_back({from, std::max(to, from)});
             }
         }
     }
@@ -109,8 +132,9 @@ ChartData timeSequenceData(const AnalysisResults& results, uint32_t connectionId
     const Connection& connection = results.connections().at(connectionId);
     const int64_t originNs = results.firstTsNs();
     TimeSequenceSeries series = timeSequenceOf(*results.packets(), connection, originNs, sender);
-    ChartData chart = titled(tr("Time-sequence of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
-                             tr("Relative sequence number (bytes)"), originNs);
+    ChartData chart =
+        titled(tr("Time-sequence of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
+               tr("Relative sequence number (bytes)"), originNs);
     // The scale follows the data and the ACKs; a window far above them would flatten the steps
     // a stall makes, so it is named as off scale instead.
     const auto [fromY, dataTopY] = yRange({&series.segments, &series.acks});
@@ -128,13 +152,125 @@ ChartData timeSequenceData(const AnalysisResults& results, uint32_t connectionId
     return chart;
 }
 
+ChartData windowScalingData(const AnalysisResults& results, uint32_t connectionId, Side sender) {
+    const Connection& connection = results.connections().at(connectionId);
+    const int64_t originNs = results.firstTsNs();
+    WindowScalingSeries series = windowScalingOf(*results.packets(), connection, originNs, sender);
+    const QString scale =
+        series.windowScale >= 0
+            ? tr("window scale %1, ×%2").arg(series.windowScale).arg(1 << std::min(series.windowScale, 30))
+            : tr("no window scaling");
+    ChartData chart =
+        titled(tr("Window scaling of flow %1: %2 (%3)").arg(connectionId).arg(directionName(connection, sender), scale),
+               tr("Bytes"), originNs);
+    // A window far above the bytes in flight (a small-write stall) would flatten them to the axis:
+    // the scale follows the bytes in flight and the window is named as above it, as the
+    // time-sequence graph does.
+    const bool windowOnScale = series.peakWindow <= std::max(series.peakInFlight, 1.0) * 20;
+    const double toY = windowOnScale ? std::max({series.peakWindow, series.peakInFlight, 1.0}) * 1.1
+                                     : std::max(series.peakInFlight, 1.0) * 1.3;
+    const QString windowName = windowOnScale ? tr("receiver's window, scaled (peak %1 bytes)").arg(series.peakWindow)
+                                             : tr("receiver's window, scaled: %1 bytes, above").arg(series.peakWindow);
+    add(chart, windowName, std::move(series.receiveWindow), SeriesRole::Window, SeriesStyle::line(2.2));
+    add(chart, tr("bytes in flight (peak %1)").arg(series.peakInFlight), std::move(series.bytesInFlight),
+        SeriesRole::Data);
+    chart.stalls = stallsOn(results, connectionId, originNs);
+    setRange(chart, connectionXRange(originNs, connection), 0, toY);
+    return chart;
+}
+
+ChartData throughputData(const AnalysisResults& results, uint32_t connectionId) {
+    constexpr size_t kAverageIntervals = 10;
+    const Connection& connection = results.connections().at(connectionId);
+    const int64_t originNs = results.firstTsNs();
+    ThroughputSeries series = throughputOf(*results.packets(), connection, originNs);
+    ChartData chart = titled(tr("Throughput of flow %1: client %2 ⇄ server %3 (dashed: average of %4 intervals)")
+                                 .arg(connectionId)
+                                 .arg(endpointName(connection.client), endpointName(connection.server))
+                                 .arg(kAverageIntervals),
+                             tr("Payload bytes per %1"), originNs);
+    for (const Side sender : {Side::Client, Side::Server}) {
+        const size_t side = sideIndex(sender);
+        const SeriesRole role = sender == Side::Client ? SeriesRole::Data : SeriesRole::Acks;
+        const QString who = sender == Side::Client ? tr("to server") : tr("to client");
+        addInterval(chart, tr("%1, average").arg(who), series.segments[side], IntervalMeasure::Bytes, kAverageIntervals,
+                    role, SeriesStyle::dashedLine());
+        const QString name = tr("%1 (%2 bytes)").arg(who).arg(series.payloadBytes[side]);
+        addInterval(chart, name, std::move(series.segments[side]), IntervalMeasure::Bytes, 0, role,
+                    SeriesStyle::line(1.4));
+    }
+    chart.stalls = stallsOn(results, connectionId, originNs);
+    setRange(chart, connectionXRange(originNs, connection), 0, 1);
+    chart.autoY = true;
+    return chart;
+}
+
+std::vector<std::string> splitIoFilters(const QString& text) {
+    std::vector<std::string> filters;
+    for (const QString& part : text.split(QLatin1Char(';'))) {
+        if (!part.trimmed().isEmpty()) {
+            filters.push_back(part.trimmed().toStdString());
+        }
+    }
+    return filters;
+}
+
+ChartData ioGraphData(const AnalysisResults& results, const IoGraphRequest& request) {
+    const int64_t originNs = results.firstTsNs();
+    const PacketIndex& packets = *results.packets();
+    const bool bytes = request.measure == IntervalMeasure::Bytes;
+    ChartData chart =
+        titled(tr("I/O graph of the capture: %1 per interval").arg(bytes ? tr("TCP payload bytes") : tr("TCP packets")),
+               bytes ? tr("Payload bytes per %1") : tr("Packets per %1"), originNs);
+    IoGraphLine all = ioGraphLineOf(packets, originNs);
+    const auto total = [&](const IoGraphLine& line) { return bytes ? line.payloadBytes : line.packets.size(); };
+    const QString allName = tr("all TCP packets (%1)").arg(total(all));
+    addInterval(chart, allName, std::move(all.packets), request.measure, 0, SeriesRole::SecondaryLimit,
+                SeriesStyle::line(1.2));
+    constexpr std::array kLineRoles{SeriesRole::Data, SeriesRole::Alert, SeriesRole::Acks, SeriesRole::Window};
+    const CaptureAnalysis* analysis = results.analysis();
+    for (const std::string& expression : request.filters) {
+        try {
+            const filter::DisplayFilter compiled = filter::DisplayFilter::compile(expression);
+            std::unique_ptr<filter::FrameRecordCursor> records;
+            if (compiled.readsFrameRecords()) {
+                if (analysis == nullptr || analysis->inputs.size() != 1) {
+                    chart.problem = tr("%1: this filter reads each frame again from its file; it needs a complete "
+                                       "capture of one file")
+                                        .arg(QString::fromStdString(expression));
+                    continue;
+                }
+                records = std::make_unique<filter::FrameRecordCursor>(analysis->inputs.front().path);
+            }
+            IoGraphLine line = ioGraphLineOf(packets, originNs, [&](size_t position) {
+                const IndexedPacket packet = packets.at(position);
+                const filter::FrameRecord* record = records ? records->seek(packet.frame) : nullptr;
+                return compiled.matches(
+                    filter::FilterPacket{packet, results.connections()[packet.connection], originNs, record});
+            });
+            const size_t lineIndex = chart.series.size() - 1;
+            const QString name = tr("%1 (%2)").arg(QString::fromStdString(expression)).arg(total(line));
+            addInterval(chart, name, std::move(line.packets), request.measure, 0,
+                        kLineRoles[lineIndex % kLineRoles.size()], SeriesStyle::line(1.8));
+        } catch (const filter::DisplayFilterError& error) {
+            chart.problem = QString::fromUtf8(error.what());
+        } catch (const CaptureError& error) {
+            chart.problem = QString::fromUtf8(error.what());
+        }
+    }
+    setRange(chart, {0, std::max(secondsSince(originNs, results.lastTsNs()), 1e-3)}, 0, 1);
+    chart.autoY = true;
+    return chart;
+}
+
 ChartData rttData(const AnalysisResults& results, uint32_t connectionId, Side sender) {
     const Connection& connection = results.connections().at(connectionId);
     const int64_t originNs = results.firstTsNs();
     const std::vector<RttSample> samples = rttSamplesOf(*results.packets(), connection, sender);
     std::vector<ChartPoint> points = rttPoints(samples, originNs);
-    ChartData chart = titled(tr("Round-trip time of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
-                             tr("RTT: segment to its ACK (ms)"), originNs);
+    ChartData chart =
+        titled(tr("Round-trip time of flow %1: %2").arg(connectionId).arg(directionName(connection, sender)),
+               tr("RTT: segment to its ACK (ms)"), originNs);
     const auto [fromY, toY] = yRange({&points});
     add(chart, tr("RTT samples (%1; none for retransmitted data)").arg(samples.size()), std::move(points),
         SeriesRole::Data, SeriesStyle::markers());
@@ -209,8 +345,13 @@ ChartData connectionRateData(int64_t originTsNs, const ConnectionAttempts& attem
                                  .arg(attempts.newConnections.size())
                                  .arg(attempts.synRetransmissions.size()),
                              tr("Per second (bins follow the zoom)"), originTsNs);
-    chart.series.push_back({tr("new connections (first SYN)"), {}, attempts.newConnections, true, SeriesRole::Data, {}});
-    chart.series.push_back({tr("SYN retransmissions"), {}, attempts.synRetransmissions, true, SeriesRole::Alert, {}});
+    for (auto [name, times, role] :
+         {std::tuple{tr("new connections (first SYN)"), &attempts.newConnections, SeriesRole::Data},
+          std::tuple{tr("SYN retransmissions"), &attempts.synRetransmissions, SeriesRole::Alert}}) {
+        add(chart, name, {}, role);
+        chart.series.back().rate = true;
+        chart.series.back().rateTimes = *times;
+    }
     setRange(chart, {0, std::max(attempts.durationSeconds, 1e-3)}, 0, 1);
     chart.autoY = true;
     return chart;
@@ -221,6 +362,9 @@ void showChart(ChartView& view, ChartData chart) {
     for (ChartSeriesData& series : chart.series) {
         if (series.rate) {
             view.addRateSeries(series.name, std::move(series.rateTimes), series.role);
+        } else if (series.interval) {
+            view.addIntervalSeries(series.name, std::move(series.points), series.measure, series.averageIntervals,
+                                   series.role, series.style);
         } else {
             view.addSeries(series.name, std::move(series.points), series.role, series.style);
         }

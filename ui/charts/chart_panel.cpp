@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -24,10 +25,13 @@ struct ChartPanel::Computed {
 namespace {
 
 ChartData chartDataFor(const AnalysisResults& results, ChartKind kind, uint32_t connection, Side direction,
-                       const ConnectionAttempts* attempts) {
+                       const IoGraphRequest& io, const ConnectionAttempts* attempts) {
     switch (kind) {
         case ChartKind::TimeSequence: return timeSequenceData(results, connection, direction);
+        case ChartKind::WindowScaling: return windowScalingData(results, connection, direction);
+        case ChartKind::Throughput: return throughputData(results, connection);
         case ChartKind::Rtt: return rttData(results, connection, direction);
+        case ChartKind::IoGraph: return ioGraphData(results, io);
         case ChartKind::HostPopulation:
             return hostPopulationData(results, results.connections()[connection].client.address);
         case ChartKind::ConnectionRate: return connectionRateData(results.firstTsNs(), *attempts);
@@ -42,17 +46,49 @@ Side busierSide(const Connection& connection) {
 }
 
 // The charts of one connection read its packets; the host and rate charts read the whole capture.
-bool isConnectionChart(ChartKind kind) { return kind == ChartKind::TimeSequence || kind == ChartKind::Rtt; }
+bool isConnectionChart(ChartKind kind) {
+    switch (kind) {
+        case ChartKind::TimeSequence:
+        case ChartKind::WindowScaling:
+        case ChartKind::Throughput:
+        case ChartKind::Rtt: return true;
+        case ChartKind::IoGraph:
+        case ChartKind::HostPopulation:
+        case ChartKind::ConnectionRate: return false;
+    }
+    return false;
+}
+
+// The charts of one direction of a connection.
+bool isDirectionChart(ChartKind kind) {
+    return kind == ChartKind::TimeSequence || kind == ChartKind::WindowScaling || kind == ChartKind::Rtt;
+}
+
+// The charts of the whole capture, drawn without a selected connection.
+bool isCaptureChart(ChartKind kind) {
+    return kind == ChartKind::IoGraph || kind == ChartKind::ConnectionRate;
+}
 
 }  // namespace
 
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     kindBox_ = new QComboBox;
     kindBox_->setObjectName(QStringLiteral("chartKind"));
-    for (const ChartKind kind :
-         {ChartKind::TimeSequence, ChartKind::Rtt, ChartKind::HostPopulation, ChartKind::ConnectionRate}) {
+    for (const ChartKind kind : kChartKinds) {
         kindBox_->addItem(chartKindName(kind), static_cast<int>(kind));
     }
+    ioFilterEdit_ = new QLineEdit;
+    ioFilterEdit_->setObjectName(QStringLiteral("ioGraphFilter"));
+    ioFilterEdit_->setPlaceholderText(
+        tr("Display filters, one line each, separated by ; (tcp.analysis.flags; tcp.port == 3306)"));
+    ioFilterEdit_->setToolTip(
+        tr("The display filter of the packet list, in Wireshark's words. Each filter "
+           "separated by ';' draws its own line over all TCP packets. Enter applies."));
+    ioFilterEdit_->setClearButtonEnabled(true);
+    ioMeasureBox_ = new QComboBox;
+    ioMeasureBox_->setObjectName(QStringLiteral("ioGraphMeasure"));
+    ioMeasureBox_->addItem(tr("packets"), static_cast<int>(IntervalMeasure::Packets));
+    ioMeasureBox_->addItem(tr("payload bytes"), static_cast<int>(IntervalMeasure::Bytes));
     directionBox_ = new QComboBox;
     directionBox_->setObjectName(QStringLiteral("chartDirection"));
     directionBox_->addItem(QString(), static_cast<int>(Side::Client));
@@ -66,6 +102,7 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
+    kindBox_->setMinimumContentsLength(24);  // "I/O graph (display filter)" whole
     view_ = new ChartView;
     view_->setObjectName(QStringLiteral("chartView"));
 
@@ -78,6 +115,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     controls->setContentsMargins(0, 0, 0, 0);
     controls->addWidget(kindBox_);
     controls->addWidget(directionBox_);
+    controls->addWidget(ioMeasureBox_);
+    controls->addWidget(ioFilterEdit_, 3);
     controls->addWidget(hint_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -89,6 +128,12 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
             [this]() { setKind(static_cast<ChartKind>(kindBox_->currentData().toInt())); });
     connect(directionBox_, &QComboBox::currentIndexChanged, this,
             [this]() { setDirection(static_cast<Side>(directionBox_->currentData().toInt())); });
+    connect(ioFilterEdit_, &QLineEdit::returnPressed, this, [this]() {
+        ioFiltersTyped_ = true;
+        setIoFilters(ioFilterEdit_->text());
+    });
+    connect(ioMeasureBox_, &QComboBox::currentIndexChanged, this,
+            [this]() { setIoMeasure(static_cast<IntervalMeasure>(ioMeasureBox_->currentData().toInt())); });
     connect(&watcher_, &QFutureWatcher<std::shared_ptr<Computed>>::finished, this, &ChartPanel::showComputed);
     updateDirectionNames();
 }
@@ -182,6 +227,37 @@ void ChartPanel::setDirection(Side sender) {
     refreshIf(changed);
 }
 
+void ChartPanel::setIoFilters(const QString& filters) {
+    if (ioFilterEdit_->text() != filters) {
+        const QSignalBlocker quiet(ioFilterEdit_);
+        ioFilterEdit_->setText(filters);
+    }
+    std::vector<std::string> split = splitIoFilters(filters);
+    const bool changed = split != io_.filters;
+    io_.filters = std::move(split);
+    refreshIf(changed && kind_ == ChartKind::IoGraph);
+}
+
+void ChartPanel::setIoMeasure(IntervalMeasure measure) {
+    const bool changed = measure != io_.measure;
+    io_.measure = measure;
+    {
+        const QSignalBlocker quiet(ioMeasureBox_);
+        ioMeasureBox_->setCurrentIndex(ioMeasureBox_->findData(static_cast<int>(measure)));
+    }
+    refreshIf(changed && kind_ == ChartKind::IoGraph);
+}
+
+void ChartPanel::followPacketListFilter(const QString& expression) {
+    if (!ioFiltersTyped_) {
+        setIoFilters(expression);
+    }
+}
+
+QString ChartPanel::ioFilters() const {
+    return ioFilterEdit_->text();
+}
+
 void ChartPanel::followPacket(size_t position) {
     const PacketIndex* packets = results_ ? results_->packets() : nullptr;
     if (packets == nullptr || position >= packets->size()) {
@@ -219,7 +295,10 @@ void ChartPanel::updateDirectionNames() {
         directionBox_->setItemText(row, name);
     }
     directionBox_->setCurrentIndex(directionBox_->findData(static_cast<int>(direction_)));
-    directionBox_->setVisible(kind_ == ChartKind::TimeSequence || kind_ == ChartKind::Rtt);
+    directionBox_->setVisible(isDirectionChart(kind_));
+    ioFilterEdit_->setVisible(kind_ == ChartKind::IoGraph);
+    ioMeasureBox_->setVisible(kind_ == ChartKind::IoGraph);
+    hint_->setVisible(kind_ != ChartKind::IoGraph || !problem_.isEmpty());
 }
 
 void ChartPanel::showEvent(QShowEvent* event) {
@@ -243,7 +322,7 @@ std::optional<IpAddress> ChartPanel::populationHost() const {
 }
 
 ChartPanel::Request ChartPanel::currentRequest() const {
-    return {results_, kind_, connection_, direction_};
+    return {results_, kind_, connection_, direction_, kind_ == ChartKind::IoGraph ? io_ : IoGraphRequest{}};
 }
 
 size_t ChartPanel::workOf(const Request& request) const {
@@ -254,6 +333,9 @@ size_t ChartPanel::workOf(const Request& request) const {
     const size_t packets = request.results->packets()->size();
     if (request.kind == ChartKind::ConnectionRate && attempts_) {
         return packets - std::min(packets, attempts_->packetsRead);
+    }
+    if (request.kind == ChartKind::IoGraph) {
+        return packets * (1 + request.io.filters.size());
     }
     return packets;
 }
@@ -271,7 +353,7 @@ void ChartPanel::rebuild() {
         return;
     }
     const bool haveConnection = connection_ < results_->connections().size();
-    if (!haveConnection && kind_ != ChartKind::ConnectionRate) {
+    if (!haveConnection && !isCaptureChart(kind_)) {
         view_->reset(tr("Select a connection to chart it"), QString(), QString(), results_->firstTsNs());
         return;
     }
@@ -296,7 +378,7 @@ void ChartPanel::rebuild() {
                                      results.lastTsNs());
             computed->attempts = std::move(extended);
         }
-        computed->chart = chartDataFor(results, request.kind, request.connection, request.direction,
+        computed->chart = chartDataFor(results, request.kind, request.connection, request.direction, request.io,
                                        computed->attempts ? computed->attempts.get() : attempts.get());
         return computed;
     };
@@ -320,6 +402,18 @@ void ChartPanel::rebuild() {
 void ChartPanel::present(ChartData chart, bool keepZoom) {
     const bool zoomed = keepZoom && view_->isZoomed();
     const auto visible = view_->visibleXRange();
+    problem_ = chart.problem;
+    if (problem_.isEmpty()) {
+        hint_->setText(tr("Drag to zoom, wheel or +/- to zoom time, double-click to show all"));
+        hint_->setStyleSheet({});
+        hint_->setEnabled(false);
+    } else {
+        hint_->setText(problem_);
+        hint_->setStyleSheet(QStringLiteral("color: #b00020"));
+        hint_->setEnabled(true);
+    }
+    hint_->setToolTip(hint_->text());
+    hint_->setVisible(kind_ != ChartKind::IoGraph || !problem_.isEmpty());
     showChart(*view_, std::move(chart));
     if (zoomed) {
         view_->setVisibleXRange(visible.first, visible.second);

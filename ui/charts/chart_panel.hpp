@@ -12,13 +12,15 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 
 namespace tcpscope::ui {
 
 class IncidentPicture;
 
-/// The charts of the selected connection or its host, with a chooser: time-sequence and RTT of
-/// one direction of the connection, TIME_WAIT and ports of its client host, and the capture's
+/// The charts of the selected connection or its host, with a chooser: time-sequence, window
+/// scaling and RTT of one direction of the connection, its throughput both ways, the I/O graph of
+/// the capture with display filters, TIME_WAIT and ports of its client host, and the capture's
 /// connection rate. Follows the GUI's selection; computes only while visible. A big chart is
 /// computed on a pool thread while the view says so; a result for a selection, kind or direction
 /// that changed meanwhile is dropped, never shown.
@@ -47,6 +49,16 @@ public:
     [[nodiscard]] const IncidentPicture& picture() const { return *picture_; }
     [[nodiscard]] bool isPictureShown() const;
     void setKind(ChartKind kind);
+    /// The I/O graph's lines: display filters separated by ';' (as the packet list takes them), and
+    /// whether it counts packets or payload bytes.
+    void setIoFilters(const QString& filters);
+    void setIoMeasure(IntervalMeasure measure);
+    [[nodiscard]] QString ioFilters() const;
+    /// The packet list's display filter: the I/O graph draws it too, until the user types filters
+    /// of their own in its box.
+    void followPacketListFilter(const QString& expression);
+    /// Why the chart shown is not all that was asked (a filter that does not compile), or empty.
+    [[nodiscard]] QString problem() const { return problem_; }
     /// Whose data the time-sequence and RTT charts show (the user's pick: kept by live refreshes).
     void setDirection(Side sender);
     /// Follows the selected packet (a position in the packet index): a data segment of the shown
@@ -85,6 +97,7 @@ private:
         ChartKind kind = ChartKind::TimeSequence;
         uint32_t connection = kNoConnection;
         Side direction = Side::Server;
+        IoGraphRequest io;
         bool operator==(const Request&) const = default;
     };
     struct Computed;
@@ -102,6 +115,11 @@ private:
 
     QComboBox* kindBox_ = nullptr;
     QComboBox* directionBox_ = nullptr;
+    QLineEdit* ioFilterEdit_ = nullptr;
+    QComboBox* ioMeasureBox_ = nullptr;
+    IoGraphRequest io_;
+    bool ioFiltersTyped_ = false;  // by the user: the packet list's filter no longer replaces them
+    QString problem_;
     QLabel* hint_ = nullptr;
     ChartView* view_ = nullptr;
     IncidentPicture* picture_ = nullptr;

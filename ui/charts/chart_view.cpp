@@ -3,8 +3,10 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QEvent>
+#include <QGraphicsSimpleTextItem>
 #include <QKeyEvent>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -81,10 +83,14 @@ ChartView::ChartView(QWidget* parent) : QChartView(parent) {
         connect(axis, &QValueAxis::minChanged, this, [axis]() { niceTicks(*axis); });
         connect(axis, &QValueAxis::maxChanged, this, [axis]() { niceTicks(*axis); });
     }
+    // A rubber band also zooms y: the stall marks span the plot's new height.
+    connect(axisY_, &QValueAxis::rangeChanged, this, [this]() { refillStalls(); });
     // A resize changes the number of pixel columns: reduce again once the plot area is laid out.
     connect(chart(), &QChart::plotAreaChanged, this, [this]() {
         if (columns() != refilledColumns_) {
             refill();
+        } else {
+            placeStallLabels();
         }
     });
     applyColours();
@@ -94,9 +100,18 @@ void ChartView::reset(const QString& title, const QString& xTitle, const QString
     chart()->removeAllSeries();
     sources_.clear();
     shaded_ = nullptr;
-    shadedCount_ = 0;
+    shadedUpper_ = nullptr;
+    shadedLower_ = nullptr;
+    shadedSpans_.clear();
+    marks_.clear();
+    for (QGraphicsSimpleTextItem* label : stallLabels_) {
+        delete label;
+    }
+    stallLabels_.clear();
+    intervalSeconds_ = 0;
     chart()->setTitle(title);
     axisX_->setTitleText(xTitle);
+    yTitleTemplate_ = yTitle;
     axisY_->setTitleText(yTitle);
     originTsNs_ = originTsNs;
     autoY_ = false;
@@ -108,6 +123,10 @@ void ChartView::attach(Source source, const QString& name) {
     chart()->addSeries(source.series);
     source.series->attachAxis(axisX_);
     source.series->attachAxis(axisY_);
+    // The legend reads its labels as rich text: a display filter's "<" would cut the name short.
+    for (QLegendMarker* marker : chart()->legend()->markers(source.series)) {
+        marker->setLabel(name.toHtmlEscaped());
+    }
     sources_.push_back(std::move(source));
     applyColours();
 }
@@ -131,34 +150,35 @@ void ChartView::setShadedSpans(const QString& name, std::vector<ShadedSpan> span
     if (spans.empty()) {
         return;
     }
-    // One area for them all, however many: its upper edge steps up to far beyond any axis over
-    // each span and back down to its lower edge between them (the plot clips it to its height).
-    constexpr double kBeyondAxis = 1e12;
     std::sort(spans.begin(), spans.end(), [](const ShadedSpan& a, const ShadedSpan& b) { return a.fromX < b.fromX; });
-    auto* upper = new QLineSeries;
-    auto* lower = new QLineSeries;
-    QList<QPointF> steps;
-    for (size_t at = 0; at < spans.size();) {  // spans that overlap are drawn as one
-        const double from = spans[at].fromX;
-        double to = spans[at].toX;
-        for (++at; at < spans.size() && spans[at].fromX <= to; ++at) {
-            to = std::max(to, spans[at].toX);
-        }
-        steps.append({QPointF(from, -kBeyondAxis), QPointF(from, kBeyondAxis), QPointF(to, kBeyondAxis),
-                      QPointF(to, -kBeyondAxis)});
-    }
-    upper->append(steps);
-    lower->append({QPointF(steps.front().x(), -kBeyondAxis), QPointF(steps.back().x(), -kBeyondAxis)});
-    shaded_ = new QAreaSeries(upper, lower);
-    upper->setParent(shaded_);
-    lower->setParent(shaded_);
+    shadedSpans_ = std::move(spans);
+    // One area for them all, however many: its upper edge steps from the axis' bottom to its top
+    // over each mark (refillStalls() makes the marks for the range and width shown).
+    shadedUpper_ = new QLineSeries;
+    shadedLower_ = new QLineSeries;
+    shaded_ = new QAreaSeries(shadedUpper_, shadedLower_);
+    shadedUpper_->setParent(shaded_);
+    shadedLower_->setParent(shaded_);
     shaded_->setName(name);
     shaded_->setUseOpenGL(false);
     chart()->addSeries(shaded_);
     shaded_->attachAxis(axisX_);
     shaded_->attachAxis(axisY_);
-    shadedCount_ = spans.size();
     applyColours();
+    refillStalls();
+}
+
+void ChartView::addIntervalSeries(const QString& name, std::vector<ChartPoint> events, IntervalMeasure measure,
+                                  size_t averageIntervals, SeriesRole role, SeriesStyle style) {
+    Source source;
+    source.series = new QLineSeries;
+    source.role = role;
+    source.style = style;
+    source.interval = true;
+    source.measure = measure;
+    source.averageIntervals = averageIntervals;
+    source.points = std::move(events);
+    attach(std::move(source), name);
 }
 
 void ChartView::addRateSeries(const QString& name, std::vector<double> times, SeriesRole role) {
@@ -229,10 +249,21 @@ void ChartView::refill() {
     const size_t pixelColumns = columns();
     refilledColumns_ = pixelColumns;
     const double rateBin = rateBinSeconds(fromX, toX, pixelColumns);
+    const double interval = ioIntervalSeconds(fromX, toX, pixelColumns);
     double highestY = 0;
+    bool anyInterval = false;
     for (Source& source : sources_) {
-        const std::vector<ChartPoint> reduced = source.rate ? ratePoints(source.times, fromX, toX, rateBin)
-                                                            : downsampleMinMax(source.points, fromX, toX, pixelColumns);
+        std::vector<ChartPoint> reduced;
+        if (source.rate) {
+            reduced = ratePoints(source.times, fromX, toX, rateBin);
+        } else if (source.interval && source.averageIntervals > 0) {
+            reduced = movingAverage(source.points, source.measure, fromX, toX, interval, source.averageIntervals);
+        } else if (source.interval) {
+            reduced = intervalTotals(source.points, source.measure, fromX, toX, interval);
+        } else {
+            reduced = downsampleMinMax(source.points, fromX, toX, pixelColumns);
+        }
+        anyInterval = anyInterval || source.interval;
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(reduced.size()));
         for (const ChartPoint& point : reduced) {
@@ -241,8 +272,68 @@ void ChartView::refill() {
         }
         source.series->replace(points);
     }
+    if (anyInterval) {
+        intervalSeconds_ = interval;
+        if (yTitleTemplate_.contains(QStringLiteral("%1"))) {
+            axisY_->setTitleText(yTitleTemplate_.arg(QString::fromStdString(intervalName(interval))));
+        }
+    }
     if (autoY_) {
         axisY_->setRange(fullFromY_, std::max(fullToY_, highestY * 1.1));
+    }
+    refillStalls();
+}
+
+void ChartView::refillStalls() {
+    if (shaded_ == nullptr) {
+        return;
+    }
+    const auto [fromX, toX] = visibleXRange();
+    marks_ = stallMarks(shadedSpans_, fromX, toX, columns());
+    // The edges stay on the axis' range: far beyond it (the old 1e12) the painter's fixed-point
+    // coordinates can overflow, and the shading came out as a few wide bands.
+    const double bottom = axisY_->min();
+    const double top = axisY_->max();
+    QList<QPointF> steps;
+    steps.reserve(static_cast<qsizetype>(4 * marks_.size()));
+    for (const StallMark& mark : marks_) {
+        steps.append(
+            {QPointF(mark.fromX, bottom), QPointF(mark.fromX, top), QPointF(mark.toX, top), QPointF(mark.toX, bottom)});
+    }
+    shadedUpper_->replace(steps);
+    if (steps.isEmpty()) {
+        shadedLower_->clear();
+    } else {
+        shadedLower_->replace({QPointF(steps.front().x(), bottom), QPointF(steps.back().x(), bottom)});
+    }
+    placeStallLabels();
+}
+
+void ChartView::placeStallLabels() {
+    // A mark of several stalls says how many, at the top of the plot.
+    size_t used = 0;
+    const QRectF plot = chart()->plotArea();
+    const ChartColours colours = ChartColours::fromPalette(palette());
+    for (const StallMark& mark : marks_) {
+        if (mark.stalls < 2) {
+            continue;
+        }
+        if (used == stallLabels_.size()) {
+            stallLabels_.push_back(new QGraphicsSimpleTextItem(chart()));
+            stallLabels_.back()->setZValue(10);
+        }
+        QGraphicsSimpleTextItem* label = stallLabels_[used++];
+        label->setText(QStringLiteral("×%1").arg(mark.stalls));
+        label->setBrush(colours.alert);
+        const QPointF at = chart()->mapToPosition(QPointF((mark.fromX + mark.toX) / 2, axisY_->max()));
+        const QRectF box = label->boundingRect();
+        label->setPos(
+            std::clamp(at.x() - box.width() / 2, plot.left(), std::max(plot.left(), plot.right() - box.width())),
+            plot.top() + 1);
+        label->show();
+    }
+    for (size_t at = used; at < stallLabels_.size(); ++at) {
+        stallLabels_[at]->hide();
     }
 }
 

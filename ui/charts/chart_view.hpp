@@ -7,8 +7,12 @@
 
 #include "charts/chart_colours.hpp"
 #include "series/chart_point.hpp"
+#include "series/interval_totals.hpp"
+#include "series/stall_marks.hpp"
 
 class QAreaSeries;
+class QGraphicsSimpleTextItem;
+class QLineSeries;
 class QValueAxis;
 class QXYSeries;
 
@@ -18,10 +22,7 @@ namespace tcpscope::ui {
 enum class SeriesRole { Data, Acks, Window, Alert, SecondaryLimit };
 
 /// A stretch of x shaded behind the series over the plot's height: a stall on the charted connection.
-struct ShadedSpan {
-    double fromX = 0;
-    double toX = 0;
-};
+using ShadedSpan = StallSpan;
 
 /// How a series is drawn: a line (solid or dashed, of a width) or markers.
 struct SeriesStyle {
@@ -51,9 +52,19 @@ public:
                    SeriesStyle style = SeriesStyle::line());
     /// Adds the rate of events at `times` (sorted seconds), in events per second, binned to the view.
     void addRateSeries(const QString& name, std::vector<double> times, SeriesRole role);
+    /// Adds the total of `events` (x: seconds, sorted; y: bytes) per interval, the interval chosen
+    /// from the zoom (1 ms .. 10 s); with `averageIntervals`, their moving average over that many.
+    /// A y title with "%1" (reset()) names the interval shown.
+    void addIntervalSeries(const QString& name, std::vector<ChartPoint> events, IntervalMeasure measure,
+                           size_t averageIntervals, SeriesRole role, SeriesStyle style = SeriesStyle::line());
     /// Shades `spans` over the plot's height, as one series named `name`; reset() removes them.
+    /// Each stall is its own mark at every zoom (at least 3 px wide); stalls closer than a pixel
+    /// share one mark, labelled with their count.
     void setShadedSpans(const QString& name, std::vector<ShadedSpan> spans);
-    [[nodiscard]] size_t shadedSpanCount() const { return shadedCount_; }
+    [[nodiscard]] size_t shadedSpanCount() const { return shadedSpans_.size(); }
+    /// The marks the stalls are drawn as now, and the interval the interval series are summed over.
+    [[nodiscard]] const std::vector<StallMark>& stallMarksShown() const { return marks_; }
+    [[nodiscard]] double intervalSeconds() const { return intervalSeconds_; }
     /// The range "show everything" returns to; y is fixed, or follows the visible data if `autoY`.
     void setFullRange(double fromX, double toX, double fromY, double toY, bool autoY = false);
     void resetZoom();
@@ -97,12 +108,17 @@ private:
         SeriesRole role = SeriesRole::Data;
         SeriesStyle style;
         bool rate = false;
-        std::vector<ChartPoint> points;  // full resolution (not rate)
+        bool interval = false;
+        IntervalMeasure measure = IntervalMeasure::Packets;
+        size_t averageIntervals = 0;
+        std::vector<ChartPoint> points;  // full resolution (not rate); events (interval)
         std::vector<double> times;       // event times (rate)
     };
 
     void attach(Source source, const QString& name);
     void refill();
+    void refillStalls();
+    void placeStallLabels();
     void applyColours();
     [[nodiscard]] size_t columns() const;
     [[nodiscard]] double xAt(const QPointF& viewPoint) const;
@@ -111,7 +127,13 @@ private:
     QValueAxis* axisY_ = nullptr;
     std::vector<Source> sources_;
     QAreaSeries* shaded_ = nullptr;  // owned by the chart
-    size_t shadedCount_ = 0;
+    QLineSeries* shadedUpper_ = nullptr;
+    QLineSeries* shadedLower_ = nullptr;
+    std::vector<ShadedSpan> shadedSpans_;                // sorted by start
+    std::vector<StallMark> marks_;                       // for the range and width shown
+    std::vector<QGraphicsSimpleTextItem*> stallLabels_;  // owned by the chart
+    QString yTitleTemplate_;
+    double intervalSeconds_ = 0;
     int64_t originTsNs_ = 0;
     double fullFromX_ = 0;
     double fullToX_ = 1;

@@ -35,6 +35,8 @@ public:
     void focusFilter();
     [[nodiscard]] QTableView* view() const { return view_; }
     [[nodiscard]] const CapturePacketsModel& model() const { return model_; }
+    /// The filter applied (trimmed; empty: every packet is shown).
+    [[nodiscard]] const QString& appliedFilter() const { return applied_; }
     /// True while a filter runs.
     [[nodiscard]] bool filtering() const { return watcher_.isRunning(); }
 

@@ -259,6 +259,9 @@ void MainWindow::buildLayout() {
         capturePackets_->applyFilter(expression);
     });
     // During a live capture the host chart's series come with the snapshots while it is shown.
+    // The I/O graph draws the packet list's filter until the user types filters of its own.
+    connect(capturePackets_, &CapturePacketsPanel::filtered, chartPanel_,
+            [this]() { chartPanel_->followPacketListFilter(capturePackets_->appliedFilter()); });
     connect(chartPanel_, &ChartPanel::populationHostChanged, captureController_,
             [this]() { captureController_->setPopulationHost(chartPanel_->populationHost()); });
     connect(timelineView_, &TimelineView::connectionClicked, this, &MainWindow::selectConnection);
