@@ -41,8 +41,9 @@ perf report -i "$data" --no-children --sort symbol --stdio 2>/dev/null | grep -v
         else if (symbol ~ /PopulationSeries|WaitTally/) stage = "detectors"
         else if (symbol ~ /PcapReader|Pcapng|parseTcpOptions|decode|Decode|MergedInputs|ByteSource|FrameSource|readFrames|driveFrames/)
             stage = "read and decode"
-        else if (symbol ~ /TupleNumber|V4Tuple|ConnectionTable|TcpTracker|analyzeSequence|DuplicateFrames|trackRun|countFrame|SequenceState|AnalysisEngine/)
-            stage = "tracking (tuples, connections, sequence flags, duplicates)"
+        else if (symbol ~ /DuplicateFrames/) stage = "duplicate check (DuplicateFrames)"
+        else if (symbol ~ /TupleNumber|V4Tuple|ConnectionTable|TcpTracker|analyzeSequence|trackRun|countFrame|SequenceState|AnalysisEngine/)
+            stage = "tracking (tuples, connections, sequence flags)"
         else if (symbol ~ /Detector|TimestampClocks|UnseenBytes|CaptureJoins|PathMtu|PopulationSeries|WaitTally|FindingLog|FindingAuthors|DetectorSet|SynUnanswered|Tally/)
             stage = "detectors"
         else stage = "other: " symbol
@@ -50,7 +51,7 @@ perf report -i "$data" --no-children --sort symbol --stdio 2>/dev/null | grep -v
     }
     END {
         printf "%-60s %7s %9s %9s\n", "stage", "share", "CPU s", "ns/pkt"
-        order = "read and decode|tracking (tuples, connections, sequence flags, duplicates)|detectors|" \
+        order = "read and decode|duplicate check (DuplicateFrames)|tracking (tuples, connections, sequence flags)|detectors|" \
                 "JSON report and findings described (end)|incidents (end)|allocator and kernel (page faults, reads)"
         n = split(order, stages, "|")
         for (i = 1; i <= n; ++i) {
