@@ -11,7 +11,10 @@
 #   e.g. tests/bench/stage_perf.sh build/release /work/bench-data/w1-1000000-seed1.pcap 3
 #
 # The packet count is read from CAPTURE.info (the summary of `tcpscope-cli generate`). The stage
-# differences: tracking = track - decode; detectors and report = analyze (one thread) - track.
+# differences: tracking = track - decode; detectors, incidents and report = analyze (one thread) -
+# track. `decode` also runs the duplicate check (DuplicateFrames), and every row includes starting
+# the process; stage_profile.sh splits one run by function instead. STAGE_PERF_RAW=FILE keeps
+# every run's figures.
 set -euo pipefail
 
 build=${1:?usage: stage_perf.sh BUILD_DIR CAPTURE [ROUNDS] [--no-tshark]}
