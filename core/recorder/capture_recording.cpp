@@ -22,6 +22,14 @@ int64_t nsOf(clockid_t clock) {
     return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
 }
 
+std::unique_ptr<PcapngWriter> openWriter(const RecordingOptions& options) {
+    const PcapngSectionInfo section{{}, {}, std::string(kRecordApplication), {}};
+    if (options.fd >= 0) {
+        return std::make_unique<PcapngWriter>(options.fd, options.path, section, PcapngFlush::Manual);
+    }
+    return std::make_unique<PcapngWriter>(options.path, section, PcapngFlush::Manual);
+}
+
 }  // namespace
 
 ClockSample sampleClocks() {
@@ -36,7 +44,8 @@ struct CaptureRecording::State final : PacketSink {
     explicit State(const RecordingOptions& options)
         : capture(options.capture),
           recorder(options.processes),
-          writer(options.path, PcapngSectionInfo{{}, {}, std::string(kRecordApplication), {}}, PcapngFlush::Manual) {
+          ownedWriter(openWriter(options)),
+          writer(*ownedWriter) {
         const CaptureDescription& source = capture.description();
         PcapngInterfaceInfo interface;
         interface.linkType = source.linkType;
@@ -129,7 +138,8 @@ struct CaptureRecording::State final : PacketSink {
     PcapCapture capture;
     SyscallRecorder recorder;
     std::mutex mutex;  // the writer and the table of ends, shared by the capture thread and run()
-    PcapngWriter writer;
+    std::unique_ptr<PcapngWriter> ownedWriter;
+    PcapngWriter& writer;
     uint32_t interfaceId = 0;
     CallProcesses processes;
     RecordingSummary summary;
