@@ -1,7 +1,10 @@
 // tcpscope-capture: the capture helper. It is the only part of tcpscope that needs CAP_NET_RAW
 // and CAP_NET_ADMIN: it opens one device, gives up its capabilities, and streams what it
 // captures as pcapng to standard output, for `tcpscope-cli capture` or the GUI to read over a
-// pipe. It writes no file and reads no capture, so the capabilities reach nothing else.
+// pipe. It writes no file and reads no capture, so the capabilities reach nothing else. With
+// --syscalls it also loads and attaches the system call recorder (CAP_BPF, CAP_PERFMON, and
+// CAP_DAC_READ_SEARCH for tracefs, which is root's) before it gives them all up, and writes what
+// `tcpscope-cli record` writes: the packets named with their processes and the calls' blocks.
 #include <linux/capability.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -22,6 +25,7 @@
 #include "live/helper_capture.hpp"
 #include "live/live_error.hpp"
 #include "live/pcap_capture.hpp"
+#include "recorder/capture_recording.hpp"
 #include "tcpscope_version.hpp"
 
 namespace {
@@ -50,6 +54,16 @@ std::string permissionHint() {
                        path);
 }
 
+// The capabilities --syscalls needs besides the capture's, and the line that grants them all.
+constexpr const char* kRecordingCapabilities = "cap_net_raw,cap_net_admin,cap_bpf,cap_perfmon,cap_dac_read_search";
+
+std::string recordingHint() {
+    return fmt::format(
+        "to record system calls without root, run once: sudo setcap {}+eip {} "
+        "(setup-capture-helper.sh does it)",
+        kRecordingCapabilities, ownPath());
+}
+
 int exitStatusOf(LiveErrorKind kind) {
     switch (kind) {
     case LiveErrorKind::PermissionDenied:
@@ -71,6 +85,19 @@ void dropCapabilities() {
     if (::syscall(SYS_capset, &header, data) != 0 && ::geteuid() != 0) {
         fmt::print(stderr, "tcpscope-capture: warning: cannot give up the capture capabilities\n");
     }
+}
+
+// Stop requests are taken by one thread with sigwait, never in a signal handler; a reader that
+// goes away is an error of write(), handled where it is written.
+sigset_t blockStopSignals() {
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+    return stopSignals;
 }
 
 // Writes each packet to standard output as pcapng, flushed after every batch.
@@ -115,14 +142,7 @@ int capture(const LiveCaptureOptions& options, int statsFd) {
                    options.device);
         return helperexit::kUsage;
     }
-    // Stop requests are taken by one thread with sigwait, never in a signal handler.
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    sigaddset(&stopSignals, SIGINT);
-    sigaddset(&stopSignals, SIGTERM);
-    sigaddset(&stopSignals, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
-    ::signal(SIGPIPE, SIG_IGN);  // a reader that goes away is an error of write(), handled below
+    const sigset_t stopSignals = blockStopSignals();
 
     std::unique_ptr<PcapCapture> source;
     try {
@@ -178,6 +198,63 @@ int capture(const LiveCaptureOptions& options, int statsFd) {
     return status;
 }
 
+// --syscalls: packets and the socket calls of the chosen processes, as `tcpscope-cli record`
+// writes them, to standard output; every capability is given up once the device is open and the
+// recorder attached (reading its ring buffer needs none).
+int record(RecordingOptions options) {
+    if (::isatty(STDOUT_FILENO) != 0) {
+        fmt::print(stderr,
+                   "tcpscope-capture: standard output is a terminal; it writes pcapng: "
+                   "tcpscope-capture -i {} --syscalls ... > FILE.pcapng\n",
+                   options.capture.device);
+        return helperexit::kUsage;
+    }
+    if (const std::string missing = syscallRecorderMissing(); !missing.empty()) {
+        fmt::print(stderr, "tcpscope-capture: --syscalls: no system call recorder in this build: {}\n", missing);
+        return helperexit::kFailed;
+    }
+    const sigset_t stopSignals = blockStopSignals();
+    options.path = "standard output";
+    options.fd = STDOUT_FILENO;
+    std::unique_ptr<CaptureRecording> recording;
+    try {
+        recording = std::make_unique<CaptureRecording>(options);
+    } catch (const LiveCaptureError& error) {
+        fmt::print(stderr, "tcpscope-capture: {}{}\n", error.what(),
+                   error.kind() == LiveErrorKind::PermissionDenied ? "; " + recordingHint() : std::string());
+        return exitStatusOf(error.kind());
+    } catch (const SyscallRecorderError& error) {
+        fmt::print(stderr, "tcpscope-capture: --syscalls: {}{}\n", error.what(),
+                   ::geteuid() != 0 ? "; " + recordingHint() : std::string());
+        return helperexit::kPermissionDenied;
+    } catch (const PcapngWriteError& error) {
+        fmt::print(stderr, "tcpscope-capture: {}\n", error.what());
+        return helperexit::kFailed;
+    }
+    dropCapabilities();
+    std::thread stopper([&recording, stopSignals] {
+        int signal = 0;
+        sigwait(&stopSignals, &signal);
+        recording->stop();
+    });
+    int status = helperexit::kOk;
+    try {
+        const RecordingSummary summary = recording->run(std::nullopt);
+        if (summary.lostCalls > 0) {
+            fmt::print(stderr, "tcpscope-capture: {} system calls were LOST (the ring buffer was full)\n",
+                       summary.lostCalls);
+        }
+    } catch (const std::exception& error) {
+        if (std::string_view(error.what()).find("Broken pipe") == std::string_view::npos) {
+            fmt::print(stderr, "tcpscope-capture: {}\n", error.what());
+            status = helperexit::kFailed;
+        }
+    }
+    pthread_kill(stopper.native_handle(), SIGTERM);
+    stopper.join();
+    return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -192,11 +269,31 @@ int main(int argc, char** argv) {
     app.add_option("--buffer-bytes", options.bufferBytes, "kernel capture buffer in bytes")->capture_default_str();
     app.add_flag("--promiscuous", options.promiscuous, "put the interface in promiscuous mode");
     app.add_option("--stats-fd", statsFd, "descriptor to write the kernel's counters to, one line per batch");
+    bool syscalls = false;
+    SyscallRecorderFilter processes;
+    auto* syscallsFlag = app.add_flag(
+        "--syscalls", syscalls,
+        "also record the socket system calls of --pid/--comm (eBPF) into the pcapng, as tcpscope-cli record does "
+        "(needs CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH too; all are given up once it is attached)");
+    app.add_option("--pid", processes.pids, "with --syscalls: this process and its threads; repeatable")
+        ->allow_extra_args(false)
+        ->needs(syscallsFlag);
+    app.add_option("--comm", processes.commands, "with --syscalls: processes of this command name; repeatable")
+        ->allow_extra_args(false)
+        ->needs(syscallsFlag);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         const int shown = app.exit(error);
         return shown == 0 ? 0 : helperexit::kUsage;
+    }
+    if (syscalls) {
+        RecordingOptions recording;
+        const auto batchTimeoutMs = recording.capture.batchTimeoutMs;
+        recording.capture = options;
+        recording.capture.batchTimeoutMs = batchTimeoutMs;
+        recording.processes = processes;
+        return record(std::move(recording));
     }
     return capture(options, statsFd);
 }

@@ -28,6 +28,8 @@ fi
 getent group "$group" >/dev/null || groupadd --system "$group"
 chown root:"$group" "$helper"
 chmod 0750 "$helper"
-setcap cap_net_raw,cap_net_admin+eip "$helper"
+# CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH (tracefs is root's) for --syscalls; all are given up
+# once the device is open (and the recorder attached).
+setcap cap_net_raw,cap_net_admin,cap_bpf,cap_perfmon,cap_dac_read_search+eip "$helper"
 echo "setup-capture-helper: $helper may now capture for the members of group $group ($(getcap "$helper"))"
 echo "setup-capture-helper: add a user with: usermod -aG $group USER (then log in again)"

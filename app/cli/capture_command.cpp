@@ -15,6 +15,7 @@
 #include "capture/bpf_filter.hpp"
 #include "capture/pcapng_writer.hpp"
 #include "commands.hpp"
+#include "investigation/investigation.hpp"
 #include "live/capture_source.hpp"
 #include "live/live_error.hpp"
 #include "live/live_records.hpp"
@@ -22,8 +23,11 @@
 #include "live/live_session.hpp"
 #include "live/pcap_capture.hpp"
 #include "record_sink_options.hpp"
+#include "recorded/call_block.hpp"
+#include "recorder/live_call_recording.hpp"
 #include "records/queued_record_sink.hpp"
 #include "report/json_report.hpp"
+#include "report/syscalls_text.hpp"
 #include "report/text_report.hpp"
 #include "tcpscope_version.hpp"
 #include "text/json_text.hpp"
@@ -44,6 +48,8 @@ struct CaptureCommandOptions {
     std::string indexDirectory;
     RecordSinkOptions records;  // --to: records while the capture runs
     double flushSeconds = 1;
+    bool syscalls = false;  // --syscalls: record the socket calls of --pid/--comm beside the packets
+    SyscallRecorderFilter processes;
 };
 
 // "100M", "2G", "500k", "1048576" (bytes; k, M, G are powers of 1000 as tcpdump -C counts).
@@ -311,6 +317,44 @@ std::optional<SinkTarget> recordTarget(const CaptureCommandOptions& options, int
     }
 }
 
+// "pid 42, nginx" for the start line; every process when neither was given.
+std::string whoseCalls(const SyscallRecorderFilter& processes) {
+    if (processes.pids.empty() && processes.commands.empty()) {
+        return "every process";
+    }
+    std::vector<std::string> names;
+    for (const uint32_t pid : processes.pids) {
+        names.push_back(fmt::format("pid {}", pid));
+    }
+    names.insert(names.end(), processes.commands.begin(), processes.commands.end());
+    return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// What the report says of the calls recorded beside the capture (capture.live.syscalls).
+nlohmann::ordered_json liveCallsJson(const LiveCallRecording& calls, const Investigation& investigation) {
+    const RecordedCalls recorded = calls.calls();
+    return {{"recorded", recorded.calls.size()},
+            {"lost", recorded.lostEvents},
+            {"packets_with_process", calls.packetsWithProcess()},
+            {"unused", investigation.recordedCallsUnused.empty()
+                           ? nlohmann::ordered_json()
+                           : nlohmann::ordered_json(investigation.recordedCallsUnused)}};
+}
+
+void warnAboutCalls(const LiveCallRecording& calls, const Investigation& investigation) {
+    if (const uint64_t lost = calls.calls().lostEvents; lost > 0) {
+        fmt::print(stderr, "tcpscope-cli: {} system calls were LOST (the ring buffer was full)\n", lost);
+    }
+    if (!calls.unattached().empty()) {
+        fmt::print(stderr, "tcpscope-cli: not recorded (no such tracepoint on this kernel): {}\n",
+                   fmt::join(calls.unattached(), ", "));
+    }
+    if (!investigation.recordedCallsUnused.empty()) {
+        fmt::print(stderr, "tcpscope-cli: the recorded system calls were left out: {}\n",
+                   investigation.recordedCallsUnused);
+    }
+}
+
 int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     const std::optional<DetectorOptions> detectors = resolveDetectorOptions(command, options.thresholds);
     if (!detectors) {
@@ -321,6 +365,31 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     if (!problem.empty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", problem);
         return kExitUsage;
+    }
+    if (!options.syscalls && (!options.processes.pids.empty() || !options.processes.commands.empty())) {
+        fmt::print(stderr, "tcpscope-cli: --pid and --comm choose whose calls --syscalls records: add --syscalls\n");
+        return kExitUsage;
+    }
+    if (options.syscalls && file && file->ring()) {
+        fmt::print(stderr, "tcpscope-cli: --syscalls writes the calls into one file: leave out --ring and --ring-seconds\n");
+        return kExitUsage;
+    }
+    for (const std::string& name : options.processes.commands) {
+        if (name.empty() || name.size() > 15) {
+            fmt::print(stderr, "tcpscope-cli: --comm '{}': a command name as the kernel keeps it (1 to 15 bytes)\n",
+                       name);
+            return kExitUsage;
+        }
+    }
+    std::unique_ptr<LiveCallRecording> calls;
+    if (options.syscalls) {
+        if (const std::string missing = syscallRecorderMissing(); !missing.empty()) {
+            fmt::print(stderr, "tcpscope-cli: capture --syscalls: no system call recorder in this build: {}\n", missing);
+            return kExitUnreadable;
+        }
+        if (file) {
+            file->application = std::string(kRecordApplication);
+        }
     }
     int status = kExitAnalysed;
     const std::optional<SinkTarget> target = recordTarget(options, status);
@@ -336,6 +405,11 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     try {
         std::unique_ptr<PacketSource> source = openCaptureSource(options.source);
         LiveSessionOptions sessionOptions;
+        if (options.syscalls) {
+            calls = std::make_unique<LiveCallRecording>(options.processes);
+            sessionOptions.companion = calls.get();
+            prepareForRecordedCalls(sessionOptions.analysis);
+        }
         sessionOptions.analysis.detectors = *detectors;
         sessionOptions.file = file;
         sessionOptions.maxPackets = options.count.value_or(0);
@@ -361,6 +435,9 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     } catch (const PcapngWriteError& error) {
         fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
         return kExitUnreadable;
+    } catch (const SyscallRecorderError& error) {
+        fmt::print(stderr, "tcpscope-cli: capture --syscalls: {}\n", error.what());
+        return kExitUnreadable;
     } catch (const std::runtime_error& error) {  // the records' folder or spool
         fmt::print(stderr, "tcpscope-cli: --to {}: {}\n", shownTarget(options.records), error.what());
         return kExitUnreadable;
@@ -371,9 +448,10 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         }
     });
     const CaptureDescription& source = session->description();
-    fmt::print(stderr, "tcpscope-cli: capturing on {}{}{}; Ctrl-C to stop\n", source.device,
+    fmt::print(stderr, "tcpscope-cli: capturing on {}{}{}{}; Ctrl-C to stop\n", source.device,
                source.filter.empty() ? "" : fmt::format(" (filter '{}')", source.filter),
-               source.viaHelper ? " through tcpscope-capture" : "");
+               source.viaHelper ? " through tcpscope-capture" : "",
+               calls ? fmt::format(" with the socket calls of {}", whoseCalls(options.processes)) : "");
     session->start();
     signals.stopOnSignal([&session = *session](int signal) {
         fmt::print(stderr, "tcpscope-cli: {}: stopping the capture\n", signal == SIGINT ? "SIGINT" : "SIGTERM");
@@ -392,8 +470,18 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     if (!result.summary.error.empty()) {
         fmt::print(stderr, "tcpscope-cli: the capture stopped early: {}\n", result.summary.error);
     }
+    // With --syscalls, the calls lined up with the packets as `analyze` lines up those of the written file.
+    std::optional<Investigation> withCalls;
+    if (calls) {
+        const std::string name = result.summary.files.empty() ? "live:" + result.summary.source.device
+                                                              : result.summary.files.front();
+        withCalls = investigateRecordedCalls(std::move(result.analysis), *detectors, calls->calls(), name);
+        warnAboutCalls(*calls, *withCalls);
+    }
+    const CaptureAnalysis& analysis = withCalls ? withCalls->analysis : result.analysis;
+    const StraceAlignment* aligned = withCalls ? withCalls->aligned() : nullptr;
     if (records) {
-        records->finish(result.analysis);
+        records->finish(analysis);
     }
     if (json) {
         // Written as it goes, on one line (as the finding lines before it), not built as a tree:
@@ -404,7 +492,10 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
             if (records) {
                 live["records"] = records->json(options);
             }
-            writeAnalysisReportJson(writer, result.analysis, nullptr, Json{{"live", std::move(live)}});
+            if (calls) {
+                live["syscalls"] = liveCallsJson(*calls, *withCalls);
+            }
+            writeAnalysisReportJson(writer, analysis, aligned, Json{{"live", std::move(live)}});
         }
         std::cout << '\n';
     } else {
@@ -413,7 +504,15 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
         if (records) {
             records->printText(std::cout, options);
         }
-        writeAnalysisText(std::cout, result.analysis);
+        if (calls) {
+            const RecordedCalls recorded = calls->calls();
+            fmt::print(std::cout, "System calls: {} recorded, {} lost, {} packets named with their process\n\n",
+                       recorded.calls.size(), recorded.lostEvents, calls->packetsWithProcess());
+        }
+        writeAnalysisText(std::cout, analysis);
+        if (aligned != nullptr) {
+            writeSyscallsText(std::cout, *aligned);
+        }
     }
     std::cout.flush();
     if (!result.summary.error.empty()) {
@@ -453,6 +552,14 @@ Subcommand addCaptureCommand(CLI::App& app) {
         ->check(CLI::Range(0.1, 3600.0));
     command->add_flag("--via-helper", options->source.viaHelper,
                       "capture through tcpscope-capture even when this process could open the device");
+    command->add_flag("--syscalls", options->syscalls,
+                      "also record the socket system calls of --pid/--comm (eBPF, as record does; root or CAP_BPF "
+                      "and CAP_PERFMON): into the --write file, and the stalls confirmed or refuted from them");
+    command->add_option("--pid", options->processes.pids, "with --syscalls: this process (and its threads); repeatable")
+        ->allow_extra_args(false);
+    command->add_option("--comm", options->processes.commands,
+                        "with --syscalls: processes of this command name; repeatable")
+        ->allow_extra_args(false);
     command->add_option("--helper", options->source.helperPath,
                         "path of tcpscope-capture (default: $TCPSCOPE_CAPTURE_HELPER, next to tcpscope-cli, PATH)");
     return {command, [command, options] { return runCapture(*command, *options); }};

@@ -9,22 +9,53 @@
 namespace tcpscope {
 namespace {
 
+// The recorded calls of one capture file as a log to align.
+AlignedLog recordedCallLog(const RecordedCalls& calls, const std::string& path) {
+    AlignedLog log;
+    log.files = {path};
+    log.log = straceLogOfRecordedCalls(calls, path);
+    if (calls.hasSummary) {  // a recording cut short has no count
+        log.lostCalls = calls.lostEvents;
+    }
+    return log;
+}
+
 // The system calls `tcpscope-cli record` wrote into the captures, one log per file that has any.
 std::vector<AlignedLog> recordedCallLogs(const std::vector<std::string>& captures) {
     std::vector<AlignedLog> logs;
     for (const std::string& path : captures) {
         std::optional<RecordedCalls> calls = readRecordedCalls(path);
         if (calls && !calls->calls.empty()) {
-            AlignedLog log;
-            log.files = {path};
-            log.log = straceLogOfRecordedCalls(*calls, path);
-            if (calls->hasSummary) {  // a recording cut short has no count
-                log.lostCalls = calls->lostEvents;
-            }
-            logs.push_back(std::move(log));
+            logs.push_back(recordedCallLog(*calls, path));
         }
     }
     return logs;
+}
+
+// Aligns calls recorded with the capture (on its clock: no fitting), unless they explain none of its packets.
+void alignRecordedCalls(Investigation& investigation, std::vector<AlignedLog> logs) {
+    StraceClockOptions exactClock;
+    exactClock.offsetMs = 0.0;
+    investigation.alignment = alignStraceLogs(std::move(logs), investigation.analysis, exactClock);
+}
+
+// What the aligned calls confirm or refute of the findings; calls that explain none of the packets
+// (a process whose connections the capture filter left out) leave the capture's report as it is.
+void confirmWithAlignment(Investigation& investigation, bool recorded) {
+    if (!investigation.alignment) {
+        return;
+    }
+    if (std::optional<StraceMismatch> mismatch =
+            findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
+        if (recorded) {
+            investigation.recordedCallsUnused = mismatch->reason;
+        } else {
+            investigation.straceMismatch = std::move(mismatch);
+        }
+        investigation.alignment.reset();
+    } else {
+        confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
+    }
 }
 
 }  // namespace
@@ -38,8 +69,7 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
         recordedLogs = recordedCallLogs(inputs.captures);
     }
     if (!inputs.straceLogs.empty() || !recordedLogs.empty()) {
-        options.engine.keepPacketIndex = true;
-        options.describeWhenWritten = false;
+        prepareForRecordedCalls(options);
     }
     Investigation investigation;
     investigation.detectors = options.detectors;
@@ -59,29 +89,35 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
             investigation.straceProblem = error.what();
         }
     } else if (!recordedLogs.empty() && !stopped) {
-        StraceClockOptions exactClock;
-        exactClock.offsetMs = 0.0;
-        investigation.alignment = alignStraceLogs(std::move(recordedLogs), investigation.analysis, exactClock);
+        alignRecordedCalls(investigation, std::move(recordedLogs));
     }
-    if (investigation.alignment) {
-        if (std::optional<StraceMismatch> mismatch =
-                findStraceMismatch(*investigation.alignment, *investigation.analysis.engine)) {
-            // Calls recorded with the capture that explain none of its packets (a process whose
-            // connections the capture filter left out) leave the capture's report as it is.
-            if (inputs.straceLogs.empty()) {
-                investigation.recordedCallsUnused = mismatch->reason;
-            } else {
-                investigation.straceMismatch = std::move(mismatch);
-            }
-            investigation.alignment.reset();
-        } else {
-            confirmFindingsWithSyscalls(investigation.analysis, *investigation.alignment);
-        }
-    }
+    confirmWithAlignment(investigation, inputs.straceLogs.empty());
     if (!stopped) {
         const SameHost sameHost = investigation.sightings ? investigation.sightings->sameHost() : SameHost();
         investigation.incidents = buildIncidents(investigation.analysis, options.detectors, sameHost);
     }
+    return investigation;
+}
+
+}  // namespace tcpscope
+
+namespace tcpscope {
+
+void prepareForRecordedCalls(AnalysisOptions& options) {
+    options.engine.keepPacketIndex = true;
+    options.describeWhenWritten = false;
+}
+
+Investigation investigateRecordedCalls(CaptureAnalysis analysis, const DetectorOptions& detectors,
+                                       const RecordedCalls& calls, const std::string& name) {
+    Investigation investigation;
+    investigation.analysis = std::move(analysis);
+    investigation.detectors = detectors;
+    if (!calls.calls.empty()) {
+        alignRecordedCalls(investigation, {recordedCallLog(calls, name)});
+        confirmWithAlignment(investigation, true);
+    }
+    investigation.incidents = buildIncidents(investigation.analysis, detectors, SameHost());
     return investigation;
 }
 

@@ -10,6 +10,7 @@
 #include "incident/incident.hpp"
 #include "points/capture_point.hpp"
 #include "points/point_analysis.hpp"
+#include "recorded/recorded_call.hpp"
 
 namespace tcpscope {
 
@@ -69,5 +70,17 @@ struct Investigation {
 /// fitted before the first frame is analysed). Once a stop is requested, the strace logs are left unread.
 Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progress = nullptr,
                           const StopToken* stop = nullptr, const AnalysisCheckpointFn& checkpoint = {});
+
+/// What an analysis needs to be lined up with system calls afterwards (the packet index kept,
+/// each finding described at once): investigate() does it for strace logs and recorded files; a
+/// live capture with --syscalls does it before it starts.
+void prepareForRecordedCalls(AnalysisOptions& options);
+
+/// A finished analysis (a live capture's, prepared with prepareForRecordedCalls) lined up with
+/// the system calls recorded beside it, as investigate() lines up the calls recorded in a file
+/// (its `name`): the same alignment, verdicts and incidents, so the live report is the report of
+/// the written file.
+Investigation investigateRecordedCalls(CaptureAnalysis analysis, const DetectorOptions& detectors,
+                                       const RecordedCalls& calls, const std::string& name);
 
 }  // namespace tcpscope

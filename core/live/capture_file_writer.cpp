@@ -15,14 +15,14 @@ namespace tcpscope {
 
 namespace {
 
-PcapngSectionInfo sectionInfo() {
+PcapngSectionInfo sectionInfo(const std::string& application) {
     PcapngSectionInfo section;
     utsname system{};
     if (::uname(&system) == 0) {
         section.hardware = system.machine;
         section.os = fmt::format("{} {}", system.sysname, system.release);
     }
-    section.application = fmt::format("tcpscope {}", kVersion);
+    section.application = application.empty() ? fmt::format("tcpscope {}", kVersion) : application;
     return section;
 }
 
@@ -48,7 +48,7 @@ void CaptureFileWriter::openNext() {
     }
     ++sequence_;
     const std::string name = nameOf(sequence_);
-    writer_ = std::make_unique<PcapngWriter>(name, sectionInfo(), PcapngFlush::Manual);
+    writer_ = std::make_unique<PcapngWriter>(name, sectionInfo(options_.application), PcapngFlush::Manual);
     interfaces_.clear();
     files_.push_back(name);
     fileHasPackets_ = false;
@@ -95,8 +95,14 @@ void CaptureFileWriter::write(const RawPacket& packet) {
     block.tsNs = packet.tsNs;
     block.originalLength = packet.originalLength;
     block.data = std::span<const uint8_t>(packet.data, packet.capturedLength);
+    block.comment = packet.comment;
+    block.direction = packet.direction;
     writer_->writePacket(block);
     ++packets_;
+}
+
+void CaptureFileWriter::writeCustomBlock(uint32_t type, uint32_t pen, std::span<const uint8_t> data) {
+    writer_->writeCustomBlock(type, pen, data);
 }
 
 void CaptureFileWriter::flush() { writer_->flush(); }

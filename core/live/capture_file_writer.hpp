@@ -18,6 +18,7 @@ struct CaptureFileOptions {
     uint64_t maxFileBytes = 0;  ///< start a new file once one reaches this size (0: no limit)
     int64_t maxFileNs = 0;      ///< start a new file once one spans this much capture time (0: no limit)
     uint32_t maxFiles = 0;      ///< keep only the newest this many files, deleting older ones (0: keep all)
+    std::string application{};  ///< the section header's shb_userappl; empty: "tcpscope VERSION"
 
     [[nodiscard]] bool ring() const { return maxFileBytes != 0 || maxFileNs != 0; }
 };
@@ -30,7 +31,10 @@ public:
     /// Opens the first file. `source` describes the interface (name, filter, snapshot length).
     CaptureFileWriter(CaptureFileOptions options, CaptureDescription source);
 
+    /// Writes `packet` with its comment and direction, if it has them.
     void write(const RawPacket& packet);
+    /// Writes a Custom Block into the current file (the calls recorded beside the packets).
+    void writeCustomBlock(uint32_t type, uint32_t pen, std::span<const uint8_t> data);
     /// Writes out the packets of the batch.
     void flush();
     /// Writes the kernel's counters (Interface Statistics Block) into the current file and closes it.

@@ -1,20 +1,52 @@
 #include "live/live_analysis.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <ctime>
+#include <deque>
 #include <span>
+#include <string>
 
+#include "capture/ptcpdump_comment.hpp"
 #include "detect/detector_set.hpp"
 #include "engine/frame_driver.hpp"
 
 namespace tcpscope {
+
+// The processes that packets' ptcpdump-style comments name (a recorded capture's), each read once
+// and kept while the analysis lives, as a file's reader keeps them: the engine holds their addresses.
+class LiveAnalysis::CommentProcesses {
+public:
+    const PacketProcess* of(std::string_view comment) {
+        if (comment.empty() || !looksLikePtcpdumpComment(comment)) {
+            return nullptr;
+        }
+        const auto found = byComment_.find(absl::string_view(comment.data(), comment.size()));
+        if (found != byComment_.end()) {
+            return found->second;
+        }
+        PacketProcess process;
+        const PacketProcess* kept = nullptr;
+        if (readPtcpdumpComment(comment, process)) {
+            kept = &processes_.emplace_back(std::move(process));
+        }
+        byComment_.emplace(std::string(comment), kept);
+        return kept;
+    }
+
+private:
+    std::deque<PacketProcess> processes_;
+    absl::flat_hash_map<std::string, const PacketProcess*> byComment_;
+};
 
 namespace {
 
 // The packets of one batch taken from the queue, as the frame driver takes them (all of input 0).
 class QueuedPackets final : public FrameSource {
 public:
-    explicit QueuedPackets(const PacketBatch& batch) : batch_(batch) {}
+    QueuedPackets(const PacketBatch& batch, LiveAnalysis::CommentProcesses& processes)
+        : batch_(batch), processes_(processes) {}
 
     size_t decodeNext(const AnalysisEngine& engine, std::span<PreparedFrame> frames) override {
         size_t count = 0;
@@ -37,12 +69,14 @@ public:
 
 private:
     RawPacket take() {
-        const RawPacket packet = batch_.at(next_++);
+        RawPacket packet = batch_.at(next_++);
         bytesTaken_ += packet.capturedLength;
+        packet.process = processes_.of(packet.comment);
         return packet;
     }
 
     const PacketBatch& batch_;
+    LiveAnalysis::CommentProcesses& processes_;
     size_t next_ = 0;
     uint64_t bytesTaken_ = 0;
 };
@@ -53,6 +87,7 @@ LiveAnalysis::LiveAnalysis(const AnalysisOptions& options, PacketQueue& queue, F
                            UpdateListener onUpdate, std::chrono::milliseconds updateInterval)
     : queue_(queue),
       engine_(std::make_unique<AnalysisEngine>(options.engine)),
+      processes_(std::make_unique<CommentProcesses>()),
       onUpdate_(std::move(onUpdate)),
       updateInterval_(updateInterval) {
     authors_ = std::make_unique<FindingAuthors>(*engine_, options.detectors);
@@ -100,7 +135,7 @@ void LiveAnalysis::loop() {
         {
             const std::lock_guard lock(resultsMutex_);
             if (!batch.empty()) {
-                QueuedPackets packets(batch);
+                QueuedPackets packets(batch, *processes_);
                 driveFrames(packets, *engine_, onThisThread);
                 analysed_ += batch.size();
                 lastPacketTaken = now;

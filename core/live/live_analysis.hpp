@@ -72,6 +72,8 @@ public:
     /// with the packets cost, observers included (valid after finish()).
     [[nodiscard]] int64_t threadCpuNs() const { return threadCpuNs_; }
 
+    class CommentProcesses;
+
 private:
     void loop();
     // The results as the observers and readers see them (engine_ set).
@@ -79,6 +81,7 @@ private:
 
     PacketQueue& queue_;
     std::unique_ptr<AnalysisEngine> engine_;
+    std::unique_ptr<CommentProcesses> processes_;  // the packets' processes while they are analysed
     std::unique_ptr<FindingAuthors> authors_;  // after engine_, which its detectors read
     UpdateListener onUpdate_;
     std::vector<LiveObserver*> observers_;

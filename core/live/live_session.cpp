@@ -51,9 +51,13 @@ class LiveSession::Sink final : public PacketSink {
 public:
     explicit Sink(LiveSession& session) : session_(session) {}
 
-    void onPacket(const RawPacket& packet) override {
+    void onPacket(const RawPacket& captured) override {
         if (limitReached_ || failed_) {
             return;  // the rest of the batch that reached the count
+        }
+        RawPacket packet = captured;
+        if (session_.options_.companion != nullptr) {
+            session_.options_.companion->annotate(packet);
         }
         if (session_.file_) {
             try {
@@ -71,7 +75,18 @@ public:
     }
 
     void onBatchEnd() override {
-        if (session_.file_ && !failed_) {
+        if (failed_) {
+            return;
+        }
+        try {
+            if (session_.options_.companion != nullptr) {
+                session_.options_.companion->writeInto(session_.file_.get());
+            }
+        } catch (const PcapngWriteError& error) {
+            fail(error.what());
+            return;
+        }
+        if (session_.file_) {
             try {
                 session_.file_->flush();
             } catch (const PcapngWriteError& error) {
@@ -168,6 +183,15 @@ LiveSession::Result LiveSession::finish() {
     summary.startNs = startNs_;
     summary.endNs = endNs_;
     summary.error = error_;
+    if (options_.companion != nullptr) {
+        try {
+            options_.companion->finishInto(file_.get());
+        } catch (const PcapngWriteError& error) {
+            if (summary.error.empty()) {
+                summary.error = error.what();
+            }
+        }
+    }
     if (file_) {
         try {
             file_->close(summary.kernel, startNs_, endNs_);

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "live/capture_companion.hpp"
 #include "live/capture_file_writer.hpp"
 #include "live/live_analysis.hpp"
 #include "live/packet_queue.hpp"
@@ -34,6 +35,8 @@ struct LiveSessionOptions {
     LiveAnalysis::FindingListener onFinding;  ///< on the analysis thread; must not call read()
     LiveAnalysis::UpdateListener onUpdate;    ///< on the analysis thread, a few times a second
     std::vector<LiveObserver*> observers;     ///< follow the analysis (LiveAnalysis::addObserver), in order
+    /// Recorded beside the packets (the system calls of chosen processes), or null; must outlive finish().
+    CaptureCompanion* companion = nullptr;
 };
 
 /// What a finished session captured, for the report.

@@ -6,8 +6,10 @@ namespace tcpscope {
 
 void PacketBatch::append(const RawPacket& packet) {
     headers_.push_back(Header{packet.tsNs, packet.capturedLength, packet.originalLength, packet.linkType,
-                              packet.interfaceId, bytes_.size()});
+                              packet.interfaceId, bytes_.size(), static_cast<uint32_t>(packet.comment.size()),
+                              packet.direction});
     bytes_.insert(bytes_.end(), packet.data, packet.data + packet.capturedLength);
+    bytes_.insert(bytes_.end(), packet.comment.begin(), packet.comment.end());
 }
 
 RawPacket PacketBatch::at(size_t index) const {
@@ -19,6 +21,11 @@ RawPacket PacketBatch::at(size_t index) const {
     packet.linkType = header.linkType;
     packet.interfaceId = header.interfaceId;
     packet.data = bytes_.data() + header.offset;
+    if (header.commentLength > 0) {
+        packet.comment = std::string_view(reinterpret_cast<const char*>(packet.data + header.capturedLength),
+                                          header.commentLength);
+    }
+    packet.direction = header.direction;
     return packet;
 }
 

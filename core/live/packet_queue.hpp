@@ -13,7 +13,7 @@ namespace tcpscope {
 /// allocation once the vectors have grown.
 class PacketBatch {
 public:
-    /// Copies `packet` (its bytes and header fields) into the batch.
+    /// Copies `packet` (its bytes, header fields, comment and direction) into the batch.
     void append(const RawPacket& packet);
     /// Packet `index`, pointing into this batch's bytes (valid until the batch changes).
     [[nodiscard]] RawPacket at(size_t index) const;
@@ -31,7 +31,9 @@ private:
         uint32_t originalLength;
         uint32_t linkType;
         uint32_t interfaceId;
-        size_t offset;
+        size_t offset;           // of the bytes, followed by the comment's
+        uint32_t commentLength;  // RawPacket::comment (a recorded packet's process)
+        PacketDirection direction;
     };
     std::vector<Header> headers_;
     std::vector<uint8_t> bytes_;

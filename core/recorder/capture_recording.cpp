@@ -1,6 +1,5 @@
 #include "recorder/capture_recording.hpp"
 
-#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 #include <time.h>
 
@@ -12,7 +11,7 @@
 #include "decode/packet_decoder.hpp"
 #include "recorded/call_block.hpp"
 #include "recorded/recorded_call.hpp"
-#include "recorder/process_details.hpp"
+#include "recorder/call_processes.hpp"
 
 namespace tcpscope {
 namespace {
@@ -23,31 +22,12 @@ int64_t nsOf(clockid_t clock) {
     return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
 }
 
-// The process behind one end of a connection, as a recorded call showed it, and the comment that
-// says it on the packets of that end.
-struct EndProcess {
-    uint32_t pid = 0;
-    uint32_t tid = 0;
-    std::string comment;
-};
-
-// A packet's process as ptcpdump writes its packet comments (capture/ptcpdump_comment.hpp reads
-// them): its keys, with the thread's comm as Cmd (what --comm chose), and tcpscope's own Cgroup.
-std::string processComment(const RecordedCall& call, const ProcessDetails& details) {
-    std::string comment = fmt::format("PID: {}\nThreadId: {}\nCmd: {}", call.pid, call.tid, call.command);
-    if (!details.args.empty()) {
-        comment += fmt::format("\nArgs: {}", details.args);
+std::unique_ptr<PcapngWriter> openWriter(const RecordingOptions& options) {
+    const PcapngSectionInfo section{{}, {}, std::string(kRecordApplication), {}};
+    if (options.fd >= 0) {
+        return std::make_unique<PcapngWriter>(options.fd, options.path, section, PcapngFlush::Manual);
     }
-    if (details.parentPid > 0) {
-        comment += fmt::format("\nParentPID: {}", details.parentPid);
-        if (!details.parentCommand.empty()) {
-            comment += fmt::format("\nParentCmd: {}", details.parentCommand);
-        }
-    }
-    if (!details.cgroup.empty()) {
-        comment += fmt::format("\nCgroup: {}", details.cgroup);
-    }
-    return comment;
+    return std::make_unique<PcapngWriter>(options.path, section, PcapngFlush::Manual);
 }
 
 }  // namespace
@@ -64,7 +44,8 @@ struct CaptureRecording::State final : PacketSink {
     explicit State(const RecordingOptions& options)
         : capture(options.capture),
           recorder(options.processes),
-          writer(options.path, PcapngSectionInfo{{}, {}, std::string(kRecordApplication), {}}, PcapngFlush::Manual) {
+          ownedWriter(openWriter(options)),
+          writer(*ownedWriter) {
         const CaptureDescription& source = capture.description();
         PcapngInterfaceInfo interface;
         interface.linkType = source.linkType;
@@ -77,7 +58,7 @@ struct CaptureRecording::State final : PacketSink {
 
     void onPacket(const RawPacket& packet) override {
         TcpSegment segment;
-        PacketEnd end;
+        CallProcesses::PacketEnd end;
         if (decodePacket(packet, segment) == DecodeStatus::Tcp) {
             end = processOf(segment);
             if (end.comment.empty() && takeCallsIfDue()) {
@@ -92,25 +73,9 @@ struct CaptureRecording::State final : PacketSink {
         summary.packetsWithProcess += end.comment.empty() ? 0 : 1;
     }
 
-    // A packet's process comment (processComment), with the direction that says which end it is:
-    // the sender's (outbound) if a call showed it, else the receiver's (inbound). Empty when no
-    // call showed either end.
-    struct PacketEnd {
-        std::string comment;
-        PacketDirection direction = PacketDirection::Unknown;
-    };
-    PacketEnd processOf(const TcpSegment& segment) {
+    CallProcesses::PacketEnd processOf(const TcpSegment& segment) {
         std::lock_guard lock(mutex);
-        PacketDirection direction = PacketDirection::Outbound;
-        const EndProcess* process = find(segment.source, segment.destination);
-        if (process == nullptr) {
-            direction = PacketDirection::Inbound;
-            process = find(segment.destination, segment.source);
-        }
-        if (process == nullptr) {
-            return {};
-        }
-        return {process->comment, direction};
+        return processes.of(segment);
     }
 
     // Takes the calls waiting in the ring buffer. True if there were any.
@@ -134,32 +99,12 @@ struct CaptureRecording::State final : PacketSink {
         writer.flush();
     }
 
-    // /proc read once per process, when its first call comes (mutex held).
-    const ProcessDetails& detailsOf(uint32_t pid) {
-        auto [found, added] = processes.try_emplace(pid);
-        if (added) {
-            found->second = readProcessDetails(pid);
-        }
-        return found->second;
-    }
-
-    const EndProcess* find(const Endpoint& local, const Endpoint& remote) const {
-        const auto found = ends.find(std::make_pair(local, remote));
-        return found == ends.end() ? nullptr : &found->second;
-    }
-
     // The process table learns each call at once (for the next packets' comments); the calls
     // reach the file in blocks of up to kBlockEvents, or after kBlockInterval.
     void addCalls(std::span<const uint8_t> events, uint32_t count) {
         std::lock_guard lock(mutex);
         for (uint32_t i = 0; i < count; ++i) {
-            const RecordedCall call = decodeCall(events.subspan(i * kCallRecordBytes, kCallRecordBytes));
-            if (call.hasSocket && call.remote.port != 0) {
-                EndProcess& end = ends[std::make_pair(call.local, call.remote)];
-                if (end.pid != call.pid || end.tid != call.tid || end.comment.empty()) {
-                    end = EndProcess{call.pid, call.tid, processComment(call, detailsOf(call.pid))};
-                }
-            }
+            processes.learn(decodeCall(events.subspan(i * kCallRecordBytes, kCallRecordBytes)));
         }
         pendingCalls.insert(pendingCalls.end(), events.begin(), events.begin() + static_cast<ptrdiff_t>(count * kCallRecordBytes));
         pendingCount += count;
@@ -193,10 +138,10 @@ struct CaptureRecording::State final : PacketSink {
     PcapCapture capture;
     SyscallRecorder recorder;
     std::mutex mutex;  // the writer and the table of ends, shared by the capture thread and run()
-    PcapngWriter writer;
+    std::unique_ptr<PcapngWriter> ownedWriter;
+    PcapngWriter& writer;
     uint32_t interfaceId = 0;
-    absl::flat_hash_map<std::pair<Endpoint, Endpoint>, EndProcess> ends;
-    absl::flat_hash_map<uint32_t, ProcessDetails> processes;  // by pid
+    CallProcesses processes;
     RecordingSummary summary;
     std::atomic<bool> stopRequested{false};
     static constexpr uint32_t kBlockEvents = 1024;

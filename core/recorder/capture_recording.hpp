@@ -23,7 +23,8 @@ struct RecordingOptions {
     /// default): a recording needs them in the file, not at once, and the calls of a batch's
     /// connections are known by then, so more packets get their process.
     LiveCaptureOptions capture = batchedCapture();
-    std::string path;                   ///< the pcapng file
+    std::string path;                   ///< the pcapng file (with `fd`: its name in messages)
+    int fd = -1;                        ///< if not -1, write to this open descriptor (a pipe) instead
     SyscallRecorderFilter processes;    ///< whose system calls
 };
 

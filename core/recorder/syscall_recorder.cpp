@@ -92,6 +92,10 @@ std::string syscallRecorderMissing() { return {}; }
 SyscallRecorder::SyscallRecorder(const SyscallRecorderFilter& filter) : state_(std::make_unique<State>()) {
     struct stat info {};
     if (::stat("/sys/kernel/tracing/events/syscalls", &info) != 0) {
+        if (errno == EACCES) {
+            throw SyscallRecorderError("tracefs (/sys/kernel/tracing) is root's: without root, recording needs "
+                                       "CAP_DAC_READ_SEARCH besides CAP_BPF and CAP_PERFMON");
+        }
         throw SyscallRecorderError(
             "tracefs is not mounted at /sys/kernel/tracing: mount it with `mount -t tracefs nodev /sys/kernel/tracing`");
     }

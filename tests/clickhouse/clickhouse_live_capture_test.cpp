@@ -22,21 +22,6 @@
 #include "support/live_records_check.hpp"
 
 namespace tcpscope {
-namespace {
-
-std::string lastLine(const std::string& text) {
-    std::istringstream stream(text);
-    std::string last;
-    for (std::string line; std::getline(stream, line);) {
-        if (!line.empty()) {
-            last = line;
-        }
-    }
-    return last;
-}
-
-}  // namespace
-
 TEST_CASE("capture --to clickhouse: records while the capture runs - a server killed and restarted loses and "
           "doubles nothing",
           "[clickhouse][live]") {
@@ -71,7 +56,7 @@ TEST_CASE("capture --to clickhouse: records while the capture runs - a server ki
     const test::CommandResult result = capturing.wait(120);
     INFO(result.err);
     REQUIRE(result.exitCode == 0);
-    const nlohmann::json report = nlohmann::json::parse(lastLine(result.out));
+    const nlohmann::json report = nlohmann::json::parse(test::lastLine(result.out));
     const nlohmann::json& live = report["capture"]["live"];
     CHECK(live["not_analysed"] == 0);  // the outage held up neither the capture nor the analysis
     const nlohmann::json& sent = live["records"];

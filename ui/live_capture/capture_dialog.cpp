@@ -146,6 +146,14 @@ CaptureDialog::CaptureDialog(const CaptureSettings& settings, QWidget* parent) :
     form->addRow(tr("&Snapshot length"), snapLength_);
     form->addRow(tr("Output file (pcapng)"), outputRow);
     form->addRow(QString(), ringRow);
+    syscallProcess_ = new QLineEdit(settings.syscallProcess);
+    syscallProcess_->setObjectName(QStringLiteral("syscallProcess"));
+    syscallProcess_->setPlaceholderText(tr("a pid or a command name, e.g. nginx (eBPF; root)"));
+    syscallProcess_->setClearButtonEnabled(true);
+    syscallProcess_->setToolTip(
+        tr("Records the socket system calls of this process beside the packets (as tcpscope-cli capture --syscalls): "
+           "each Nagle / delayed-ACK stall is then confirmed or refuted from the calls"));
+    form->addRow(tr("Also record the system &calls of"), syscallProcess_);
     auto* thresholds = new QLabel(tr("Findings use the detector thresholds of Analysis > Thresholds."));
     thresholds->setEnabled(false);
     form->addRow(QString(), thresholds);
@@ -260,6 +268,7 @@ CaptureSettings CaptureDialog::settings() const {
     settings.filter = filter_->text().trimmed();
     settings.snapLength = static_cast<uint32_t>(snapLength_->value());
     settings.outputPath = output_->text().trimmed();
+    settings.syscallProcess = syscallProcess_->text().trimmed();
     if (ring_->isChecked()) {
         settings.ringFileBytes = static_cast<uint64_t>(ringMegabytes_->value()) * 1'000'000;
         settings.ringFiles = static_cast<uint32_t>(ringFiles_->value());

@@ -56,6 +56,7 @@ private:
     QLabel* filterStatus_ = nullptr;
     QSpinBox* snapLength_ = nullptr;
     QLineEdit* output_ = nullptr;
+    QLineEdit* syscallProcess_ = nullptr;
     QCheckBox* ring_ = nullptr;
     QSpinBox* ringMegabytes_ = nullptr;
     QSpinBox* ringFiles_ = nullptr;

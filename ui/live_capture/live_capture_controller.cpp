@@ -3,10 +3,12 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
+#include <stdexcept>
 
 #include "capture/bpf_filter.hpp"
 #include "capture/pcapng_writer.hpp"
 #include "detect/detector_set.hpp"
+#include "investigation/investigation.hpp"
 #include "live/capture_source.hpp"
 #include "live/live_error.hpp"
 #include "live_capture/permission_fix.hpp"
@@ -93,6 +95,17 @@ bool LiveCaptureController::start(const CaptureSettings& settings, const Analysi
         std::unique_ptr<PacketSource> source = openCaptureSource(sourceOptions);
         LiveSessionOptions options;
         options.analysis = analysis;
+        calls_.reset();
+        if (const std::optional<SyscallRecorderFilter> processes = settings.syscallFilter()) {
+            if (settings.ringFileBytes != 0) {
+                throw std::invalid_argument("the system calls are written into one file: turn the ring of files off");
+            }
+            // The calls go into the file, which the window opens when the capture ends: the stalls
+            // are confirmed there from them, as `analyze` of the file confirms them.
+            calls_ = std::make_unique<LiveCallRecording>(*processes);
+            options.companion = calls_.get();
+            prepareForRecordedCalls(options.analysis);
+        }
         options.file = settings.fileOptions();
         options.onFinding = [this](const Finding& /*finding*/, bool /*isNew*/) { ++findingEvents_; };
         options.onUpdate = [this](const LiveResults& results) {
@@ -104,6 +117,9 @@ bool LiveCaptureController::start(const CaptureSettings& settings, const Analysi
     } catch (const LiveCaptureError& error) {
         const QString message = QString::fromUtf8(error.what());
         emit startFailed(message, error.kind() == LiveErrorKind::PermissionDenied ? permissionFix(message) : QString());
+        return false;
+    } catch (const SyscallRecorderError& error) {
+        emit startFailed(tr("Cannot record the system calls: %1").arg(QString::fromUtf8(error.what())), QString());
         return false;
     } catch (const std::exception& error) {  // the file (PcapngWriteError), the analysis filter (BpfFilterError)
         emit startFailed(QString::fromUtf8(error.what()), QString());

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <sstream>
+
 #include <catch2/catch.hpp>
 
 #include "live/live_error.hpp"
@@ -22,5 +24,16 @@ bool mayCapture() {
 // Below Linux's ephemeral range (32768-60999): a client's local port there (another test's, or a
 // soak's thousands of connections) would make the test's listen() fail with EADDRINUSE.
 uint16_t livePort(int salt) { return static_cast<uint16_t>(20000 + (::getpid() * 13 + salt * 101) % 12000); }
+
+std::string lastLine(const std::string& text) {
+    std::istringstream stream(text);
+    std::string last;
+    for (std::string line; std::getline(stream, line);) {
+        if (!line.empty()) {
+            last = line;
+        }
+    }
+    return last;
+}
 
 }  // namespace tcpscope::test

@@ -17,4 +17,7 @@ bool mayCapture();
 /// A port for one test's traffic that other tests, and test programs running at the same time, do not use.
 uint16_t livePort(int salt);
 
+/// The last line of `text` that is not empty (the report after a capture's finding lines).
+std::string lastLine(const std::string& text);
+
 }  // namespace tcpscope::test

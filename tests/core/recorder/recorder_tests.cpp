@@ -20,25 +20,11 @@
 #include "recorded/recorded_calls_reader.hpp"
 #include "recorder/capture_recording.hpp"
 #include "recorder/process_details.hpp"
+#include "support/recorder_check.hpp"
 
 using namespace tcpscope;
 
 namespace {
-
-// Why the recorder cannot run here, or empty.
-std::string whyNotHere() {
-    if (const std::string missing = syscallRecorderMissing(); !missing.empty()) {
-        return "the recorder was not built: " + missing;
-    }
-    if (::geteuid() != 0) {
-        return "not root: recording needs root (BPF and packet capture)";
-    }
-    struct stat info {};
-    if (::stat("/sys/kernel/tracing/events/syscalls", &info) != 0) {
-        return "tracefs is not mounted at /sys/kernel/tracing (mount -t tracefs nodev /sys/kernel/tracing)";
-    }
-    return {};
-}
 
 // The child: a server and a client on loopback in one process; the client writes twice then reads
 // (Nagle on), the server reads the 200 bytes and answers 50. Returns the exit status to use.
@@ -89,7 +75,7 @@ int exchange(int startPipe, uint16_t& serverPort) {
 
 TEST_CASE("recorder: a child's loopback write-write-read recorded, tied to its connection, read by tshark",
           "[recorder][root]") {
-    if (const std::string why = whyNotHere(); !why.empty()) {
+    if (const std::string why = test::whyNoSyscallRecorder(); !why.empty()) {
         WARN("test skipped: " << why);
         return;
     }

@@ -1,6 +1,7 @@
 // The capture dialog as a user meets it: the interfaces libpcap lists (lo among them) with the
 // packets per second the kernel counts for them, and the capture filter checked as it is typed.
 #include <QCheckBox>
+#include <QDir>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -104,6 +105,30 @@ TEST_CASE("the capture dialog flags an invalid filter as it is typed and accepts
     CHECK(chosen.ringFileBytes == 5'000'000);
     CHECK(chosen.ringFiles == 3);
     CHECK(chosen.fileOptions().ring());
+}
+
+TEST_CASE("the capture dialog's \"also record the system calls of\" takes a pid or a command name",
+          "[ui][capture-dialog]") {
+    CaptureDialog dialog(CaptureSettings{});
+    auto* process = dialog.findChild<QLineEdit*>(QStringLiteral("syscallProcess"));
+    REQUIRE(process != nullptr);
+    CHECK_FALSE(dialog.settings().syscallFilter());  // empty: no calls, an ordinary capture file
+    CHECK(dialog.settings().fileOptions().application.empty());
+    process->setText(QStringLiteral("nginx"));
+    std::optional<tcpscope::SyscallRecorderFilter> chosen = dialog.settings().syscallFilter();
+    REQUIRE(chosen);
+    CHECK(chosen->commands == std::vector<std::string>{"nginx"});
+    CHECK(chosen->pids.empty());
+    // The file then says it holds recorded calls, so that opening it confirms the stalls from them.
+    CHECK(dialog.settings().fileOptions().application == "tcpscope-cli record");
+    process->setText(QStringLiteral(" 4242 "));
+    chosen = dialog.settings().syscallFilter();
+    REQUIRE(chosen);
+    CHECK(chosen->pids == std::vector<uint32_t>{4242});
+    CHECK(chosen->commands.empty());
+    dialog.resize(dialog.sizeHint());
+    const QString shot = QDir::temp().filePath(QStringLiteral("tcpscope-capture-dialog-syscalls.png"));
+    CHECK(dialog.grab().save(shot));
 }
 
 TEST_CASE("a permission error's fix is the one command to run", "[ui][capture-dialog]") {

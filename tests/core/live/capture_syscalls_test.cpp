@@ -1,0 +1,130 @@
+// tcpscope-cli capture --syscalls: the socket calls of the traffic's processes recorded during the
+// live capture, the stalls confirmed from them in the live report, and the written file analysed to
+// the same report. Needs root, BPF and tracefs: skips saying why.
+#include <signal.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/live/child_process.hpp"
+#include "core/live/live_test_support.hpp"
+#include "support/packet_builder.hpp"
+#include "support/recorder_check.hpp"
+
+namespace tcpscope {
+
+TEST_CASE("tcpscope-cli capture --syscalls: the stalls confirmed from the calls live, and the file analyses the same",
+          "[live][cli][recorder]") {
+    if (const std::string why = test::whyNoSyscallRecorder(); !why.empty()) {
+        WARN("test skipped: " << why);
+        return;
+    }
+    const uint16_t port = test::livePort(400);
+    const std::filesystem::path path = test::uniqueTempPath("live-syscalls", ".pcapng");
+    test::ChildProcess capture({TCPSCOPE_CLI, "capture", "-i", "lo", "--filter", "tcp port " + std::to_string(port),
+                                "--write", path.string(), "--format", "json", "--syscalls", "--comm", "python3"});
+    REQUIRE(capture.waitForOutput("Ctrl-C to stop", 20, true));
+    test::ChildProcess traffic({"python3", test::kWriteWriteRead, std::to_string(port), "8"});
+    REQUIRE(traffic.wait(30).exitCode == 0);
+    CHECK(capture.waitForOutput("\"event\":\"finding\"", 5));
+    capture.sendSignal(SIGINT);
+    const test::CommandResult result = capture.wait(20);
+    INFO(result.err);
+    REQUIRE(result.exitCode == 0);
+    const nlohmann::json report = nlohmann::json::parse(test::lastLine(result.out));
+
+    const nlohmann::json& syscalls = report["capture"]["live"]["syscalls"];
+    CHECK(syscalls["recorded"].get<uint64_t>() > 0);
+    CHECK(syscalls["lost"] == 0);
+    CHECK(syscalls["packets_with_process"].get<uint64_t>() > 0);
+    CHECK(syscalls["unused"].is_null());
+    // Every Nagle / delayed-ACK stall of the capture is confirmed from the recorded calls.
+    REQUIRE(report["findings"].size() >= 1);
+    for (const nlohmann::json& finding : report["findings"]) {
+        INFO(finding.dump());
+        CHECK(finding["kind"] == "delayed_ack_stall");
+        CHECK(finding["evidence"]["strace"]["confirmed"].get<uint64_t>() >= 1);
+        CHECK(finding["evidence"]["strace"]["refuted"] == 0);
+    }
+    // Both ends of each flow named with the python process, as analyze names them from the comments.
+    for (const nlohmann::json& flow : report["flows"]) {
+        INFO(flow.dump());
+        CHECK(flow.dump().find("python3") != std::string::npos);
+    }
+
+    // The written file holds the calls; analyze reads them to the same flows, findings and syscalls.
+    const test::CommandResult analysed = test::runCommand({TCPSCOPE_CLI, "analyze", path.string(), "--format", "json"});
+    REQUIRE(analysed.ok());
+    const nlohmann::json fileReport = nlohmann::json::parse(analysed.out);
+    CHECK(fileReport["flows"] == report["flows"]);
+    CHECK(fileReport["findings"] == report["findings"]);
+    CHECK(fileReport["syscalls"] == report["syscalls"]);
+    std::filesystem::remove(path);
+}
+
+// tcpscope-capture --syscalls run by nobody: with its five file capabilities it records the calls
+// (and gives them all up once attached); without them, one line that says what to run.
+TEST_CASE(
+    "tcpscope-capture --syscalls as an unprivileged user: the calls recorded with its capabilities, one line "
+    "without them",
+    "[live][permissions][recorder]") {
+    if (const std::string why = test::whyNoSyscallRecorder(); !why.empty()) {
+        WARN("test skipped: " << why);
+        return;
+    }
+    if (std::system("command -v setcap >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1") != 0) {
+        WARN("test skipped: setcap or setpriv is missing (apt-get install libcap2-bin util-linux)");
+        return;
+    }
+    // A copy nobody may run, given the capabilities setup-capture-helper.sh gives.
+    const std::filesystem::path helper = test::uniqueTempPath("tcpscope-capture", "");
+    std::filesystem::copy_file(TCPSCOPE_CAPTURE_HELPER, helper);
+    std::filesystem::permissions(helper, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                             std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                             std::filesystem::perms::others_exec);
+    const std::filesystem::path path = test::uniqueTempPath("helper-syscalls", ".pcapng");
+    const uint16_t port = test::livePort(410);
+    const std::string asNobody = "setpriv --reuid=nobody --regid=nogroup --clear-groups ";
+    const std::string command = asNobody + helper.string() + " -i lo --filter 'tcp port " + std::to_string(port) +
+                                "' --syscalls --comm python3";
+    {
+        const test::CommandResult without = test::runCommand({"sh", "-c", command + " > /dev/null"});
+        CHECK(without.exitCode != 0);
+        CHECK_THAT(without.err, Catch::Contains("sudo setcap cap_net_raw,cap_net_admin,cap_bpf,cap_perfmon,"
+                                                "cap_dac_read_search+eip " +
+                                                helper.string()));
+        CHECK(std::count(without.err.begin(), without.err.end(), '\n') == 1);
+    }
+    REQUIRE(
+        std::system(("setcap cap_net_raw,cap_net_admin,cap_bpf,cap_perfmon,cap_dac_read_search+eip " + helper.string())
+                        .c_str()) == 0);
+    // nobody writes to standard output; the shell (root) opens the file.
+    test::ChildProcess capture({"sh", "-c", "exec " + command + " > " + path.string()});
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    test::ChildProcess traffic({"python3", test::kWriteWriteRead, std::to_string(port), "8"});
+    REQUIRE(traffic.wait(30).exitCode == 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    capture.sendSignal(SIGINT);
+    const test::CommandResult recorded = capture.wait(20);
+    INFO(recorded.err);
+    CHECK(recorded.exitCode == 0);
+
+    const test::CommandResult analysed = test::runCommand({TCPSCOPE_CLI, "analyze", path.string(), "--format", "json"});
+    REQUIRE(analysed.ok());
+    const nlohmann::json report = nlohmann::json::parse(analysed.out);
+    REQUIRE(report["findings"].size() >= 1);
+    for (const nlohmann::json& finding : report["findings"]) {
+        CHECK(finding["evidence"]["strace"]["confirmed"].get<uint64_t>() >= 1);
+    }
+    std::filesystem::remove(path);
+    std::filesystem::remove(helper);
+}
+
+}  // namespace tcpscope
