@@ -116,7 +116,12 @@ getent group tcpscope >/dev/null || fail "the postinst created no tcpscope group
 ownership=$(stat -c '%U:%G %a' /usr/bin/tcpscope-capture)
 [[ $ownership == "root:tcpscope 750" ]] || fail "tcpscope-capture is $ownership, not root:tcpscope 750"
 capabilities=$(getcap /usr/bin/tcpscope-capture)
-[[ $capabilities == *cap_net_admin,cap_net_raw=eip* ]] || fail "tcpscope-capture lacks its capabilities: '$capabilities'"
+# Packets need cap_net_raw and cap_net_admin; recording system calls (--syscalls) cap_bpf, cap_perfmon
+# and cap_dac_read_search (tracefs is root's). getcap lists them in its own order, before "=eip".
+[[ $capabilities == *=eip ]] || fail "tcpscope-capture's capabilities are not effective and permitted: '$capabilities'"
+for capability in cap_net_raw cap_net_admin cap_bpf cap_perfmon cap_dac_read_search; do
+    [[ $capabilities =~ [\ ,]$capability[,=] ]] || fail "tcpscope-capture lacks $capability: '$capabilities'"
+done
 echo "$ownership, $capabilities"
 # A member of the group captures without root, if this machine lets file capabilities work
 # (a container may keep them out of its bounding set: then it is said, not failed).
