@@ -54,8 +54,9 @@ WaitRange sectionRange(const CaptureAnalysis& analysis, const FindingGroup& grou
     return {std::max(capture.startNs, startNs - marginNs), std::min(capture.endNs, endNs + marginNs)};
 }
 
-ReportSequence sequenceOf(const CaptureAnalysis& analysis, uint32_t connection) {
-    const auto pair = findProxyPartner(analysis.engine->connections(), analysis.engine->packets(), connection);
+ReportSequence sequenceOf(const CaptureAnalysis& analysis, uint32_t connection, const SameHost& sameHost) {
+    const auto pair =
+        findProxyPartner(analysis.engine->connections(), analysis.engine->packets(), connection, sameHost);
     return pair ? ReportSequence{{pair->clientSide, pair->serverSide}} : ReportSequence{{connection}};
 }
 
@@ -153,7 +154,7 @@ std::vector<AffectedRow> affectedRows(const CaptureAnalysis& analysis, const Fin
 
 }  // namespace
 
-std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const SameHost& sameHost) {
     std::vector<ReportSection> sections;
     for (FindingGroup& group : groupFindings(analysis)) {
         ReportSection& section = sections.emplace_back();
@@ -183,7 +184,7 @@ std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis) {
             section.picture = SectionPicture::None;
             continue;
         }
-        section.sequence = sequenceOf(analysis, worst.connection);
+        section.sequence = sequenceOf(analysis, worst.connection, sameHost);
         for (size_t earlier = 0; earlier < index && earlier < kMaxReportSections; ++earlier) {
             if (sections[earlier].picture == SectionPicture::Sequence &&
                 sections[earlier].sequence.flows == section.sequence.flows) {
@@ -215,8 +216,9 @@ IncidentCauses causesOfIncidents(const CaptureAnalysis& analysis, const std::vec
     return causes;
 }
 
-std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents) {
-    std::vector<ReportSection> sections = reportSections(analysis);
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents,
+                                          const SameHost& sameHost) {
+    std::vector<ReportSection> sections = reportSections(analysis, sameHost);
     for (const std::vector<size_t>& causes : causesOfIncidents(analysis, sections, incidents).ofIncident) {
         std::optional<size_t> drawn;
         for (const size_t index : causes) {
@@ -395,9 +397,10 @@ ReportBlock affectedTable(const CaptureAnalysis& analysis, const ReportSection& 
     return table;
 }
 
-ReportPlan planReport(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents) {
+ReportPlan planReport(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents,
+                      const SameHost& sameHost) {
     ReportPlan plan;
-    plan.sections = reportSections(analysis, incidents);
+    plan.sections = reportSections(analysis, incidents, sameHost);
     plan.causes = causesOfIncidents(analysis, plan.sections, incidents);
     return plan;
 }

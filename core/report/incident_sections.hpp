@@ -11,6 +11,7 @@
 #include "present/sequence_diagram.hpp"
 #include "report/finding_groups.hpp"
 #include "report/report_blocks.hpp"
+#include "tcp/proxy_pair.hpp"
 
 namespace tcpscope {
 
@@ -45,7 +46,9 @@ inline constexpr size_t kMaxReportSections = 8;
 inline constexpr size_t kMaxAffectedRows = 10;
 
 /// The causes of `analysis`, most severe first, then by wall-clock impact, then by connection-time.
-std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis);
+/// A cause drawn as a sequence diagram shows both sides of a proxy where it finds them; `sameHost`,
+/// where capture points tell, makes a proxy's two addresses one host (findProxyPartner).
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const SameHost& sameHost = {});
 
 /// The causes (sections) of each incident and those of none, as indices into the sections, in their order.
 /// A cause belongs to the incident that holds its worst finding.
@@ -58,7 +61,8 @@ IncidentCauses causesOfIncidents(const CaptureAnalysis& analysis, const std::vec
 
 /// reportSections(), with what the incidents share: a port pool drawn once per incident (the TIME_WAIT
 /// churn beside the exhaustion it led to shows the same rows), the later sections pointing to it.
-std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents);
+std::vector<ReportSection> reportSections(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents,
+                                          const SameHost& sameHost = {});
 
 /// The report's plan, made once per report: its sections (each naming the picture it needs) and which
 /// incident each belongs to. The pictures are drawn for it, and the Markdown, HTML and PDF written from it.
@@ -66,7 +70,8 @@ struct ReportPlan {
     std::vector<ReportSection> sections;
     IncidentCauses causes;
 };
-ReportPlan planReport(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents);
+ReportPlan planReport(const CaptureAnalysis& analysis, const std::vector<Incident>& incidents,
+                      const SameHost& sameHost = {});
 
 /// The diagram of a report sequence diagram (two lifelines, or three for a proxy pair).
 SequenceDiagram sectionDiagram(const CaptureAnalysis& analysis, const ReportSequence& sequence);

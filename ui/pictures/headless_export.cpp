@@ -403,7 +403,9 @@ ExportOutcome exportIncidentReport(const ResultsPtr& results, const QString& dir
         return outcome;
     }
 
-    input.plan = planReport(analysis, results->incidents());
+    // With capture points a proxy's two addresses are one host: its causes show all three lifelines.
+    const PointSightings* sightings = results->sightings();
+    input.plan = planReport(analysis, results->incidents(), sightings != nullptr ? sightings->sameHost() : SameHost());
     const std::vector<ReportSection>& sections = input.plan->sections;
     for (size_t index = 0; index < sections.size() && index < kMaxReportSections; ++index) {
         const std::optional<ReportPicture> drawn = sectionPicture(results, sections[index], kReportWidthPx, 0);

@@ -124,7 +124,8 @@ bool IncidentPicture::showFindings(const ResultsPtr& results, const std::vector<
     }
     if (results != results_) {
         results_ = results;
-        sections_ = reportSections(*analysis);
+        const PointSightings* sightings = results->sightings();
+        sections_ = reportSections(*analysis, sightings != nullptr ? sightings->sameHost() : SameHost());
         timeline_.reset();
     }
     const std::optional<size_t> found = pictureSectionOf(sections_, findings);

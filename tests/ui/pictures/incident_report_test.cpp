@@ -218,8 +218,9 @@ TEST_CASE("the incident report of every sample: summary, one-file HTML, A4 PDF, 
     }
 }
 
-TEST_CASE("the incident report of three capture points has their clocks and hops, and prints legibly",
-          "[report][points]") {
+TEST_CASE(
+    "the incident report of three capture points has their clocks, hops and the proxy's lifeline, and prints legibly",
+    "[report][points]") {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("points"));
     QStringList arguments{QStringLiteral("report")};
@@ -246,6 +247,13 @@ TEST_CASE("the incident report of three capture points has their clocks and hops
     pdf_print::checkPrintsLegibly(pdf);
     const QStringList lines = pdf_print::layoutLines(pdf);
     CHECK(lines.contains(QStringLiteral("Capture points and clocks (3)")));
+    // The proxy's cause drawn as the GUI's ladder draws it: its two addresses one host, three
+    // lifelines each at the point on its host.
+    CHECK(markdown.contains(QLatin1String("![Sequence diagram of flows #0 and #1 (client, proxy, server)]")));
+    const QString svg = QString::fromUtf8(readAll(QDir(out).filePath(QStringLiteral("cause-1-sequence.svg"))));
+    for (const char* lifeline : {"client @ client", "proxy @ proxy", "server @ server"}) {
+        CHECK(svg.contains(QLatin1String(lifeline)));
+    }
 }
 
 // The fix said in each report, from "**Fix.**" to the next paragraph of another kind.
