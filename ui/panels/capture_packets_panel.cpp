@@ -51,7 +51,10 @@ CapturePacketsPanel::CapturePacketsPanel(QWidget* parent) : QWidget(parent) {
     });
 }
 
-CapturePacketsPanel::~CapturePacketsPanel() { watcher_.waitForFinished(); }
+CapturePacketsPanel::~CapturePacketsPanel() {
+    *stop_ = true;
+    watcher_.waitForFinished();
+}
 
 void CapturePacketsPanel::setResults(ResultsPtr results) {
     const bool complete = results && results->isComplete();
@@ -65,7 +68,8 @@ void CapturePacketsPanel::setResults(ResultsPtr results) {
     }
 }
 
-CapturePacketsPanel::Matches CapturePacketsPanel::match(const ResultsPtr& results, const std::string& expression) {
+CapturePacketsPanel::Matches CapturePacketsPanel::match(const ResultsPtr& results, const std::string& expression,
+                                                        const std::shared_ptr<const std::atomic<bool>>& stop) {
     Matches matches;
     const CaptureAnalysis* analysis = results ? results->analysis() : nullptr;
     if (analysis == nullptr || results->packets() == nullptr) {
@@ -85,6 +89,10 @@ CapturePacketsPanel::Matches CapturePacketsPanel::match(const ResultsPtr& result
         const PacketIndex& packets = *results->packets();
         std::vector<size_t> positions;
         for (size_t position = 0; position < packets.size(); ++position) {
+            if (position % kStopCheckPackets == 0 && *stop) {
+                matches.stopped = true;  // a newer filter was applied: nobody waits for this one
+                return matches;
+            }
             const filter::FrameRecord* record = records ? records->seek(packets.frame(position)) : nullptr;
             if (compiled.matchesAt(*analysis->engine, position, record)) {
                 positions.push_back(position);
@@ -104,7 +112,10 @@ void CapturePacketsPanel::applyFilter(const QString& expression) {
         const QSignalBlocker quiet(filter_);
         filter_->setText(expression);
     }
-    watcher_.waitForFinished();
+    // A filter still running is left to stop on its own (it looks at its flag every few thousand
+    // packets): on a big capture waiting for it would hold the window.
+    *stop_ = true;
+    stop_ = std::make_shared<std::atomic<bool>>(false);
     applied_ = expression.trimmed();
     if (applied_.isEmpty()) {
         model_.setMatches(std::nullopt);
@@ -115,11 +126,15 @@ void CapturePacketsPanel::applyFilter(const QString& expression) {
     }
     status_->setStyleSheet({});
     status_->setText(tr("Filtering..."));
-    watcher_.setFuture(QtConcurrent::run(&CapturePacketsPanel::match, model_.results(), applied_.toStdString()));
+    watcher_.setFuture(QtConcurrent::run(&CapturePacketsPanel::match, model_.results(), applied_.toStdString(),
+                                         std::shared_ptr<const std::atomic<bool>>(stop_)));
 }
 
 void CapturePacketsPanel::showMatches() {
     Matches matches = watcher_.result();
+    if (matches.stopped) {
+        return;  // what replaced it is shown (an empty filter at once, another by its own run)
+    }
     if (!matches.problem.empty()) {
         status_->setStyleSheet(QStringLiteral("color: #b00020"));
         status_->setText(QString::fromStdString(matches.problem));

@@ -1,7 +1,9 @@
 #pragma once
 #include <QFutureWatcher>
 #include <QWidget>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,8 +52,14 @@ private:
     struct Matches {
         std::optional<std::vector<size_t>> positions;
         std::string problem;
+        bool stopped = false;  ///< stopped early for a newer filter: nothing to show
     };
-    static Matches match(const ResultsPtr& results, const std::string& expression);
+    /// How many packets a filter matches between two looks at its stop flag.
+    static constexpr size_t kStopCheckPackets = 4096;
+    /// The positions of `results`' packets that `expression` matches; stops early (no positions)
+    /// once `stop` is set.
+    static Matches match(const ResultsPtr& results, const std::string& expression,
+                         const std::shared_ptr<const std::atomic<bool>>& stop);
     void showMatches();
     void showCount();
 
@@ -60,6 +68,8 @@ private:
     QLabel* status_ = nullptr;
     QTableView* view_ = nullptr;
     QFutureWatcher<Matches> watcher_;
+    /// Set to stop the filter running (a newer one replaces it).
+    std::shared_ptr<std::atomic<bool>> stop_ = std::make_shared<std::atomic<bool>>(false);
     QString applied_;
     bool selecting_ = false;
 };

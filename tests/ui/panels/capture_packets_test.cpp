@@ -117,6 +117,35 @@ TEST_CASE("the packet list of the whole capture filters as Wireshark's display f
     }
 }
 
+TEST_CASE("a filter applied while another runs replaces it: the list shows the last one's packets",
+          "[ui][panels][display-filter]") {
+    TestWindow test(true, QSize(1366, 768));
+    REQUIRE(test.open({samplePath("proxy-nagle.pcap")}));
+    auto* panel = test.window.findChild<CapturePacketsPanel*>(QStringLiteral("capturePackets"));
+    REQUIRE(panel != nullptr);
+    const AnalysisResults& results = *test.window.results();
+    const std::string last = "tcp.flags.syn == 1";
+    size_t shown = 0;
+    const QMetaObject::Connection connection =
+        QObject::connect(panel, &CapturePacketsPanel::filtered, [&] { ++shown; });
+    // frame.len reads every frame again from the file: the slowest kind, most likely still running.
+    panel->applyFilter(QStringLiteral("frame.len > 0"));
+    panel->applyFilter(QStringLiteral("tcp.port == 3306"));
+    panel->applyFilter(QString::fromStdString(last));
+    REQUIRE(waitFor([panel] { return !panel->filtering(); }));
+    QApplication::processEvents();
+    QObject::disconnect(connection);
+    CHECK(shown >= 1);
+    CHECK(panel->appliedFilter() == QString::fromStdString(last));
+    CHECK(static_cast<size_t>(panel->model().rowCount()) == coreMatches(results, last));
+    // Clearing the box while a filter runs shows every packet, and the run's late end changes nothing.
+    panel->applyFilter(QStringLiteral("frame.len > 0"));
+    panel->applyFilter(QString());
+    REQUIRE(waitFor([panel] { return !panel->filtering(); }));
+    QApplication::processEvents();
+    CHECK(static_cast<size_t>(panel->model().rowCount()) == results.packets()->size());
+}
+
 TEST_CASE("Expert info counts the packets of each analysis flag by severity and each finding, a row showing its packets",
           "[ui][panels][display-filter]") {
     TestWindow test(true, QSize(1366, 768));

@@ -1,11 +1,15 @@
 // Responsiveness of the main window on a big capture: time to the first (partial) results and
 // to the complete ones, the longest the event loop was kept waiting while loading, and the time
 // per redraw of the timeline widget at three zooms while panning, and how long the exports keep the
-// GUI thread (the shown timeline as SVG, PNG and PDF, the incident report). A benchmark, not a test:
+// GUI thread (the shown timeline as SVG, PNG and PDF, the incident report), and the All packets list:
+// the time per redraw while scrolling through the whole capture, how long each display filter takes
+// on its pool thread and the event loop's longest wait meanwhile. A benchmark, not a test:
 // hidden from the normal run ([.benchmark]); tests/ui/gui_benchmark.sh generates the capture,
 // runs it several times and prints medians. Needs TCPSCOPE_GUI_BENCH_CAPTURE.
 #include <QFileInfo>
+#include <QScrollBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
@@ -13,6 +17,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "panels/capture_packets_panel.hpp"
 #include "pictures/view_export_dialog.hpp"
 #include "sequence/sequence_view.hpp"
 #include "ui/window_test_support.hpp"
@@ -57,14 +62,18 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
     // The event loop's latency while loading: a 10 ms timer, and how late each tick comes.
     std::vector<double> gaps;
     QElapsedTimer lastTick;
-    lastTick.start();
     QTimer ticker;
     ticker.setInterval(10);
     QObject::connect(&ticker, &QTimer::timeout, [&]() {
         gaps.push_back(elapsedMs(lastTick));
         lastTick.restart();
     });
-    ticker.start();
+    const auto startTicking = [&]() {
+        gaps.clear();
+        lastTick.restart();
+        ticker.start();
+    };
+    startTicking();
     window.openCaptures({QString::fromLocal8Bit(capture)});
     REQUIRE(waitFor([&test]() { return test.loads.ready > 0; }, 600'000));
     ticker.stop();
@@ -147,4 +156,54 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
     CHECK(window.exportIncidentReportTo(out.filePath(QStringLiteral("report"))).isEmpty());
     std::printf("export_incident_report_ms %.0f (%lld bytes of PDF)\n", elapsedMs(reportTime),
                 static_cast<long long>(QFileInfo(out.filePath(QStringLiteral("report/report.pdf"))).size()));
+
+    // The All packets list: a redraw per page while scrolling through the whole capture, as
+    // dragging the scroll bar does (rows are made only when shown), then each display filter on its
+    // pool thread, timed to its rows shown, with the event loop's longest wait meanwhile; and a
+    // filter typed while another still runs (the first is dropped, the window does not wait for it).
+    auto* packetList = window.findChild<CapturePacketsPanel*>(QStringLiteral("capturePackets"));
+    REQUIRE(packetList != nullptr);
+    window.findChild<QTabWidget*>(QStringLiteral("viewTabs"))->setCurrentWidget(packetList);
+    QApplication::processEvents();
+    QTableView* list = packetList->view();
+    QScrollBar* scroll = list->verticalScrollBar();
+    std::vector<double> pages;
+    for (int step = 0; step <= 200; ++step) {
+        scroll->setValue(static_cast<int>(static_cast<int64_t>(scroll->maximum()) * step / 200));
+        QElapsedTimer pageTime;
+        pageTime.start();
+        list->viewport()->repaint();
+        pages.push_back(elapsedMs(pageTime));
+    }
+    std::printf("packet_list_page_ms %.2f (worst %.2f, %d rows, 201 pages from top to bottom)\n", median(pages),
+                *std::max_element(pages.begin(), pages.end()), packetList->model().rowCount());
+    const char* const expressions[] = {"tcp.analysis.flags", "tcp.flags.syn == 1 && tcp.flags.ack == 0",
+                                       "tcp.analysis.flags && tcp.port == 3306", "tcp.stream == 500000",
+                                       "frame.len > 100 && tcp.flags.fin == 1"};
+    for (size_t filter = 0; filter < std::size(expressions); ++filter) {
+        const char* expression = expressions[filter];
+        startTicking();
+        QElapsedTimer filterTime;
+        filterTime.start();
+        packetList->applyFilter(QString::fromLatin1(expression));
+        const double applyMs = elapsedMs(filterTime);
+        REQUIRE(waitFor([packetList]() { return !packetList->filtering(); }, 600'000));
+        QApplication::processEvents();
+        const double filterMs = elapsedMs(filterTime);
+        ticker.stop();
+        const double worst = gaps.empty() ? 0 : *std::max_element(gaps.begin(), gaps.end());
+        std::printf(
+            "packet_filter_%zu_ms %.0f (%s: %d rows; the window waited at most %.1f ms, %.1f ms of it in "
+            "applyFilter)\n",
+            filter + 1, filterMs, expression, packetList->model().rowCount(), worst, applyMs);
+        std::printf("packet_filter_%zu_worst_gap_ms %.1f\n", filter + 1, worst);
+    }
+    QElapsedTimer retype;
+    retype.start();
+    packetList->applyFilter(QStringLiteral("frame.len > 100"));
+    packetList->applyFilter(QStringLiteral("tcp.flags.reset == 1"));
+    const double retypeMs = elapsedMs(retype);
+    REQUIRE(waitFor([packetList]() { return !packetList->filtering(); }, 600'000));
+    std::printf("packet_filter_retyped_ms %.1f (a second filter typed while the first runs: the GUI thread's time)\n",
+                retypeMs);
 }
