@@ -109,7 +109,7 @@ void ExpertInfoPanel::setResults(const ResultsPtr& results) {
             }
         }
     }
-    tree_->expandAll();
+    tree_->expandToDepth(0);  // not expandAll(): it keeps a persistent index of every row (seconds at 80,000 findings)
     for (const int column : {SeverityColumn, FieldColumn, CountColumn}) {
         tree_->resizeColumnToContents(column);
     }

@@ -520,7 +520,9 @@ void MainWindow::showResults(ResultsPtr results, bool complete) {
     if (findingsHeader->visualIndex(FindingsModel::TimeLostColumn) > 0) {
         findingsHeader->moveSection(findingsHeader->visualIndex(FindingsModel::TimeLostColumn), 0);
     }
-    findingsView_->expandAll();
+    // Every incident and kind opened; not expandAll(), which keeps a persistent index of every
+    // finding as well: 33 s of the GUI thread for W1's 82,756 findings, against 0.1 s this way.
+    findingsView_->expandToDepth(0);
     for (int column = 0; column < FindingsModel::SummaryColumn; ++column) {
         findingsView_->resizeColumnToContents(column);
     }
