@@ -1,8 +1,9 @@
 // The charts a Wireshark user looks for under Statistics > TCP Stream Graphs and I/O Graphs, on
 // the proxy sample: throughput both ways with its moving average, window scaling beside the
 // time-sequence graph, the I/O graph with the packet list's display filters, and the 39 Nagle
-// stalls drawn as 39 marks at the default zoom. The main window at 1366 x 768 shows each chart in
-// its Charts tab, saved as chart-1366-*.png next to the test binary for a person to look at.
+// stalls drawn as 39 marks at the default zoom. The main window at 1366 x 768 and 1024 x 700 shows
+// each chart in its Charts tab, saved as chart-1366-*.png and chart-1024-*.png next to the test
+// binary for a person to look at.
 #include <QApplication>
 #include <QChart>
 #include <QGraphicsSimpleTextItem>
@@ -191,8 +192,9 @@ TEST_CASE("the I/O graph takes the packet list's display filters, one line each"
     CHECK(panel->problem().contains(QStringLiteral("tcp.nosuchfield")));
 }
 
-TEST_CASE("the proxy sample's charts in the main window at 1366 x 768", "[screenshot]") {
-    window_test::TestWindow test(true, QSize(1366, 768));
+TEST_CASE("the proxy sample's charts in the main window at 1366 x 768 and 1024 x 700", "[screenshot]") {
+    const QSize size = GENERATE(QSize(1366, 768), QSize(1024, 700));
+    window_test::TestWindow test(true, size);
     MainWindow& window = test.window;
     window.openCaptures({QStringLiteral(TCPSCOPE_SOURCE_DIR "/samples/proxy-nagle.pcap")});
     REQUIRE(test.loads.waitBeyond(0));
@@ -207,8 +209,8 @@ TEST_CASE("the proxy sample's charts in the main window at 1366 x 768", "[screen
         REQUIRE(QTest::qWaitFor([&]() { return !charts->isComputing(); }, 60'000));
         QApplication::processEvents();
         const QImage image = window.grab().toImage();
-        CHECK(image.size() == QSize(1366, 768));
-        CHECK(image.save(QApplication::applicationDirPath() + QStringLiteral("/chart-1366-") + name));
+        CHECK(image.size() == size);
+        CHECK(image.save(QApplication::applicationDirPath() + QStringLiteral("/chart-%1-").arg(size.width()) + name));
     };
     shoot(ChartKind::TimeSequence, QStringLiteral("time-sequence.png"));
     CHECK(charts->view().stallMarksShown().size() == 39);
