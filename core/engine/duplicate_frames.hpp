@@ -1,6 +1,4 @@
 #pragma once
-#include <absl/container/flat_hash_map.h>
-
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -36,39 +34,37 @@ public:
     /// Segments remembered: a copy further back than this is not recognised.
     static constexpr size_t kRemembered = 4096;
 
+    DuplicateFrames();
+
     /// True if `segment`, captured at `tsNs`, is a copy of one seen before; otherwise remembers it.
     bool isCopy(const TcpSegment& segment, int64_t tsNs);
 
 private:
-    struct Key {
-        Endpoint source;
-        Endpoint destination;
-        uint32_t seq = 0;
-        uint32_t ack = 0;
-        uint32_t payloadLength = 0;
-        uint32_t tsVal = 0;
-        uint32_t tsEcr = 0;
-        uint16_t flags = 0;
-        uint16_t window = 0;
-        uint32_t sackLeft = 0;
-        uint32_t sackRight = 0;
-        uint16_t ipId = 0;
-        bool hasTimestamp = false;
+    // The fields two copies share (see the class comment), packed into words without loss: 4-tuple,
+    // sequence and acknowledgement numbers, payload length, TCP timestamps, first SACK block, flags,
+    // window, IP ID and whether there are timestamps. Equal words, equal fields.
+    using Key = std::array<uint64_t, 9>;
 
-        bool operator==(const Key&) const = default;
-        template <typename H>
-        friend H AbslHashValue(H state, const Key& key) {
-            return H::combine(std::move(state), key.source, key.destination, key.seq, key.ack, key.payloadLength,
-                              key.tsVal, key.tsEcr, key.sackLeft, key.sackRight, key.flags, key.window, key.ipId,
-                              key.hasTimestamp);
-        }
-    };
-
-    struct Seen {
+    // A remembered segment: its fields, where and when it was seen.
+    struct Entry {
+        Key key{};
         int64_t tsNs = 0;
-        uint64_t index = 0;  // of the segment (its place among all segments seen)
-        uint32_t epoch = 0;  // how often time had gone backwards before it
+        uint64_t index = 0;   // of the segment (its place among all segments seen)
+        uint32_t epoch = 0;   // how often time had gone backwards before it
+        uint32_t hash32 = 0;  // the upper half of the key's hash (see Slot)
     };
+
+    // A place in the index over entries_ (open addressing, linear probing): the upper half of the
+    // key's hash, whose top bits are the slot where probing for the key starts, and the entry.
+    struct Slot {
+        uint32_t hash32 = 0;
+        uint32_t entryPlusOne = 0;  // 0: an empty slot
+    };
+    // Twice the entries: probes stay short, and a key that is not there is told by one or two slots
+    // (hash32 differs) without reading an entry.
+    static constexpr size_t kSlotBits = 13;
+    static constexpr size_t kSlots = size_t{1} << kSlotBits;
+    static_assert(kSlots >= 2 * kRemembered);
 
     // Where a recent segment went.
     struct Direction {
@@ -76,14 +72,23 @@ private:
         Endpoint destination;
     };
 
+    [[nodiscard]] static Key keyOf(const TcpSegment& segment);
+    [[nodiscard]] static size_t homeOf(uint32_t hash32) { return hash32 >> (32 - kSlotBits); }
+    // The slot that holds `entry`, whose key has hash `hash32`.
+    [[nodiscard]] size_t slotOf(uint32_t hash32, uint32_t entry) const;
+    // Empties slot `slot`, moving later slots of the same probe run back (no tombstones).
+    void vacate(size_t slot);
+
     // Whether the destination of `segment` sent a segment to its source after the segment numbered
     // `since`; true as well when the recent segments no longer reach back that far (a copy is only
     // what surely is one).
     [[nodiscard]] bool peerSpokeSince(const TcpSegment& segment, uint64_t since) const;
 
-    absl::flat_hash_map<Key, Seen> seen_;
-    std::vector<Key> order_;  // ring of the remembered keys, oldest at next_
+    // The last kRemembered segments that were no copies and whose fields differ, in a ring: the
+    // oldest at next_ once it is full. A segment whose fields are remembered updates that entry.
+    std::vector<Entry> entries_;
     size_t next_ = 0;
+    std::vector<Slot> slots_;
     std::array<Direction, kRecent> recent_{};  // by segment index modulo kRecent
     uint64_t segments_ = 0;                    // segments seen, this one included
     int64_t lastTsNs_ = INT64_MIN;
