@@ -179,7 +179,7 @@ TEST_CASE("packets -w writes exactly the packets packets -Y lists, unchanged, an
     fs::remove_all(scratch);
 }
 
-TEST_CASE("packets -w with --flow writes that flow's packets; what it cannot do is said in one line",
+TEST_CASE("packets -w with --flow writes that flow's packets, and says in one line what it cannot do",
           "[cli][packets]") {
     const fs::path scratch = scratchFolder();
     const fs::path sample = fs::path(TCPSCOPE_SOURCE_DIR) / "samples" / "proxy-nagle.pcap";
