@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "capture/frame_export.hpp"
 #include "commands.hpp"
 #include "filter/display_filter.hpp"
 #include "points/points_report.hpp"
@@ -27,6 +28,7 @@ struct AnalysisCommandOptions {
     std::optional<uint32_t> flow;  // packets only
     bool details = false;          // packets -V: each packet's details, read again from the file
     std::string displayFilter;     // packets only: -Y, as given
+    std::string writeTo;           // packets -w: the listed packets go to this capture file instead
     std::optional<filter::DisplayFilter> compiledFilter;
 };
 
@@ -46,7 +48,40 @@ PacketSightingsFn packetSightings(const Investigation& loaded) {
     };
 }
 
-void writeOutput(Output output, const Investigation& loaded, const AnalysisCommandOptions& options) {
+// The frames of the packets the listing shows, in order.
+std::vector<uint32_t> listedFrames(const CaptureAnalysis& analysis, std::optional<uint32_t> flow,
+                                   const PacketSelectionFn& selected) {
+    const PacketIndex& packets = analysis.engine->packets();
+    std::vector<uint32_t> frames;
+    for (size_t position = 0; position < packets.size(); ++position) {
+        if ((!flow || packets.connection(position) == *flow) && (!selected || selected(position))) {
+            frames.push_back(packets.frame(position));
+        }
+    }
+    return frames;
+}
+
+// packets -w: the frames the listing would show, copied from the capture file to a new one.
+int writeListedPackets(const CaptureAnalysis& analysis, const AnalysisCommandOptions& options,
+                       const PacketSelectionFn& selected) {
+    const std::vector<uint32_t> frames = listedFrames(analysis, options.flow, selected);
+    try {
+        const FrameExportResult written = exportFrames(options.input.files.front(), frames, options.writeTo);
+        for (const InputProblem& problem : written.problems) {
+            fmt::print(stderr, "tcpscope-cli: {}\n", problem.describe());
+        }
+        fmt::print(stderr, "wrote {}: {} packets ({})\n", options.writeTo, written.packets, written.container);
+    } catch (const CaptureWriteError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    } catch (const CaptureError& error) {
+        fmt::print(stderr, "tcpscope-cli: {}\n", error.what());
+        return kExitUnreadable;
+    }
+    return kExitAnalysed;
+}
+
+int writeOutput(Output output, const Investigation& loaded, const AnalysisCommandOptions& options) {
     const CaptureAnalysis& analysis = loaded.analysis;
     const StraceAlignment* aligned = loaded.aligned();
     const bool json = options.format == "json";
@@ -97,6 +132,9 @@ void writeOutput(Output output, const Investigation& loaded, const AnalysisComma
                     return filter.matchesAt(engine, position, record);
                 };
             }
+            if (!options.writeTo.empty()) {
+                return writeListedPackets(analysis, options, selected);
+            }
             if (options.details) {
                 writePacketDetailsText(std::cout, analysis, options.flow, selected);
             } else if (json) {
@@ -109,6 +147,7 @@ void writeOutput(Output output, const Investigation& loaded, const AnalysisComma
         }
     }
     std::cout.flush();
+    return kExitAnalysed;
 }
 
 Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, const char* description) {
@@ -122,9 +161,16 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
         command->add_option("-Y,--display-filter", options->displayFilter,
                             "only the packets this display filter matches, in Wireshark's words, e.g. "
                             "'tcp.analysis.flags && tcp.port == 3306' (docs/cli.md lists the fields)");
-        command->add_flag("-V,--details", options->details,
-                          "each packet's details as tshark -V shows them (link, IP and TCP headers with every "
-                          "option, payload), then its bytes; read again from the file");
+        CLI::Option* details =
+            command->add_flag("-V,--details", options->details,
+                              "each packet's details as tshark -V shows them (link, IP and TCP headers with every "
+                              "option, payload), then its bytes; read again from the file");
+        command
+            ->add_option("-w,--write", options->writeTo,
+                         "write the packets that would be listed to this capture file instead, each copied from the "
+                         "input unchanged (bytes, lengths, time); a pcap input gives a pcap file, a pcapng input a "
+                         "pcapng file")
+            ->excludes(details);
     }
     addCapturePointOption(*command, options->input);
     return {command, [command, options, output] {
@@ -146,6 +192,13 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                                        "file, not standard input or capture points\n");
                     return kExitUsage;
                 }
+                if (output == Output::Packets && !options->writeTo.empty() &&
+                    (!options->input.points.empty() || options->input.files.size() != 1 ||
+                     options->input.files.front() == "-")) {
+                    fmt::print(stderr, "tcpscope-cli: -w copies packets from one capture file: give one file, not "
+                                       "several, standard input or capture points\n");
+                    return kExitUsage;
+                }
                 if (output == Output::Packets && options->compiledFilter) {
                     // Reading a frame's record again needs the one file its frame numbers count in.
                     if (options->compiledFilter->readsFrameRecords() &&
@@ -163,11 +216,11 @@ Subcommand addAnalysisCommand(CLI::App& app, Output output, const char* name, co
                 if (const int status = loadAnalysis(*command, options->input, loaded); status != kExitAnalysed) {
                     return status;
                 }
-                writeOutput(output, loaded, *options);
+                const int status = writeOutput(output, loaded, *options);
                 // The process ends here: the system takes the analysis' memory back at once, where
                 // freeing it (the findings' evidence trees node by node) took 8% of a W1 run.
                 std::fflush(nullptr);
-                std::_Exit(kExitAnalysed);
+                std::_Exit(status);
             }};
 }
 

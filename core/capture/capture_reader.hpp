@@ -15,6 +15,7 @@ namespace tcpscope {
 struct CaptureFormat {
     std::string container;    ///< "pcap", "pcap-ns" (nanosecond pcap) or "pcapng"
     std::string compression;  ///< "none", "gzip" or "zstd"
+    uint32_t snapLength = 0;  ///< pcap: the file header's snapshot length (pcapng: 0, each interface has its own)
 };
 
 /// Where a file ends inside a record: the capture was cut short (copied while it was still being

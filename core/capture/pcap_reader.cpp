@@ -54,6 +54,7 @@ PcapReader::PcapReader(ByteSource source) : SourceBackedReader(std::move(source)
     lengthsSwapped_ = versionMajor == 2 && versionMinor < 3;
     lengthsMaybeSwapped_ = versionMajor == 2 && versionMinor == 3;
     snapLength_ = byteorder::load32(header + 16, swapped_);
+    format_.snapLength = snapLength_;
     linkType_ = byteorder::load32(header + 20, swapped_) & kLinkTypeMask;
     if (snapLength_ > 0 && snapLength_ < kMaxCapturedBytes) {
         maxCapturedBytes_ = std::min(kMaxCapturedBytes, std::max(kMinCapturedBytesBound, 2 * snapLength_));

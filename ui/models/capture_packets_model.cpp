@@ -37,6 +37,20 @@ int CapturePacketsModel::rowOfPosition(size_t position) const {
     return found != matches_->end() && *found == position ? static_cast<int>(found - matches_->begin()) : -1;
 }
 
+std::vector<uint32_t> CapturePacketsModel::shownFrames() const {
+    const PacketIndex* packets = results_ ? results_->packets() : nullptr;
+    std::vector<uint32_t> frames;
+    if (packets == nullptr) {
+        return frames;
+    }
+    const int rows = rowCount();
+    frames.reserve(static_cast<size_t>(rows));
+    for (int row = 0; row < rows; ++row) {
+        frames.push_back(packets->frame(positionOfRow(row)));
+    }
+    return frames;
+}
+
 int CapturePacketsModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid()) {
         return 0;

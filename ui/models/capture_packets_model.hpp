@@ -1,6 +1,7 @@
 #pragma once
 #include <QAbstractTableModel>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -42,6 +43,8 @@ public:
     [[nodiscard]] size_t positionOfRow(int row) const;
     /// The row of the packet at `position`, or -1 if it is not shown.
     [[nodiscard]] int rowOfPosition(size_t position) const;
+    /// The frame numbers of the rows shown, in row order (increasing).
+    [[nodiscard]] std::vector<uint32_t> shownFrames() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -164,6 +164,12 @@ void MainWindow::buildFileMenu() {
     report->setObjectName(QStringLiteral("exportIncidentReportAction"));
     report->setToolTip(tr("Write report.md, report.html and report.pdf with the summary, one section per cause and "
                           "their pictures, as tcpscope-cli report does"));
+    exportPacketsAction_ =
+        fileMenu_->addAction(tr("Export &shown packets..."), this, &MainWindow::exportShownPacketsDialog);
+    exportPacketsAction_->setObjectName(QStringLiteral("exportShownPacketsAction"));
+    exportPacketsAction_->setToolTip(tr("Write the packets the All packets list shows (its display filter applied) to "
+                                        "a capture file, each unchanged, as tcpscope-cli packets -Y EXPR -w does"));
+    exportPacketsAction_->setEnabled(false);
     fileMenu_->addSeparator();
     QAction* fleet = fileMenu_->addAction(tr("Open &fleet..."), this, [this] { showFleet(); });
     fleet->setObjectName(QStringLiteral("openFleetAction"));
@@ -411,6 +417,7 @@ void MainWindow::open(const LoadRequest& request) {
     problems_.clear();
     statusBar()->clearMessage();
     attachAction_->setEnabled(!request.captures.isEmpty());
+    exportPacketsAction_->setEnabled(!request.captures.isEmpty());
     stallCursor_ = -1;
     progressBar_->setValue(0);
     progressBar_->show();

@@ -83,6 +83,12 @@ public:
     /// for the same inputs. Returns an empty string, or why nothing was written.
     QString exportIncidentReportTo(const QString& directory);
 
+    /// Writes the packets the All packets list shows now (its display filter applied) to `path`,
+    /// each copied from the capture file as `tcpscope-cli packets -Y EXPR -w` copies them, and says
+    /// how many in the status bar: what File > Export shown packets does once a file is chosen.
+    /// Returns an empty string, or why nothing was written.
+    QString exportShownPacketsTo(const QString& path);
+
     /// The fleet window (File > Open fleet), made at the first call and shown.
     FleetWindow& showFleet();
 
@@ -179,6 +185,7 @@ private:
     void openPointsDialog();
     void showPointsTab(const ResultsPtr& results);
     void exportIncidentReportDialog();
+    void exportShownPacketsDialog();  // main_window_export_packets.cpp
     void analysisOptionsDialog();
     void reload();
     /// Analysis > Follow TCP Stream: the selected connection's payload in a dialog.
@@ -239,6 +246,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* attachAction_ = nullptr;
+    QAction* exportPacketsAction_ = nullptr;  // File > Export shown packets, while a capture is open
     QToolBar* toolbar_ = nullptr;
     LiveCaptureController* captureController_ = nullptr;
     QAction* startCaptureAction_ = nullptr;

@@ -113,6 +113,7 @@ void MainWindow::setCapturing(bool capturing) {
     openAction_->setEnabled(!capturing);
     recentMenu_->setEnabled(!capturing);
     attachAction_->setEnabled(!capturing && !request_.captures.isEmpty());
+    exportPacketsAction_->setEnabled(!capturing && !request_.captures.isEmpty());
     captureStatus_->setVisible(capturing);
 }
 

@@ -1,8 +1,12 @@
 // The packet list of the whole capture with a display filter, in the main window on the Nagle
 // sample: the filter a Wireshark user types picks the packets the core's filter picks, a packet
 // selected there selects its connection's packet, a filter tcpscope does not know is said, and the
-// list is saved as a PNG at 1366 x 768 and 1024 x 700 in the build folder.
+// list is saved as a PNG at 1366 x 768 and 1024 x 700 in the build folder; File > Export shown
+// packets writes the packets the filtered list shows.
+#include <QAction>
 #include <QDir>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTabWidget>
@@ -10,6 +14,7 @@
 #include <QTreeWidget>
 #include <catch2/catch.hpp>
 
+#include "capture/capture_reader.hpp"
 #include "filter/display_filter.hpp"
 #include "models/packets_model.hpp"
 #include "panels/capture_packets_panel.hpp"
@@ -197,4 +202,74 @@ TEST_CASE("Expert info counts the packets of each analysis flag by severity and 
     REQUIRE(waitFor([&done] { return done; }));
     CHECK(panel->model().rowCount() ==
           std::min<int>(finding->text(ExpertInfoPanel::CountColumn).toInt(), ExpertInfoPanel::kMaxFindingFrames));
+}
+
+namespace {
+
+/// One frame of a capture as tcpscope's reader gives it.
+struct ReadFrame {
+    int64_t tsNs = 0;
+    uint32_t originalLength = 0;
+    uint32_t linkType = 0;
+    std::vector<uint8_t> bytes;
+
+    bool operator==(const ReadFrame&) const = default;
+};
+
+std::vector<ReadFrame> readFrames(const std::string& path) {
+    std::vector<ReadFrame> frames;
+    const auto reader = CaptureReader::open(path);
+    RawPacket packet;
+    while (reader->next(packet)) {
+        frames.push_back({packet.tsNs, packet.originalLength, packet.linkType,
+                          std::vector<uint8_t>(packet.data, packet.data + packet.capturedLength)});
+    }
+    return frames;
+}
+
+}  // namespace
+
+TEST_CASE("File > Export shown packets writes the packets the filtered list shows, each as the capture holds it",
+          "[ui][panels][display-filter][export]") {
+    TestWindow test(true, QSize(1366, 768));
+    MainWindow& window = test.window;
+    auto* action = window.findChild<QAction*>(QStringLiteral("exportShownPacketsAction"));
+    REQUIRE(action != nullptr);
+    CHECK_FALSE(action->isEnabled());  // nothing open
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    const QString sample = folder.filePath(QStringLiteral("proxy-nagle.pcap"));  // a copy: it is also refused as the output
+    REQUIRE(QFile::copy(samplePath("proxy-nagle.pcap"), sample));
+    REQUIRE(test.open({sample}));
+    CHECK(action->isEnabled());
+    auto* panel = window.findChild<CapturePacketsPanel*>(QStringLiteral("capturePackets"));
+    REQUIRE(panel != nullptr);
+    const QString expression = QStringLiteral("tcp.port == 3306 && tcp.len > 0");
+    REQUIRE(applyAndWait(*panel, expression));
+    const int shown = panel->model().rowCount();
+    REQUIRE(shown > 0);
+    REQUIRE(static_cast<size_t>(shown) < window.results()->packets()->size());
+
+    const QString out = folder.filePath(QStringLiteral("shown.pcap"));
+    REQUIRE(window.exportShownPacketsTo(out).isEmpty());
+    CHECK(window.statusBar()->currentMessage() ==
+          QStringLiteral("Wrote %1 packets matching %2 to %3").arg(shown).arg(expression, out));
+
+    // The file holds the rows' frames, in order, unchanged.
+    const std::vector<ReadFrame> input = readFrames(sample.toStdString());
+    const std::vector<ReadFrame> written = readFrames(out.toStdString());
+    REQUIRE(written.size() == static_cast<size_t>(shown));
+    for (int row = 0; row < shown; ++row) {
+        const uint32_t frame = panel->model().index(row, CapturePacketsModel::FrameColumn).data().toUInt();
+        REQUIRE(frame >= 1);
+        REQUIRE(frame <= input.size());
+        CHECK(written[static_cast<size_t>(row)] == input[frame - 1]);
+    }
+
+    // The empty filter shows, and writes, every TCP packet; the capture itself is refused as the output.
+    REQUIRE(applyAndWait(*panel, QString()));
+    const QString all = folder.filePath(QStringLiteral("all.pcap"));
+    REQUIRE(window.exportShownPacketsTo(all).isEmpty());
+    CHECK(readFrames(all.toStdString()).size() == window.results()->packets()->size());
+    CHECK(window.exportShownPacketsTo(sample).contains(QStringLiteral("refusing to write")));
 }
