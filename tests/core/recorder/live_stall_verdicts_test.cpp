@@ -31,12 +31,14 @@ void addReportStall(CaptureAnalysis& analysis, uint32_t connection, int64_t tsNs
 }
 
 LiveStallVerdict liveVerdict(uint32_t liveId, uint32_t connection, int64_t tsNs, StraceVerdictKind kind) {
-    LiveStallVerdict verdict;
-    verdict.findingId = liveId;
-    verdict.connection = connection;
-    verdict.findingTsNs = tsNs;
-    verdict.verdict = kind;
-    return verdict;
+    return {.findingId = liveId,
+            .connection = connection,
+            .findingTsNs = tsNs,
+            .verdict = kind,
+            .counts = {},
+            .cited = std::nullopt,
+            .lastStallEndNs = 0,
+            .judgedNs = 0};
 }
 
 }  // namespace
