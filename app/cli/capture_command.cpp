@@ -25,13 +25,15 @@
 #include "record_sink_options.hpp"
 #include "recorded/call_block.hpp"
 #include "recorder/live_call_recording.hpp"
+#include "recorder/live_stall_verdicts.hpp"
+#include "recorder/live_verdict_report.hpp"
 #include "records/queued_record_sink.hpp"
 #include "report/json_report.hpp"
 #include "report/syscalls_text.hpp"
 #include "report/text_report.hpp"
+#include "stop_signals.hpp"
 #include "tcpscope_version.hpp"
 #include "text/json_text.hpp"
-#include "stop_signals.hpp"
 
 namespace tcpscope::cli {
 namespace {
@@ -141,6 +143,29 @@ public:
         }
     }
 
+    // A stall finding's verdict from the calls recorded so far (LiveStallVerdicts), after its finding line.
+    void onVerdict(const LiveStallVerdict& verdict) const {
+        if (json_) {
+            std::cout << jsonText(liveVerdictEventJson(verdict)) << '\n';
+        } else {
+            std::cout << fmt::format("[{:+.3f} s] verdict {} #{}: {}\n", seconds(verdict.judgedNs),
+                                     findingKindName(FindingKind::DelayedAckStall), verdict.connection,
+                                     liveVerdictText(verdict));
+        }
+        std::cout.flush();
+    }
+    // A live verdict the end-of-capture pass gives otherwise, once the capture ended at `endNs`.
+    void onRevised(const RevisedVerdict& revised, int64_t endNs) const {
+        if (json_) {
+            std::cout << jsonText(revisedVerdictEventJson(revised)) << '\n';
+        } else {
+            std::cout << fmt::format("[{:+.3f} s] verdict {} #{} revised: {}\n", seconds(endNs),
+                                     findingKindName(FindingKind::DelayedAckStall), revised.live.connection,
+                                     revisedVerdictText(revised));
+        }
+        std::cout.flush();
+    }
+
     void onSegment(const SegmentEvent& /*event*/) override {}
     void onTick(const LiveResults& results) override { printDue(results.log, false); }
     void onFinished(const LiveResults& results) override { printDue(results.log, true); }
@@ -204,11 +229,13 @@ private:
         } else {
             const std::string flow =
                 finding.connection != kNoConnection ? fmt::format("#{}", finding.connection) : "-";
-            std::cout << fmt::format("[{:+.3f} s] {} {} {}: {}\n", static_cast<double>(finding.tsNs - startNs_) / 1e9,
+            std::cout << fmt::format("[{:+.3f} s] {} {} {}: {}\n", seconds(finding.tsNs),
                                      severityName(finding.severity), findingKindName(finding.kind), flow, text);
         }
         std::cout.flush();
     }
+
+    [[nodiscard]] double seconds(int64_t tsNs) const { return static_cast<double>(tsNs - startNs_) / 1e9; }
 
     bool json_;
     int64_t startNs_;
@@ -401,6 +428,7 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     // Before the session: the session's analysis thread writes into it until the session is gone.
     std::unique_ptr<LiveRecordsRun> records;
     std::unique_ptr<FindingStream> stream;
+    std::unique_ptr<LiveStallVerdicts> verdicts;
     std::unique_ptr<LiveSession> session;
     try {
         std::unique_ptr<PacketSource> source = openCaptureSource(options.source);
@@ -424,6 +452,15 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
             stream->onFinding(finding);
         };
         sessionOptions.observers.push_back(stream.get());
+        if (calls) {
+            // After the stream: a verdict line comes after its finding's line.
+            verdicts = std::make_unique<LiveStallVerdicts>(
+                [recording = calls.get()](std::span<const ConnectionEnds> connections) {
+                    return recording->callsOf(connections);
+                },
+                [stream = stream.get()](const LiveStallVerdict& verdict) { stream->onVerdict(verdict); });
+            sessionOptions.observers.push_back(verdicts.get());
+        }
         if (target) {
             records = std::make_unique<LiveRecordsRun>(*target, options, options.source.capture.device, startNs);
             sessionOptions.observers.push_back(records->records.get());
@@ -477,6 +514,16 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
                                                               : result.summary.files.front();
         withCalls = investigateRecordedCalls(std::move(result.analysis), *detectors, calls->calls(), name);
         warnAboutCalls(*calls, *withCalls);
+        for (const RevisedVerdict& revised : revisedVerdicts(verdicts->verdicts(), withCalls->analysis)) {
+            stream->onRevised(revised, result.summary.endNs);
+        }
+        const LiveStallVerdicts::Cost& cost = verdicts->cost();
+        fmt::print(
+            stderr,
+            "tcpscope-cli: {} stall verdicts given live, in {} passes over the recorded calls: {:.1f} ms in all, "
+            "{:.1f} ms at most, {} calls at most\n",
+            verdicts->verdicts().size(), cost.passes, static_cast<double>(cost.totalNs) / 1e6,
+            static_cast<double>(cost.maxNs) / 1e6, cost.mostCalls);
     }
     const CaptureAnalysis& analysis = withCalls ? withCalls->analysis : result.analysis;
     const StraceAlignment* aligned = withCalls ? withCalls->aligned() : nullptr;

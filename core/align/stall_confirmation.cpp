@@ -114,10 +114,18 @@ std::vector<StraceVerdict> delayedAckVerdicts(const Finding& finding, const Stra
 
 }  // namespace
 
+std::vector<StraceVerdict> stallVerdicts(const Finding& finding, const StraceAlignment& alignment,
+                                         const AnalysisEngine& engine) {
+    if (finding.kind != FindingKind::DelayedAckStall || finding.connection >= alignment.connectionSockets.size()) {
+        return {};
+    }
+    return delayedAckVerdicts(finding, alignment, engine);
+}
+
 void confirmFindingsWithSyscalls(CaptureAnalysis& analysis, const StraceAlignment& alignment) {
     for (const Finding& finding : analysis.findings) {
-        if (finding.kind == FindingKind::DelayedAckStall && finding.connection < alignment.connectionSockets.size()) {
-            std::vector<StraceVerdict> verdicts = delayedAckVerdicts(finding, alignment, *analysis.engine);
+        if (finding.kind == FindingKind::DelayedAckStall) {
+            std::vector<StraceVerdict> verdicts = stallVerdicts(finding, alignment, *analysis.engine);
             if (!verdicts.empty()) {
                 analysis.enrichments.edit(finding.id).straceVerdicts = std::move(verdicts);
             }

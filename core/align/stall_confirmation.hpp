@@ -17,4 +17,10 @@ namespace tcpscope {
 /// The writers say them (findingSummary, findingEvidenceJson).
 void confirmFindingsWithSyscalls(CaptureAnalysis& analysis, const StraceAlignment& alignment);
 
+/// The verdicts confirmFindingsWithSyscalls gives the spans of one delayed_ack_stall finding (one per
+/// span, in order; empty for a finding of another kind or of a connection no socket is tied to).
+/// A live capture asks it of each stall as soon as the calls around it are recorded.
+std::vector<StraceVerdict> stallVerdicts(const Finding& finding, const StraceAlignment& alignment,
+                                         const AnalysisEngine& engine);
+
 }  // namespace tcpscope

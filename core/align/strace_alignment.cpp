@@ -301,9 +301,13 @@ LinkResult linkAndFit(StraceAlignment& alignment, const AnalysisEngine& engine, 
 
 StraceAlignment alignStraceLogs(std::vector<AlignedLog> logs, const CaptureAnalysis& capture,
                                 const StraceClockOptions& options) {
+    return alignStraceLogs(std::move(logs), *capture.engine, options);
+}
+
+StraceAlignment alignStraceLogs(std::vector<AlignedLog> logs, const AnalysisEngine& engine,
+                                const StraceClockOptions& options) {
     StraceAlignment alignment;
     alignment.logs = std::move(logs);
-    const AnalysisEngine& engine = *capture.engine;
     alignment.origin = engine.timeOrigin();
     const auto& connections = engine.connections();
 

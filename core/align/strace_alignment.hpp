@@ -80,6 +80,10 @@ struct StraceAlignment {
 /// Parses nothing: takes parsed logs and puts them on the capture's axis. `files` names each log.
 StraceAlignment alignStraceLogs(std::vector<AlignedLog> logs, const CaptureAnalysis& capture,
                                 const StraceClockOptions& options);
+/// The same on an engine alone (a live capture's, between two batches of packets: the findings
+/// are not read).
+StraceAlignment alignStraceLogs(std::vector<AlignedLog> logs, const AnalysisEngine& engine,
+                                const StraceClockOptions& options);
 
 /// Parses the strace files given on the command line (NAME.PID files of one -ff run become one
 /// log) and aligns them. Throws CaptureError if a file cannot be read.

@@ -74,6 +74,8 @@ public:
     /// they are now; during a live capture also the provisional and withdrawn ones
     /// (Finding::provisional, Finding::withdrawn).
     [[nodiscard]] const std::vector<Finding>& all() const;
+    /// How many findings so far (provisional and withdrawn ones included): their ids are 0 to size() - 1.
+    [[nodiscard]] size_t size() const { return findings_.size(); }
     /// As all(), but the evidence of a finding changed since it was last read by all() is left as
     /// it was then (empty if never): its counts, impact, summary, frames and spans are current.
     /// Building the evidence is most of the cost of describing a finding; a live capture's records

@@ -32,11 +32,16 @@ std::vector<AlignedLog> recordedCallLogs(const std::vector<std::string>& capture
     return logs;
 }
 
-// Aligns calls recorded with the capture (on its clock: no fitting), unless they explain none of its packets.
-void alignRecordedCalls(Investigation& investigation, std::vector<AlignedLog> logs) {
+// Calls recorded with the capture, on its clock: no fitting.
+StraceAlignment alignRecordedLogs(std::vector<AlignedLog> logs, const AnalysisEngine& engine) {
     StraceClockOptions exactClock;
     exactClock.offsetMs = 0.0;
-    investigation.alignment = alignStraceLogs(std::move(logs), investigation.analysis, exactClock);
+    return alignStraceLogs(std::move(logs), engine, exactClock);
+}
+
+// Aligns calls recorded with the capture, unless they explain none of its packets.
+void alignRecordedCalls(Investigation& investigation, std::vector<AlignedLog> logs) {
+    investigation.alignment = alignRecordedLogs(std::move(logs), *investigation.analysis.engine);
 }
 
 // What the aligned calls confirm or refute of the findings; calls that explain none of the packets
@@ -106,6 +111,21 @@ namespace tcpscope {
 void prepareForRecordedCalls(AnalysisOptions& options) {
     options.engine.keepPacketIndex = true;
     options.describeWhenWritten = false;
+}
+
+std::optional<StraceAlignment> alignCallsRecordedBeside(const AnalysisEngine& engine, const RecordedCalls& calls,
+                                                        const std::string& name, std::string* unused) {
+    if (calls.calls.empty()) {
+        return std::nullopt;
+    }
+    StraceAlignment alignment = alignRecordedLogs({recordedCallLog(calls, name)}, engine);
+    if (std::optional<StraceMismatch> mismatch = findStraceMismatch(alignment, engine)) {
+        if (unused != nullptr) {
+            *unused = std::move(mismatch->reason);
+        }
+        return std::nullopt;
+    }
+    return alignment;
 }
 
 Investigation investigateRecordedCalls(CaptureAnalysis analysis, const DetectorOptions& detectors,

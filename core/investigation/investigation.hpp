@@ -76,6 +76,13 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
 /// live capture with --syscalls does it before it starts.
 void prepareForRecordedCalls(AnalysisOptions& options);
 
+/// Calls recorded beside a capture put on its clock and tied to its connections, as
+/// investigateRecordedCalls() puts them (on the engine as it is now: a live capture's, between two
+/// batches of packets); nullopt when there is none, or when they explain none of its packets (why
+/// in `unused`, if given).
+std::optional<StraceAlignment> alignCallsRecordedBeside(const AnalysisEngine& engine, const RecordedCalls& calls,
+                                                        const std::string& name, std::string* unused = nullptr);
+
 /// A finished analysis (a live capture's, prepared with prepareForRecordedCalls) lined up with
 /// the system calls recorded beside it, as investigate() lines up the calls recorded in a file
 /// (its `name`): the same alignment, verdicts and incidents, so the live report is the report of

@@ -36,6 +36,18 @@ struct RecordedCall {
     std::string command;      ///< the thread's comm (valid UTF-8)
 };
 
+/// The two ends of a TCP connection: the calls made on it are those whose socket is either end.
+struct ConnectionEnds {
+    Endpoint client;
+    Endpoint server;
+
+    /// Whether `call` was made on a socket of this connection.
+    [[nodiscard]] bool has(const RecordedCall& call) const {
+        return call.hasSocket &&
+               ((call.local == client && call.remote == server) || (call.local == server && call.remote == client));
+    }
+};
+
 /// CLOCK_MONOTONIC (the events' clock) and CLOCK_REALTIME (the packets') read at one moment.
 struct ClockSample {
     uint64_t monotonicNs = 0;

@@ -36,6 +36,10 @@ public:
     /// Every call recorded so far, with the clock relation at the start (and, once finished, at the
     /// end) and the calls lost: what readRecordedCalls reads back from the written file.
     [[nodiscard]] RecordedCalls calls() const;
+    /// The calls recorded so far on these connections, and the calls of no socket (the waits) of the
+    /// threads that made them, with the clock relation: what a pass over a few stalls needs of a long
+    /// recording (LiveStallVerdicts).
+    [[nodiscard]] RecordedCalls callsOf(std::span<const ConnectionEnds> connections) const;
     /// Calls recorded so far.
     [[nodiscard]] uint64_t callCount() const;
     /// Tracepoints that could not be attached.

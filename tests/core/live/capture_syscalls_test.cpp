@@ -34,11 +34,34 @@ TEST_CASE("tcpscope-cli capture --syscalls: the stalls confirmed from the calls 
     test::ChildProcess traffic({"python3", test::kWriteWriteRead, std::to_string(port), "8"});
     REQUIRE(traffic.wait(30).exitCode == 0);
     CHECK(capture.waitForOutput("\"event\":\"finding\"", 5));
+    // The verdict comes while the capture still runs (it runs until SIGINT), a moment after the stalls.
+    REQUIRE(capture.waitForOutput("\"event\":\"verdict\"", 5));
+    const std::vector<nlohmann::json> liveVerdicts = test::jsonEvents(capture.outputSoFar(), "verdict");
     capture.sendSignal(SIGINT);
     const test::CommandResult result = capture.wait(20);
     INFO(result.err);
     REQUIRE(result.exitCode == 0);
     const nlohmann::json report = nlohmann::json::parse(test::lastLine(result.out));
+
+    // Each stall finding printed live was confirmed live, before the capture ended, and the report
+    // (from every call, at the end) says the same: no verdict revised.
+    REQUIRE(!liveVerdicts.empty());
+    for (const nlohmann::json& verdict : liveVerdicts) {
+        INFO(verdict.dump());
+        CHECK(verdict["verdict"] == "confirmed");
+        CHECK(verdict["kind"] == "delayed_ack_stall");
+        CHECK(verdict["pattern"].get<std::string>().find("sendto, sendto") != std::string::npos);
+        CHECK(verdict["kernel_hold_ms"].get<double>() > 10);
+        CHECK(verdict["ts"].get<double>() >= verdict["stall_ended"].get<double>());
+        CHECK(verdict["ts"].get<double>() < report["capture"]["live"]["ended"].get<double>());
+    }
+    CHECK(test::jsonEvents(result.out, "verdict").size() == liveVerdicts.size());
+    CHECK(test::jsonEvents(result.out, "verdict_revised").empty());
+    const std::vector<nlohmann::json> findingLines = test::jsonEvents(result.out, "finding");
+    CHECK(std::all_of(liveVerdicts.begin(), liveVerdicts.end(), [&findingLines](const nlohmann::json& verdict) {
+        return std::any_of(findingLines.begin(), findingLines.end(),
+                           [&verdict](const nlohmann::json& finding) { return finding["id"] == verdict["id"]; });
+    }));
 
     const nlohmann::json& syscalls = report["capture"]["live"]["syscalls"];
     CHECK(syscalls["recorded"].get<uint64_t>() > 0);

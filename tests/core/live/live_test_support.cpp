@@ -36,4 +36,16 @@ std::string lastLine(const std::string& text) {
     return last;
 }
 
+std::vector<nlohmann::json> jsonEvents(const std::string& text, const std::string& event) {
+    const std::string prefix = "{\"event\":\"" + event + "\",";
+    std::vector<nlohmann::json> events;
+    size_t begin = 0;
+    for (size_t end = text.find('\n'); end != std::string::npos; begin = end + 1, end = text.find('\n', begin)) {
+        if (text.compare(begin, prefix.size(), prefix) == 0) {
+            events.push_back(nlohmann::json::parse(text.substr(begin, end - begin)));
+        }
+    }
+    return events;
+}
+
 }  // namespace tcpscope::test

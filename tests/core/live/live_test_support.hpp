@@ -2,6 +2,9 @@
 // What the live capture tests share: whether this process may capture, and ports of their own.
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace tcpscope::test {
 
@@ -19,5 +22,9 @@ uint16_t livePort(int salt);
 
 /// The last line of `text` that is not empty (the report after a capture's finding lines).
 std::string lastLine(const std::string& text);
+
+/// The lines of a capture's JSON finding stream in `text` whose `event` is `event` ("finding",
+/// "verdict", ...), parsed; a last line not ended yet (output read while the capture runs) is left out.
+std::vector<nlohmann::json> jsonEvents(const std::string& text, const std::string& event);
 
 }  // namespace tcpscope::test
