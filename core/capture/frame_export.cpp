@@ -33,7 +33,7 @@ uint64_t copyChosen(CaptureReader& reader, RawPacket& packet, bool hasPacket, st
     auto wanted = frames.begin();
     while (hasPacket && wanted != frames.end()) {
         while (wanted != frames.end() && *wanted < frame) {
-            ++wanted;  // a frame asked twice, or out of order: each frame is written once, in file order
+            ++wanted;  // a frame asked twice is written once
         }
         if (wanted != frames.end() && *wanted == frame) {
             write(packet);

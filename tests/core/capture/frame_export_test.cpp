@@ -65,7 +65,7 @@ TEST_CASE("exportFrames keeps a microsecond pcap a microsecond pcap of the same 
     packets[3].originalLength = 1500;  // cut by the snapshot length
     writePcapFile(input, packets, PcapFileOptions{.snaplen = 200, .nanosecond = false});
 
-    // Asked out of order and twice: each frame once, in file order.
+    // A frame asked twice: written once.
     const std::vector<uint32_t> frames{2, 4, 4, 5};
     const FrameExportResult result = exportFrames(input.string(), frames, output.string());
     CHECK(result.packets == 3);
