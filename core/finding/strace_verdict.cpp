@@ -25,4 +25,10 @@ VerdictCounts countVerdicts(const std::vector<StraceVerdict>& verdicts) {
     return counts;
 }
 
+StraceVerdictKind findingVerdict(const VerdictCounts& counts) {
+    return counts.confirmed > 0 ? StraceVerdictKind::Confirmed
+           : counts.refuted > 0 ? StraceVerdictKind::Refuted
+                                : StraceVerdictKind::NoTrace;
+}
+
 }  // namespace tcpscope

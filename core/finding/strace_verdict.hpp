@@ -45,6 +45,8 @@ struct VerdictCounts {
 };
 /// `verdicts` counted.
 VerdictCounts countVerdicts(const std::vector<StraceVerdict>& verdicts);
+/// A finding's verdict from its stalls': confirmed if any stall is, else refuted if any is.
+StraceVerdictKind findingVerdict(const VerdictCounts& counts);
 
 /// What a system call trace shows of a port_exhaustion finding: the connect() calls that failed
 /// with EADDRNOTAVAIL (to its server), when the first and last failed.

@@ -104,10 +104,6 @@ Investigation investigate(const InvestigationInputs& inputs, LoadProgress* progr
     return investigation;
 }
 
-}  // namespace tcpscope
-
-namespace tcpscope {
-
 void prepareForRecordedCalls(AnalysisOptions& options) {
     options.engine.keepPacketIndex = true;
     options.describeWhenWritten = false;

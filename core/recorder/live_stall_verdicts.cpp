@@ -39,12 +39,6 @@ Settled settledStalls(const Finding& finding, int64_t nowNs, int64_t settleNs) {
 
 }  // namespace
 
-StraceVerdictKind findingVerdict(const VerdictCounts& counts) {
-    return counts.confirmed > 0 ? StraceVerdictKind::Confirmed
-           : counts.refuted > 0 ? StraceVerdictKind::Refuted
-                                : StraceVerdictKind::NoTrace;
-}
-
 LiveStallVerdicts::LiveStallVerdicts(LiveCallSource calls, Listener onVerdict, Options options)
     : calls_(std::move(calls)), onVerdict_(std::move(onVerdict)), options_(options) {}
 

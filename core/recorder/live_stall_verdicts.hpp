@@ -96,7 +96,4 @@ struct RevisedVerdict {
 /// share, each found among its findings by flow and start.
 std::vector<RevisedVerdict> revisedVerdicts(const std::vector<LiveStallVerdict>& live, const CaptureAnalysis& analysis);
 
-/// A finding's verdict as the report sums up its stalls' verdicts (findingSummary).
-StraceVerdictKind findingVerdict(const VerdictCounts& counts);
-
 }  // namespace tcpscope

@@ -8,17 +8,21 @@ std::string findingSummary(const Finding& finding, const FindingEnrichment& enri
     std::string summary = finding.summary;
     if (!enrichment.straceVerdicts.empty()) {
         const VerdictCounts counts = countVerdicts(enrichment.straceVerdicts);
-        if (counts.confirmed > 0) {
-            summary += fmt::format(
-                " The system call trace confirms {} of them: the application wrote the bytes ({}) and the kernel "
-                "held them until the ACK{}.",
-                counts.confirmed, counts.pattern,
-                counts.nodelaySet ? ", although TCP_NODELAY was set" : "; TCP_NODELAY was never set");
-        } else if (counts.refuted > 0) {
-            summary += fmt::format(
-                " The system call trace does not support it: the application wrote the late bytes only just "
-                "before they left ({} of {} stalls).",
-                counts.refuted, counts.refuted + counts.untraced);
+        switch (findingVerdict(counts)) {
+            case StraceVerdictKind::Confirmed:
+                summary += fmt::format(
+                    " The system call trace confirms {} of them: the application wrote the bytes ({}) and the "
+                    "kernel held them until the ACK{}.",
+                    counts.confirmed, counts.pattern,
+                    counts.nodelaySet ? ", although TCP_NODELAY was set" : "; TCP_NODELAY was never set");
+                break;
+            case StraceVerdictKind::Refuted:
+                summary += fmt::format(
+                    " The system call trace does not support it: the application wrote the late bytes only just "
+                    "before they left ({} of {} stalls).",
+                    counts.refuted, counts.refuted + counts.untraced);
+                break;
+            case StraceVerdictKind::NoTrace: break;
         }
     }
     if (const std::optional<FailedConnects>& failed = enrichment.failedConnects) {
