@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <tuple>
 
 #include "models/packets_model.hpp"
@@ -156,6 +157,7 @@ void SequenceLayout::place() {
     anchors_.clear();
     layoutTs_.clear();
     breaks_.clear();
+    labelsBelow_.clear();
     stallReach_.clear();
     if (diagram_ == nullptr) {
         return;
@@ -246,6 +248,50 @@ void SequenceLayout::place() {
             lowest = std::max(lowest, end.y());
         }
         tailPx_ = std::max(scale_.rowHeight, lowest - anchors_.back() + 8);
+        placeLabels(xs);
+    }
+}
+
+void SequenceLayout::placeLabels(const std::vector<double>& xs) {
+    const auto& arrows = diagram_->arrows();
+    labelsBelow_.assign(arrows.size(), 0);
+    // A label runs along its line, above it (or under it), inside its column. Two lines of one
+    // column can run close or cross (an ACK and the data that left the other way while it was in
+    // flight): the later one's label goes under its line when above it would touch the label before.
+    struct PlacedLabel {
+        double leftY = 0;   // the line's y at the column's left lifeline
+        double rightY = 0;  // and at its right one
+        bool below = false;
+    };
+    const auto bandAt = [](const PlacedLabel& label, double t) {
+        const double y = label.leftY + t * (label.rightY - label.leftY);
+        return label.below ? std::pair{y, y + kLabelHeight} : std::pair{y - kLabelHeight, y};
+    };
+    const auto touches = [&](const PlacedLabel& earlier, const PlacedLabel& later) {
+        // Along the middle of the column, where labels are written (clear of the lifelines).
+        for (const double t : {0.15, 0.3, 0.5, 0.7, 0.85}) {
+            const auto [earlierTop, earlierBottom] = bandAt(earlier, t);
+            const auto [laterTop, laterBottom] = bandAt(later, t);
+            if (laterTop < earlierBottom - 2 && earlierTop < laterBottom - 2) {
+                return true;
+            }
+        }
+        return false;
+    };
+    std::map<std::pair<size_t, size_t>, PlacedLabel> lastLabel;  // per column (pair of lifelines)
+    for (size_t row = 0; row < arrows.size(); ++row) {
+        const auto [start, end] = arrowEnds(row, xs);
+        const bool rightwards = arrows[row].from < arrows[row].to;
+        PlacedLabel label{rightwards ? start.y() : end.y(), rightwards ? end.y() : start.y(), false};
+        const std::pair<size_t, size_t> column{std::min(arrows[row].from, arrows[row].to),
+                                               std::max(arrows[row].from, arrows[row].to)};
+        const auto last = lastLabel.find(column);
+        label.below = last != lastLabel.end() && touches(last->second, label);
+        labelsBelow_[row] = label.below ? 1 : 0;
+        lastLabel[column] = label;
+        if (label.below) {
+            reachBelowPx_ = std::max(reachBelowPx_, std::max(start.y(), end.y()) + kLabelHeight - anchors_[row]);
+        }
     }
 }
 
@@ -385,6 +431,7 @@ SequenceDrawList SequenceLayout::prepare(const QRectF& viewport) const {
         drawn.time = sequenceTimeText(arrow.tsNs - originTs);
         drawn.timeY = pointTimes_.empty() ? drawn.start.y() : anchors_[row];
         drawn.pureAck = diagram_->isPureAck(row);
+        drawn.labelBelow = row < labelsBelow_.size() && labelsBelow_[row] != 0;
         list.arrows.push_back(std::move(drawn));
     }
     // Breaks and gaps lie above their row; the row just below the viewport can have one inside.
@@ -586,7 +633,7 @@ size_t SequenceLayout::arrowAt(const QPointF& point) const {
             // A slanted arrow: its label above its start, its line down to its end.
             const auto [start, end] = arrowEnds(row, xs);
             top = std::min(start.y(), end.y()) - kLabelHeight;
-            bottom = std::max(start.y(), end.y()) + 5;
+            bottom = std::max(start.y(), end.y()) + 5 + (labelsBelow_[row] != 0 ? kLabelHeight : 0.0);
             const double along = std::abs(end.x() - start.x()) > 1
                                      ? std::clamp((point.x() - start.x()) / (end.x() - start.x()), 0.0, 1.0)
                                      : 0.0;

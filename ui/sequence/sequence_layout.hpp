@@ -79,6 +79,8 @@ struct SequenceDrawList {
                                ///< its row (when the point it was analysed from saw it), one row each
         bool pureAck = false;  ///< drawn thinner: no payload, no SYN/FIN/RST
         bool inStall = false;  ///< begins, releases or ends a stall: drawn in the stall colour
+        bool labelBelow =
+            false;  ///< the label goes under the line: the arrow before in its column has its label too close above
     };
     struct Bracket {
         size_t stall = 0;      ///< index in SequenceDiagram::stalls()
@@ -200,6 +202,9 @@ public:
 
 private:
     void place();
+    // With capture points, arrows are placed by time and two in one column can be closer than a
+    // label's height: the later one's label goes under its line.
+    void placeLabels(const std::vector<double>& xs);
     // The lowest edge of the syscall labels of `lifeline` whose calls fall between `top` and
     // `bottom` (stacked as prepare() stacks them), or `top` if there are none.
     [[nodiscard]] double syscallLabelsBottom(size_t lifeline, double top, double bottom) const;
@@ -210,6 +215,7 @@ private:
     std::vector<double> anchors_;        // y of each arrow's start
     std::vector<int64_t> layoutTs_;      // running maximum of capture times, for time lookups
     std::vector<uint8_t> breaks_;        // 1 if the silence before the row is cut
+    std::vector<uint8_t> labelsBelow_;   // 1 if the row's label goes under its line (capture points)
     std::vector<size_t> stallReach_;     // running maximum of stalls' end arrows, for lower_bound
     std::vector<size_t> stallQuietRow_;  // per stall: the row after the silence that holds its text, or kNoArrow
     std::vector<SequenceSyscall> syscalls_;

@@ -154,7 +154,9 @@ void paintArrow(QPainter& painter, const SequenceDrawList::Arrow& arrow, bool se
     const QString label = labelMetrics.elidedText(wanted, Qt::ElideRight, room);
     const double total = labelMetrics.horizontalAdvance(label) + noteWidth;
     double x = (left + right - total) / 2;
-    double baseline = arrow.start.y() - 5;
+    // Under the line when the arrow before in this column has its label just above (capture points).
+    const double lift = arrow.labelBelow ? -(labelMetrics.ascent() + 4) : 5;
+    double baseline = arrow.start.y() - lift;
     painter.save();
     // An arrow slanted by its one-way delay (capture points) carries its label along its line.
     const QPointF run = arrow.end - arrow.start;
@@ -174,7 +176,7 @@ void paintArrow(QPainter& painter, const SequenceDrawList::Arrow& arrow, bool se
         painter.translate(middleX, middleY);
         painter.rotate(std::atan2(run.x() < 0 ? -run.y() : run.y(), std::abs(run.x())) * 180 / M_PI);
         x = -total / 2;
-        baseline = -5;
+        baseline = -lift;
     }
     painter.setFont(labelFont);
     painter.setPen(arrow.pureAck && !arrow.inStall && !selected ? colors.muted : colors.text);

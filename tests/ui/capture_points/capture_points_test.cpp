@@ -320,6 +320,48 @@ TEST_CASE("capture points: the sequence diagram has a lifeline per point and its
         }
     }
     CHECK(slanted > all.arrows.size() / 2);
+
+    // Two arrows of one column that come closer than a label's height in its middle without crossing
+    // (the delayed ACK and the held segment that leaves as it arrives): the later one's label goes under its line,
+    // so that "delayed ACK (44.0 ms)" and "held 50.2 ms" do not print over each other. One far
+    // below the arrow before it in its column keeps its label above.
+    size_t crowdedPairs = 0;
+    size_t roomyPairs = 0;
+    for (size_t later = 1; later < all.arrows.size(); ++later) {
+        const SequenceArrow& laterArrow = layout.diagram()->arrows()[all.arrows[later].arrow];
+        const auto columnOf = [](const SequenceArrow& arrow) {
+            return std::pair{std::min(arrow.from, arrow.to), std::max(arrow.from, arrow.to)};
+        };
+        size_t earlier = later;
+        while (earlier-- > 0 &&
+               columnOf(layout.diagram()->arrows()[all.arrows[earlier].arrow]) != columnOf(laterArrow)) {
+        }
+        if (earlier >= later) {
+            continue;  // the first of its column
+        }
+        // The lines' vertical distance across the middle of the column (at the same x on both).
+        const auto yAt = [](const SequenceDrawList::Arrow& arrow, double x) {
+            return arrow.start.y() +
+                   (x - arrow.start.x()) / (arrow.end.x() - arrow.start.x()) * (arrow.end.y() - arrow.start.y());
+        };
+        const double left = std::min(all.arrows[later].start.x(), all.arrows[later].end.x());
+        const double right = std::max(all.arrows[later].start.x(), all.arrows[later].end.x());
+        double nearest = 1e300;
+        for (const double t : {0.15, 0.5, 0.85}) {
+            const double x = left + t * (right - left);
+            nearest = std::min(nearest, yAt(all.arrows[later], x) - yAt(all.arrows[earlier], x));
+        }
+        if (nearest > 3 && nearest < SequenceLayout::kLabelHeight - 4) {
+            ++crowdedPairs;
+            INFO("frames " << all.arrows[earlier].frame << " and " << all.arrows[later].frame);
+            CHECK(all.arrows[later].labelBelow);
+        } else if (nearest > 2 * SequenceLayout::kLabelHeight) {
+            ++roomyPairs;
+            CHECK_FALSE(all.arrows[later].labelBelow);
+        }
+    }
+    CHECK(crowdedPairs > 0);
+    CHECK(roomyPairs > 0);
     const auto median = [](std::vector<double> values) {
         std::sort(values.begin(), values.end());
         return values[values.size() / 2];
