@@ -7,7 +7,8 @@
 #             nothing attached, with `record`, with strace; RUNS rounds, the modes interleaved in
 #             each, and the median of the rounds' ratios to nothing attached. Also
 #             `record` taking the calls only (a capture filter no packet passes) and the packets
-#             only (--pid of no process), to tell the two costs apart.
+#             only (--pid of no process), to tell the two costs apart, and tcpdump writing the
+#             same packets (what capturing them costs any tool).
 #   calls:    what one system call costs (syscall_cost.c: a 100-byte write and its read on loopback
 #             TCP, in C) with nothing attached, with tcpdump, with `record` of another process (its
 #             tracepoints on, this one not traced), with `record` of this process, with strace;
@@ -54,9 +55,9 @@ wait_port() {
 }
 
 # run_proxy MODE REQUESTS [PROXY_FLAGS...]: one client's REQUESTS through the proxy; MODE is
-# none, record, strace or both. Prints the client's requests per second, the CPU milliseconds per
-# request of the proxy (with strace: of the proxy and strace, which ptrace makes one cost) and of
-# the recorder (0 without one).
+# none, record, record-calls, record-packets, tcpdump, strace or both. Prints the client's
+# requests per second, the CPU milliseconds per request of the proxy (with strace: of the proxy
+# and strace, which ptrace makes one cost) and of the recorder (0 without one).
 run_proxy() {
     local mode=$1 requests=$2
     shift 2
@@ -68,6 +69,12 @@ run_proxy() {
     local whose=(--comm labproxy) filter=tcp
     [[ $mode == record-calls ]] && filter="tcp port 9"
     [[ $mode == record-packets ]] && whose=(--pid 2147483647)
+    if [[ $mode == tcpdump ]]; then
+        tcpdump -i lo -w "$WORK/run.pcap" -s 0 tcp >"$WORK/record.out" 2>&1 &
+        recorder=$!
+        STARTED+=("$recorder")
+        sleep 1.5
+    fi
     if [[ $mode == record* || $mode == both ]]; then
         "$CLI" record -i lo -w "$WORK/run.pcapng" "${whose[@]}" $filter >"$WORK/record.out" 2>&1 &
         recorder=$!
@@ -127,7 +134,7 @@ if [[ $WHAT == overhead || $WHAT == all ]]; then
     # so that a slow minute of a shared machine falls on all modes alike. Each round's rate of a
     # mode over its rate with nothing attached is that round's cost; the median of the rounds'
     # ratios is the figure to quote.
-    modes=(none record record-calls record-packets strace)
+    modes=(none record record-calls record-packets tcpdump strace)
     declare -A rates ratios proxy_cpus recorder_cpus
     for round in $(seq "$RUNS"); do
         declare -A this
@@ -137,7 +144,7 @@ if [[ $WHAT == overhead || $WHAT == all ]]; then
             this[$mode]=$rate
             proxy_cpus[$mode]+="$proxy_cpu "
             recorder_cpus[$mode]+="$recorder_cpu "
-            if [[ $mode == record* ]]; then
+            if [[ $mode == record* || $mode == tcpdump ]]; then
                 echo "round $round: $mode: $(tail -1 "$WORK/record.out")"
             fi
         done
