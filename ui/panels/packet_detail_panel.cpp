@@ -47,12 +47,28 @@ PacketDetailPanel::PacketDetailPanel(QWidget* parent) : QTreeWidget(parent) {
     header()->setStretchLastSection(true);
     setColumnHidden(ValueColumn, true);
     setAlternatingRowColors(true);
+    highlight_ = new HexHighlightDelegate(this);
+    setItemDelegate(highlight_);
+    connect(this, &QTreeWidget::currentItemChanged, this,
+            [this](const QTreeWidgetItem* current) { highlightBytesOf(current); });
 }
 
 PacketDetailPanel::~PacketDetailPanel() = default;
 
 void PacketDetailPanel::clearPacket() {
     clear();
+    highlightBytesOf(nullptr);
+}
+
+void PacketDetailPanel::highlightBytesOf(const QTreeWidgetItem* item) {
+    ByteRange range;
+    if (item != nullptr && item->data(LabelColumn, kByteLengthRole).isValid()) {
+        range = {item->data(LabelColumn, kByteOffsetRole).toUInt(), item->data(LabelColumn, kByteLengthRole).toUInt()};
+    }
+    if (range != highlight_->range()) {
+        highlight_->setRange(range);
+        viewport()->update();
+    }
 }
 
 QTreeWidgetItem* PacketDetailPanel::itemOfField(const QString& field) const {
@@ -112,6 +128,8 @@ QTreeWidgetItem* addNode(QTreeWidgetItem* parent, const dissect::DissectionNode&
     QTreeWidgetItem* item = addRow(parent, QString::fromStdString(node.label), QString::fromStdString(node.value),
                                    QString::fromStdString(node.field));
     if (node.length > 0) {
+        item->setData(PacketDetailPanel::LabelColumn, PacketDetailPanel::kByteOffsetRole, node.offset);
+        item->setData(PacketDetailPanel::LabelColumn, PacketDetailPanel::kByteLengthRole, node.length);
         // Where the field sits in the frame, as Wireshark's status bar says when a row is selected.
         item->setToolTip(PacketDetailPanel::LabelColumn,
                          QObject::tr("%1  (bytes %2\u2013%3 of the frame)")
@@ -132,6 +150,7 @@ QTreeWidgetItem* addNode(QTreeWidgetItem* parent, const dissect::DissectionNode&
 
 void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
     clear();
+    highlightBytesOf(nullptr);
     // A live capture's snapshot has the packets and connections, not yet the inputs and comments.
     const PacketIndex* packets = results ? results->packets() : nullptr;
     if (packets == nullptr || position >= packets->size()) {
@@ -245,9 +264,12 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
         QTreeWidgetItem* dump = addRow(invisibleRootItem(), tr("Bytes"),
                                        tr("%n byte(s) captured", nullptr, static_cast<int>(bytes->data.size())));
         const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        uint32_t lineOffset = 0;
         for (const std::string& line : dissect::hexDumpLines(bytes->data)) {
             auto* item = new QTreeWidgetItem(dump, {QString::fromStdString(line), QString::fromStdString(line)});
             item->setFont(LabelColumn, fixed);
+            item->setData(LabelColumn, HexHighlightDelegate::kLineOffsetRole, lineOffset);
+            lineOffset += 16;
         }
         if (bytes->data.size() < bytes->originalLength) {
             addRow(dump, QString(), QString::fromUtf8(dissect::kPacketSizeLimited));

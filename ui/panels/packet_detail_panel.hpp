@@ -4,6 +4,7 @@
 
 #include "dissect/dissection.hpp"
 #include "loading/analysis_results.hpp"
+#include "panels/hex_highlight.hpp"
 
 namespace tcpscope::dissect {
 class FrameBytesReader;
@@ -21,6 +22,9 @@ class PacketDetailPanel : public QTreeWidget {
 public:
     /// The columns: the row's label, its value, its Wireshark field name (e.g. "ip.ttl").
     enum Column { LabelColumn, ValueColumn, FieldColumn };
+    /// On a row that covers bytes of the frame: its first byte and how many.
+    static constexpr int kByteOffsetRole = Qt::UserRole + 41;
+    static constexpr int kByteLengthRole = Qt::UserRole + 42;
 
     explicit PacketDetailPanel(QWidget* parent = nullptr);
     ~PacketDetailPanel() override;
@@ -29,13 +33,19 @@ public:
     void clearPacket();
     /// The first row whose Wireshark field is `field`, or null.
     [[nodiscard]] QTreeWidgetItem* itemOfField(const QString& field) const;
+    /// The bytes of the selected row, marked in the hex dump (length 0: none).
+    [[nodiscard]] ByteRange highlightedBytes() const { return highlight_->range(); }
 
 private:
     /// The bytes of `packet` read again from its file, or nullopt with `problem` saying why.
     std::optional<dissect::FrameBytes> readFrame(const AnalysisResults& results, const IndexedPacket& packet,
                                                  QString& problem);
 
+    /// Marks the selected row's bytes in the hex dump.
+    void highlightBytesOf(const QTreeWidgetItem* item);
+
     std::unique_ptr<dissect::FrameBytesReader> reader_;  ///< kept open for the next click on the same file
+    HexHighlightDelegate* highlight_ = nullptr;
 };
 
 /// A sentence explaining an analysis flag as Wireshark's expert info does.

@@ -130,3 +130,47 @@ TEST_CASE("Follow TCP Stream says the bytes a snapshot length left out", "[ui][p
     CHECK(dialog.shownText().contains(QStringLiteral("bytes missing in capture]")));
     CHECK(dialog.grab().toImage().save(screenshotPath(QStringLiteral("follow-tcp-stream-snaplen-1366x768"))));
 }
+
+TEST_CASE("the bytes of the selected field are marked in the hex dump, as in Wireshark's bytes pane",
+          "[ui][panels][packet-details]") {
+    // The line of bytes 16-31 of a frame: byte 22 (the IPv4 TTL behind a 14-byte Ethernet header)
+    // is its seventh: hex pair at 6 + 3 * 6, its character at 6 + 48 + 2 + 6.
+    const QString line = QStringLiteral("0010  00 3c 87 3e 40 00 40 06 b5 7b 7f 00 00 01 7f 00   .<.>@.@..{......");
+    CHECK(highlightedColumns(line, 16, {22, 1}) == std::vector<std::pair<int, int>>{{24, 2}, {62, 1}});
+    // A field over two lines (bytes 30-33) marks the end of one and the start of the next.
+    CHECK(highlightedColumns(line, 16, {30, 4}) == std::vector<std::pair<int, int>>{{48, 5}, {70, 2}});
+    CHECK(highlightedColumns(line, 32, {30, 4}) == std::vector<std::pair<int, int>>{{6, 5}, {56, 2}});
+    CHECK(highlightedColumns(line, 16, {40, 2}).empty());
+    CHECK(highlightedColumns(line, 16, {22, 0}).empty());
+
+    TestWindow test(true, {1366, 768});
+    REQUIRE(test.open({samplePath("rtt/rtt-defer-accept-client.pcap")}));
+    PacketDetailPanel panel;
+    panel.resize(900, 900);
+    panel.showPacket(test.window.results(), test.window.results()->packets()->positionOfFrame(1));
+    panel.show();
+    QApplication::processEvents();
+    const QImage before = panel.grab().toImage();
+    QTreeWidgetItem* ttl = panel.itemOfField(QStringLiteral("ip.ttl"));
+    REQUIRE(ttl != nullptr);
+    panel.setCurrentItem(ttl);
+    CHECK(panel.highlightedBytes() == ByteRange{22, 1});
+    // The line that holds byte 22 is drawn differently now; the first line (bytes 0-15) is not.
+    const QList<QTreeWidgetItem*> bytes = panel.findItems(QStringLiteral("Bytes: "), Qt::MatchStartsWith, 0);
+    REQUIRE(bytes.size() == 1);
+    panel.scrollToItem(bytes.front()->child(1));
+    QApplication::processEvents();
+    const QImage marked = panel.grab().toImage();
+    panel.setCurrentItem(bytes.front());  // a row with no bytes of its own: nothing marked
+    CHECK(panel.highlightedBytes() == ByteRange{});
+    QApplication::processEvents();
+    const QImage unmarked = panel.grab().toImage();
+    const auto rowImage = [&panel](const QImage& image, QTreeWidgetItem* item) {
+        const QRect row = panel.visualItemRect(item).translated(panel.viewport()->pos());
+        return image.copy(row);
+    };
+    CHECK(rowImage(marked, bytes.front()->child(1)) != rowImage(unmarked, bytes.front()->child(1)));
+    CHECK(rowImage(marked, bytes.front()->child(0)) == rowImage(unmarked, bytes.front()->child(0)));
+    CHECK(before.size() == marked.size());
+    CHECK(marked.save(screenshotPath(QStringLiteral("packet-details-bytes-marked"))));
+}
