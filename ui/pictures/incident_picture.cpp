@@ -100,6 +100,7 @@ IncidentPicture::IncidentPicture(QWidget* parent) : QWidget(parent) {
 IncidentPicture::~IncidentPicture() = default;
 
 void IncidentPicture::clear() {
+    waitingFindings_.reset();
     picture_ = SectionPicture::None;
     makePage_ = {};
     page_ = {};
@@ -178,12 +179,24 @@ bool IncidentPicture::showFindings(const ResultsPtr& results, const std::vector<
         };
     } else {
         if (!timeline_) {
+            // Its lanes built as the Timeline tab builds its own: on a pool thread for a big capture
+            // (a million connections took the GUI thread seconds), the picture drawn when they are in.
             timeline_ = std::make_unique<TimelineView>();
-            timeline_->setBackgroundBuildThreshold(SIZE_MAX);
             timeline_->setFailedConnectLanesShown(false);  // the port pool's picture draws its own
             timeline_->setPalette(documentPalette());
             timeline_->resize(1280, 600);
+            connect(timeline_.get(), &TimelineView::modelReady, this, [this]() {
+                if (std::optional<std::vector<uint32_t>> waiting = std::exchange(waitingFindings_, std::nullopt)) {
+                    showFindings(results_, *waiting);
+                }
+            });
             timeline_->setResults(results);
+        }
+        if (timeline_->isBuilding()) {
+            waitingFindings_ = findings;
+            title_->setText(tr("Drawing the picture of %1...").arg(cause));
+            note_->clear();
+            return true;
         }
         TimelineView& view = *timeline_;
         std::vector<TimelineLane> lanes;
@@ -209,6 +222,9 @@ bool IncidentPicture::showFindings(const ResultsPtr& results, const std::vector<
         }
         makePage_ = [&view, range, marks](double widthPx, double /*heightPx*/) {
             ExportPage page = timelineExportPage(view, range, widthPx);
+            // The lanes from the top, as the report's picture: folded populations of a million
+            // connections are still millions of pixels, seconds to lay out at every repaint.
+            page.size.setHeight(std::min(page.size.height(), kMaxShownTimelinePx));
             if (marks) {
                 addPortPoolOverlay(page, view, range, *marks);
             }

@@ -63,6 +63,8 @@ private:
     ResultsPtr results_;
     std::vector<ReportSection> sections_;  // of results_, computed at its first picture
     std::unique_ptr<TimelineView> timeline_;  // the port pool's and the timeline's pictures draw with it
+    // The findings whose picture waits for timeline_'s lanes, built on a pool thread for a big capture.
+    std::optional<std::vector<uint32_t>> waitingFindings_;
     SectionPicture picture_ = SectionPicture::None;
     // Lays the page out at a width, for a height it should fit (what it can leave out to fit it).
     std::function<ExportPage(double widthPx, double heightPx)> makePage_;

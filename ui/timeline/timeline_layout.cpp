@@ -83,13 +83,16 @@ private:
     void collectRows() {
         const std::vector<LaneRow>& rows = model_.rows();
         const double scroll = viewport_.scrollYPx;
-        auto first = std::upper_bound(rows.begin(), rows.end(), scroll,
+        // The plot's part to lay out, in its own coordinates: all of it, or what the clip leaves.
+        const double fromPx = std::max(0.0, viewport_.drawFromPx - frame_.plot.y);
+        const double toPx = std::min(frame_.plot.h, viewport_.drawToPx - frame_.plot.y);
+        auto first = std::upper_bound(rows.begin(), rows.end(), scroll + fromPx,
                                       [](double y, const LaneRow& row) { return y < row.topPx; });
         if (first != rows.begin()) {
             --first;
         }
-        for (auto row = first; row != rows.end() && row->topPx - scroll < frame_.plot.h; ++row) {
-            if (row->topPx + row->heightPx <= scroll) {
+        for (auto row = first; row != rows.end() && row->topPx - scroll < toPx; ++row) {
+            if (row->topPx + row->heightPx <= scroll + fromPx) {
                 continue;
             }
             LayoutRow laid;

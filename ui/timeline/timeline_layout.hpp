@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,10 @@ struct TimelineViewport {
     uint32_t selectedConnection = kNoConnection;
     uint32_t selectedFinding = UINT32_MAX;
     int64_t cursorTsNs = kNoTime;  ///< a time to mark across the lanes (the selected packet), or kNoTime
+    /// Only the rows that reach into [drawFromPx, drawToPx) of the frame are laid out: the part a
+    /// painter's clip leaves of a picture millions of pixels tall.
+    double drawFromPx = -std::numeric_limits<double>::infinity();
+    double drawToPx = std::numeric_limits<double>::infinity();
     LayoutMetrics metrics;
 };
 

@@ -123,31 +123,45 @@ void TimelineView::setResults(ResultsPtr results) {
     building_ = true;
     lanesPending_ = manyLanes;
     watchedGeneration_ = buildGeneration_;
+    // Grouped there too, as setModel() would group them: a million connections' populations took
+    // the GUI thread seconds.
+    const LaneGrouping grouping = groupingFor(results_->connections().size());
     buildWatcher_.setFuture(QtConcurrent::run(
-        [results = results_, manyLanes, manyPackets](QPromise<std::shared_ptr<TimelineModel>>& promise) {
+        [results = results_, manyLanes, manyPackets, grouping](QPromise<std::shared_ptr<TimelineModel>>& promise) {
+            const auto grouped = [grouping](TimelineModel model) {
+                model.setGrouping(grouping);
+                return std::make_shared<TimelineModel>(std::move(model));
+            };
             TimelineModelBuilder builder(*results);
             builder.addPopulation(*results);
             if (!manyPackets) {
-                promise.addResult(std::make_shared<TimelineModel>(builder.finish()));
+                promise.addResult(grouped(builder.finish()));
                 return;
             }
             if (manyLanes) {
-                promise.addResult(std::make_shared<TimelineModel>(builder.lanes()));
+                promise.addResult(grouped(builder.lanes()));
             }
             builder.addPackets(*results);
-            promise.addResult(std::make_shared<TimelineModel>(builder.finish()));
+            promise.addResult(grouped(builder.finish()));
         }));
+}
+
+LaneGrouping TimelineView::groupingFor(size_t connections) const {
+    if (groupingChosen_) {
+        return grouping_;
+    }
+    // Populations first, the large ones folded (docs/gui.md, "The population view").
+    return connections > 1 ? LaneGrouping::ClientToServer : LaneGrouping::Connection;
 }
 
 void TimelineView::setModel(std::shared_ptr<TimelineModel> model) {
     const std::shared_ptr<TimelineModel> previous = std::exchange(model_, std::move(model));
     model_->setRowHeights(rowHeightsFor(lineHeightPx_));
-    if (!groupingChosen_) {
-        // Populations first, the large ones folded (docs/gui.md, "The population view").
-        grouping_ = model_->connections().size() > 1 ? LaneGrouping::ClientToServer : LaneGrouping::Connection;
-    }
+    grouping_ = groupingFor(model_->connections().size());
     if (model_->grouping() != grouping_) {
         model_->setGrouping(grouping_);
+    }
+    if (grouping_ != LaneGrouping::Connection) {  // grouped here or by the build
         keepFoldedGroups(*previous);
     }
     if (!extraLanes_.empty() || !model_->extraLanes().empty() ||
@@ -205,7 +219,9 @@ void TimelineView::keepFoldedGroups(const TimelineModel& previous) {
 void TimelineView::setGrouping(LaneGrouping grouping) {
     groupingChosen_ = true;
     grouping_ = grouping;
-    model_->setGrouping(grouping);
+    if (model_->grouping() != grouping) {  // grouping a million connections again costs seconds
+        model_->setGrouping(grouping);
+    }
     if (grouping == LaneGrouping::ClientToServer) {
         model_->foldLargeGroups();  // populations first; a click opens one
     }
@@ -338,7 +354,20 @@ TimelineFrame TimelineView::prepareFrame(const QSizeF& size, TimeRange range,
     const double gutter = std::min(gutterPx_, size.width() * 0.4);
     const TimeAxis axis = TimeAxis::fit(range, gutter, std::max(size.width() - gutter, 1.0));
     const double scroll = options.scrollYPx >= 0 ? options.scrollYPx : verticalScrollBar()->value();
-    return prepareTimeline(*model_, viewportFor(size, axis, scroll, options.legend));
+    TimelineViewport viewport = viewportFor(size, axis, scroll, options.legend);
+    viewport.drawFromPx = options.drawFromPx;
+    viewport.drawToPx = options.drawToPx;
+    return prepareTimeline(*model_, viewport);
+}
+
+TimelineRenderOptions clippedTo(const QPainter& painter, const QRectF& target, TimelineRenderOptions options,
+                                double marginPx) {
+    if (painter.hasClipping()) {
+        const QRectF clip = painter.clipBoundingRect().translated(-target.topLeft());
+        options.drawFromPx = clip.top() - marginPx;
+        options.drawToPx = clip.bottom() + marginPx;
+    }
+    return options;
 }
 
 void TimelineView::render(QPainter& painter, const QRectF& target, TimeRange range) const {
@@ -347,7 +376,8 @@ void TimelineView::render(QPainter& painter, const QRectF& target, TimeRange ran
 
 void TimelineView::render(QPainter& painter, const QRectF& target, TimeRange range,
                           const TimelineRenderOptions& options) const {
-    const TimelineFrame frame = prepareFrame(target.size(), range, options);
+    // A picture far taller than what is painted of it (a scrolled canvas): only the rows in the clip.
+    const TimelineFrame frame = prepareFrame(target.size(), range, clippedTo(painter, target, options));
     painter.save();
     painter.translate(target.topLeft());
     painter.setClipRect(QRectF(QPointF(0, 0), target.size()), Qt::IntersectClip);

@@ -3,6 +3,7 @@
 #include <QFutureWatcher>
 #include <QPointF>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -23,7 +24,16 @@ struct TimelineRenderOptions {
     bool legend = true;
     /// First row pixel at the top of the lanes; negative: where the view is scrolled now.
     double scrollYPx = -1;
+    /// The part of the picture to lay out (TimelineViewport::drawFromPx): render() sets it from the
+    /// painter's clip.
+    double drawFromPx = -std::numeric_limits<double>::infinity();
+    double drawToPx = std::numeric_limits<double>::infinity();
 };
+
+/// `options` limited to the rows `painter`'s clip leaves of a picture drawn at `target`, `marginPx`
+/// more above and below.
+TimelineRenderOptions clippedTo(const QPainter& painter, const QRectF& target, TimelineRenderOptions options,
+                                double marginPx = 0);
 
 /// What a context menu of the timeline is about, for those who add to it (notes).
 struct TimelineContext {
@@ -153,6 +163,8 @@ protected:
 private:
     void setModel(std::shared_ptr<TimelineModel> model);
     // The groups of a new model of the same results folded as those of `previous`.
+    // The grouping a model of `connections` connections is shown in: the user's, else populations.
+    [[nodiscard]] LaneGrouping groupingFor(size_t connections) const;
     void keepFoldedGroups(const TimelineModel& previous);
     void toggleGroup(size_t group);
     // A gutter wide enough for the lane labels and the first groups' headers.

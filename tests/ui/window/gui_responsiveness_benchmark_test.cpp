@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "panels/capture_packets_panel.hpp"
@@ -76,16 +77,19 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
     startTicking();
     window.openCaptures({QString::fromLocal8Bit(capture)});
     REQUIRE(waitFor([&test]() { return test.loads.ready > 0; }, 600'000));
-    ticker.stop();
+    std::vector<double> loadGaps = std::exchange(gaps, {});
     auto* timeline = window.findChild<TimelineView*>(QStringLiteral("timelineView"));
     REQUIRE(timeline != nullptr);
     QElapsedTimer lanesStart;
     lanesStart.start();
+    // After the complete results, until the timeline's lanes are in: the window is the user's again.
     REQUIRE(waitFor([timeline]() { return !timeline->isBuilding(); }, 600'000));
+    ticker.stop();
     const double lanesMs = completeMs + elapsedMs(lanesStart);
-    std::sort(gaps.begin(), gaps.end());
-    const double worstGapMs = gaps.empty() ? 0 : gaps.back();
-    const double p99GapMs = gaps.empty() ? 0 : gaps[gaps.size() * 99 / 100];
+    std::sort(loadGaps.begin(), loadGaps.end());
+    const double worstGapMs = loadGaps.empty() ? 0 : loadGaps.back();
+    const double p99GapMs = loadGaps.empty() ? 0 : loadGaps[loadGaps.size() * 99 / 100];
+    const double worstLanesGapMs = gaps.empty() ? 0 : *std::max_element(gaps.begin(), gaps.end());
 
     const auto& results = *window.results();
     std::printf("gui benchmark: %llu packets, %zu connections, %zu findings\n",
@@ -94,6 +98,7 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
     std::printf("first_results_ms %.0f\ncomplete_results_ms %.0f\ntimeline_lanes_ms %.0f\n", firstResultsMs, completeMs,
                 lanesMs);
     std::printf("event_loop_worst_gap_ms %.1f\nevent_loop_p99_gap_ms %.1f\n", worstGapMs, p99GapMs);
+    std::printf("event_loop_worst_gap_until_lanes_ms %.1f\n", worstLanesGapMs);
 
     window.findChild<QTabWidget*>(QStringLiteral("viewTabs"))->setCurrentWidget(timeline);
     QApplication::processEvents();
