@@ -201,7 +201,7 @@ int capture(const LiveCaptureOptions& options, int statsFd) {
 // --syscalls: packets and the socket calls of the chosen processes, as `tcpscope-cli record`
 // writes them, to standard output; every capability is given up once the device is open and the
 // recorder attached (reading its ring buffer needs none).
-int record(RecordingOptions options) {
+int record(RecordingOptions options, int statsFd) {
     if (::isatty(STDOUT_FILENO) != 0) {
         fmt::print(stderr,
                    "tcpscope-capture: standard output is a terminal; it writes pcapng: "
@@ -216,6 +216,18 @@ int record(RecordingOptions options) {
     const sigset_t stopSignals = blockStopSignals();
     options.path = "standard output";
     options.fd = STDOUT_FILENO;
+    if (statsFd >= 0) {
+        // As the capture without --syscalls: the kernel's counters at most every 250 ms, and at the end.
+        options.onBatchStats = [statsFd, last = std::chrono::steady_clock::time_point()](const CaptureStats& stats,
+                                                                                         bool atEnd) mutable {
+            const auto now = std::chrono::steady_clock::now();
+            if (atEnd || now - last >= std::chrono::milliseconds(250)) {
+                last = now;
+                const std::string line = formatHelperStats(stats);
+                [[maybe_unused]] const ssize_t ignored = ::write(statsFd, line.data(), line.size());
+            }
+        };
+    }
     std::unique_ptr<CaptureRecording> recording;
     try {
         recording = std::make_unique<CaptureRecording>(options);
@@ -281,6 +293,12 @@ int main(int argc, char** argv) {
     app.add_option("--comm", processes.commands, "with --syscalls: processes of this command name; repeatable")
         ->allow_extra_args(false)
         ->needs(syscallsFlag);
+    unsigned callsBlockMs = 250;
+    app.add_option("--calls-block-ms", callsBlockMs,
+                   "with --syscalls: write the calls recorded at least this often (tcpscope-cli capture asks 50)")
+        ->check(CLI::Range(10U, 10000U))
+        ->capture_default_str()
+        ->needs(syscallsFlag);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -293,7 +311,8 @@ int main(int argc, char** argv) {
         recording.capture = options;
         recording.capture.batchTimeoutMs = batchTimeoutMs;
         recording.processes = processes;
-        return record(std::move(recording));
+        recording.callBlockInterval = std::chrono::milliseconds(callsBlockMs);
+        return record(std::move(recording), statsFd);
     }
     return capture(options, statsFd);
 }

@@ -24,9 +24,10 @@
 #include "live/pcap_capture.hpp"
 #include "record_sink_options.hpp"
 #include "recorded/call_block.hpp"
-#include "recorder/live_call_recording.hpp"
+#include "recorder/live_calls.hpp"
 #include "recorder/live_stall_verdicts.hpp"
 #include "recorder/live_verdict_report.hpp"
+#include "recorder/recorded_capture_source.hpp"
 #include "records/queued_record_sink.hpp"
 #include "report/json_report.hpp"
 #include "report/syscalls_text.hpp"
@@ -358,7 +359,7 @@ std::string whoseCalls(const SyscallRecorderFilter& processes) {
 }
 
 // What the report says of the calls recorded beside the capture (capture.live.syscalls).
-nlohmann::ordered_json liveCallsJson(const LiveCallRecording& calls, const Investigation& investigation) {
+nlohmann::ordered_json liveCallsJson(const LiveCalls& calls, const Investigation& investigation) {
     const RecordedCalls recorded = calls.calls();
     return {{"recorded", recorded.calls.size()},
             {"lost", recorded.lostEvents},
@@ -368,7 +369,7 @@ nlohmann::ordered_json liveCallsJson(const LiveCallRecording& calls, const Inves
                            : nlohmann::ordered_json(investigation.recordedCallsUnused)}};
 }
 
-void warnAboutCalls(const LiveCallRecording& calls, const Investigation& investigation) {
+void warnAboutCalls(const LiveCalls& calls, const Investigation& investigation) {
     if (const uint64_t lost = calls.calls().lostEvents; lost > 0) {
         fmt::print(stderr, "tcpscope-cli: {} system calls were LOST (the ring buffer was full)\n", lost);
     }
@@ -408,7 +409,7 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
             return kExitUsage;
         }
     }
-    std::unique_ptr<LiveCallRecording> calls;
+    std::unique_ptr<LiveCalls> calls;
     if (options.syscalls) {
         if (const std::string missing = syscallRecorderMissing(); !missing.empty()) {
             fmt::print(stderr, "tcpscope-cli: capture --syscalls: no system call recorder in this build: {}\n", missing);
@@ -431,10 +432,16 @@ int runCapture(const CLI::App& command, const CaptureCommandOptions& options) {
     std::unique_ptr<LiveStallVerdicts> verdicts;
     std::unique_ptr<LiveSession> session;
     try {
-        std::unique_ptr<PacketSource> source = openCaptureSource(options.source);
-        LiveSessionOptions sessionOptions;
+        std::unique_ptr<PacketSource> source;
         if (options.syscalls) {
-            calls = std::make_unique<LiveCallRecording>(options.processes);
+            RecordedCaptureSource recorded = openRecordedCaptureSource(options.source, options.processes);
+            source = std::move(recorded.packets);
+            calls = std::move(recorded.calls);
+        } else {
+            source = openCaptureSource(options.source);
+        }
+        LiveSessionOptions sessionOptions;
+        if (calls) {
             sessionOptions.companion = calls.get();
             prepareForRecordedCalls(sessionOptions.analysis);
         }

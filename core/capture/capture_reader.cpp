@@ -74,4 +74,6 @@ const std::vector<std::string>& CaptureReader::sectionComments() const {
     return kNone;
 }
 
+void CaptureReader::setCustomBlockListener(CustomBlockListener /*listener*/) {}
+
 }  // namespace tcpscope

@@ -1,7 +1,9 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,18 @@ struct CutShort {
     uint64_t recordOffset = 0;  ///< where the partial record (or its header) starts
     uint64_t bytesLeft = 0;     ///< bytes of it in the file
 };
+
+/// A pcapng Custom Block (type 0x00000BAD, or 0x40000BAD: not to be copied) met between packets: its
+/// Private Enterprise Number and the custom data after it (with the block's padding), valid during
+/// the call only.
+struct CustomBlock {
+    uint32_t type = 0;
+    uint32_t enterpriseNumber = 0;
+    std::span<const uint8_t> data;
+    uint64_t offset = 0;  ///< of the block in the (decompressed) stream
+};
+/// Receives the custom blocks of a stream as the reader passes them, in stream order.
+using CustomBlockListener = std::function<void(const CustomBlock& block)>;
 
 /// Streaming reader of one capture file (pcap or pcapng, optionally gzip or zstd compressed).
 /// Formats are recognised by magic bytes, never by file name. "-" reads standard input.
@@ -58,6 +72,9 @@ public:
     [[nodiscard]] virtual const std::string& path() const = 0;
     /// Comments of the file's sections (pcapng shb_comment, valid UTF-8), in file order; empty for pcap.
     [[nodiscard]] virtual const std::vector<std::string>& sectionComments() const;
+    /// Hands every custom block read from now on to `listener` (on the thread calling next()); pcap
+    /// has none. What a recording writes besides its packets, read over a pipe as it comes.
+    virtual void setCustomBlockListener(CustomBlockListener listener);
 };
 
 }  // namespace tcpscope

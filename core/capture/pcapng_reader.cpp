@@ -21,6 +21,8 @@ constexpr uint32_t kObsoletePacket = 0x00000002;
 constexpr uint32_t kSimplePacket = 0x00000003;
 constexpr uint32_t kEnhancedPacket = 0x00000006;
 constexpr uint32_t kProcessInformation = 0x80000001;  // Apple's (Wireshark: BLOCK_TYPE_LEGACY_DPIB)
+constexpr uint32_t kCustomCopied = 0x00000BAD;
+constexpr uint32_t kCustomNotCopied = 0x40000BAD;
 }  // namespace blocktype
 
 constexpr uint32_t kByteOrderMagic = 0x1a2b3c4d;
@@ -31,6 +33,7 @@ constexpr size_t kInterfaceFixedBytes = 8;
 constexpr size_t kPacketFixedBytes = 20;  // enhanced and obsolete packet blocks alike
 constexpr size_t kSimplePacketFixedBytes = 4;
 constexpr size_t kProcessFixedBytes = 4;  // the process id
+constexpr size_t kCustomFixedBytes = 4;   // the Private Enterprise Number
 constexpr size_t kUuidBytes = 16;
 // Limits on what a file can make us keep; each is far above anything a capture tool writes.
 constexpr size_t kMaxInterfaces = 65536;
@@ -172,8 +175,9 @@ bool PcapngReader::next(RawPacket& packet) {
         case blocktype::kProcessInformation:
             addProcessBlock(block);
             break;
-        default:
-            break;  // name resolution, statistics, secrets, custom and unknown blocks hold no packets
+        case blocktype::kCustomCopied:
+        case blocktype::kCustomNotCopied: passCustomBlock(block); break;
+        default: break;  // name resolution, statistics, secrets and unknown blocks hold no packets
         }
         // The packet's bytes stay where they are until the next ensure(), i.e. the next call.
         source_.consume(block.length);
@@ -183,6 +187,15 @@ bool PcapngReader::next(RawPacket& packet) {
     }
     done_ = true;
     return false;
+}
+
+void PcapngReader::passCustomBlock(const Block& block) {
+    if (!customBlocks_ || block.bodyLength < kCustomFixedBytes) {
+        return;
+    }
+    customBlocks_(CustomBlock{
+        block.type, byteorder::load32(block.body, swapped_),
+        std::span<const uint8_t>(block.body + kCustomFixedBytes, block.bodyLength - kCustomFixedBytes), block.offset});
 }
 
 bool PcapngReader::startSection(const Block& block) {

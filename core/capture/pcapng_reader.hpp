@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "capture/source_backed_reader.hpp"
@@ -25,6 +26,7 @@ public:
 
     bool next(RawPacket& packet) override;
     [[nodiscard]] const std::vector<std::string>& sectionComments() const override { return sectionComments_; }
+    void setCustomBlockListener(CustomBlockListener listener) override { customBlocks_ = std::move(listener); }
 
 private:
     struct Interface {
@@ -66,8 +68,11 @@ private:
     /// The process that ptcpdump's `comments` of one packet describe, or null.
     const PacketProcess* processOfComments(const std::vector<std::string_view>& comments);
 
+    /// Hands a custom block to the listener, if there is one.
+    void passCustomBlock(const Block& block);
     void warnOnce(bool& warned, uint64_t offset, std::string reason);
 
+    CustomBlockListener customBlocks_;
     std::vector<Interface> interfaces_;
     std::vector<std::string> sectionComments_;
     std::string repairedComment_;  ///< the current packet's comment when its bytes were not valid UTF-8

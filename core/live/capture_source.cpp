@@ -50,6 +50,20 @@ std::string findCaptureHelper(const std::string& given) {
     return {};
 }
 
+std::string requireCaptureHelper(const CaptureSourceOptions& options) {
+    std::string helper = findCaptureHelper(options.helperPath);
+    if (helper.empty()) {
+        const std::string program = thisProgram().filename().string();
+        throw LiveCaptureError(
+            LiveErrorKind::PermissionDenied,
+            fmt::format("{}: capturing needs CAP_NET_RAW and CAP_NET_ADMIN, and the capture helper {} is neither "
+                        "next to {} nor on PATH; run as root, or install tcpscope with its capture helper (the "
+                        "Debian package, or cmake --install as root) and join the tcpscope group",
+                        options.capture.device, kHelperName, program.empty() ? "this program" : program));
+    }
+    return helper;
+}
+
 std::unique_ptr<PacketSource> openCaptureSource(const CaptureSourceOptions& options) {
     if (!options.viaHelper) {
         try {
@@ -60,17 +74,7 @@ std::unique_ptr<PacketSource> openCaptureSource(const CaptureSourceOptions& opti
             }
         }
     }
-    const std::string helper = findCaptureHelper(options.helperPath);
-    if (helper.empty()) {
-        const std::string program = thisProgram().filename().string();
-        throw LiveCaptureError(
-            LiveErrorKind::PermissionDenied,
-            fmt::format("{}: capturing needs CAP_NET_RAW and CAP_NET_ADMIN, and the capture helper {} is neither "
-                        "next to {} nor on PATH; run as root, or install tcpscope with its capture helper (the "
-                        "Debian package, or cmake --install as root) and join the tcpscope group",
-                        options.capture.device, kHelperName, program.empty() ? "this program" : program));
-    }
-    return std::make_unique<HelperCapture>(helper, options.capture);
+    return std::make_unique<HelperCapture>(requireCaptureHelper(options), options.capture);
 }
 
 }  // namespace tcpscope

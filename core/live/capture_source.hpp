@@ -19,6 +19,10 @@ struct CaptureSourceOptions {
     std::string helperPath;   ///< the helper to run; empty: findCaptureHelper()
 };
 
+/// The capture helper these options choose (findCaptureHelper). Throws a PermissionDenied
+/// LiveCaptureError that says how to install one when there is none.
+std::string requireCaptureHelper(const CaptureSourceOptions& options);
+
 /// Opens the device in this process when it may (root, or the capabilities), else through the
 /// capture helper. The GUI and tcpscope-cli capture open devices the same way. Throws
 /// LiveCaptureError; a PermissionDenied one names the command that fixes it.

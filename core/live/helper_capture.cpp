@@ -73,7 +73,8 @@ std::string groupOf(const std::string& path) {
     return "tcpscope";
 }
 
-std::vector<std::string> helperArguments(const std::string& helperPath, const LiveCaptureOptions& options) {
+std::vector<std::string> helperArguments(const std::string& helperPath, const LiveCaptureOptions& options,
+                                         const std::optional<HelperSyscalls>& syscalls) {
     std::vector<std::string> arguments{helperPath,
                                        "-i",
                                        options.device,
@@ -88,6 +89,16 @@ std::vector<std::string> helperArguments(const std::string& helperPath, const Li
     }
     if (options.promiscuous) {
         arguments.emplace_back("--promiscuous");
+    }
+    if (syscalls) {
+        arguments.insert(arguments.end(),
+                         {"--syscalls", "--calls-block-ms", std::to_string(syscalls->blockInterval.count())});
+        for (const uint32_t pid : syscalls->pids) {
+            arguments.insert(arguments.end(), {"--pid", std::to_string(pid)});
+        }
+        for (const std::string& command : syscalls->commands) {
+            arguments.insert(arguments.end(), {"--comm", command});
+        }
     }
     return arguments;
 }
@@ -111,7 +122,8 @@ bool parseHelperStats(const std::string& line, CaptureStats& stats) {
     return true;
 }
 
-HelperCapture::HelperCapture(const std::string& helperPath, const LiveCaptureOptions& options)
+HelperCapture::HelperCapture(const std::string& helperPath, const LiveCaptureOptions& options,
+                             std::optional<HelperSyscalls> syscalls)
     : helperPath_(helperPath) {
     description_.device = options.device;
     description_.filter = options.filter;
@@ -127,7 +139,7 @@ HelperCapture::HelperCapture(const std::string& helperPath, const LiveCaptureOpt
     posix_spawn_file_actions_adddup2(&actions, packets.write, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, errors.write, STDERR_FILENO);
     posix_spawn_file_actions_adddup2(&actions, stats.write, kHelperStatsFd);
-    const std::vector<std::string> arguments = helperArguments(helperPath, options);
+    const std::vector<std::string> arguments = helperArguments(helperPath, options, syscalls);
     std::vector<char*> argv;
     for (const std::string& argument : arguments) {
         argv.push_back(const_cast<char*>(argument.c_str()));
@@ -160,6 +172,9 @@ HelperCapture::HelperCapture(const std::string& helperPath, const LiveCaptureOpt
     } catch (const CaptureError& error) {
         ::close(packets.read);
         failWithHelperMessage(reap(), error.what());
+    }
+    if (syscalls && syscalls->onCustomBlock) {
+        reader_->setCustomBlockListener(std::move(syscalls->onCustomBlock));
     }
     ::close(packets.read);  // the reader opened its own descriptor of the pipe
 }

@@ -2,10 +2,14 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "capture/capture_reader.hpp"
 #include "live/packet_source.hpp"
@@ -29,15 +33,28 @@ std::string formatHelperStats(const CaptureStats& stats);
 /// Parses a line of formatHelperStats(); false if it is not one.
 bool parseHelperStats(const std::string& line, CaptureStats& stats);
 
+/// What to ask the helper to record besides the packets (tcpscope-capture --syscalls --pid/--comm):
+/// the socket system calls of these processes (both empty: every process), which come in the
+/// stream's custom blocks, handed to `onCustomBlock` on the capture thread as they come.
+struct HelperSyscalls {
+    std::vector<uint32_t> pids;
+    std::vector<std::string> commands;
+    /// How often the helper writes the calls recorded (--calls-block-ms): soon enough for a verdict
+    /// while the capture runs.
+    std::chrono::milliseconds blockInterval{50};
+    CustomBlockListener onCustomBlock;
+};
+
 /// A live capture made by the capture helper (tcpscope-capture, which holds the capabilities)
 /// and read as pcapng from its standard output over a pipe, with the existing capture reader.
 /// Its kernel counters come over a second pipe, its error messages over a third.
 class HelperCapture final : public PacketSource {
 public:
-    /// Starts `helperPath` on the device and reads the pcapng section header. Throws
-    /// LiveCaptureError with the helper's own message (and its kind) if it cannot capture, or if
-    /// it cannot be run at all (e.g. the user is not in the group allowed to run it).
-    HelperCapture(const std::string& helperPath, const LiveCaptureOptions& options);
+    /// Starts `helperPath` on the device (recording `syscalls` too, if given) and reads the pcapng
+    /// section header. Throws LiveCaptureError with the helper's own message (and its kind) if it
+    /// cannot capture, or if it cannot be run at all (e.g. the user is not in the group allowed to run it).
+    HelperCapture(const std::string& helperPath, const LiveCaptureOptions& options,
+                  std::optional<HelperSyscalls> syscalls = std::nullopt);
     ~HelperCapture() override;
     HelperCapture(const HelperCapture&) = delete;
     HelperCapture& operator=(const HelperCapture&) = delete;

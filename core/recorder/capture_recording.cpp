@@ -43,6 +43,8 @@ ClockSample sampleClocks() {
 struct CaptureRecording::State final : PacketSink {
     explicit State(const RecordingOptions& options)
         : capture(options.capture),
+          blockInterval(options.callBlockInterval),
+          onBatchStats(options.onBatchStats),
           recorder(options.processes),
           ownedWriter(openWriter(options)),
           writer(*ownedWriter) {
@@ -95,12 +97,17 @@ struct CaptureRecording::State final : PacketSink {
     }
 
     void onBatchEnd() override {
-        std::lock_guard lock(mutex);
-        writer.flush();
+        {
+            std::lock_guard lock(mutex);
+            writer.flush();
+        }
+        if (onBatchStats) {
+            onBatchStats(capture.stats(), false);
+        }
     }
 
     // The process table learns each call at once (for the next packets' comments); the calls
-    // reach the file in blocks of up to kBlockEvents, or after kBlockInterval.
+    // reach the file in blocks of up to kBlockEvents, or after blockInterval.
     void addCalls(std::span<const uint8_t> events, uint32_t count) {
         std::lock_guard lock(mutex);
         for (uint32_t i = 0; i < count; ++i) {
@@ -113,7 +120,7 @@ struct CaptureRecording::State final : PacketSink {
         }
     }
     void writePendingCallsIfDue() {
-        if (std::chrono::steady_clock::now() - lastBlock >= kBlockInterval) {
+        if (std::chrono::steady_clock::now() - lastBlock >= blockInterval) {
             std::lock_guard lock(mutex);
             writePendingCalls();
         }
@@ -124,6 +131,7 @@ struct CaptureRecording::State final : PacketSink {
             return;
         }
         writer.writeCustomBlock(kCustomBlockType, kTcpscopePen, encodeCallsBlock(pendingCalls, pendingCount));
+        writer.flush();  // a reader over a pipe takes the calls as they come
         summary.calls += pendingCount;
         ++summary.callBlocks;
         pendingCalls.clear();
@@ -133,9 +141,12 @@ struct CaptureRecording::State final : PacketSink {
     void writeClock() {
         std::lock_guard lock(mutex);
         writer.writeCustomBlock(kCustomBlockType, kTcpscopePen, encodeClockBlock(sampleClocks()));
+        writer.flush();  // with the section header: a reader over a pipe starts before any packet
     }
 
     PcapCapture capture;
+    std::chrono::milliseconds blockInterval;
+    std::function<void(const CaptureStats& stats, bool atEnd)> onBatchStats;
     SyscallRecorder recorder;
     std::mutex mutex;  // the writer and the table of ends, shared by the capture thread and run()
     std::unique_ptr<PcapngWriter> ownedWriter;
@@ -152,7 +163,6 @@ struct CaptureRecording::State final : PacketSink {
     const SyscallRecorder::BatchFn onCalls = [this](std::span<const uint8_t> events, uint32_t count) {
         addCalls(events, count);
     };
-    static constexpr std::chrono::milliseconds kBlockInterval{250};
     std::vector<uint8_t> pendingCalls;  // calls not in the file yet
     uint32_t pendingCount = 0;
     std::chrono::steady_clock::time_point lastBlock = std::chrono::steady_clock::now();
@@ -199,6 +209,9 @@ RecordingSummary CaptureRecording::run(std::optional<double> durationSeconds) {
     state.summary.unattached = state.recorder.unattached();
     const CaptureStats stats = state.capture.stats();
     state.summary.droppedByKernel = stats.droppedByKernel;
+    if (state.onBatchStats) {
+        state.onBatchStats(stats, true);
+    }
     {
         std::lock_guard lock(state.mutex);
         state.writer.writeCustomBlock(kCustomBlockType, kTcpscopePen,

@@ -1,6 +1,8 @@
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +28,11 @@ struct RecordingOptions {
     std::string path;                   ///< the pcapng file (with `fd`: its name in messages)
     int fd = -1;                        ///< if not -1, write to this open descriptor (a pipe) instead
     SyscallRecorderFilter processes;    ///< whose system calls
+    /// The calls recorded are written (and the file flushed) at least this often, or every 1024 calls.
+    std::chrono::milliseconds callBlockInterval{250};
+    /// If set, called on the capture thread after each batch of packets, and once at the end
+    /// (`atEnd`), with the capture's counters so far.
+    std::function<void(const CaptureStats& stats, bool atEnd)> onBatchStats;
 };
 
 /// What a recording wrote.

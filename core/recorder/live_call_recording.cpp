@@ -1,13 +1,10 @@
 #include "recorder/live_call_recording.hpp"
 
-#include <absl/container/flat_hash_set.h>
-
-#include <algorithm>
-
 #include "decode/decoded_packet.hpp"
 #include "decode/packet_decoder.hpp"
 #include "live/capture_file_writer.hpp"
 #include "recorded/call_block.hpp"
+#include "recorded/connection_calls.hpp"
 #include "recorder/capture_recording.hpp"
 
 namespace tcpscope {
@@ -141,27 +138,8 @@ RecordedCalls LiveCallRecording::calls() const {
 }
 
 RecordedCalls LiveCallRecording::callsOf(std::span<const ConnectionEnds> connections) const {
-    auto onConnections = [connections](const RecordedCall& call) {
-        return std::any_of(connections.begin(), connections.end(),
-                           [&call](const ConnectionEnds& ends) { return ends.has(call); });
-    };
     const std::lock_guard lock(mutex_);
-    RecordedCalls chosen;
-    chosen.clock = calls_.clock;
-    chosen.lostEvents = calls_.lostEvents;
-    chosen.hasSummary = calls_.hasSummary;
-    absl::flat_hash_set<uint32_t> threads;
-    for (const RecordedCall& call : calls_.calls) {
-        if (onConnections(call)) {
-            threads.insert(call.tid);
-        }
-    }
-    for (const RecordedCall& call : calls_.calls) {
-        if (threads.contains(call.tid) && (call.hasSocket ? onConnections(call) : true)) {
-            chosen.calls.push_back(call);
-        }
-    }
-    return chosen;
+    return callsOfConnections(calls_, connections);
 }
 
 uint64_t LiveCallRecording::callCount() const {

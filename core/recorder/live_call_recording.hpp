@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
-#include "live/capture_companion.hpp"
 #include "recorded/recorded_call.hpp"
 #include "recorder/call_processes.hpp"
+#include "recorder/live_calls.hpp"
 #include "recorder/syscall_recorder.hpp"
 
 namespace tcpscope {
@@ -21,7 +21,7 @@ namespace tcpscope {
 /// `record` writes (the file's application must be kRecordApplication for readers to scan them),
 /// and the calls kept for the analysis of the capture (calls()). The ring buffer is read on a
 /// thread of its own, and early by the capture thread for a packet whose connection no call showed yet.
-class LiveCallRecording final : public CaptureCompanion {
+class LiveCallRecording final : public LiveCalls {
 public:
     /// Loads and attaches the recorder, and starts reading it. Throws SyscallRecorderError.
     explicit LiveCallRecording(const SyscallRecorderFilter& filter);
@@ -33,19 +33,13 @@ public:
     void writeInto(CaptureFileWriter* file) override;
     void finishInto(CaptureFileWriter* file) override;
 
-    /// Every call recorded so far, with the clock relation at the start (and, once finished, at the
-    /// end) and the calls lost: what readRecordedCalls reads back from the written file.
-    [[nodiscard]] RecordedCalls calls() const;
-    /// The calls recorded so far on these connections, and the calls of no socket (the waits) of the
-    /// threads that made them, with the clock relation: what a pass over a few stalls needs of a long
-    /// recording (LiveStallVerdicts).
-    [[nodiscard]] RecordedCalls callsOf(std::span<const ConnectionEnds> connections) const;
+    [[nodiscard]] RecordedCalls calls() const override;
+    [[nodiscard]] RecordedCalls callsOf(std::span<const ConnectionEnds> connections) const override;
     /// Calls recorded so far.
     [[nodiscard]] uint64_t callCount() const;
-    /// Tracepoints that could not be attached.
-    [[nodiscard]] const std::vector<std::string>& unattached() const { return recorder_.unattached(); }
+    [[nodiscard]] std::vector<std::string> unattached() const override { return recorder_.unattached(); }
     /// Packets given a process comment.
-    [[nodiscard]] uint64_t packetsWithProcess() const { return packetsWithProcess_; }
+    [[nodiscard]] uint64_t packetsWithProcess() const override { return packetsWithProcess_; }
 
 private:
     void takeCalls();

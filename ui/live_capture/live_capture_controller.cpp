@@ -12,6 +12,7 @@
 #include "live/capture_source.hpp"
 #include "live/live_error.hpp"
 #include "live_capture/permission_fix.hpp"
+#include "recorder/recorded_capture_source.hpp"
 
 namespace tcpscope::ui {
 
@@ -92,7 +93,7 @@ bool LiveCaptureController::start(const CaptureSettings& settings, const Analysi
         }
         CaptureSourceOptions sourceOptions;
         sourceOptions.capture = settings.captureOptions();
-        std::unique_ptr<PacketSource> source = openCaptureSource(sourceOptions);
+        std::unique_ptr<PacketSource> source;
         LiveSessionOptions options;
         options.analysis = analysis;
         calls_.reset();
@@ -101,10 +102,15 @@ bool LiveCaptureController::start(const CaptureSettings& settings, const Analysi
                 throw std::invalid_argument("the system calls are written into one file: turn the ring of files off");
             }
             // The calls go into the file, which the window opens when the capture ends: the stalls
-            // are confirmed there from them, as `analyze` of the file confirms them.
-            calls_ = std::make_unique<LiveCallRecording>(*processes);
+            // are confirmed there from them, as `analyze` of the file confirms them. Without the
+            // privileges the capture helper records them.
+            RecordedCaptureSource recorded = openRecordedCaptureSource(sourceOptions, *processes);
+            source = std::move(recorded.packets);
+            calls_ = std::move(recorded.calls);
             options.companion = calls_.get();
             prepareForRecordedCalls(options.analysis);
+        } else {
+            source = openCaptureSource(sourceOptions);
         }
         options.file = settings.fileOptions();
         options.onFinding = [this](const Finding& /*finding*/, bool /*isNew*/) { ++findingEvents_; };

@@ -10,9 +10,9 @@
 #include <optional>
 
 #include "live/live_session.hpp"
-#include "recorder/live_call_recording.hpp"
 #include "live_capture/capture_settings.hpp"
 #include "loading/analysis_loader.hpp"  // ResultsPtr and its Q_DECLARE_METATYPE
+#include "recorder/live_calls.hpp"
 
 namespace tcpscope::ui {
 
@@ -80,7 +80,7 @@ private:
 
     CaptureSettings settings_;
     DetectorOptions detectors_;  // of the analysis running: its snapshots count TIME_WAIT as it does
-    std::unique_ptr<LiveCallRecording> calls_;  // the system calls recorded beside session_ (outlives it)
+    std::unique_ptr<LiveCalls> calls_;  // the system calls recorded beside session_ (outlives it)
     std::unique_ptr<LiveSession> session_;
     QFutureWatcher<Ending> finishing_;
     QTimer timer_;

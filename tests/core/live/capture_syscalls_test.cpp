@@ -20,16 +20,16 @@
 
 namespace tcpscope {
 
-TEST_CASE("tcpscope-cli capture --syscalls: the stalls confirmed from the calls live, and the file analyses the same",
-          "[live][cli][recorder]") {
-    if (const std::string why = test::whyNoSyscallRecorder(); !why.empty()) {
-        WARN("test skipped: " << why);
-        return;
-    }
-    const uint16_t port = test::livePort(400);
-    const std::filesystem::path path = test::uniqueTempPath("live-syscalls", ".pcapng");
-    test::ChildProcess capture({TCPSCOPE_CLI, "capture", "-i", "lo", "--filter", "tcp port " + std::to_string(port),
-                                "--write", path.string(), "--format", "json", "--syscalls", "--comm", "python3"});
+namespace {
+
+// Runs `command` (tcpscope-cli capture --syscalls --comm python3, on lo with --filter 'tcp port
+// PORT', --write PATH, --format json) over the write-write-read traffic, stops it with SIGINT, and
+// checks what a user sees: each stall finding confirmed by a verdict line while the capture runs, the
+// report's syscalls section, and the same flows, findings and syscalls from `analyze` of the file.
+// Returns the report.
+nlohmann::json checkCaptureWithCalls(const std::vector<std::string>& command, const std::filesystem::path& path,
+                                     uint16_t port) {
+    test::ChildProcess capture(command);
     REQUIRE(capture.waitForOutput("Ctrl-C to stop", 20, true));
     test::ChildProcess traffic({"python3", test::kWriteWriteRead, std::to_string(port), "8"});
     REQUIRE(traffic.wait(30).exitCode == 0);
@@ -89,7 +89,97 @@ TEST_CASE("tcpscope-cli capture --syscalls: the stalls confirmed from the calls 
     CHECK(fileReport["flows"] == report["flows"]);
     CHECK(fileReport["findings"] == report["findings"]);
     CHECK(fileReport["syscalls"] == report["syscalls"]);
+    return report;
+}
+
+// tcpscope-cli capture --syscalls --comm python3 on lo, run by `runAs` (a setpriv line, or empty),
+// with `more` arguments.
+std::vector<std::string> captureWithCalls(const std::filesystem::path& path, uint16_t port,
+                                          const std::vector<std::string>& runAs, const std::vector<std::string>& more) {
+    std::vector<std::string> command = runAs;
+    command.insert(command.end(), {TCPSCOPE_CLI, "capture", "-i", "lo", "--filter", "tcp port " + std::to_string(port),
+                                   "--write", path.string(), "--format", "json", "--syscalls", "--comm", "python3"});
+    command.insert(command.end(), more.begin(), more.end());
+    return command;
+}
+
+// A copy of the helper nobody may run, given the capabilities setup-capture-helper.sh gives (none if
+// `capabilities` is empty).
+std::filesystem::path helperCopy(const std::string& capabilities) {
+    const std::filesystem::path helper = test::uniqueTempPath("tcpscope-capture", "");
+    std::filesystem::copy_file(TCPSCOPE_CAPTURE_HELPER, helper);
+    std::filesystem::permissions(helper, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                             std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                             std::filesystem::perms::others_exec);
+    if (!capabilities.empty()) {
+        REQUIRE(std::system(("setcap " + capabilities + "+eip " + helper.string()).c_str()) == 0);
+    }
+    return helper;
+}
+
+constexpr const char* kRecordingCapabilities = "cap_net_raw,cap_net_admin,cap_bpf,cap_perfmon,cap_dac_read_search";
+
+// Why the recorder cannot be run by nobody here, or empty.
+std::string whyNotAsNobody() {
+    if (std::string why = test::whyNoSyscallRecorder(); !why.empty()) {
+        return why;
+    }
+    if (std::system("command -v setcap >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1") != 0) {
+        return "setcap or setpriv is missing (apt-get install libcap2-bin util-linux)";
+    }
+    return {};
+}
+
+}  // namespace
+
+// In this process, and through the capture helper (--via-helper): the helper records the calls into
+// its stream, and tcpscope-cli takes them out of it for the live verdicts, the report and the file.
+TEST_CASE("tcpscope-cli capture --syscalls: the stalls confirmed from the calls live, and the file analyses the same",
+          "[live][cli][recorder]") {
+    if (const std::string why = test::whyNoSyscallRecorder(); !why.empty()) {
+        WARN("test skipped: " << why);
+        return;
+    }
+    const bool viaHelper = GENERATE(false, true);
+    INFO("via the helper: " << viaHelper);
+    const uint16_t port = test::livePort(viaHelper ? 420 : 400);
+    const std::filesystem::path path = test::uniqueTempPath("live-syscalls", ".pcapng");
+    const std::vector<std::string> more =
+        viaHelper ? std::vector<std::string>{"--via-helper", "--helper", TCPSCOPE_CAPTURE_HELPER}
+                  : std::vector<std::string>{};
+    const nlohmann::json report = checkCaptureWithCalls(captureWithCalls(path, port, {}, more), path, port);
+    CHECK(report["capture"]["live"]["via_helper"] == viaHelper);
     std::filesystem::remove(path);
+}
+
+// tcpscope-cli run by nobody cannot open the device nor load the recorder: it goes through a helper
+// with the five capabilities on its own, and gets the same; without them, the helper's one line.
+TEST_CASE("tcpscope-cli capture --syscalls as an unprivileged user: through the capture helper",
+          "[live][cli][permissions][recorder]") {
+    if (const std::string why = whyNotAsNobody(); !why.empty()) {
+        WARN("test skipped: " << why);
+        return;
+    }
+    const uint16_t port = test::livePort(430);
+    const std::vector<std::string> asNobody{"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
+    // nobody writes the file in /tmp (its index beside it).
+    const std::filesystem::path path = test::uniqueTempPath("live-syscalls-nobody", ".pcapng");
+    {
+        const std::filesystem::path bare = helperCopy("");
+        const test::CommandResult refused =
+            test::runCommand(captureWithCalls(path, port, asNobody, {"--helper", bare.string(), "--duration", "1"}));
+        CHECK(refused.exitCode == 3);
+        CHECK_THAT(refused.err,
+                   Catch::Contains(std::string("sudo setcap ") + kRecordingCapabilities + "+eip " + bare.string()));
+        std::filesystem::remove(bare);
+        std::filesystem::remove(path);
+    }
+    const std::filesystem::path helper = helperCopy(kRecordingCapabilities);
+    const nlohmann::json report =
+        checkCaptureWithCalls(captureWithCalls(path, port, asNobody, {"--helper", helper.string()}), path, port);
+    CHECK(report["capture"]["live"]["via_helper"] == true);
+    std::filesystem::remove(path);
+    std::filesystem::remove(helper);
 }
 
 // tcpscope-capture --syscalls run by nobody: with its five file capabilities it records the calls
@@ -98,20 +188,11 @@ TEST_CASE(
     "tcpscope-capture --syscalls as an unprivileged user: the calls recorded with its capabilities, one line "
     "without them",
     "[live][permissions][recorder]") {
-    if (const std::string why = test::whyNoSyscallRecorder(); !why.empty()) {
+    if (const std::string why = whyNotAsNobody(); !why.empty()) {
         WARN("test skipped: " << why);
         return;
     }
-    if (std::system("command -v setcap >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1") != 0) {
-        WARN("test skipped: setcap or setpriv is missing (apt-get install libcap2-bin util-linux)");
-        return;
-    }
-    // A copy nobody may run, given the capabilities setup-capture-helper.sh gives.
-    const std::filesystem::path helper = test::uniqueTempPath("tcpscope-capture", "");
-    std::filesystem::copy_file(TCPSCOPE_CAPTURE_HELPER, helper);
-    std::filesystem::permissions(helper, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                             std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
-                                             std::filesystem::perms::others_exec);
+    const std::filesystem::path helper = helperCopy("");
     const std::filesystem::path path = test::uniqueTempPath("helper-syscalls", ".pcapng");
     const uint16_t port = test::livePort(410);
     const std::string asNobody = "setpriv --reuid=nobody --regid=nogroup --clear-groups ";
@@ -120,14 +201,11 @@ TEST_CASE(
     {
         const test::CommandResult without = test::runCommand({"sh", "-c", command + " > /dev/null"});
         CHECK(without.exitCode != 0);
-        CHECK_THAT(without.err, Catch::Contains("sudo setcap cap_net_raw,cap_net_admin,cap_bpf,cap_perfmon,"
-                                                "cap_dac_read_search+eip " +
-                                                helper.string()));
+        CHECK_THAT(without.err,
+                   Catch::Contains(std::string("sudo setcap ") + kRecordingCapabilities + "+eip " + helper.string()));
         CHECK(std::count(without.err.begin(), without.err.end(), '\n') == 1);
     }
-    REQUIRE(
-        std::system(("setcap cap_net_raw,cap_net_admin,cap_bpf,cap_perfmon,cap_dac_read_search+eip " + helper.string())
-                        .c_str()) == 0);
+    REQUIRE(std::system((std::string("setcap ") + kRecordingCapabilities + "+eip " + helper.string()).c_str()) == 0);
     // nobody writes to standard output; the shell (root) opens the file.
     test::ChildProcess capture({"sh", "-c", "exec " + command + " > " + path.string()});
     std::this_thread::sleep_for(std::chrono::seconds(2));
