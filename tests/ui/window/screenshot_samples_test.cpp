@@ -505,7 +505,8 @@ void checkSeed(const Seed& seed, QSize size) {
         const IncidentPicture& picture = charts->picture();
         CHECK(picture.picture() == seed.picture);
         CHECK_FALSE(picture.caption().isEmpty());
-        CHECK(picture.page().size.height() > 50);
+        // A capture of tens of thousands of connections has the picture's lanes built on a pool thread.
+        CHECK(waitFor([&picture]() { return picture.page().size.height() > 50; }));
         // The whole picture without scrolling.
         const QWidget& canvas = picture.canvas();
         CHECK(canvas.height() <= canvas.parentWidget()->height());
