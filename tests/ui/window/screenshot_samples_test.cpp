@@ -507,6 +507,7 @@ void checkSeed(const Seed& seed, QSize size) {
         CHECK_FALSE(picture.caption().isEmpty());
         // A capture of tens of thousands of connections has the picture's lanes built on a pool thread.
         CHECK(waitFor([&picture]() { return picture.page().size.height() > 50; }));
+        QApplication::processEvents();  // the note's new lines laid out
         // The whole picture without scrolling.
         const QWidget& canvas = picture.canvas();
         CHECK(canvas.height() <= canvas.parentWidget()->height());
