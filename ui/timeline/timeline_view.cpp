@@ -18,6 +18,7 @@
 #include <iterator>
 #include <utility>
 
+#include "loading/background_pool.hpp"
 #include "timeline/incident_lanes.hpp"
 #include "timeline/syscall_lanes.hpp"
 #include "timeline/timeline_notes.hpp"
@@ -127,6 +128,7 @@ void TimelineView::setResults(ResultsPtr results) {
     // the GUI thread seconds.
     const LaneGrouping grouping = groupingFor(results_->connections().size());
     buildWatcher_.setFuture(QtConcurrent::run(
+        &backgroundPool(),
         [results = results_, manyLanes, manyPackets, grouping](QPromise<std::shared_ptr<TimelineModel>>& promise) {
             const auto grouped = [grouping](TimelineModel model) {
                 model.setGrouping(grouping);
