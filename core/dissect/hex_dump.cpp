@@ -5,8 +5,6 @@
 namespace tcpscope::dissect {
 
 namespace {
-constexpr size_t kBytesPerLine = 16;
-
 bool printable(uint8_t byte) {
     return byte >= 0x20 && byte < 0x7F;
 }
@@ -14,14 +12,14 @@ bool printable(uint8_t byte) {
 
 std::vector<std::string> hexDumpLines(std::span<const uint8_t> bytes, uint64_t firstOffset, int offsetDigits) {
     std::vector<std::string> lines;
-    lines.reserve((bytes.size() + kBytesPerLine - 1) / kBytesPerLine);
+    lines.reserve((bytes.size() + kHexDumpBytesPerLine - 1) / kHexDumpBytesPerLine);
     if (offsetDigits <= 0) {
         offsetDigits = firstOffset + bytes.size() > 0x10000 ? 8 : 4;
     }
-    for (size_t start = 0; start < bytes.size(); start += kBytesPerLine) {
+    for (size_t start = 0; start < bytes.size(); start += kHexDumpBytesPerLine) {
         std::string line = fmt::format("{:0{}x}  ", firstOffset + start, offsetDigits);
         std::string ascii;
-        for (size_t column = 0; column < kBytesPerLine; ++column) {
+        for (size_t column = 0; column < kHexDumpBytesPerLine; ++column) {
             if (start + column < bytes.size()) {
                 const uint8_t byte = bytes[start + column];
                 line += fmt::format("{:02x} ", byte);

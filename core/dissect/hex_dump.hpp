@@ -1,10 +1,14 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace tcpscope::dissect {
+
+/// Bytes on one line of hexDumpLines().
+inline constexpr size_t kHexDumpBytesPerLine = 16;
 
 /// Wireshark's hex dump of `bytes` as `tshark -x` prints it, one line per 16 bytes: the offset (4
 /// hex digits, 8 past 64 KiB), the bytes in hex, then the same bytes as ASCII with a dot for a

@@ -5,10 +5,12 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "dissect/hex_dump.hpp"
+
 namespace tcpscope::ui {
 
 namespace {
-constexpr int kBytesPerLine = 16;
+constexpr auto kBytesPerLine = static_cast<int>(dissect::kHexDumpBytesPerLine);
 }  // namespace
 
 std::vector<std::pair<int, int>> highlightedColumns(const QString& line, uint32_t lineOffset, ByteRange range) {

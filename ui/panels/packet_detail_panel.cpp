@@ -269,7 +269,7 @@ void PacketDetailPanel::showPacket(const ResultsPtr& results, size_t position) {
             auto* item = new QTreeWidgetItem(dump, {QString::fromStdString(line), QString::fromStdString(line)});
             item->setFont(LabelColumn, fixed);
             item->setData(LabelColumn, HexHighlightDelegate::kLineOffsetRole, lineOffset);
-            lineOffset += 16;
+            lineOffset += dissect::kHexDumpBytesPerLine;
         }
         if (bytes->data.size() < bytes->originalLength) {
             addRow(dump, QString(), QString::fromUtf8(dissect::kPacketSizeLimited));
