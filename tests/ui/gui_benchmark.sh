@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Responsiveness of the GUI on a capture of a million packets: time to first results, to the
 # complete results and the timeline's lanes, the event loop's worst wait while loading, and the
-# time per redraw of the timeline widget at three zooms. Runs the hidden [gui-benchmark] case of
+# time per redraw of the timeline widget at three zooms, and the peak resident memory (when the
+# lanes are in, and at the end). Runs the hidden [gui-benchmark] case of
 # ui_tests RUNS times (offscreen platform) and prints the median of each figure.
 #
 #   tests/ui/gui_benchmark.sh BUILD_DIR [RUNS] [PACKETS]      e.g. tests/ui/gui_benchmark.sh build/release 5
@@ -24,9 +25,9 @@ done
 grep -m1 '^gui benchmark:' "$log"
 echo "capture: $capture ($(stat -c %s "$capture") bytes), $runs runs, medians:"
 # Each figure is "name value ..." on its own line; the median of the values per name.
-awk '/_ms / { values[$1] = values[$1] " " $2 }
+awk '/_(ms|mb) / { values[$1] = values[$1] " " $2 }
      END { for (name in values) print name values[name] }' "$log" | sort |
     while read -r name rest; do
         median=$(tr ' ' '\n' <<<"$rest" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-        printf '  %-28s %10s ms   (runs: %s)\n' "${name%_ms}" "$median" "$rest"
+        printf '  %-28s %10s %s   (runs: %s)\n' "${name%_*}" "$median" "${name##*_}" "$rest"
     done

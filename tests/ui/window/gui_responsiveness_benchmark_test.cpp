@@ -6,6 +6,7 @@
 // on its pool thread and the event loop's longest wait meanwhile. A benchmark, not a test:
 // hidden from the normal run ([.benchmark]); tests/ui/gui_benchmark.sh generates the capture,
 // runs it several times and prints medians. Needs TCPSCOPE_GUI_BENCH_CAPTURE.
+#include <QFile>
 #include <QFileInfo>
 #include <QScrollBar>
 #include <QTabWidget>
@@ -30,6 +31,20 @@ using namespace window_test;
 namespace {
 double elapsedMs(const QElapsedTimer& timer) {
     return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+// The process's peak resident memory so far (VmHWM), in MiB; 0 where /proc does not say.
+double peakResidentMb() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) {
+        return 0;
+    }
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:")) {
+            return line.mid(6).trimmed().split(' ').front().toDouble() / 1024;
+        }
+    }
+    return 0;
 }
 
 double median(std::vector<double> values) {
@@ -98,6 +113,7 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
     std::printf("first_results_ms %.0f\ncomplete_results_ms %.0f\ntimeline_lanes_ms %.0f\n", firstResultsMs, completeMs,
                 lanesMs);
     std::printf("event_loop_worst_gap_ms %.1f\nevent_loop_p99_gap_ms %.1f\n", worstGapMs, p99GapMs);
+    std::printf("peak_rss_until_lanes_mb %.0f\n", peakResidentMb());
     std::printf("event_loop_worst_gap_until_lanes_ms %.1f\n", worstLanesGapMs);
 
     window.findChild<QTabWidget*>(QStringLiteral("viewTabs"))->setCurrentWidget(timeline);
@@ -211,4 +227,5 @@ TEST_CASE("main window responsiveness on a big capture", "[.benchmark][gui-bench
     REQUIRE(waitFor([packetList]() { return !packetList->filtering(); }, 600'000));
     std::printf("packet_filter_retyped_ms %.1f (a second filter typed while the first runs: the GUI thread's time)\n",
                 retypeMs);
+    std::printf("peak_rss_mb %.0f\n", peakResidentMb());
 }
