@@ -192,7 +192,7 @@ private:
             case RowKind::Connection: {
                 const ConnectionLane& lane = model_.connections()[row.index];
                 const auto group = model_.groupOfConnection(lane.connection);
-                const bool underHeader = group && model_.groups()[*group].connections.size() > 1;
+                const bool underHeader = group && model_.groups()[*group].members > 1;
                 const double indent = underHeader || (group && model_.grouping() != LaneGrouping::ClientToServer)
                                           ? kGroupIndentPx
                                           : 0;
@@ -200,14 +200,18 @@ private:
                                fmt::format("→ {}", lane.serverText()), TextRole::LaneLabel, indent,
                                lane.point.empty() ? std::string() : "at " + lane.point);
                 addContent(row, lane.content, lane.state == ConnectionState::Reset);
+                const LayoutRect& band = row.markBand;
+                const double half = std::max(band.h / 2 - 1, 1.0);
+                foldTrack(model_.packets(lane.connection, false), row, band.y, half, MarkSource::Packet);
+                foldTrack(model_.packets(lane.connection, true), row, band.y + band.h - half, half, MarkSource::Packet);
                 break;
             }
             case RowKind::GroupHeader: {
                 // The population at a glance: its density strip under its stalls' labels.
-                const LaneGroup& group = model_.groups()[row.index];
-                addGutterLines(row, (group.collapsed ? "▸ " : "▾ ") + group.label, group.detail, TextRole::GroupLabel, 0);
-                layoutDensityStrip(model_, group, row.markBand, frame_);
-                addSpans(row, group.content);
+                addGutterLines(row, (model_.groupCollapsed(row.index) ? "▸ " : "▾ ") + model_.groupLabel(row.index),
+                               model_.groupDetail(row.index), TextRole::GroupLabel, 0);
+                layoutDensityStrip(model_, row.index, row.markBand, frame_);
+                addSpans(row, model_.groups()[row.index].content);
                 // Its findings as a thin bar over the strip, which they would hide.
                 for (size_t span = row.firstSpan; span < frame_.spans.size(); ++span) {
                     frame_.spans[span].rect.y = row.markBand.y - kHeaderSpanPx - 1;
@@ -278,8 +282,7 @@ private:
         const LayoutRect& band = row.markBand;
         const LayoutRect& plot = frame_.plot;
         const double lifeY = band.y + band.h / 2 - 1;
-        if (!content.stalls.empty() || !content.toServer.empty() || !content.toClient.empty() ||
-            content.lastTsNs > content.firstTsNs || row.kind == RowKind::Connection) {
+        if (!content.stalls.empty() || content.lastTsNs > content.firstTsNs || row.kind == RowKind::Connection) {
             const double x1 = std::max(frame_.axis.toX(content.firstTsNs), plot.x);
             const double x2 = std::min(frame_.axis.toX(content.lastTsNs), plot.right());
             if (row.kind != RowKind::CaptureFindings && x2 >= plot.x && x1 <= plot.right()) {
@@ -291,9 +294,6 @@ private:
         }
         addSpans(row, content);
         addStallLabels(row);
-        const double half = std::max(band.h / 2 - 1, 1.0);
-        foldTrack(content.toServer, row, band.y, half, MarkSource::Packet);
-        foldTrack(content.toClient, row, band.y + band.h - half, half, MarkSource::Packet);
     }
 
     void foldTrack(const MarkTrack& track, const LayoutRow& row, double y, double height, MarkSource source) {

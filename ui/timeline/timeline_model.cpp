@@ -71,16 +71,18 @@ uint32_t packetTracks(size_t connections) {
 
 }  // namespace
 
+TimelineModel::TimelineModel()
+    : lanes_(std::make_shared<const TimelineLanes>()), groups_(std::make_shared<const LaneGroups>()) {}
+
 TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings,
                                            TimeRange capture, int64_t timeWaitNs)
-    : packets_(packetTracks(connections.size())) {
-    TimelineModel& model = model_;
-    model.capture_ = capture;
-    model.connections_.resize(connections.size());
+    : connections_(connections.size()), packets_(packetTracks(connections.size())) {
+    model_.capture_ = capture;
+    lanes_.connections.resize(connections.size());
     std::vector<ConnectionLife> lives = connectionLives(connections, timeWaitNs);
     for (size_t position = 0; position < connections.size(); ++position) {
         const Connection& connection = connections[position];
-        ConnectionLane& lane = model.connections_[position];
+        ConnectionLane& lane = lanes_.connections[position];
         lane.connection = static_cast<uint32_t>(position);  // ids are positions in the table
         lane.client = connection.client;
         lane.server = connection.server;
@@ -90,23 +92,24 @@ TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections, c
         lane.content.lastTsNs = std::max(connection.lastTsNs, connection.firstTsNs);
         lane.life = lives[position];
         if (capture.empty()) {
-            model.capture_ = unite(model.capture_, lane.content.firstTsNs, lane.content.lastTsNs);
+            model_.capture_ = unite(model_.capture_, lane.content.firstTsNs, lane.content.lastTsNs);
         }
     }
-    model.connectionOrder_.resize(connections.size());
-    std::iota(model.connectionOrder_.begin(), model.connectionOrder_.end(), 0u);
+    std::vector<uint32_t>& order = lanes_.order;
+    order.resize(connections.size());
+    std::iota(order.begin(), order.end(), 0u);
     // The table numbers connections by their first packet: sorting is only for merged captures.
-    const auto byFirstPacket = [&model](uint32_t a, uint32_t b) {
-        return model.connections_[a].content.firstTsNs < model.connections_[b].content.firstTsNs;
+    const auto byFirstPacket = [this](uint32_t a, uint32_t b) {
+        return lanes_.connections[a].content.firstTsNs < lanes_.connections[b].content.firstTsNs;
     };
-    if (!std::is_sorted(model.connectionOrder_.begin(), model.connectionOrder_.end(), byFirstPacket)) {
-        std::stable_sort(model.connectionOrder_.begin(), model.connectionOrder_.end(), byFirstPacket);
+    if (!std::is_sorted(order.begin(), order.end(), byFirstPacket)) {
+        std::stable_sort(order.begin(), order.end(), byFirstPacket);
     }
 
-    model.spans_ = stallSpans(findings, connections);
-    for (const StallSpan& span : model.spans_) {
-        LaneContent& content = span.connection < model.connections_.size() ? model.connections_[span.connection].content
-                                                                           : model.captureFindings_;
+    lanes_.spans = stallSpans(findings, connections);
+    for (const StallSpan& span : lanes_.spans) {
+        LaneContent& content = span.connection < lanes_.connections.size() ? lanes_.connections[span.connection].content
+                                                                           : lanes_.captureFindings;
         content.stalls.push_back(span);
     }
 }
@@ -117,7 +120,7 @@ void TimelineModelBuilder::reservePackets(size_t packets) {
 
 void TimelineModelBuilder::addPacket(size_t packetIndex, int64_t tsNs, uint32_t connection, bool fromServer,
                                      AnalysisFlags analysis, uint8_t tcpFlags, bool hasPayload) {
-    if (connection >= model_.connections_.size() || packetIndex > UINT32_MAX) {
+    if (connection >= connections_ || packetIndex > UINT32_MAX) {
         return;
     }
     packets_.append(connection * 2 + (fromServer ? 1 : 0), tsNs, static_cast<uint32_t>(packetIndex),
@@ -135,17 +138,17 @@ TimelineModelBuilder::TimelineModelBuilder(const AnalysisResults& results)
     }
     // Each connection's packets all come from one point (its vantage point): its first frame's.
     const ConnectionStore& connections = results.connections();
-    for (size_t position = 0; position < connections.size() && position < model_.connections_.size(); ++position) {
+    for (size_t position = 0; position < connections.size() && position < lanes_.connections.size(); ++position) {
         const std::optional<uint32_t> point = sightings->pointOfFrame(connections[position].firstFrame);
         if (point && *point < points->points.size()) {
-            model_.connections_[position].point = points->points[*point].point.name;
+            lanes_.connections[position].point = points->points[*point].point.name;
         }
     }
 }
 
 void TimelineModelBuilder::addPopulation(const AnalysisResults& results) {
     const CaptureAnalysis* analysis = results.analysis();
-    if (analysis != nullptr && analysis->engine != nullptr && model_.connections_.size() >= kPopulationRowsConnections) {
+    if (analysis != nullptr && analysis->engine != nullptr && connections_ >= kPopulationRowsConnections) {
         model_.population_ = std::make_shared<const CapturePopulation>(capturePopulation(*analysis));
     }
 }
@@ -164,27 +167,30 @@ void TimelineModelBuilder::addPackets(const AnalysisResults& results) {
     }
 }
 
-void TimelineModelBuilder::finish(TimelineModel& model, MarkStoreBuilder& packets) {
-    model.packetMarks_ = packets.finish();
-    for (ConnectionLane& lane : model.connections_) {
-        lane.content.toServer = model.packetMarks_->track(lane.connection * 2);
-        lane.content.toClient = model.packetMarks_->track(lane.connection * 2 + 1);
-        lane.content.finishStalls();
+const std::shared_ptr<const TimelineLanes>& TimelineModelBuilder::sealedLanes() {
+    if (!sealed_) {
+        for (ConnectionLane& lane : lanes_.connections) {
+            lane.content.finishStalls();
+        }
+        lanes_.captureFindings.finishStalls();
+        sealed_ = std::make_shared<const TimelineLanes>(std::move(lanes_));
     }
-    model.captureFindings_.finishStalls();
-    model.bounds_ = model.capture_;
-    model.layoutRows();
+    return sealed_;
 }
 
 TimelineModel TimelineModelBuilder::finish() {
-    finish(model_, packets_);
+    model_.lanes_ = sealedLanes();
+    model_.packetMarks_ = packets_.finish();
+    model_.bounds_ = model_.capture_;
+    model_.layoutRows();
     return std::move(model_);
 }
 
-TimelineModel TimelineModelBuilder::lanes() const {
+TimelineModel TimelineModelBuilder::lanes() {
     TimelineModel model = model_;  // the lanes and their stalls, before any packet
-    MarkStoreBuilder noPackets(packetTracks(model.connections_.size()));
-    finish(model, noPackets);
+    model.lanes_ = sealedLanes();
+    model.bounds_ = model.capture_;
+    model.layoutRows();
     return model;
 }
 
@@ -195,13 +201,20 @@ TimelineModel TimelineModel::fromResults(const AnalysisResults& results) {
     return builder.finish();
 }
 
+MarkTrack TimelineModel::packets(uint32_t id, bool fromServer) const {
+    if (packetMarks_ == nullptr || id >= lanes_->connections.size()) {
+        return {};
+    }
+    return packetMarks_->track(id * 2 + (fromServer ? 1 : 0));
+}
+
 const ConnectionLane* TimelineModel::connection(uint32_t id) const {
-    return id < connections_.size() ? &connections_[id] : nullptr;
+    return id < lanes_->connections.size() ? &lanes_->connections[id] : nullptr;
 }
 
 std::vector<StallGroup> TimelineModel::causesPresent() const {
     std::array<bool, kStallGroupCount> present{};
-    for (const StallSpan& span : spans_) {
+    for (const StallSpan& span : lanes_->spans) {
         present[static_cast<size_t>(span.cause)] = true;
     }
     std::vector<StallGroup> causes;
@@ -215,7 +228,7 @@ std::vector<StallGroup> TimelineModel::causesPresent() const {
 
 std::optional<TimeRange> TimelineModel::findingRange(uint32_t id) const {
     std::optional<TimeRange> range;
-    for (const StallSpan& span : spans_) {
+    for (const StallSpan& span : lanes_->spans) {
         if (span.finding == id) {
             range = range ? TimeRange{std::min(range->startNs, span.startNs), std::max(range->endNs, span.endNs)}
                           : TimeRange{span.startNs, span.endNs};
@@ -225,7 +238,7 @@ std::optional<TimeRange> TimelineModel::findingRange(uint32_t id) const {
 }
 
 uint32_t TimelineModel::findingConnection(uint32_t id) const {
-    for (const StallSpan& span : spans_) {
+    for (const StallSpan& span : lanes_->spans) {
         if (span.finding == id) {
             return span.connection;
         }
@@ -235,9 +248,9 @@ uint32_t TimelineModel::findingConnection(uint32_t id) const {
 
 std::vector<uint32_t> TimelineModel::findingConnections(uint32_t id) const {
     std::vector<uint32_t> connections;
-    std::vector<bool> seen(connections_.size());
-    for (const StallSpan& span : spans_) {
-        if (span.finding == id && span.connection < connections_.size() && !seen[span.connection]) {
+    std::vector<bool> seen(lanes_->connections.size());
+    for (const StallSpan& span : lanes_->spans) {
+        if (span.finding == id && span.connection < seen.size() && !seen[span.connection]) {
             seen[span.connection] = true;
             connections.push_back(span.connection);
         }
@@ -247,55 +260,118 @@ std::vector<uint32_t> TimelineModel::findingConnections(uint32_t id) const {
 
 void TimelineModel::setGrouping(LaneGrouping grouping) {
     grouping_ = grouping;
-    groups_.clear();
-    groupOf_.assign(connections_.size(), UINT32_MAX);
+    const std::vector<ConnectionLane>& lanes = lanes_->connections;
+    auto made = std::make_shared<LaneGroups>();
+    std::vector<LaneGroup>& groups = made->groups;
+    std::vector<uint32_t>& members = made->members;
+    // Each group's members in turn: a group takes the next stretch of `members`.
+    const auto addGroup = [&groups, &members](std::span<const uint32_t> connections) {
+        LaneGroup group;
+        group.firstMember = static_cast<uint32_t>(members.size());
+        group.members = static_cast<uint32_t>(connections.size());
+        members.insert(members.end(), connections.begin(), connections.end());
+        groups.push_back(std::move(group));
+    };
     if (grouping == LaneGrouping::ClientToServer) {
-        for (EndpointGroup& population : endpointGroups(connectionOrder_, [this](uint32_t id) {
-                 return std::pair{connections_[id].client.address, connections_[id].server};
+        for (const EndpointGroup& population : endpointGroups(lanes_->order, [&lanes](uint32_t id) {
+                 return std::pair{lanes[id].client.address, lanes[id].server};
              })) {
-            LaneGroup group;
-            group.label = fmt::format("{} → {}", population.client.toString(), population.server.toString());
-            group.connections = std::move(population.connections);
-            groups_.push_back(std::move(group));
+            addGroup(population.connections);
         }
     } else if (grouping != LaneGrouping::Connection) {
         std::map<std::string, size_t> byKey;
-        for (const uint32_t id : connectionOrder_) {
-            const ConnectionLane& lane = connections_[id];
+        std::vector<std::vector<uint32_t>> byGroup;
+        for (const uint32_t id : lanes_->order) {
+            const ConnectionLane& lane = lanes[id];
             const std::string key =
                 grouping == LaneGrouping::ClientAddress ? lane.client.address.toString() : lane.serverText();
-            auto [slot, isNew] = byKey.try_emplace(key, groups_.size());
+            auto [slot, isNew] = byKey.try_emplace(key, byGroup.size());
             if (isNew) {
-                LaneGroup group;
-                group.label = (grouping == LaneGrouping::ClientAddress ? "client " : "server ") + key;
-                groups_.push_back(std::move(group));
+                byGroup.emplace_back();
             }
-            groups_[slot->second].connections.push_back(id);
+            byGroup[slot->second].push_back(id);
+        }
+        for (const std::vector<uint32_t>& connections : byGroup) {
+            addGroup(connections);
         }
     }
-    for (uint32_t group = 0; group < groups_.size(); ++group) {
-        for (const uint32_t id : groups_[group].connections) {
-            groupOf_[id] = group;
+    made->groupOf.assign(lanes.size(), UINT32_MAX);
+    for (uint32_t group = 0; group < groups.size(); ++group) {
+        const std::span<const uint32_t> own(members.data() + groups[group].firstMember, groups[group].members);
+        for (const uint32_t id : own) {
+            made->groupOf[id] = group;
         }
-        describeGroup(groups_[group]);
-    }
-    if (grouping != LaneGrouping::Connection) {
+        measureGroup(groups[group], own);
         // A group's header lane holds its members' stalls together (its density strip stands for
         // their packets: copying a million packets into header tracks cost more than it showed).
-        for (LaneGroup& group : groups_) {
-            LaneContent& content = group.content;
-            bool first = true;
-            for (const uint32_t id : group.connections) {
-                const LaneContent& member = connections_[id].content;
-                content.stalls.insert(content.stalls.end(), member.stalls.begin(), member.stalls.end());
-                content.firstTsNs = first ? member.firstTsNs : std::min(content.firstTsNs, member.firstTsNs);
-                content.lastTsNs = first ? member.lastTsNs : std::max(content.lastTsNs, member.lastTsNs);
-                first = false;
-            }
-            content.finishStalls();
+        LaneContent& content = groups[group].content;
+        bool first = true;
+        for (const uint32_t id : own) {
+            const LaneContent& member = lanes[id].content;
+            content.stalls.insert(content.stalls.end(), member.stalls.begin(), member.stalls.end());
+            content.firstTsNs = first ? member.firstTsNs : std::min(content.firstTsNs, member.firstTsNs);
+            content.lastTsNs = first ? member.lastTsNs : std::max(content.lastTsNs, member.lastTsNs);
+            first = false;
         }
+        content.finishStalls();
     }
+    groups_ = std::move(made);
+    collapsed_.assign(groups_->groups.size(), false);
     layoutRows();
+}
+
+bool TimelineModel::setGroupingAs(const TimelineModel& other) {
+    if (!sharesLanesWith(other)) {
+        return false;
+    }
+    grouping_ = other.grouping_;
+    groups_ = other.groups_;
+    collapsed_.assign(groups_->groups.size(), false);
+    layoutRows();
+    return true;
+}
+
+std::span<const uint32_t> TimelineModel::groupMembers(size_t group) const {
+    if (group >= groups_->groups.size()) {
+        return {};
+    }
+    const LaneGroup& lanes = groups_->groups[group];
+    return {groups_->members.data() + lanes.firstMember, lanes.members};
+}
+
+std::string TimelineModel::groupLabel(size_t group) const {
+    const std::span<const uint32_t> members = groupMembers(group);
+    if (members.empty()) {
+        return {};
+    }
+    const ConnectionLane& first = lanes_->connections[members.front()];
+    switch (grouping_) {
+        case LaneGrouping::ClientAddress: return "client " + first.client.address.toString();
+        case LaneGrouping::ServerEndpoint: return "server " + first.serverText();
+        case LaneGrouping::ClientToServer:
+            return fmt::format("{} → {}", first.client.address.toString(), first.server.toString());
+        case LaneGrouping::Connection: break;
+    }
+    return {};
+}
+
+std::string TimelineModel::groupDetail(size_t group) const {
+    if (group >= groups_->groups.size()) {
+        return {};
+    }
+    const LaneGroup& lanes = groups_->groups[group];
+    std::string detail = plural(lanes.members, "connection", "connections");
+    // The one peak that tells most about this population: handshakes queued, else stalls, else
+    // TIME_WAIT (every peak is in the header's tooltip).
+    const auto peak = [&lanes](PopulationState state) { return lanes.peaks[static_cast<size_t>(state)]; };
+    if (peak(PopulationState::SynWait) >= 2) {
+        detail += fmt::format(" · {} waiting on a SYN", peak(PopulationState::SynWait));
+    } else if (peak(PopulationState::Stalled) >= 1) {
+        detail += fmt::format(" · {} stalled", peak(PopulationState::Stalled));
+    } else if (peak(PopulationState::TimeWait) >= 1) {
+        detail += fmt::format(" · {} in TIME_WAIT", peak(PopulationState::TimeWait));
+    }
+    return detail;
 }
 
 std::vector<StallStretch> TimelineModel::stallStretches(const LaneContent& content) {
@@ -314,28 +390,16 @@ std::vector<StallStretch> TimelineModel::stallStretches(const LaneContent& conte
     return stretches;
 }
 
-void TimelineModel::describeGroup(LaneGroup& group) const {
+void TimelineModel::measureGroup(LaneGroup& group, std::span<const uint32_t> members) const {
     std::vector<ConnectionLife> lives;
     std::vector<StallStretch> stalls;
-    lives.reserve(group.connections.size());
-    for (const uint32_t id : group.connections) {
-        lives.push_back(connections_[id].life);
-        const std::vector<StallStretch> own = stallStretches(connections_[id].content);
+    lives.reserve(members.size());
+    for (const uint32_t id : members) {
+        lives.push_back(lanes_->connections[id].life);
+        const std::vector<StallStretch> own = stallStretches(lanes_->connections[id].content);
         stalls.insert(stalls.end(), own.begin(), own.end());
     }
     group.peaks = peakPopulation(lives, stalls, capture_.endNs);
-    std::string detail = plural(group.connections.size(), "connection", "connections");
-    // The one peak that tells most about this population: handshakes queued, else stalls, else
-    // TIME_WAIT (every peak is in the header's tooltip).
-    const auto peak = [&group](PopulationState state) { return group.peaks[static_cast<size_t>(state)]; };
-    if (peak(PopulationState::SynWait) >= 2) {
-        detail += fmt::format(" · {} waiting on a SYN", peak(PopulationState::SynWait));
-    } else if (peak(PopulationState::Stalled) >= 1) {
-        detail += fmt::format(" · {} stalled", peak(PopulationState::Stalled));
-    } else if (peak(PopulationState::TimeWait) >= 1) {
-        detail += fmt::format(" · {} in TIME_WAIT", peak(PopulationState::TimeWait));
-    }
-    group.detail = std::move(detail);
 }
 
 std::vector<PopulationRowKey> TimelineModel::populationRows() const {
@@ -362,43 +426,40 @@ std::vector<PopulationRowKey> TimelineModel::populationRows() const {
 }
 
 void TimelineModel::setGroupCollapsed(size_t group, bool collapsed) {
-    if (group < groups_.size() && groups_[group].collapsed != collapsed) {
-        groups_[group].collapsed = collapsed;
+    if (group < collapsed_.size() && collapsed_[group] != collapsed) {
+        collapsed_[group] = collapsed;
         layoutRows();
     }
 }
 
 bool TimelineModel::foldGroupsAs(const TimelineModel& other) {
-    if (other.grouping_ != grouping_ || other.groups_.size() != groups_.size() ||
-        other.connections_.size() != connections_.size()) {
+    if (other.grouping_ != grouping_ || other.groups().size() != groups().size() ||
+        other.connections().size() != connections().size()) {
         return false;
     }
-    for (size_t group = 0; group < groups_.size(); ++group) {
-        groups_[group].collapsed = other.groups_[group].collapsed;
-    }
+    collapsed_ = other.collapsed_;
     layoutRows();
     return true;
 }
 
 void TimelineModel::foldLargeGroups() {
-    for (LaneGroup& group : groups_) {
-        group.collapsed = group.connections.size() > kFoldedGroupConnections;
+    for (size_t group = 0; group < collapsed_.size(); ++group) {
+        collapsed_[group] = groups()[group].members > kFoldedGroupConnections;
     }
     layoutRows();
 }
 
 void TimelineModel::setAllGroupsCollapsed(bool collapsed) {
-    for (LaneGroup& group : groups_) {
-        group.collapsed = collapsed;
-    }
+    collapsed_.assign(collapsed_.size(), collapsed);
     layoutRows();
 }
 
 std::optional<size_t> TimelineModel::groupOfConnection(uint32_t id) const {
-    if (grouping_ == LaneGrouping::Connection || id >= groupOf_.size() || groupOf_[id] == UINT32_MAX) {
+    const std::vector<uint32_t>& groupOf = groups_->groupOf;
+    if (grouping_ == LaneGrouping::Connection || id >= groupOf.size() || groupOf[id] == UINT32_MAX) {
         return std::nullopt;
     }
-    return groupOf_[id];
+    return groupOf[id];
 }
 
 void TimelineModel::setExtraLanes(std::vector<TimelineLane> lanes) {
@@ -432,7 +493,8 @@ void TimelineModel::setRowHeights(RowHeights heights) {
 void TimelineModel::layoutRows() {
     rows_.clear();
     hasGroupHeaders_ = false;
-    rows_.reserve(connections_.size() + groups_.size() + extraLanes_.size() + 1);
+    const size_t connections = lanes_->connections.size();
+    rows_.reserve(connections + groups().size() + extraLanes_.size() + 1);
     double y = 0;
     const auto add = [&](RowKind kind, uint32_t index, double height) {
         rows_.push_back({kind, index, y, height});
@@ -442,7 +504,7 @@ void TimelineModel::layoutRows() {
     std::vector<std::pair<uint32_t, uint32_t>> attached;
     for (uint32_t extra = 0; extra < extraLanes_.size(); ++extra) {
         const uint32_t connection = extraLanes_[extra].lane.attachedConnection;
-        if (connection < connections_.size()) {
+        if (connection < connections) {
             attached.emplace_back(connection, extra);
         }
     }
@@ -450,11 +512,11 @@ void TimelineModel::layoutRows() {
     for (const PopulationRowKey row : populationRows()) {
         add(RowKind::Population, row.index(), heights_.populationPx);
     }
-    if (!captureFindings_.stalls.empty()) {
+    if (!lanes_->captureFindings.stalls.empty()) {
         add(RowKind::CaptureFindings, 0, heights_.lanePx);
     }
     for (uint32_t extra = 0; extra < extraLanes_.size(); ++extra) {
-        if (extraLanes_[extra].lane.attachedConnection >= connections_.size()) {
+        if (extraLanes_[extra].lane.attachedConnection >= connections) {
             add(RowKind::Extra, extra, heights_.extraPx);
         }
     }
@@ -469,20 +531,21 @@ void TimelineModel::layoutRows() {
         }
     };
     if (grouping_ == LaneGrouping::Connection) {
-        for (const uint32_t id : connectionOrder_) {
+        for (const uint32_t id : lanes_->order) {
             addConnection(id);
         }
         return;
     }
-    for (uint32_t group = 0; group < groups_.size(); ++group) {
-        if (grouping_ == LaneGrouping::ClientToServer && groups_[group].connections.size() == 1) {
-            addConnection(groups_[group].connections.front());  // a population of one: its lane is all there is
+    for (uint32_t group = 0; group < groups().size(); ++group) {
+        const std::span<const uint32_t> members = groupMembers(group);
+        if (grouping_ == LaneGrouping::ClientToServer && members.size() == 1) {
+            addConnection(members.front());  // a population of one: its lane is all there is
             continue;
         }
         add(RowKind::GroupHeader, group, heights_.groupPx);
         hasGroupHeaders_ = true;
-        if (!groups_[group].collapsed) {
-            for (const uint32_t id : groups_[group].connections) {
+        if (!collapsed_[group]) {
+            for (const uint32_t id : members) {
                 addConnection(id);
             }
         }

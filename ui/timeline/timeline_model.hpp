@@ -78,11 +78,9 @@ struct TimelineLane {
     uint32_t attachedConnection = kNoConnection;
 };
 
-/// What a lane draws: packets of each direction (read from the model's mark stores), and the
-/// stalls, sorted by start.
+/// The stalls a lane draws, sorted by start (a connection's packets are its model's:
+/// TimelineModel::packets).
 struct LaneContent {
-    MarkTrack toServer;
-    MarkTrack toClient;
     std::vector<StallSpan> stalls;
     std::vector<int64_t> stallPrefixEndNs;  ///< running maximum of the stalls' ends
     int64_t firstTsNs = 0;
@@ -111,14 +109,14 @@ struct ConnectionLane {
     [[nodiscard]] std::string serverText() const { return server.toString(); }
 };
 
-/// Connections sharing a client address or a server endpoint.
+/// Connections sharing a client address or a server endpoint. Its members, label and detail line
+/// are its model's (TimelineModel::groupMembers, groupLabel, groupDetail), so that a group holds no
+/// string or vector of its own: a capture of a million connections has nearly as many groups.
 struct LaneGroup {
-    std::string label;                  ///< "client 10.0.0.1", "server 10.0.0.2:80"
-    std::vector<uint32_t> connections;  ///< in order of their first packet
-    std::string detail;                 ///< "150 connections · peak 100 in TIME_WAIT"
-    LaneContent content;                ///< every member's stalls together (no packets: the density strip)
+    uint32_t firstMember = 0;  ///< where its members start in the model's member list
+    uint32_t members = 0;      ///< how many connections it has
+    LaneContent content;       ///< every member's stalls together (no packets: the density strip)
     std::array<uint32_t, kPopulationStateCount> peaks{};  ///< most members at once in each state
-    bool collapsed = false;
 };
 
 /// An extra lane with its events indexed for folding.
@@ -146,13 +144,31 @@ struct RowHeights {
     double groupPx = 46;       ///< group headers: a label band over a density strip
 };
 
+/// What a build of the lanes makes, never changed afterwards: the models of one build share it.
+struct TimelineLanes {
+    std::vector<ConnectionLane> connections;  ///< indexed by connection id
+    std::vector<uint32_t> order;              ///< connection ids by first packet time
+    std::vector<StallSpan> spans;             ///< every finding's stall spans, in finding order
+    LaneContent captureFindings;              ///< spans of findings of no single connection
+};
+
+/// The groups of one grouping of a build's lanes, never changed afterwards (which are folded is
+/// each model's own).
+struct LaneGroups {
+    std::vector<LaneGroup> groups;
+    std::vector<uint32_t> members;  ///< each group's connections in turn, in order of their first packet
+    std::vector<uint32_t> groupOf;  ///< per connection id: its group
+};
+
 /// The timeline's content, built once per results snapshot: lanes with time-sorted, summarised
 /// packet marks and stall spans; then grouped and laid out in rows. No Qt, no painting.
-/// Move-only for its users (a model of a million lanes is not copied by accident): lanes read
-/// their marks from stores the model shares with the copies its builder makes (TimelineModelBuilder::lanes).
+/// The lanes, their packet marks and a grouping are shared, never copied: by the lanes-only and
+/// complete models of one build (TimelineModelBuilder::lanes), and by the views of one build
+/// (sharedCopy: the Timeline tab and the Charts tab's picture). What each model holds of its own is
+/// small: which groups are folded, its extra lanes and its rows.
 class TimelineModel {
 public:
-    TimelineModel() = default;
+    TimelineModel();
     TimelineModel(TimelineModel&&) = default;
     TimelineModel& operator=(TimelineModel&&) = default;
     TimelineModel& operator=(const TimelineModel&) = delete;
@@ -168,13 +184,29 @@ public:
     [[nodiscard]] TimeRange bounds() const { return bounds_; }
     [[nodiscard]] bool hasPackets() const { return packets_ > 0; }
     [[nodiscard]] size_t packetCount() const { return packets_; }
-    [[nodiscard]] const std::vector<ConnectionLane>& connections() const { return connections_; }
+    /// A model of the same lanes, packets and grouping (shared), with copies of this one's folds,
+    /// extra lanes and rows, to change as its own.
+    [[nodiscard]] TimelineModel sharedCopy() const { return *this; }
+    /// Whether `other` shares this model's lanes (a model of the same build).
+    [[nodiscard]] bool sharesLanesWith(const TimelineModel& other) const { return lanes_ == other.lanes_; }
+
+    [[nodiscard]] const std::vector<ConnectionLane>& connections() const { return lanes_->connections; }
+    /// Connection `id`'s packets sent to the server (or, `fromServer`, to the client); empty
+    /// before the packets are in.
+    [[nodiscard]] MarkTrack packets(uint32_t id, bool fromServer) const;
     /// The lane of connection `id`, or null.
     [[nodiscard]] const ConnectionLane* connection(uint32_t id) const;
-    [[nodiscard]] const std::vector<LaneGroup>& groups() const { return groups_; }
+    [[nodiscard]] const std::vector<LaneGroup>& groups() const { return groups_->groups; }
+    /// The connections of group `group`, in order of their first packet.
+    [[nodiscard]] std::span<const uint32_t> groupMembers(size_t group) const;
+    /// "client 10.0.0.1", "server 10.0.0.2:80", "10.0.0.1 → 10.0.0.2:80"
+    [[nodiscard]] std::string groupLabel(size_t group) const;
+    /// "150 connections · 100 in TIME_WAIT": how many, and the one peak that tells most.
+    [[nodiscard]] std::string groupDetail(size_t group) const;
+    [[nodiscard]] bool groupCollapsed(size_t group) const { return group < collapsed_.size() && collapsed_[group]; }
     [[nodiscard]] const std::vector<ExtraLane>& extraLanes() const { return extraLanes_; }
     /// Spans of findings that concern no single connection (port exhaustion, TIME_WAIT churn).
-    [[nodiscard]] const LaneContent& captureFindings() const { return captureFindings_; }
+    [[nodiscard]] const LaneContent& captureFindings() const { return lanes_->captureFindings; }
     /// The capture-wide population (connection rate, TIME_WAIT, ports), or null: few connections,
     /// or no packet index to read.
     [[nodiscard]] const CapturePopulation* population() const { return population_.get(); }
@@ -185,7 +217,7 @@ public:
     /// The stalls of a lane as disjoint stretches (overlapping spans merged, instants left out).
     static std::vector<StallStretch> stallStretches(const LaneContent& content);
     /// Every stall span, in finding order.
-    [[nodiscard]] const std::vector<StallSpan>& spans() const { return spans_; }
+    [[nodiscard]] const std::vector<StallSpan>& spans() const { return lanes_->spans; }
     /// Causes that have at least one span, for the legend.
     [[nodiscard]] std::vector<StallGroup> causesPresent() const;
     /// From the start of the first span of finding `id` to the end of its last, if it has any.
@@ -196,6 +228,9 @@ public:
     [[nodiscard]] std::vector<uint32_t> findingConnections(uint32_t id) const;
 
     void setGrouping(LaneGrouping grouping);
+    /// The grouping of `other`, a model of the same build, shared instead of made again (its
+    /// groups unfolded); false, and nothing changed, when `other` has other lanes.
+    bool setGroupingAs(const TimelineModel& other);
     [[nodiscard]] LaneGrouping grouping() const { return grouping_; }
     void setGroupCollapsed(size_t group, bool collapsed);
     /// Folds the groups as those of `other` when it holds the same groups (a model of the same
@@ -230,22 +265,20 @@ public:
 
 private:
     friend class TimelineModelBuilder;
-    // Copies share the mark stores, which are never changed once built (only replaced).
+    // Copies share the lanes, the grouping and the mark stores, which are never changed once built
+    // (only replaced).
     TimelineModel(const TimelineModel&) = default;
     void layoutRows();
-    // The peaks and the detail line of `group`.
-    void describeGroup(LaneGroup& group) const;
+    // The peaks of `group`, whose members are `members`.
+    void measureGroup(LaneGroup& group, std::span<const uint32_t> members) const;
 
     TimeRange capture_;
     TimeRange bounds_;
     size_t packets_ = 0;
-    std::vector<ConnectionLane> connections_;  // indexed by connection id
-    std::vector<uint32_t> connectionOrder_;    // ids by first packet time
-    std::vector<StallSpan> spans_;
+    std::shared_ptr<const TimelineLanes> lanes_;
     std::shared_ptr<const CapturePopulation> population_;
-    LaneContent captureFindings_;
-    std::vector<LaneGroup> groups_;
-    std::vector<uint32_t> groupOf_;  // per connection id: its group, when grouped
+    std::shared_ptr<const LaneGroups> groups_;
+    std::vector<bool> collapsed_;  // per group: folded in this model
     std::vector<ExtraLane> extraLanes_;
     std::shared_ptr<const MarkStore> packetMarks_;  // track 2c: connection c to the server, 2c+1: to the client
     std::shared_ptr<const MarkStore> extraMarks_;   // one track per extra lane
@@ -270,8 +303,8 @@ public:
     explicit TimelineModelBuilder(const AnalysisResults& results);
     /// What finish() would give had no packet been added: the lanes with their stalls, laid out.
     /// Before any addPacket(); the builder goes on afterwards (a large capture shows its lanes first,
-    /// then the same lanes with their packets, without building the lanes twice).
-    [[nodiscard]] TimelineModel lanes() const;
+    /// then the same lanes with their packets: finish() shares them, without building them twice).
+    [[nodiscard]] TimelineModel lanes();
     /// The capture-wide population rows' series of `results` (a pass over its packet index).
     void addPopulation(const AnalysisResults& results);
     /// Adds every packet of the packet index of `results` (none for partial results).
@@ -285,10 +318,13 @@ public:
     TimelineModel finish();
 
 private:
-    // The packet marks go into `model`'s lanes, and its rows are laid out.
-    static void finish(TimelineModel& model, MarkStoreBuilder& packets);
+    // The lanes with their stalls sorted, shared from now on.
+    const std::shared_ptr<const TimelineLanes>& sealedLanes();
 
-    TimelineModel model_;
+    TimelineModel model_;  // the capture's range, population and packet count
+    TimelineLanes lanes_;  // until sealed
+    std::shared_ptr<const TimelineLanes> sealed_;
+    size_t connections_ = 0;
     MarkStoreBuilder packets_;
 };
 

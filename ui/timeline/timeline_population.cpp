@@ -196,14 +196,13 @@ std::string layoutPopulationRow(const TimelineModel& model, PopulationRowKey key
     return {};
 }
 
-void layoutDensityStrip(const TimelineModel& model, const LaneGroup& group, const LayoutRect& band,
-                        TimelineFrame& frame) {
+void layoutDensityStrip(const TimelineModel& model, size_t group, const LayoutRect& band, TimelineFrame& frame) {
     const Columns columns = columnsOf(frame, model.captureRange().startNs);
     const int64_t toNs =
         columns.fromNs + static_cast<int64_t>(static_cast<double>(columns.count) * columns.nsPerColumn);
     const int64_t endNs = model.captureRange().endNs;
     DensityGrid grid(columns.fromNs, columns.nsPerColumn, columns.count);
-    for (const uint32_t id : group.connections) {
+    for (const uint32_t id : model.groupMembers(group)) {
         const ConnectionLane& lane = model.connections()[id];
         grid.addLife(lane.life, endNs);
         // Its stalls in view, overlapping ones merged (a connection stalled twice at once counts once).
@@ -231,7 +230,7 @@ void layoutDensityStrip(const TimelineModel& model, const LaneGroup& group, cons
     const double stripHeight = std::floor(band.h / static_cast<double>(kPopulationStateCount));
     for (size_t state = 0; state < kPopulationStateCount; ++state) {
         const std::vector<uint32_t> counts = grid.counts(static_cast<PopulationState>(state));
-        const double peak = std::max<double>(group.peaks[state], 1.0);
+        const double peak = std::max<double>(model.groups()[group].peaks[state], 1.0);
         // Darker where more of the group is in this state; any connection at all shows.
         const auto levelOf = [&counts, peak](size_t column) {
             if (counts[column] == 0) {

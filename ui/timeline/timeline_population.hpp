@@ -23,11 +23,10 @@ PopulationRowLabel populationRowLabel(const TimelineModel& model, PopulationRowK
 std::string layoutPopulationRow(const TimelineModel& model, PopulationRowKey row, const LayoutRow& laid,
                                 TimelineFrame& frame);
 
-/// Lays out the density strip of `group` in `band`: four thin strips (waiting on a SYN, open,
+/// Lays out the density strip of group `group` of `model` in `band`: four thin strips (waiting on a SYN, open,
 /// stalled, TIME_WAIT), each pixel column as dark as the share of the group's peak in that state
 /// it holds. Reads only the members' lives and stalls: O(members + columns) a frame.
-void layoutDensityStrip(const TimelineModel& model, const LaneGroup& group, const LayoutRect& band,
-                        TimelineFrame& frame);
+void layoutDensityStrip(const TimelineModel& model, size_t group, const LayoutRect& band, TimelineFrame& frame);
 
 /// The bar roles a legend names for `model`: the density states when it shows groups.
 [[nodiscard]] std::string barRoleLabel(BarRole role);

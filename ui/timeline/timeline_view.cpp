@@ -12,13 +12,11 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <utility>
 
-#include "loading/background_pool.hpp"
 #include "timeline/incident_lanes.hpp"
 #include "timeline/syscall_lanes.hpp"
 #include "timeline/timeline_notes.hpp"
@@ -66,20 +64,22 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent), model
         setAxis(axis_.panned((startOffset - currentOffset) / axis_.nsPerPx()), true);
     });
     // A build gives the lanes first (when there are many), then the lanes with their packets.
-    connect(&buildWatcher_, &QFutureWatcher<std::shared_ptr<TimelineModel>>::resultReadyAt, this, [this](int index) {
-        if (!building_ || watchedGeneration_ != buildGeneration_) {
-            return;  // results replaced since this build started
-        }
-        setModel(buildWatcher_.resultAt(index));
-        if (std::exchange(lanesPending_, false)) {  // what was selected while the lanes were built: find it on them
-            if (selectedFinding_ != UINT32_MAX) {
-                showFinding(selectedFinding_);
-            } else if (selectedConnection_ != kNoConnection) {
-                scrollToConnection(selectedConnection_);
+    connect(
+        &buildWatcher_, &QFutureWatcher<std::shared_ptr<const TimelineModel>>::resultReadyAt, this, [this](int index) {
+            if (!building_ || watchedGeneration_ != buildGeneration_) {
+                return;  // results replaced since this build started
             }
-        }
-    });
-    connect(&buildWatcher_, &QFutureWatcher<std::shared_ptr<TimelineModel>>::finished, this, [this]() {
+            // The build is shared with other views of the same results: this view's own folds and rows.
+            setModel(std::make_shared<TimelineModel>(buildWatcher_.resultAt(index)->sharedCopy()));
+            if (std::exchange(lanesPending_, false)) {  // what was selected while the lanes were built: find it on them
+                if (selectedFinding_ != UINT32_MAX) {
+                    showFinding(selectedFinding_);
+                } else if (selectedConnection_ != kNoConnection) {
+                    scrollToConnection(selectedConnection_);
+                }
+            }
+        });
+    connect(&buildWatcher_, &QFutureWatcher<std::shared_ptr<const TimelineModel>>::finished, this, [this]() {
         if (!building_ || watchedGeneration_ != buildGeneration_) {
             return;
         }
@@ -88,13 +88,20 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent), model
     });
 }
 
-TimelineView::~TimelineView() = default;
+TimelineView::~TimelineView() {
+    if (acquiredBuild_) {
+        TimelineBuilds::release(*acquiredBuild_);
+    }
+}
 
 QSize TimelineView::sizeHint() const {
     return {900, 420};
 }
 
 void TimelineView::setResults(ResultsPtr results) {
+    if (const std::optional<TimelineBuildKey> acquired = std::exchange(acquiredBuild_, std::nullopt)) {
+        TimelineBuilds::release(*acquired);
+    }
     results_ = std::move(results);
     ++buildGeneration_;
     if (!results_) {
@@ -112,40 +119,24 @@ void TimelineView::setResults(ResultsPtr results) {
     const bool manyLanes = results_->connections().size() >= backgroundBuildPackets_ / kPacketsPerLane;
     if (!manyPackets && !manyLanes) {
         building_ = false;
-        setModel(std::make_shared<TimelineModel>(TimelineModel::fromResults(*results_)));
+        // What another view of these results built (the Timeline tab's, for an export): shared, not made again.
+        const std::shared_ptr<const TimelineModel> built = TimelineBuilds::complete(*results_);
+        setModel(std::make_shared<TimelineModel>(built ? built->sharedCopy() : TimelineModel::fromResults(*results_)));
         return;
     }
     if (!manyLanes) {
         setModel(std::make_shared<TimelineModel>(TimelineModelBuilder(*results_).finish()));  // few lanes: at once
     }
     // On a pool thread: the lanes if there are many (the view shows what it showed until then),
-    // then the same lanes with their packet summaries. A newer setResults() replaces the watched
-    // future, so a stale build is dropped.
+    // then the same lanes with their packet summaries, grouped as setModel() would group them. One
+    // build for every view of these results (TimelineBuilds). A newer setResults() replaces the
+    // watched future, so a stale build is dropped.
     building_ = true;
     lanesPending_ = manyLanes;
     watchedGeneration_ = buildGeneration_;
-    // Grouped there too, as setModel() would group them: a million connections' populations took
-    // the GUI thread seconds.
-    const LaneGrouping grouping = groupingFor(results_->connections().size());
-    buildWatcher_.setFuture(QtConcurrent::run(
-        &backgroundPool(),
-        [results = results_, manyLanes, manyPackets, grouping](QPromise<std::shared_ptr<TimelineModel>>& promise) {
-            const auto grouped = [grouping](TimelineModel model) {
-                model.setGrouping(grouping);
-                return std::make_shared<TimelineModel>(std::move(model));
-            };
-            TimelineModelBuilder builder(*results);
-            builder.addPopulation(*results);
-            if (!manyPackets) {
-                promise.addResult(grouped(builder.finish()));
-                return;
-            }
-            if (manyLanes) {
-                promise.addResult(grouped(builder.lanes()));
-            }
-            builder.addPackets(*results);
-            promise.addResult(grouped(builder.finish()));
-        }));
+    acquiredBuild_ =
+        TimelineBuildKey{results_.get(), manyLanes, manyPackets, groupingFor(results_->connections().size())};
+    buildWatcher_.setFuture(TimelineBuilds::acquire(results_, *acquiredBuild_));
 }
 
 LaneGrouping TimelineView::groupingFor(size_t connections) const {
@@ -260,11 +251,12 @@ void TimelineView::fitGutter() {
     constexpr size_t kGroupsMeasured = 200;
     const std::vector<LaneGroup>& groups = model_->groups();
     for (size_t group = 0; group < std::min(groups.size(), kGroupsMeasured); ++group) {
-        if (groups[group].connections.size() == 1 && model_->grouping() == LaneGrouping::ClientToServer) {
+        if (groups[group].members == 1 && model_->grouping() == LaneGrouping::ClientToServer) {
             continue;  // drawn as its connection's lane, without a header
         }
-        widest = std::max({widest, boldMetrics.horizontalAdvance(QStringLiteral("▸ ") + fromUtf8(groups[group].label)),
-                           metrics.horizontalAdvance(fromUtf8(groups[group].detail))});
+        widest =
+            std::max({widest, boldMetrics.horizontalAdvance(QStringLiteral("▸ ") + fromUtf8(model_->groupLabel(group))),
+                      metrics.horizontalAdvance(fromUtf8(model_->groupDetail(group)))});
     }
     // Lanes above the connections (failed connect() calls per server) name their server in full.
     for (const ExtraLane& extra : model_->extraLanes()) {
@@ -466,7 +458,7 @@ void TimelineView::scrollToConnection(uint32_t id) {
         return;
     }
     selectedConnection_ = id;
-    if (const auto group = model_->groupOfConnection(id); group && model_->groups()[*group].collapsed) {
+    if (const auto group = model_->groupOfConnection(id); group && model_->groupCollapsed(*group)) {
         model_->setGroupCollapsed(*group, false);
         updateScrollBars();
     }
@@ -490,7 +482,7 @@ void TimelineView::showFinding(uint32_t id) {
     const std::vector<uint32_t> connections = model_->findingConnections(id);
     const auto group = connections.empty() ? std::nullopt : model_->groupOfConnection(connections.front());
     const auto sameGroup = [&](uint32_t connection) { return model_->groupOfConnection(connection) == group; };
-    if (connections.size() > 1 && group && model_->groups()[*group].collapsed &&
+    if (connections.size() > 1 && group && model_->groupCollapsed(*group) &&
         std::all_of(connections.begin(), connections.end(), sameGroup)) {
         // A finding of a population (a listen backlog, churn): its spans are on the folded group's
         // header, which says more than one of its lanes.
@@ -682,7 +674,7 @@ void TimelineView::toggleGroup(size_t group) {
         return;
     }
     currentGroup_ = group;
-    model_->setGroupCollapsed(group, !model_->groups()[group].collapsed);
+    model_->setGroupCollapsed(group, !model_->groupCollapsed(group));
     updateScrollBars();
     viewport()->update();
 }

@@ -10,6 +10,7 @@
 
 #include "loading/analysis_results.hpp"
 #include "present/traced_call.hpp"
+#include "timeline/timeline_builds.hpp"
 #include "timeline/timeline_layout.hpp"
 #include "timeline/timeline_model.hpp"
 #include "timeline/timeline_paint.hpp"
@@ -213,7 +214,8 @@ private:
     TimelineColors colors_;
     NotePins notePins_;
 
-    QFutureWatcher<std::shared_ptr<TimelineModel>> buildWatcher_;
+    QFutureWatcher<std::shared_ptr<const TimelineModel>> buildWatcher_;
+    std::optional<TimelineBuildKey> acquiredBuild_;  // the shared build this view watches, to release
     uint64_t buildGeneration_ = 0;    // counts setResults() calls
     uint64_t watchedGeneration_ = 0;  // the call whose build is being watched
     bool building_ = false;

@@ -84,12 +84,13 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                 return tr("%1: %2\nAt most at once: %3 waiting on a SYN, %4 open, %5 stalled, %6 in TIME_WAIT\n"
                           "Strips, top to bottom: waiting on a SYN, open, stalled, TIME_WAIT; darker: more of them\n"
                           "Click or press Enter to %7 its lanes")
-                    .arg(fromUtf8(group.label), fromUtf8(plural(group.connections.size(), "connection", "connections")))
+                    .arg(fromUtf8(model_->groupLabel(hit.rowIndex)),
+                         fromUtf8(plural(group.members, "connection", "connections")))
                     .arg(peak(PopulationState::SynWait))
                     .arg(peak(PopulationState::Open))
                     .arg(peak(PopulationState::Stalled))
                     .arg(peak(PopulationState::TimeWait))
-                    .arg(group.collapsed ? tr("show") : tr("hide"));
+                    .arg(model_->groupCollapsed(hit.rowIndex) ? tr("show") : tr("hide"));
             }
             if (hit.rowKind == RowKind::Population) {
                 return tr("Capture-wide: %1").arg(populationRowTooltip(PopulationRowKey::of(hit.rowIndex)));
@@ -102,7 +103,7 @@ QString TimelineView::tooltipFor(const TimelineHit& hit) const {
                 .arg(lane->connection)
                 .arg(fromUtf8(lane->clientText()), fromUtf8(lane->serverText()),
                      fromUtf8(std::string(connectionStateName(lane->state))))
-                .arg(lane->content.toServer.size() + lane->content.toClient.size())
+                .arg(model_->packets(lane->connection, false).size() + model_->packets(lane->connection, true).size())
                 .arg(at(lane->content.firstTsNs), at(lane->content.lastTsNs));
         }
         case HitKind::Events: {

@@ -36,6 +36,11 @@ std::vector<std::pair<RowKind, uint32_t>> rowSummary(const TimelineModel& model)
     }
     return rows;
 }
+
+std::vector<uint32_t> members(const TimelineModel& model, size_t group) {
+    const std::span<const uint32_t> connections = model.groupMembers(group);
+    return {connections.begin(), connections.end()};
+}
 }  // namespace
 
 TEST_CASE("one lane per connection, in order of the first packet", "[timeline][model]") {
@@ -55,13 +60,16 @@ TEST_CASE("one lane per connection, in order of the first packet", "[timeline][m
     const ConnectionLane& lane = model.connections()[0];
     CHECK(lane.clientText() == "10.0.0.1:5000");
     CHECK(lane.serverText() == "10.0.0.9:80");
-    REQUIRE(lane.content.toServer.size() == 2);
-    REQUIRE(lane.content.toClient.size() == 1);
-    CHECK(lane.content.toServer.item(1) == 4);
-    CHECK((lane.content.toServer.style(1) & markstyle::kRetransmission) != 0);
-    CHECK((lane.content.toServer.style(0) & markstyle::kSyn) != 0);
-    CHECK((lane.content.toClient.style(0) & markstyle::kZeroWindow) != 0);
-    CHECK((lane.content.toClient.style(0) & markstyle::kFromServer) != 0);
+    const MarkTrack toServer = model.packets(0, false);
+    const MarkTrack toClient = model.packets(0, true);
+    REQUIRE(toServer.size() == 2);
+    REQUIRE(toClient.size() == 1);
+    CHECK(toServer.item(1) == 4);
+    CHECK((toServer.style(1) & markstyle::kRetransmission) != 0);
+    CHECK((toServer.style(0) & markstyle::kSyn) != 0);
+    CHECK((toClient.style(0) & markstyle::kZeroWindow) != 0);
+    CHECK((toClient.style(0) & markstyle::kFromServer) != 0);
+    CHECK(model.packets(lane.connection + 3, false).empty());  // no such connection
 }
 
 TEST_CASE("lanes grouped by client address or by server endpoint, groups collapse", "[timeline][model]") {
@@ -70,9 +78,9 @@ TEST_CASE("lanes grouped by client address or by server endpoint, groups collaps
 
     model.setGrouping(LaneGrouping::ClientAddress);
     REQUIRE(model.groups().size() == 2);
-    CHECK(model.groups()[0].label == "client 10.0.0.2");
-    CHECK(model.groups()[1].label == "client 10.0.0.1");
-    CHECK(model.groups()[1].connections == std::vector<uint32_t>{2, 0});
+    CHECK(model.groupLabel(0) == "client 10.0.0.2");
+    CHECK(model.groupLabel(1) == "client 10.0.0.1");
+    CHECK(members(model, 1) == std::vector<uint32_t>{2, 0});
     CHECK(rowSummary(model) == Rows{{RowKind::GroupHeader, 0},
                                     {RowKind::Connection, 1},
                                     {RowKind::GroupHeader, 1},
@@ -81,8 +89,7 @@ TEST_CASE("lanes grouped by client address or by server endpoint, groups collaps
     // The header lane spans its members' time and tells their number; their packets are its
     // density strip's business, not marks of their own.
     const LaneContent& both = model.groups()[1].content;
-    CHECK(both.toServer.empty());
-    CHECK(model.groups()[1].detail == "2 connections");
+    CHECK(model.groupDetail(1) == "2 connections");
     CHECK(both.firstTsNs == kT0 + 10 * kMs);
     CHECK(both.lastTsNs == kT0 + 900 * kMs);
 
@@ -93,9 +100,9 @@ TEST_CASE("lanes grouped by client address or by server endpoint, groups collaps
 
     model.setGrouping(LaneGrouping::ServerEndpoint);
     REQUIRE(model.groups().size() == 2);
-    CHECK(model.groups()[0].label == "server 10.0.0.9:80");
-    CHECK(model.groups()[0].connections == std::vector<uint32_t>{1, 0});
-    CHECK(model.groups()[1].label == "server 10.0.0.9:443");
+    CHECK(model.groupLabel(0) == "server 10.0.0.9:80");
+    CHECK(members(model, 0) == std::vector<uint32_t>{1, 0});
+    CHECK(model.groupLabel(1) == "server 10.0.0.9:443");
 
     model.setGrouping(LaneGrouping::Connection);
     CHECK(model.groups().empty());
@@ -189,7 +196,7 @@ TEST_CASE("a builder's lanes are what it finishes with before its packets, and i
     CHECK(lanes.captureRange() == withoutPackets.captureRange());
     CHECK(lanes.spans().size() == 1);
     CHECK(lanes.connections()[0].content.stalls.size() == 1);
-    CHECK(lanes.connections()[0].content.toServer.size() == 0);
+    CHECK(lanes.packets(0, false).size() == 0);
 
     builder.addPacket(0, kT0, 1, false, 0, 0x02, false);
     builder.addPacket(1, kT0 + 50 * kMs, 0, false, 0, 0x02, false);
@@ -197,11 +204,13 @@ TEST_CASE("a builder's lanes are what it finishes with before its packets, and i
     const TimelineModel full = builder.finish();
     CHECK(full.packetCount() == 3);
     CHECK(rowSummary(full) == rowSummary(lanes));
-    CHECK(full.connections()[0].content.toServer.size() == 1);
-    CHECK(full.connections()[0].content.toClient.size() == 1);
+    CHECK(full.packets(0, false).size() == 1);
+    CHECK(full.packets(0, true).size() == 1);
     CHECK(full.connections()[0].content.stalls.size() == 1);
-    // The lanes handed out before are a model of their own: the packets did not reach them.
-    CHECK(lanes.connections()[0].content.toServer.size() == 0);
+    // The lanes handed out before are the same lanes, shared, not copied; the packets did not reach them.
+    CHECK(full.sharesLanesWith(lanes));
+    CHECK(&full.connections() == &lanes.connections());
+    CHECK(lanes.packets(0, false).size() == 0);
     CHECK_FALSE(lanes.hasPackets());
 }
 
@@ -249,7 +258,7 @@ TEST_CASE("populations: client host to server endpoint, a group of one is its la
         TimelineModel model = threeConnections();
         model.setGrouping(LaneGrouping::ClientToServer);
         REQUIRE(model.groups().size() == 3);
-        CHECK(model.groups()[0].label == "10.0.0.2 → 10.0.0.9:80");
+        CHECK(model.groupLabel(0) == "10.0.0.2 → 10.0.0.9:80");
         CHECK(rowSummary(model) == Rows{{RowKind::Connection, 1}, {RowKind::Connection, 2}, {RowKind::Connection, 0}});
         CHECK(model.populationRows().empty());  // built from parts: no packet index for the capture-wide rows
     }
@@ -263,12 +272,12 @@ TEST_CASE("populations: client host to server endpoint, a group of one is its la
         TimelineModel model = builder.finish();
         model.setGrouping(LaneGrouping::ClientToServer);
         REQUIRE(model.groups().size() == 1);
-        CHECK(model.groups()[0].connections.size() == 12);
+        CHECK(model.groupMembers(0).size() == 12);
         model.foldLargeGroups();
         CHECK(rowSummary(model) == Rows{{RowKind::GroupHeader, 0}});
         // Each lives 50 ms, one every 100 ms: never two open at once.
         CHECK(model.groups()[0].peaks[static_cast<size_t>(PopulationState::Open)] == 1);
-        CHECK(model.groups()[0].detail.rfind("12 connections", 0) == 0);
+        CHECK(model.groupDetail(0).rfind("12 connections", 0) == 0);
         CHECK_FALSE(model.rowOfConnection(5).has_value());
         model.setGroupCollapsed(0, false);
         CHECK(model.rows().size() == 13);

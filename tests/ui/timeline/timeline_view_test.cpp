@@ -11,6 +11,8 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
+#include <memory>
 
 #include "analysis/capture_analysis.hpp"
 #include "loading/analysis_results.hpp"
@@ -375,6 +377,81 @@ TEST_CASE("large captures are summarised on a pool thread and a newer result win
     CHECK(ready == 3);
 }
 
+TEST_CASE("views of the same results share one build: lanes, packets and grouping, each with its own folds",
+          "[timeline][view]") {
+    const auto waitFor = [](const std::function<bool()>& done) {
+        for (int spin = 0; spin < 1000 && !done(); ++spin) {
+            QApplication::processEvents(QEventLoop::AllEvents, 10);
+            QThread::msleep(2);
+        }
+        return done();
+    };
+    const ResultsPtr results = sampleResults();
+    REQUIRE(TimelineBuilds::held() == 0);
+
+    SECTION("many lanes and few packets: the lanes still get their packets") {
+        const TimelineBuildKey key{nullptr, true, false, LaneGrouping::Connection};
+        QFuture<std::shared_ptr<const TimelineModel>> build = TimelineBuilds::acquire(results, key);
+        QFuture<std::shared_ptr<const TimelineModel>> again = TimelineBuilds::acquire(results, key);
+        CHECK(TimelineBuilds::held() == 1);
+        REQUIRE(waitFor([&build]() { return build.isFinished(); }));
+        REQUIRE(build.resultCount() == 1);  // no lanes-only model first: there are few packets
+        CHECK(build.resultAt(0)->packetCount() == 492);
+        CHECK(again.resultAt(0) == build.resultAt(0));
+        REQUIRE(TimelineBuilds::complete(*results) != nullptr);
+        CHECK(TimelineBuilds::complete(*results) == build.resultAt(0));
+        TimelineBuildKey acquired = key;
+        acquired.results = results.get();
+        TimelineBuilds::release(acquired);
+        CHECK(TimelineBuilds::held() == 1);  // one holder left
+        TimelineBuilds::release(acquired);
+        CHECK(TimelineBuilds::held() == 0);
+        CHECK(TimelineBuilds::complete(*results) == nullptr);
+    }
+
+    SECTION("two views and an export") {
+        auto tab = std::make_unique<TimelineView>();
+        auto picture = std::make_unique<TimelineView>();
+        for (TimelineView* view : {tab.get(), picture.get()}) {
+            view->resize(1000, 300);
+            view->setBackgroundBuildThreshold(1);            // as a big capture: lanes first, then packets, on the pool
+            view->setGrouping(LaneGrouping::ClientAddress);  // every group with a header, to fold
+            view->setResults(results);
+        }
+        CHECK(TimelineBuilds::held() == 1);
+        REQUIRE(waitFor([&]() { return !tab->isBuilding() && !picture->isBuilding(); }));
+        CHECK(tab->model().packetCount() == 492);
+        CHECK(picture->model().sharesLanesWith(tab->model()));
+        CHECK(&picture->model().connections() == &tab->model().connections());
+        CHECK(&picture->model().groups() == &tab->model().groups());
+        // Folds are each view's own.
+        REQUIRE_FALSE(tab->model().groups().empty());
+        tab->setAllGroupsCollapsed(true);
+        CHECK(tab->model().groupCollapsed(0));
+        CHECK_FALSE(picture->model().groupCollapsed(0));
+        CHECK(picture->model().rows().size() > tab->model().rows().size());
+
+        // A view that builds at once (an export) takes the finished build instead of making it again.
+        TimelineView exported;
+        exported.setBackgroundBuildThreshold(SIZE_MAX);
+        exported.setResults(results);
+        CHECK_FALSE(exported.isBuilding());
+        CHECK(exported.model().sharesLanesWith(tab->model()));
+        CHECK(exported.model().packetCount() == 492);
+
+        // The build is dropped when the last view leaves it.
+        tab.reset();
+        CHECK(TimelineBuilds::held() == 1);
+        picture->setResults(nullptr);
+        CHECK(TimelineBuilds::held() == 0);
+        TimelineView alone;
+        alone.setBackgroundBuildThreshold(SIZE_MAX);
+        alone.setResults(results);
+        CHECK_FALSE(alone.model().sharesLanesWith(exported.model()));  // built again: nobody held one
+        CHECK(alone.model().packetCount() == 492);
+    }
+}
+
 TEST_CASE("a selected packet gets a cursor and comes into view, a visible finding keeps the zoom", "[timeline][view]") {
     TimelineView view;
     view.resize(1000, 300);
@@ -518,7 +595,7 @@ TEST_CASE("a population opens and folds with a click on its header, Enter, * and
     view.show();
     view.setResults(AnalysisResults::complete(
         analyzeCaptures({TCPSCOPE_SOURCE_DIR "/samples/churn-exhaustion.pcap"}, AnalysisOptions{})));
-    const auto folded = [&view]() { return view.model().groups().at(0).collapsed; };
+    const auto folded = [&view]() { return view.model().groupCollapsed(0); };
     REQUIRE(view.model().groups().size() == 1);
     CHECK(folded());  // 150 connections: their population's strip, not 150 lanes
     const auto key = [&view](Qt::Key code, const QString& text = {}) {

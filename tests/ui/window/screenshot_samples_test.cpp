@@ -298,8 +298,8 @@ TEST_CASE("incidents of many connections read at a glance at 1366 x 768", "[ui][
         const TimelineModel& model = timeline.model();
         CHECK(model.grouping() == LaneGrouping::ClientToServer);
         REQUIRE(model.groups().size() == 1);
-        CHECK(model.groups()[0].collapsed);
-        CHECK(model.groups()[0].detail == "150 connections · 100 in TIME_WAIT");
+        CHECK(model.groupCollapsed(0));
+        CHECK(model.groupDetail(0) == "150 connections · 100 in TIME_WAIT");
         // The 150 lanes are one row: every row fits the screen.
         const TimelineFrame frame = timeline.prepareFrame(timeline.viewport()->size(), timeline.visibleRange());
         const std::vector<LayoutRow> shown = rowsOnScreen(frame);
@@ -314,7 +314,7 @@ TEST_CASE("incidents of many connections read at a glance at 1366 x 768", "[ui][
 
         // Selecting a connection (from the connections table, a finding) opens its group.
         timeline.scrollToConnection(42);
-        CHECK_FALSE(model.groups()[0].collapsed);
+        CHECK_FALSE(model.groupCollapsed(0));
         CHECK(model.rowOfConnection(42).has_value());
     }
     SECTION("backlog: the clients waiting on their SYNs") {
@@ -336,7 +336,7 @@ TEST_CASE("incidents of many connections read at a glance at 1366 x 768", "[ui][
         openAt1366(test, "port-reuse-collision.pcap");
         const TimelineModel& model = timelineOf(test).model();
         REQUIRE(model.groups().size() == 1);
-        CHECK_FALSE(model.groups()[0].collapsed);  // 6 connections: few enough to show as lanes
+        CHECK_FALSE(model.groupCollapsed(0));     // 6 connections: few enough to show as lanes
         CHECK(model.populationRows().empty());    // and too few for capture-wide rows
         save(test, "port-reuse-collision-1366x768");
     }
