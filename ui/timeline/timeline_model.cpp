@@ -490,14 +490,30 @@ void TimelineModel::setRowHeights(RowHeights heights) {
     layoutRows();
 }
 
+size_t TimelineModel::laneRowCount() const {
+    if (grouping_ == LaneGrouping::Connection) {
+        return lanes_->connections.size();
+    }
+    size_t rows = 0;
+    for (uint32_t group = 0; group < groups().size(); ++group) {
+        const size_t members = groups()[group].members;
+        const bool alone = grouping_ == LaneGrouping::ClientToServer && members == 1;
+        rows += alone ? 1 : 1 + (collapsed_[group] ? 0 : members);
+    }
+    return rows;
+}
+
 void TimelineModel::layoutRows() {
-    rows_.clear();
     hasGroupHeaders_ = false;
     const size_t connections = lanes_->connections.size();
-    rows_.reserve(connections + groups().size() + extraLanes_.size() + 1);
+    // As many as there will be (the extra lanes at most): a million lanes' rows are tens of MB, and a
+    // fold leaves fewer than before.
+    const std::vector<PopulationRowKey> population = populationRows();
+    std::vector<LaneRow> rows;
+    rows.reserve(population.size() + 1 + extraLanes_.size() + laneRowCount());
     double y = 0;
     const auto add = [&](RowKind kind, uint32_t index, double height) {
-        rows_.push_back({kind, index, y, height});
+        rows.push_back({kind, index, y, height});
         y += height;
     };
     // Extra lanes under their connection: (connection, extra lane) sorted, read alongside.
@@ -509,7 +525,7 @@ void TimelineModel::layoutRows() {
         }
     }
     std::sort(attached.begin(), attached.end());
-    for (const PopulationRowKey row : populationRows()) {
+    for (const PopulationRowKey row : population) {
         add(RowKind::Population, row.index(), heights_.populationPx);
     }
     if (!lanes_->captureFindings.stalls.empty()) {
@@ -534,6 +550,7 @@ void TimelineModel::layoutRows() {
         for (const uint32_t id : lanes_->order) {
             addConnection(id);
         }
+        rows_ = std::move(rows);
         return;
     }
     for (uint32_t group = 0; group < groups().size(); ++group) {
@@ -550,6 +567,7 @@ void TimelineModel::layoutRows() {
             }
         }
     }
+    rows_ = std::move(rows);
 }
 
 std::optional<size_t> TimelineModel::rowAt(double yPx) const {

@@ -269,6 +269,8 @@ private:
     // (only replaced).
     TimelineModel(const TimelineModel&) = default;
     void layoutRows();
+    // The rows of connection lanes and group headers the grouping and folds give.
+    [[nodiscard]] size_t laneRowCount() const;
     // The peaks of `group`, whose members are `members`.
     void measureGroup(LaneGroup& group, std::span<const uint32_t> members) const;
 
