@@ -5,17 +5,18 @@
 // packets writes the packets the filtered list shows.
 #include <QAction>
 #include <QDir>
-#include <QStatusBar>
-#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTreeWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
 #include <catch2/catch.hpp>
 
 #include "capture/capture_reader.hpp"
 #include "filter/display_filter.hpp"
+#include "finding/finding_kind.hpp"
 #include "models/packets_model.hpp"
 #include "panels/capture_packets_panel.hpp"
 #include "panels/expert_info_panel.hpp"
@@ -168,40 +169,54 @@ TEST_CASE("Expert info counts the packets of each analysis flag by severity and 
         retransmissions += has(packets.analysis(position), AnalysisFlag::Retransmission) ? 1 : 0;
     }
     REQUIRE(retransmissions > 0);
-    QTreeWidgetItem* row = nullptr;
-    QTreeWidget* tree = expert->tree();
-    for (int group = 0; group < tree->topLevelItemCount(); ++group) {
-        for (int child = 0; child < tree->topLevelItem(group)->childCount(); ++child) {
-            QTreeWidgetItem* item = tree->topLevelItem(group)->child(child);
-            if (item->text(ExpertInfoPanel::FieldColumn) == QStringLiteral("tcp.analysis.retransmission")) {
+    const QAbstractItemModel& model = expert->model();
+    const auto cell = [&model](const QModelIndex& row, int column) {
+        return model.index(row.row(), column, row.parent()).data().toString();
+    };
+    QModelIndex row;
+    QModelIndex findings;
+    for (int group = 0; group < model.rowCount({}); ++group) {
+        const QModelIndex header = model.index(group, 0, {});
+        if (cell(header, ExpertInfoPanel::SeverityColumn) == QStringLiteral("Findings")) {
+            findings = header;
+        }
+        for (int child = 0; child < model.rowCount(header); ++child) {
+            const QModelIndex item = model.index(child, 0, header);
+            if (cell(item, ExpertInfoPanel::FieldColumn) == QStringLiteral("tcp.analysis.retransmission")) {
                 row = item;
-                CHECK(tree->topLevelItem(group)->text(ExpertInfoPanel::SeverityColumn) == QStringLiteral("Note"));
+                CHECK(cell(header, ExpertInfoPanel::SeverityColumn) == QStringLiteral("Note"));
             }
         }
     }
-    REQUIRE(row != nullptr);
-    CHECK(row->text(ExpertInfoPanel::CountColumn).toULongLong() == retransmissions);
-    CHECK(row->text(ExpertInfoPanel::SummaryColumn) == QStringLiteral("Retransmission"));
-    const QList<QTreeWidgetItem*> findings = tree->findItems(QStringLiteral("Findings"), Qt::MatchExactly);
-    REQUIRE(findings.size() == 1);
-    CHECK(findings.front()->childCount() == static_cast<int>(window.results()->findings().size()));
+    REQUIRE(row.isValid());
+    CHECK(cell(row, ExpertInfoPanel::CountColumn).toULongLong() == retransmissions);
+    CHECK(cell(row, ExpertInfoPanel::SummaryColumn) == QStringLiteral("Retransmission"));
+    REQUIRE(findings.isValid());
+    CHECK(model.rowCount(findings) == static_cast<int>(window.results()->findings().size()));
+    CHECK(expert->view()->isExpanded(findings));
+    const Finding& first = window.results()->findings().front();
+    const QModelIndex finding = model.index(0, ExpertInfoPanel::SummaryColumn, findings);
+    CHECK(finding.data().toString() == QString::fromStdString(first.summary));
+    CHECK(finding.data(Qt::ToolTipRole).toString() == QString::fromStdString(first.summary));
+    const std::string_view title = findingKindTitle(first.kind);
+    CHECK(cell(finding, ExpertInfoPanel::FieldColumn) ==
+          QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size())));
     QApplication::processEvents();
     CHECK(window.grab().toImage().save(QDir::current().filePath(QStringLiteral("expert-info-backlog-overflow.png"))));
 
     // Activating the row shows its packets in the packet list.
     bool done = false;
     QObject::connect(panel, &CapturePacketsPanel::filtered, [&done] { done = true; });
-    emit tree->itemActivated(row, 0);
+    emit expert->view()->activated(row);
     REQUIRE(waitFor([&done] { return done; }));
     CHECK(tabs->currentWidget() == panel);
     CHECK(static_cast<size_t>(panel->model().rowCount()) == retransmissions);
     // And a finding's row its evidence frames.
     done = false;
-    QTreeWidgetItem* finding = findings.front()->child(0);
-    emit tree->itemActivated(finding, 0);
+    emit expert->view()->activated(finding);
     REQUIRE(waitFor([&done] { return done; }));
     CHECK(panel->model().rowCount() ==
-          std::min<int>(finding->text(ExpertInfoPanel::CountColumn).toInt(), ExpertInfoPanel::kMaxFindingFrames));
+          std::min<int>(cell(finding, ExpertInfoPanel::CountColumn).toInt(), ExpertInfoPanel::kMaxFindingFrames));
 }
 
 namespace {
