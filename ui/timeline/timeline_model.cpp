@@ -159,7 +159,18 @@ void TimelineModelBuilder::addPackets(const AnalysisResults& results) {
         return;
     }
     const PacketIndex& packets = analysis->engine->packets();
-    reservePackets(packets.size());
+    // Each lane's packets counted first: the marks are then put in place as they come, instead of
+    // collected first (24 bytes a packet more until finish(): 240 MB at 10 M packets).
+    std::vector<uint32_t> counts(packetTracks(connections_));
+    const size_t countable = std::min<size_t>(packets.size(), size_t{UINT32_MAX} + 1);
+    for (size_t index = 0; index < countable; ++index) {
+        const IndexedPacket packet = packets.at(index);
+        if (packet.connection < connections_ && packet.connection < counts.size() / 2) {
+            ++counts[packet.connection * 2 + (packet.fromServer ? 1 : 0)];
+        }
+    }
+    packets_.expect(counts);
+    counts = {};
     for (size_t index = 0; index < packets.size(); ++index) {
         const IndexedPacket packet = packets.at(index);
         addPacket(index, packet.tsNs, packet.connection, packet.fromServer, packet.analysis, packet.tcpFlags,

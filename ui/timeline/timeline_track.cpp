@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 
 namespace tcpscope::ui {
 
@@ -269,8 +270,46 @@ void MarkStore::buildLevels(uint32_t track, Level& current, Level& next) {
 
 // --- MarkStoreBuilder ----------------------------------------------------------------------
 
+MarkStoreBuilder::MarkStoreBuilder(uint32_t tracks) : tracks_(tracks) {}
+
+void MarkStoreBuilder::expect(const std::vector<uint32_t>& counts) {
+    placed_ = std::make_unique<MarkStore>();
+    placed_->tracks_.resize(tracks_);
+    next_.resize(tracks_);
+    size_t offset = 0;
+    for (uint32_t track = 0; track < tracks_; ++track) {
+        const size_t marks = track < counts.size() ? counts[track] : 0;
+        placed_->tracks_[track].firstMark = offset;
+        placed_->tracks_[track].marks = marks;
+        next_[track] = offset;
+        offset += marks;
+    }
+    placed_->tsNs_.resize(offset);
+    placed_->item_.resize(offset);
+    placed_->style_.resize(offset);
+}
+
 void MarkStoreBuilder::append(uint32_t track, int64_t tsNs, uint32_t item, uint16_t style, int64_t endNs) {
     if (track >= tracks_) {
+        return;
+    }
+    if (placed_) {
+        MarkStore& store = *placed_;
+        const MarkStore::TrackRange& range = store.tracks_[track];
+        const size_t position = next_[track];
+        if (position >= range.firstMark + range.marks) {
+            throw std::logic_error("MarkStoreBuilder: more marks for a track than expected");
+        }
+        ++next_[track];
+        store.tsNs_[position] = tsNs;
+        store.item_[position] = item;
+        store.style_[position] = style;
+        if (endNs > tsNs && store.endNs_.empty()) {
+            store.endNs_ = store.tsNs_;  // the earlier ones end where they start; the later ones are written
+        }
+        if (!store.endNs_.empty()) {
+            store.endNs_[position] = std::max(endNs, tsNs);
+        }
         return;
     }
     if (endNs > tsNs && pendingEndNs_.empty()) {
@@ -287,6 +326,16 @@ void MarkStoreBuilder::append(uint32_t track, int64_t tsNs, uint32_t item, uint1
 }
 
 std::unique_ptr<MarkStore> MarkStoreBuilder::finish() {
+    if (placed_) {
+        std::unique_ptr<MarkStore> store = std::move(placed_);
+        for (uint32_t track = 0; track < tracks_; ++track) {
+            // Fewer than expected: the rest of its room stays unread.
+            store->tracks_[track].marks = next_[track] - store->tracks_[track].firstMark;
+        }
+        next_ = {};
+        sortAndSummarise(*store);
+        return store;
+    }
     auto store = std::make_unique<MarkStore>();
     const size_t marks = pending_.size();
     const bool durations = !pendingEndNs_.empty();
@@ -320,11 +369,16 @@ std::unique_ptr<MarkStore> MarkStoreBuilder::finish() {
     }
     pending_ = {};
     pendingEndNs_ = {};
+    sortAndSummarise(*store);
+    return store;
+}
 
+void MarkStoreBuilder::sortAndSummarise(MarkStore& store) const {
+    const bool durations = store.hasDurations();
     std::vector<size_t> order;
     for (uint32_t track = 0; track < tracks_; ++track) {
-        const MarkStore::TrackRange range = store->tracks_[track];
-        const auto begin = store->tsNs_.begin() + static_cast<ptrdiff_t>(range.firstMark);
+        const MarkStore::TrackRange range = store.tracks_[track];
+        const auto begin = store.tsNs_.begin() + static_cast<ptrdiff_t>(range.firstMark);
         if (std::is_sorted(begin, begin + static_cast<ptrdiff_t>(range.marks))) {
             continue;
         }
@@ -332,7 +386,7 @@ std::unique_ptr<MarkStore> MarkStoreBuilder::finish() {
         order.resize(range.marks);
         std::iota(order.begin(), order.end(), range.firstMark);
         std::stable_sort(order.begin(), order.end(),
-                         [&store](size_t a, size_t b) { return store->tsNs_[a] < store->tsNs_[b]; });
+                         [&store](size_t a, size_t b) { return store.tsNs_[a] < store.tsNs_[b]; });
         const auto permute = [&](auto& column) {
             std::vector<typename std::decay_t<decltype(column)>::value_type> sorted(range.marks);
             for (size_t i = 0; i < range.marks; ++i) {
@@ -340,31 +394,30 @@ std::unique_ptr<MarkStore> MarkStoreBuilder::finish() {
             }
             std::copy(sorted.begin(), sorted.end(), column.begin() + static_cast<ptrdiff_t>(range.firstMark));
         };
-        permute(store->tsNs_);
-        permute(store->item_);
-        permute(store->style_);
+        permute(store.tsNs_);
+        permute(store.item_);
+        permute(store.style_);
         if (durations) {
-            permute(store->endNs_);
+            permute(store.endNs_);
         }
     }
     if (durations) {
-        store->prefixEndNs_.resize(marks);
-        for (const MarkStore::TrackRange& range : store->tracks_) {
+        store.prefixEndNs_.resize(store.tsNs_.size());
+        for (const MarkStore::TrackRange& range : store.tracks_) {
             int64_t running = INT64_MIN;
             for (size_t i = range.firstMark; i < range.firstMark + range.marks; ++i) {
-                running = std::max(running, store->endNs_[i]);
-                store->prefixEndNs_[i] = running;
+                running = std::max(running, store.endNs_[i]);
+                store.prefixEndNs_[i] = running;
             }
         }
     }
     MarkStore::Level current;
     MarkStore::Level coarser;
     for (uint32_t track = 0; track < tracks_; ++track) {
-        if (store->tracks_[track].marks >= MarkStore::kMinMarksForLevels) {
-            store->buildLevels(track, current, coarser);
+        if (store.tracks_[track].marks >= MarkStore::kMinMarksForLevels) {
+            store.buildLevels(track, current, coarser);
         }
     }
-    return store;
 }
 
 }  // namespace tcpscope::ui

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 using namespace tcpscope::ui;
@@ -165,4 +166,51 @@ TEST_CASE("marks of many tracks arriving interleaved are stored per track, in ti
     // A track with enough marks has summaries; they never outnumber its marks.
     CHECK_FALSE(first.levelShifts().empty());
     CHECK(first.summaryEntries() <= first.size());
+}
+
+TEST_CASE("marks counted before they come are stored as those collected first", "[timeline][lod]") {
+    // Four tracks: interleaved, one stepping back in time, one with durations from its 100th mark on,
+    // one empty; then the same marks told their counts first.
+    const auto feed = [](MarkStoreBuilder& builder) {
+        for (uint32_t i = 0; i < 300; ++i) {
+            builder.append(0, 1000 * static_cast<int64_t>(i), i, markstyle::kPayload);
+            builder.append(1, i == 150 ? 10 : 1000 * static_cast<int64_t>(i) + 1, 1000 + i, markstyle::kFromServer);
+            const int64_t start = 1000 * static_cast<int64_t>(i) + 2;
+            builder.append(2, start, 2000 + i, 0, i >= 100 ? start + 5000 : INT64_MIN);
+        }
+    };
+    MarkStoreBuilder collected(4);
+    feed(collected);
+    const std::unique_ptr<MarkStore> expected = collected.finish();
+    MarkStoreBuilder counted(4);
+    counted.expect({300, 300, 300, 0});
+    feed(counted);
+    const std::unique_ptr<MarkStore> store = counted.finish();
+    REQUIRE(store->size() == expected->size());
+    CHECK(store->memoryBytes() == expected->memoryBytes());
+    for (uint32_t index = 0; index < 4; ++index) {
+        const MarkTrack track = store->track(index);
+        const MarkTrack want = expected->track(index);
+        REQUIRE(track.size() == want.size());
+        CHECK(track.levelShifts() == want.levelShifts());
+        CHECK(track.summaryEntries() == want.summaryEntries());
+        for (size_t mark = 0; mark < track.size(); ++mark) {
+            CHECK(track.tsNs(mark) == want.tsNs(mark));
+            CHECK(track.item(mark) == want.item(mark));
+            CHECK(track.style(mark) == want.style(mark));
+            CHECK(track.endNs(mark) == want.endNs(mark));
+        }
+    }
+    CHECK(store->track(1).tsNs(1) == 10);  // moved into place
+    CHECK(store->track(2).endNs(150) == 150'002 + 5000);
+
+    // Fewer than told: the track holds what came. More: refused.
+    MarkStoreBuilder fewer(1);
+    fewer.expect({3});
+    fewer.append(0, 5, 1, 0);
+    CHECK(fewer.finish()->track(0).size() == 1);
+    MarkStoreBuilder more(1);
+    more.expect({1});
+    more.append(0, 5, 1, 0);
+    CHECK_THROWS_AS(more.append(0, 6, 2, 0), std::logic_error);
 }
