@@ -10,6 +10,7 @@
 #include "fleet_browser/fleet_window.hpp"
 #include "live_capture/capture_settings.hpp"
 #include "tcpscope_version.hpp"
+#include "timeline/timeline_builds.hpp"
 #include "window/main_window.hpp"
 #include "window/palettes.hpp"
 
@@ -129,11 +130,21 @@ int main(int argc, char** argv) {
         });
         const QString target = parser.value(screenshot);
         QObject::connect(&window, &tcpscope::ui::MainWindow::resultsReady, &window, [&window, target]() {
-            // Let the views lay out and paint the results before grabbing.
-            QTimer::singleShot(300, &window, [&window, target]() {
-                const bool saved = window.grab().save(target);
-                QApplication::exit(saved ? 0 : 1);
+            // Once the timeline's lanes are built (a big capture's, on a pool thread: the Charts
+            // tab's picture waits for them), let the views lay out and paint before grabbing.
+            auto* settled = new QTimer(&window);
+            settled->setInterval(100);
+            QObject::connect(settled, &QTimer::timeout, &window, [&window, target, settled]() {
+                if (tcpscope::ui::TimelineBuilds::running()) {
+                    return;
+                }
+                settled->stop();
+                QTimer::singleShot(300, &window, [&window, target]() {
+                    const bool saved = window.grab().save(target);
+                    QApplication::exit(saved ? 0 : 1);
+                });
             });
+            settled->start();
         });
     }
 

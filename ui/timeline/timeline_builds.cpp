@@ -77,6 +77,10 @@ std::shared_ptr<const TimelineModel> TimelineBuilds::complete(const AnalysisResu
     return nullptr;
 }
 
+bool TimelineBuilds::running() {
+    return std::any_of(builds().begin(), builds().end(), [](const Build& build) { return !build.future.isFinished(); });
+}
+
 size_t TimelineBuilds::held() {
     return builds().size();
 }

@@ -34,6 +34,8 @@ public:
     [[nodiscard]] static std::shared_ptr<const TimelineModel> complete(const AnalysisResults& results);
     /// Builds held now (for tests).
     static size_t held();
+    /// Whether a build held is still running.
+    [[nodiscard]] static bool running();
 };
 
 }  // namespace tcpscope::ui
