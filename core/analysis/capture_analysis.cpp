@@ -19,6 +19,15 @@ const Finding& FindingAuthors::complete(const Finding& finding, Finding& describ
     return described;
 }
 
+const Finding& FindingAuthors::completeButEvidence(const Finding& finding, Finding& described) const {
+    if (!log_.describesLater(finding)) {
+        return finding;
+    }
+    described = finding;
+    log_.describeReleased(described, FindingAuthor::Detail::ButEvidence);
+    return described;
+}
+
 CaptureAnalysis analyzeCaptures(const std::vector<std::string>& paths, const AnalysisOptions& options,
                                 LoadProgress* progress, const StopToken* stop,
                                 const AnalysisCheckpointFn& checkpoint) {

@@ -43,6 +43,10 @@ public:
     /// `finding`, one of CaptureAnalysis::findings, complete: itself if it is, otherwise a copy
     /// in `described` with its summary, frames, spans and evidence written. Safe on two threads at once.
     const Finding& complete(const Finding& finding, Finding& described) const;
+    /// As complete(), but for its evidence (FindingAuthor::Detail::ButEvidence): for a reader of its
+    /// impact, wait ranges, frames, spans or waiting side, which the evidence does not change. A
+    /// finding's evidence is the most it costs to describe (a TIME_WAIT host's servers and series).
+    const Finding& completeButEvidence(const Finding& finding, Finding& described) const;
 
 private:
     FindingLog log_;
@@ -68,6 +72,10 @@ struct CaptureAnalysis {
     /// `findings[index]` complete (see FindingAuthors::complete): itself without `authors`.
     [[nodiscard]] const Finding& completeFinding(size_t index, Finding& described) const {
         return authors ? authors->complete(findings[index], described) : findings[index];
+    }
+    /// `findings[index]` complete but for its evidence (FindingAuthors::completeButEvidence).
+    [[nodiscard]] const Finding& completeFindingButEvidence(size_t index, Finding& described) const {
+        return authors ? authors->completeButEvidence(findings[index], described) : findings[index];
     }
 };
 

@@ -117,9 +117,9 @@ std::vector<Finding> FindingLog::releaseMeasured() {
     return std::move(findings_);
 }
 
-void FindingLog::describeReleased(Finding& finding) const {
+void FindingLog::describeReleased(Finding& finding, FindingAuthor::Detail detail) const {
     const Authorship& authorship = authors_[finding.id];
-    authorship.author->describe(authorship.record, finding, FindingAuthor::Detail::Full);
+    authorship.author->describe(authorship.record, finding, detail);
 }
 
 void FindingLog::changed(uint32_t id) {

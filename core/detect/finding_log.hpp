@@ -96,8 +96,9 @@ public:
     /// Whether `finding`, from releaseMeasured(), is still to be described.
     [[nodiscard]] bool describesLater(const Finding& finding) const { return authors_[finding.id].author != nullptr; }
     /// Writes the summary, frames, spans and evidence of `finding` (a copy of one from releaseMeasured()),
-    /// as release() would have; like describe(), on any thread. The authors must still live.
-    void describeReleased(Finding& finding) const;
+    /// as release() would have (all but the evidence with Detail::ButEvidence); like describe(), on
+    /// any thread. The authors must still live.
+    void describeReleased(Finding& finding, FindingAuthor::Detail detail = FindingAuthor::Detail::Full) const;
     void setListener(Listener listener) { listener_ = std::move(listener); }
 
     /// Keeps a population series a detector hands out when the input ends (for charts).

@@ -44,7 +44,7 @@ StallCost stallCost(const CaptureAnalysis& analysis, const std::vector<uint32_t>
     std::vector<std::pair<double, uint64_t>> medians;
     Finding scratch;
     for (const uint32_t index : findings) {
-        const Finding& finding = analysis.completeFinding(index, scratch);
+        const Finding& finding = analysis.completeFindingButEvidence(index, scratch);
         const FindingImpact& impact = finding.impact;
         cost.requests += impact.delayedRequests;
         cost.requestsOfConnection.emplace_back(finding.connection, impact.delayedRequests);
@@ -402,7 +402,7 @@ std::vector<Incident> buildIncidents(const CaptureAnalysis& analysis, const Dete
     const ConnectionStore& connections = analysis.engine->connections();
     const auto waitingSide = [&analysis](uint32_t index) {
         Finding described;
-        return analysis.completeFinding(index, described).waitingSide;
+        return analysis.completeFindingButEvidence(index, described).waitingSide;
     };
     const ConnectionGroups groups(connections);
     for (const LinkedFindings& story : linkFindings(analysis.findings, connections, groups, waitingSide, sameHost)) {

@@ -197,7 +197,7 @@ void placeFindingSpans(CaptureAnalysis& analysis, const PointSightings& sighting
             continue;
         }
         Finding described;
-        const Finding& finding = analysis.completeFinding(i, described);
+        const Finding& finding = analysis.completeFindingButEvidence(i, described);
         if (finding.spans.empty()) {
             continue;
         }
