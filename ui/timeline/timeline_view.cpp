@@ -101,6 +101,7 @@ QSize TimelineView::sizeHint() const {
 void TimelineView::setResults(ResultsPtr results) {
     if (const std::optional<TimelineBuildKey> acquired = std::exchange(acquiredBuild_, std::nullopt)) {
         TimelineBuilds::release(*acquired);
+        buildWatcher_.setFuture({});  // nor does the watcher keep its models (a big capture's: gigabytes)
     }
     results_ = std::move(results);
     ++buildGeneration_;
