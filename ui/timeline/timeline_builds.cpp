@@ -22,6 +22,10 @@ std::vector<Build>& builds() {
     return held;
 }
 
+std::vector<Build>::iterator buildOf(const TimelineBuildKey& key) {
+    return std::find_if(builds().begin(), builds().end(), [&key](const Build& build) { return build.key == key; });
+}
+
 QFuture<std::shared_ptr<const TimelineModel>> start(const ResultsPtr& results, TimelineBuildKey key) {
     return QtConcurrent::run(
         &backgroundPool(), [results, key](QPromise<std::shared_ptr<const TimelineModel>>& promise) {
@@ -50,21 +54,17 @@ QFuture<std::shared_ptr<const TimelineModel>> start(const ResultsPtr& results, T
 
 QFuture<std::shared_ptr<const TimelineModel>> TimelineBuilds::acquire(const ResultsPtr& results, TimelineBuildKey key) {
     key.results = results.get();
-    std::vector<Build>& held = builds();
-    const auto found = std::find_if(held.begin(), held.end(), [&key](const Build& build) { return build.key == key; });
-    if (found != held.end()) {
+    if (const auto found = buildOf(key); found != builds().end()) {
         ++found->views;
         return found->future;
     }
-    held.push_back({key, results, start(results, key), 1});
-    return held.back().future;
+    builds().push_back({key, results, start(results, key), 1});
+    return builds().back().future;
 }
 
 void TimelineBuilds::release(const TimelineBuildKey& key) {
-    std::vector<Build>& held = builds();
-    const auto found = std::find_if(held.begin(), held.end(), [&key](const Build& build) { return build.key == key; });
-    if (found != held.end() && --found->views == 0) {
-        held.erase(found);
+    if (const auto found = buildOf(key); found != builds().end() && --found->views == 0) {
+        builds().erase(found);
     }
 }
 

@@ -507,11 +507,13 @@ size_t TimelineModel::laneRowCount() const {
     }
     size_t rows = 0;
     for (uint32_t group = 0; group < groups().size(); ++group) {
-        const size_t members = groups()[group].members;
-        const bool alone = grouping_ == LaneGrouping::ClientToServer && members == 1;
-        rows += alone ? 1 : 1 + (collapsed_[group] ? 0 : members);
+        rows += laneAlone(group) ? 1 : 1 + (collapsed_[group] ? 0 : groups()[group].members);
     }
     return rows;
+}
+
+bool TimelineModel::laneAlone(size_t group) const {
+    return grouping_ == LaneGrouping::ClientToServer && groups()[group].members == 1;
 }
 
 void TimelineModel::layoutRows() {
@@ -566,7 +568,7 @@ void TimelineModel::layoutRows() {
     }
     for (uint32_t group = 0; group < groups().size(); ++group) {
         const std::span<const uint32_t> members = groupMembers(group);
-        if (grouping_ == LaneGrouping::ClientToServer && members.size() == 1) {
+        if (laneAlone(group)) {
             addConnection(members.front());  // a population of one: its lane is all there is
             continue;
         }

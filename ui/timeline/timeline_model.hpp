@@ -271,6 +271,8 @@ private:
     void layoutRows();
     // The rows of connection lanes and group headers the grouping and folds give.
     [[nodiscard]] size_t laneRowCount() const;
+    // Whether group `group` is shown as its one connection's lane, without a header (a population of one).
+    [[nodiscard]] bool laneAlone(size_t group) const;
     // The peaks of `group`, whose members are `members`.
     void measureGroup(LaneGroup& group, std::span<const uint32_t> members) const;
 
