@@ -4,8 +4,11 @@
 #include <initializer_list>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <vector>
+
+#include "tcp/chunk_memory.hpp"
 
 namespace tcpscope {
 
@@ -14,7 +17,8 @@ namespace tcpscope {
 /// its peak), and a reference to an entry stays valid while its chunk is held. Entries can be
 /// released in any order; a chunk is freed once all of its entries are released (a long capture
 /// keeps only the chunks of connections still alive). Released entries must not be read again;
-/// iteration skips freed chunks.
+/// iteration skips freed chunks. The chunks come from chunk_memory: in a spill file while a
+/// ChunkSpill is on.
 template <typename T, size_t ChunkEntries = 1024>
 class ChunkedStore {
     static_assert((ChunkEntries & (ChunkEntries - 1)) == 0, "chunks of a power of two entries");
@@ -73,7 +77,7 @@ public:
         while (chunks_.size() * ChunkEntries < entries) {
             const size_t chunk = chunks_.size();
             const bool allReleased = chunk < released_.size() && released_[chunk] == ChunkEntries;
-            chunks_.push_back(allReleased ? nullptr : std::make_unique<Chunk>());
+            chunks_.push_back(allReleased ? nullptr : newChunk());
         }
         if (entries > size_) {
             size_ = entries;
@@ -174,15 +178,32 @@ private:
         T entries[ChunkEntries];
     };
 
-    static std::unique_ptr<Chunk> copyOf(const Chunk* chunk) {
-        auto copy = std::make_unique<Chunk>();
+    struct ChunkDeleter {
+        void operator()(Chunk* chunk) const noexcept {
+            chunk->~Chunk();
+            chunk_memory::release(chunk, sizeof(Chunk));
+        }
+    };
+    using ChunkPointer = std::unique_ptr<Chunk, ChunkDeleter>;
+
+    static ChunkPointer newChunk() {
+        void* memory = chunk_memory::allocate(sizeof(Chunk));
+        try {
+            return ChunkPointer(new (memory) Chunk());
+        } catch (...) {
+            chunk_memory::release(memory, sizeof(Chunk));
+            throw;
+        }
+    }
+    static ChunkPointer copyOf(const Chunk* chunk) {
+        auto copy = newChunk();
         for (size_t index = 0; index < ChunkEntries; ++index) {
             copy->entries[index] = chunk->entries[index];
         }
         return copy;
     }
 
-    std::vector<std::unique_ptr<Chunk>> chunks_;
+    std::vector<ChunkPointer> chunks_;
     std::vector<uint32_t> released_;  // per chunk, entries released so far
     size_t size_ = 0;
 };
