@@ -158,9 +158,68 @@ void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, b
             ->expected(1);
     }
     command.add_option("--filter", options.filter, "tcpdump filter expression, e.g. 'tcp port 3306'");
+    CLI::Option* spillTo =
+        command.add_option("--spill-dir", options.spillDirectory,
+                           "keep the records of every connection (and the detectors' state of each) in a file in "
+                           "this directory, out of memory: W1 at 100 M packets in 4.6-4.9 GB instead of 7.2, "
+                           "2.4-3.2 times slower (by default only when the input is twice the memory available, in $TMPDIR "
+                           "or /var/tmp)");
+    command.add_flag("--no-spill", options.noSpill, "keep the records of every connection in memory")
+        ->excludes(spillTo);
     addDetectorOptions(command, options.thresholds);
     addStraceOptions(command, options);
 }
+
+namespace {
+
+// Bytes of memory the system could give without swapping (MemAvailable), or nullopt if unknown.
+std::optional<uintmax_t> availableMemoryBytes() {
+    std::FILE* meminfo = std::fopen("/proc/meminfo", "r");
+    if (meminfo == nullptr) {
+        return std::nullopt;
+    }
+    std::optional<uintmax_t> available;
+    char line[256];
+    while (std::fgets(line, sizeof line, meminfo) != nullptr) {
+        unsigned long long kib = 0;
+        if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+            available = uintmax_t{kib} * 1024;
+            break;
+        }
+    }
+    std::fclose(meminfo);
+    return available;
+}
+
+// Turns the spill file on where --spill-dir says, or by itself for an input whose analysis would
+// not fit in the memory available, for the rest of the command.
+void startSpill(AnalysisInputOptions& options) {
+    if (options.noSpill) {
+        return;
+    }
+    std::filesystem::path directory = options.spillDirectory;
+    if (directory.empty()) {
+        uintmax_t inputBytes = 0;
+        for (const std::string& file : options.files) {
+            std::error_code unknown;
+            const uintmax_t bytes = std::filesystem::file_size(file, unknown);
+            inputBytes += unknown ? 0 : bytes;
+        }
+        const std::optional<uintmax_t> available = availableMemoryBytes();
+        if (!available || inputBytes / kAnalysisBytesPerMemoryByte <= *available) {
+            return;
+        }
+        const char* tmpdir = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): read before any thread starts
+        directory = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/var/tmp";
+        fmt::print(stderr,
+                   "tcpscope-cli: note: {:.1f} GB of input and {:.1f} GB of memory available: the connections' "
+                   "records go to a file in {} (slower; --no-spill keeps them in memory)\n",
+                   static_cast<double>(inputBytes) / 1e9, static_cast<double>(*available) / 1e9, directory.string());
+    }
+    options.spill = std::make_shared<ChunkSpill>(directory);
+}
+
+}  // namespace
 
 std::optional<DetectorOptions> resolveDetectorOptions(const CLI::App& command, const ThresholdOptions& options) {
     DetectorOptions resolved = *DetectorOptions::forOs(options.os);
@@ -249,6 +308,7 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, Investi
         return kExitUsage;
     }
     inputs.captures = options.files;
+    startSpill(options);
     try {
         loaded = investigate(inputs);
     } catch (const BpfFilterError& error) {
@@ -259,6 +319,9 @@ int loadAnalysis(const CLI::App& command, AnalysisInputOptions& options, Investi
         return kExitUnreadable;
     }
     reportInputProblems(loaded.analysis);
+    if (const std::string spillError = ChunkSpill::error(); !spillError.empty()) {
+        fmt::print(stderr, "tcpscope-cli: warning: {}\n", spillError);
+    }
     if (!loaded.straceProblem.empty()) {
         fmt::print(stderr, "tcpscope-cli: {}\n", loaded.straceProblem);
         return kExitUnreadable;

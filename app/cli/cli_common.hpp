@@ -1,6 +1,7 @@
 #pragma once
 // What every tcpscope-cli subcommand shares: exit codes, the options that choose and analyse
 // captures (files, filter, detector thresholds, strace logs), and loading them.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "analysis/capture_analysis.hpp"
 #include "detect/detector_options.hpp"
 #include "investigation/investigation.hpp"
+#include "tcp/chunk_memory.hpp"
 
 namespace tcpscope::cli {
 
@@ -55,7 +57,17 @@ struct AnalysisInputOptions {
     /// order, through CaptureAnalysis::completeFinding: they are described as they are written
     /// (AnalysisOptions::describeWhenWritten). Not with strace logs, whose checks read the spans.
     bool describesWhenWritten = false;
+    /// --spill-dir: where the records of every connection and the detectors' states of each go
+    /// (ChunkSpill); empty to let the size of the input and the memory available decide.
+    std::string spillDirectory;
+    bool noSpill = false;  ///< --no-spill: keep them in memory whatever the size
+    std::shared_ptr<ChunkSpill> spill;  ///< on from the load to the end of the command (loadAnalysis)
 };
+
+/// An analysis holds about one byte of memory for every two of its input at most (W1, many short
+/// connections: 7.2 GB for 15.8 GB at 100 M packets): an input larger than twice the memory
+/// available spills by itself.
+constexpr uintmax_t kAnalysisBytesPerMemoryByte = 2;
 
 /// Registers files (one, or several merged), --filter, the detector thresholds and the strace options.
 void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, bool severalFiles);
