@@ -215,7 +215,7 @@ void chunk_memory::release(void* chunk, size_t bytes) noexcept {
     if (bytes >= ChunkSpill::kMinBytes && arena().give(chunk, bytes)) {
         return;
     }
-    ::operator delete(chunk, bytes, kChunkAlignment);
+    ::operator delete(chunk, kChunkAlignment);
 }
 
 ChunkSpill::ChunkSpill(const std::filesystem::path& directory) { arena().turnOn(directory); }

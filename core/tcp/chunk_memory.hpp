@@ -29,7 +29,7 @@ void release(void* chunk, size_t bytes) noexcept;
 class ChunkSpill {
 public:
     /// Chunks smaller than this stay on the heap (a page is the least a file chunk takes).
-    static constexpr size_t kMinBytes = 16 * 1024;
+    static constexpr size_t kMinBytes = size_t{16} * 1024;
 
     explicit ChunkSpill(const std::filesystem::path& directory);
     ~ChunkSpill();
