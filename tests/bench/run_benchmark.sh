@@ -9,11 +9,20 @@
 #   tests/bench/run_benchmark.sh --quick          CI: 300k packets each, 1 run, no tshark, and a
 #                                                 collapse check (exit 1 if tcpscope is 10x slower
 #                                                 than the baseline recorded below)
+#   tests/bench/run_benchmark.sh --workloads w1 --scale   also the scale row: W1 at 100 M packets
+#                                                 (10 M connections), analysed in memory and spilled
 #
 # Captures are generated on demand by `tcpscope-cli generate` (deterministic: same seed, same
 # bytes) into $TCPSCOPE_BENCH_DIR (default /tmp/tcpscope-bench), outside the repository, and
 # kept for the next run; --regenerate writes them again, --clean deletes them at the end.
 # Full size needs about 5 GB of disk and, for tshark, several GB of memory.
+#
+# The scale row (--scale) is the capture of a long load test: W1 at 100 M packets, 15.8 GB on disk,
+# written once (about 82 s on a 2-core machine) and kept like the others. It is analysed
+# --scale-runs times (default 1: each takes 2-5 minutes) in memory (`--no-spill`, about 7.2 GB) and
+# spilled to a file in the captures' directory (`--spill-dir`, about 9 GB of disk more while it
+# runs), each report piped into md5sum so the table shows that both give the same answer. The
+# spilled run has no address-space limit: its records are a file mapping as large as the file.
 #
 # Times are wall-clock medians with the page cache warm (each file is read once before the
 # runs). Peak memory is the process's maximum resident set size from /usr/bin/time -v, the
@@ -67,7 +76,10 @@ Options:
   --regenerate            write the captures again even if they exist
   --clean                 delete the captures at the end
   --memory-limit-gb N     address-space limit of each measured command (default: 80 % of
-                          MemAvailable at the start)
+                          MemAvailable at the start; not on the scale row's spilled run)
+  --scale                 also the scale row: W1 at 100 M packets, in memory and spilled
+  --scale-packets N       packets of the scale row's capture (default 100000000)
+  --scale-runs N          runs of each of the scale row's two analyses (default 1)
   --output FILE           also write the Markdown table to FILE
 EOF
 }
@@ -89,6 +101,9 @@ regenerate=false
 clean=false
 output=""
 memory_limit_gb=""
+scale=false
+scale_packets=100000000
+scale_runs=1
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -109,6 +124,9 @@ while [[ $# -gt 0 ]]; do
         --clean) clean=true ;;
         --output) output="$2"; shift ;;
         --memory-limit-gb) memory_limit_gb="$2"; shift ;;
+        --scale) scale=true ;;
+        --scale-packets) scale_packets="$2"; shift ;;
+        --scale-runs) scale_runs="$2"; shift ;;
         -h | --help) usage; exit 0 ;;
         *) echo "run_benchmark.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -128,10 +146,12 @@ die() { echo "run_benchmark.sh: $*" >&2; exit 2; }
 if [[ -z "$memory_limit_gb" ]]; then
     memory_limit_gb=$(awk '/MemAvailable/ {printf "%d", $2 * 0.8 / 1048576}' /proc/meminfo)
 fi
-for number in "$runs" "$seed" "$tshark_runs" "$tshark_max_packets" "$memory_limit_gb" ${packets:+"$packets"}; do
+for number in "$runs" "$seed" "$tshark_runs" "$tshark_max_packets" "$memory_limit_gb" "$scale_packets" "$scale_runs" \
+    ${packets:+"$packets"}; do
     [[ "$number" =~ ^[0-9]+$ ]] || die "not a number: $number"
 done
 [[ "$runs" -ge 1 ]] || die "--runs must be at least 1"
+[[ "$scale_runs" -ge 1 ]] || die "--scale-runs must be at least 1"
 
 # The binary to measure: the newest Release tcpscope-cli of the source tree, unless given.
 if [[ -z "$cli" ]]; then
@@ -169,22 +189,23 @@ trap 'rm -rf "$scratch"' EXIT
 
 # --- generation ---------------------------------------------------------------------------
 
-# Writes the capture of workload $1 if missing; prints its path. The generator's summary is
-# kept beside it (FILE.info), with the packet count the rates are computed from.
+# Writes the capture of workload $1 (of $2 packets, default --packets or the workload's full size)
+# if missing; prints its path. The generator's summary is kept beside it (FILE.info), with the
+# packet count the rates are computed from, and how long writing it took (FILE.generated).
 ensure_capture() {
-    local workload="$1"
-    local size="${packets:-full}"
-    local file="$dir/$workload-$size-seed$seed.pcap"
+    local workload="$1" count="${2:-$packets}"
+    local file="$dir/$workload-${count:-full}-seed$seed.pcap"
     if $regenerate || [[ ! -s "$file" || ! -s "$file.info" ]]; then
         local args=(generate --workload "$workload" --seed "$seed" --out "$file")
-        [[ -n "$packets" ]] && args+=(--packets "$packets")
+        [[ -n "$count" ]] && args+=(--packets "$count")
         echo "generating $file ..." >&2
         local started
         started=$(date +%s%N)
         "$cli" "${args[@]}" >"$file.info.tmp" || die "generating $workload failed"
         mv "$file.info.tmp" "$file.info"
+        echo "$(( ($(date +%s%N) - started) / 1000000 )) ms on $(date -u '+%Y-%m-%d %H:%M UTC')" >"$file.generated"
         echo "  $(awk '/packets/ {p=$2} /bytes/ {b=$2} END {printf "%d packets, %.2f GB", p, b/1e9}' "$file.info")" \
-            "in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
+            "in $(cut -d' ' -f1-2 "$file.generated")" >&2
     fi
     echo "$file"
 }
@@ -192,7 +213,9 @@ ensure_capture() {
 # --- measurement --------------------------------------------------------------------------
 
 # measure NAME RUN COMMAND...: runs COMMAND with stdout to /dev/null under /usr/bin/time -v and
-# appends "NAME wall_s cpu_s rss_kb" to $scratch/results.
+# appends "NAME wall_s cpu_s rss_kb" to $scratch/results. Called with digest_file=FILE, it pipes
+# stdout into md5sum and writes the digest to FILE instead; with address_limit=off, it runs the
+# command without the address-space limit.
 measure() {
     local name="$1" run="$2"
     shift 2
@@ -200,8 +223,14 @@ measure() {
     local started ended status=0
     started=$(date +%s%N)
     (
-        ulimit -v $(( memory_limit_gb * 1048576 ))
-        exec /usr/bin/time -v -o "$log" "$@" >/dev/null 2>"$errors"
+        if [[ "${address_limit:-on}" != off ]]; then
+            ulimit -v $(( memory_limit_gb * 1048576 ))
+        fi
+        if [[ -n "${digest_file:-}" ]]; then
+            /usr/bin/time -v -o "$log" "$@" 2>"$errors" | md5sum | cut -d' ' -f1 >"$digest_file"
+        else
+            exec /usr/bin/time -v -o "$log" "$@" >/dev/null 2>"$errors"
+        fi
     ) || status=$?
     ended=$(date +%s%N)
     if [[ $status -ne 0 ]]; then
@@ -365,6 +394,63 @@ for workload in "${workload_list[@]}"; do
     fi
 done
 
+# --- the scale row ------------------------------------------------------------------------
+
+if $scale; then
+    file="$(ensure_capture w1 "$scale_packets")"
+    file_packets="$(awk '/^  packets/ {print $2}' "$file.info")"
+    file_bytes="$(stat -L -c %s "$file")"
+    echo "scale: $file ($file_packets packets, $file_bytes bytes); warming the page cache" >&2
+    cat "$file" >/dev/null
+    : >"$scratch/results"
+    echo "# $(date -u '+%Y-%m-%dT%H:%M:%SZ') scale $file packets=$file_packets tcpscope=$revision" >>"$dir/runs.log"
+    for run in $(seq 1 "$scale_runs"); do
+        digest_file="$scratch/memory.$run.md5" \
+            measure memory "$run" "$cli" analyze "$file" --format json --no-spill
+        digest_file="$scratch/spilled.$run.md5" address_limit=off \
+            measure spilled "$run" "$cli" analyze "$file" --format json --spill-dir "$dir"
+    done
+
+    digests=()
+    {
+        echo
+        awk -v packets="$file_packets" -v bytes="$file_bytes" -v generated="$(cat "$file.generated" 2>/dev/null)" '
+            /^  connections/ { connections = $2 }
+            /^  peak open/ { open = $3 }
+            END {
+                printf "Scale row: W1 at %d packets (%.2f GB, %d connections, at most %d open at once)", packets,
+                    bytes / 1e9, connections, open
+                if (generated != "") { split(generated, g, " "); printf ", written in %.1f s", g[1] / 1000 }
+                print "."
+            }' "$file.info"
+        echo "$scale_runs run(s) of each analysis, wall-clock medians; the in-memory one under the address-space limit, the spilled one without; each report piped into md5sum."
+        echo
+        echo "| analysis | median s | CPU s | packets/s | peak RSS MB | RSS bytes/packet | report MD5 |"
+        echo "|---|---:|---:|---:|---:|---:|---|"
+    } >>"$table"
+    for name in memory spilled; do
+        read -r wall cpu rss count <<<"$(summary "$name")"
+        label="analyze --format json, in memory (--no-spill)"
+        [[ "$name" == spilled ]] && label="analyze --format json, spilled (--spill-dir $dir)"
+        if [[ "$wall" == failed || "$wall" == skipped ]]; then
+            echo "| $label | $(summary "$name") | | | | | |" >>"$table"
+            continue
+        fi
+        digest="$(cat "$scratch/$name".*.md5 | sort -u | paste -sd' ')"
+        digests+=("$digest")
+        awk -v label="$label" -v packets="$file_packets" -v wall="$wall" -v cpu="$cpu" -v rss="$rss" -v digest="$digest" '
+            BEGIN {
+                printf "| %s | %.1f | %.1f | %.2f M | %.0f | %.0f | %s |\n", label, wall, cpu, packets / wall / 1e6,
+                    rss / 1024, rss * 1024 / packets, digest
+            }' >>"$table"
+    done
+    if [[ ${#digests[@]} -eq 2 && "${digests[0]}" == "${digests[1]}" && "${digests[0]}" != *" "* ]]; then
+        printf '\nThe two analyses gave the same report.\n' >>"$table"
+    elif [[ ${#digests[@]} -eq 2 ]]; then
+        printf '\nTHE REPORTS DIFFER between the runs: %s\n' "${digests[*]}" >>"$table"
+    fi
+fi
+
 {
     echo
     echo "speed vs tshark: tshark's median time / this tool's (above 1: faster than tshark)."
@@ -384,8 +470,11 @@ if [[ -n "$output" ]]; then
 fi
 if $clean; then
     for workload in "${workload_list[@]}"; do
-        rm -f "$dir/$workload-${packets:-full}-seed$seed.pcap"{,.info,.capinfos}
+        rm -f "$dir/$workload-${packets:-full}-seed$seed.pcap"{,.info,.capinfos,.generated}
     done
+    if $scale; then
+        rm -f "$dir/w1-$scale_packets-seed$seed.pcap"{,.info,.generated}
+    fi
 fi
 
 if [[ ${#collapsed[@]} -gt 0 ]]; then
