@@ -5,8 +5,9 @@
 # (a detector's class, ConnectionTable, FindingLog, a report writer ...), in MB, bytes per packet
 # and bytes per connection. Also prints the peak RSS of a run without heaptrack (/usr/bin/time -v).
 #
-#   tests/bench/memory_profile.sh CLI CAPTURE [OUT_DIR]
+#   tests/bench/memory_profile.sh CLI CAPTURE [OUT_DIR [ANALYZE_OPTION...]]
 #   e.g. tests/bench/memory_profile.sh build/release/app/tcpscope-cli /work/bench-data/w1-1000000-seed1.pcap
+#        tests/bench/memory_profile.sh CLI CAPTURE /tmp/heap --spill-dir /tmp   the heap left beside the spill
 #
 # The packet and connection counts are read from CAPTURE.info, the summary `tcpscope-cli generate`
 # prints (run_benchmark.sh keeps it beside each capture); without it only MB are printed.
@@ -17,9 +18,12 @@
 # heaptrack_gui.
 set -euo pipefail
 
-cli=${1:?usage: memory_profile.sh CLI CAPTURE [OUT_DIR]}
-capture=${2:?usage: memory_profile.sh CLI CAPTURE [OUT_DIR]}
+usage="usage: memory_profile.sh CLI CAPTURE [OUT_DIR [ANALYZE_OPTION...]]"
+cli=${1:?$usage}
+capture=${2:?$usage}
 out=${3:-$(mktemp -d)}
+shift $(($# < 3 ? $# : 3))
+options=("$@")  # passed to analyze after --format json (--spill-dir DIR: the heap beside the spill)
 mkdir -p "$out"
 name=$(basename "$capture" .pcap)
 
@@ -31,9 +35,9 @@ if [[ -s "$capture.info" ]]; then
 fi
 
 # Peak RSS without heaptrack: the figure the goals are about.
-TCPSCOPE_THREADS=1 /usr/bin/time -v "$cli" analyze --format json "$capture" >/dev/null 2>"$out/$name.time"
+TCPSCOPE_THREADS=1 /usr/bin/time -v "$cli" analyze --format json "${options[@]}" "$capture" >/dev/null 2>"$out/$name.time"
 rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/$name.time")
-TCPSCOPE_THREADS=1 heaptrack -o "$out/$name" "$cli" analyze --format json "$capture" >/dev/null 2>"$out/$name.log"
+TCPSCOPE_THREADS=1 heaptrack -o "$out/$name" "$cli" analyze --format json "${options[@]}" "$capture" >/dev/null 2>"$out/$name.log"
 data=""
 for candidate in "$out/$name".zst "$out/$name".gz "$out/$name".*.zst "$out/$name".*.gz; do
     [[ -s "$candidate" ]] && { data=$candidate; break; }
@@ -45,7 +49,7 @@ heaptrack_print -f "$data" --print-peaks 0 --print-allocators 0 --print-temporar
     2>/dev/null | grep -E 'peak heap|peak RSS' || true
 
 echo "capture: $capture ($packets packets, $connections connections)"
-echo "peak RSS without heaptrack, one thread: $rss_kb KB"
+echo "peak RSS without heaptrack, one thread: $rss_kb KB${options[*]:+ (analyze ${options[*]})}"
 # Each stack line is "outer;...;inner COST". The owner is the innermost frame in tcpscope's
 # namespace, cut to Class::function (template arguments and parameters dropped); a stack with no
 # such frame (the C++ runtime, Qt, CLI11 at start-up) counts as "other".
