@@ -28,8 +28,8 @@ void release(void* chunk, size_t bytes) noexcept;
 /// when the process ends.
 class ChunkSpill {
 public:
-    /// Chunks smaller than this stay on the heap (a page is the least a file chunk takes).
-    static constexpr size_t kMinBytes = size_t{16} * 1024;
+    /// Chunks smaller than a page stay on the heap (a page is the least a file chunk takes).
+    static constexpr size_t kMinBytes = 4096;
 
     explicit ChunkSpill(const std::filesystem::path& directory);
     ~ChunkSpill();
