@@ -86,10 +86,10 @@ struct AnalysisCheckpoint {
 
     /// The findings so far, described as they are now. Describing the findings that changed since
     /// the last read costs time, so a receiver that takes no snapshot this time does not call it.
-    [[nodiscard]] const std::vector<Finding>& findings() const { return log.all(); }
+    [[nodiscard]] const FindingStore& findings() const { return log.all(); }
     /// As findings(), with the evidence of the findings changed since left as it was (cheaper:
     /// FindingLog::allButEvidence).
-    [[nodiscard]] const std::vector<Finding>& findingsButEvidence() const { return log.allButEvidence(); }
+    [[nodiscard]] const FindingStore& findingsButEvidence() const { return log.allButEvidence(); }
 };
 /// Receives partial results between batches of frames while a load runs (see LoadCheckpoint).
 using AnalysisCheckpointFn = std::function<void(const AnalysisCheckpoint& checkpoint)>;

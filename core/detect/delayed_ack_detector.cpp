@@ -196,7 +196,7 @@ void DelayedAckDetector::recordStall(const SegmentEvent& held, const Pending& pe
         finding.severity = Severity::Warning;
         finding.connection = connection.id;
         finding.tsNs = pending.smallTsNs;
-        Totals& totals = totals_.emplace_back();
+        Totals& totals = totals_.append();
         totals.firstTsNs = pending.smallTsNs;
         totals.sender = held.sender;
         totals.senderEndpoint = connection.endpoint(held.sender);

@@ -8,6 +8,7 @@
 #include "detect/detector.hpp"
 #include "detect/support/connection_states.hpp"
 #include "finding/finding_impact.hpp"
+#include "tcp/chunked_store.hpp"
 
 namespace tcpscope {
 
@@ -121,7 +122,7 @@ private:
 
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     RecordPool<Pending> pending_;
-    std::vector<Totals> totals_;
+    ChunkedStore<Totals, 256> totals_;  // chunks: growing never copies them; in the spill file while one is on
     absl::flat_hash_map<uint32_t, uint32_t> totalsOf_;  // connection id * 2 + side -> index in totals_
 };
 

@@ -13,18 +13,18 @@ namespace tcpscope {
 uint32_t FindingLog::add(Finding finding, const FindingAuthor* author, uint32_t record) {
     const auto id = static_cast<uint32_t>(findings_.size());
     finding.id = id;
-    findings_.push_back(std::move(finding));
-    authors_.push_back(Authorship{.author = author, .record = record});
+    Finding& stored = findings_.append() = std::move(finding);
+    authors_.append(Authorship{.author = author, .record = record});
     if (author != nullptr) {
         authors_[id].stale = true;
         stale_.push_back(id);
-        holdUndescribed(findings_.back());
+        holdUndescribed(stored);
     }
     if (hadProvisional_) {
         madeOrder_.push_back(id);
     }
     if (listener_) {
-        listener_(findings_.back(), true);
+        listener_(stored, true);
     }
     return id;
 }
@@ -38,12 +38,12 @@ uint32_t FindingLog::addProvisional(Finding finding) {
     finding.id = static_cast<uint32_t>(findings_.size());
     finding.provisional = true;
     finding.ongoing = true;
-    findings_.push_back(std::move(finding));
-    authors_.push_back(Authorship{});
+    Finding& stored = findings_.append() = std::move(finding);
+    authors_.append(Authorship{});
     if (listener_) {
-        listener_(findings_.back(), true);
+        listener_(stored, true);
     }
-    return findings_.back().id;
+    return stored.id;
 }
 
 void FindingLog::confirm(uint32_t id, Finding finding, const FindingAuthor* author, uint32_t record) {
@@ -81,9 +81,9 @@ std::vector<Finding> FindingLog::release() {
         }
     }
     describeStale(FindingAuthor::Detail::Full);
-    authors_.clear();
+    authors_ = {};
     if (!hadProvisional_) {
-        return std::move(findings_);
+        return takeFindings();
     }
     std::vector<Finding> released;
     released.reserve(madeOrder_.size());
@@ -91,9 +91,21 @@ std::vector<Finding> FindingLog::release() {
         released.push_back(std::move(findings_[id]));
         released.back().id = static_cast<uint32_t>(released.size() - 1);
     }
-    findings_.clear();
+    findings_ = FindingStore{};
     madeOrder_.clear();
     return released;
+}
+
+std::vector<Finding> FindingLog::takeFindings() {
+    // A chunk at a time, each freed once moved: the findings are held twice at most a chunk's worth.
+    std::vector<Finding> taken;
+    taken.reserve(findings_.size());
+    for (size_t id = 0; id < findings_.size(); ++id) {
+        taken.push_back(std::move(findings_[id]));
+        findings_.release(id);
+    }
+    findings_ = FindingStore{};
+    return taken;
 }
 
 std::vector<Finding> FindingLog::releaseMeasured() {
@@ -114,7 +126,7 @@ std::vector<Finding> FindingLog::releaseMeasured() {
             authorship.author->measure(authorship.record, finding);
         }
     }
-    return std::move(findings_);
+    return takeFindings();
 }
 
 void FindingLog::describeReleased(Finding& finding, FindingAuthor::Detail detail) const {
@@ -205,7 +217,7 @@ void FindingLog::describeStale(FindingAuthor::Detail detail) const {
     stale_.clear();
 }
 
-const std::vector<Finding>& FindingLog::all() const {
+const FindingStore& FindingLog::all() const {
     describeStale(FindingAuthor::Detail::Full);
     return findings_;
 }
@@ -223,7 +235,7 @@ const Finding& FindingLog::butEvidence(uint32_t id) const {
     return findings_[id];
 }
 
-const std::vector<Finding>& FindingLog::allButEvidence() const {
+const FindingStore& FindingLog::allButEvidence() const {
     describeStale(FindingAuthor::Detail::ButEvidence);
     return findings_;
 }

@@ -338,7 +338,7 @@ void RetransmissionStallDetector::recordStall(const Candidate& candidate, Retran
         finding.connection = connection.id;
         finding.tsNs = candidate.tsNs - gapNs;
         history.totals = static_cast<uint32_t>(totals_.size());
-        Totals& totals = totals_.emplace_back();
+        Totals& totals = totals_.append();
         totals.connection = connection.id;
         totals.sender = candidate.sender;
         totals.firstTsNs = finding.tsNs;

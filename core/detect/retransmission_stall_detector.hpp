@@ -10,6 +10,7 @@
 #include "detect/support/small_vector.hpp"
 #include "detect/timestamp_clocks.hpp"
 #include "finding/finding_impact.hpp"
+#include "tcp/chunked_store.hpp"
 
 namespace tcpscope {
 
@@ -194,7 +195,7 @@ private:
     ConnectionStates<SenderState, 2> states_;  // [connection id * 2 + side]
     RecordPool<SentQueue> queues_;             // the transmissions in flight of the sides that have some
     absl::flat_hash_map<uint32_t, Retransmitted> retransmitted_;  // by connection id * 2 + side
-    std::vector<Totals> totals_;
+    ChunkedStore<Totals, 256> totals_;  // chunks: growing never copies them; in the spill file while one is on
     absl::flat_hash_map<uint32_t, OpenStall> open_;  // by connection id * 2 + side; empty on a file
     const TimestampClocks* clocks_ = nullptr;
     PathMtuResends pathMtu_{options(), log()};

@@ -107,7 +107,7 @@ void LiveRecords::finishSeries(const CaptureAnalysis& analysis) {
 
 void LiveRecords::sendFindings(const LiveResults& results, bool atEnd) {
     // Described as they are now; the evidence goes with a final revision only (sendFinding).
-    const std::vector<Finding>& findings = atEnd ? results.findings() : results.findingsButEvidence();
+    const FindingStore& findings = atEnd ? results.findings() : results.findingsButEvidence();
     const ConnectionStore& connections = results.engine.connections();
     findings_.resize(findings.size());
     for (const Finding& finding : findings) {

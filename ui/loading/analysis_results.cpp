@@ -22,7 +22,7 @@ std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoin
                                                          const DetectorOptions& detectors) {
     auto results = std::make_shared<AnalysisResults>();
     results->investigation_.detectors = detectors;
-    const std::vector<Finding>& findings = checkpoint.findings();
+    const FindingStore& findings = checkpoint.findings();
     // A live capture's log keeps the findings it withdrew until the end; ids are positions here.
     std::vector<size_t> kept;
     kept.reserve(findings.size());

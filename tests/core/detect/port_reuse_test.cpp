@@ -21,7 +21,8 @@ Tcp connection(ReuseSession& session, uint32_t clientIsn, uint32_t serverIsn, co
     return {session, client, kClientPort, server, kServerPort, clientIsn, serverIsn};
 }
 
-size_t countSeverity(const std::vector<Finding>& findings, Severity severity) {
+template <typename Findings>  // a std::vector or the log's FindingStore
+size_t countSeverity(const Findings& findings, Severity severity) {
     return static_cast<size_t>(std::count_if(
         findings.begin(), findings.end(), [severity](const Finding& finding) { return finding.severity == severity; }));
 }

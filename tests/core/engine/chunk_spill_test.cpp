@@ -7,8 +7,11 @@
 
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "detect/finding_log.hpp"
 #include "report/json_report.hpp"
 #include "support/generated_capture.hpp"
 #include "tcp/chunk_memory.hpp"
@@ -96,4 +99,27 @@ TEST_CASE("chunks made during a spill stay valid after it, and small chunks stay
     CHECK(small[4321] == 4321);
     large = {};
     CHECK(ChunkSpill::bytesInFile() == 0);
+}
+
+TEST_CASE("a finding log keeps its findings in the spill file and hands them back in order", "[engine][spill]") {
+    const ChunkSpill spill(std::filesystem::temp_directory_path());
+    REQUIRE(ChunkSpill::error().empty());
+    FindingLog log;
+    Finding& first = log.edit(log.add(Finding{.summary = "finding 0"}));
+    for (uint32_t made = 1; made < 3000; ++made) {
+        log.add(Finding{.connection = made, .summary = "finding " + std::to_string(made)});
+    }
+    CHECK(ChunkSpill::bytesInFile() > log.all().bytesHeld());  // chunks of 256 findings, 96 KiB, and who wrote them
+    CHECK(&first == &log.edit(0));                             // growing never moved it
+    first.durationMs = 12.5;
+    ChunkSpill::trimNow();  // read back from the page cache below
+
+    const std::vector<Finding> released = log.release();
+    REQUIRE(released.size() == 3000);
+    CHECK(released[0].durationMs == 12.5);
+    for (uint32_t id = 0; id < released.size(); ++id) {
+        CHECK(released[id].id == id);
+        CHECK(released[id].summary == "finding " + std::to_string(id));
+    }
+    CHECK(ChunkSpill::bytesInFile() == 0);  // released, chunk by chunk
 }
