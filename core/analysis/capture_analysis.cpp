@@ -48,7 +48,6 @@ void releaseFindings(CaptureAnalysis& analysis, std::unique_ptr<FindingAuthors> 
                      const AnalysisOptions& options) {
     FindingLog& log = authors->log();
     analysis.engine->clearObservers();
-    analysis.engine->releaseTracking();
     analysis.populations = log.releasePopulations();
     if (options.describeWhenWritten) {
         analysis.findings = log.releaseMeasured();

@@ -165,6 +165,7 @@ std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, An
     engine.setTimeOrigin(shareTimeOrigin(inputs));
     MergedInputs merged(inputs);
     driveFrames(merged, engine, DriveControls{progress, stop, checkpoint});
+    engine.releaseTracking();
     engine.finish();
 
     std::vector<InputSummary> summaries;

@@ -28,7 +28,9 @@ struct InputSummary {
 /// Reads one or more capture files into `engine`, merged in time order (ties keep the order the
 /// files were given), through the frame driver (driveFrames). Throws CaptureError if a file
 /// cannot be opened or is not a capture; a problem later in a file ends that file only and is
-/// kept in its summary. `progress`, `stop` and `checkpoint` may be null.
+/// kept in its summary. `progress`, `stop` and `checkpoint` may be null. When the files are read,
+/// frees the engine's tracking (AnalysisEngine::releaseTracking) and then finishes it: no frame
+/// may be pushed into `engine` after.
 std::vector<InputSummary> loadCaptures(const std::vector<std::string>& paths, AnalysisEngine& engine,
                                        LoadProgress* progress = nullptr, const StopToken* stop = nullptr,
                                        const LoadCheckpoint& checkpoint = {});

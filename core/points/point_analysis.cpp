@@ -190,6 +190,7 @@ std::vector<InputSummary> feedVantagePackets(const std::vector<CapturePoint>& po
     VantageFrames frames(inputs, clocks, vantage, summaries, sightings,
                          progress != nullptr ? progress->bytesDone.load() : 0);
     driveFrames(frames, engine, DriveControls{progress, stop, {}});
+    engine.releaseTracking();
     engine.finish();
     if (progress != nullptr) {
         progress->bytesDone = frames.bytesConsumed();
