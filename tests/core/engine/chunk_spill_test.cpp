@@ -105,9 +105,15 @@ TEST_CASE("a finding log keeps its findings in the spill file and hands them bac
     const ChunkSpill spill(std::filesystem::temp_directory_path());
     REQUIRE(ChunkSpill::error().empty());
     FindingLog log;
-    Finding& first = log.edit(log.add(Finding{.summary = "finding 0"}));
+    const auto numbered = [](uint32_t made) {
+        Finding finding;
+        finding.connection = made;
+        finding.summary = "finding " + std::to_string(made);
+        return finding;
+    };
+    Finding& first = log.edit(log.add(numbered(0)));
     for (uint32_t made = 1; made < 3000; ++made) {
-        log.add(Finding{.connection = made, .summary = "finding " + std::to_string(made)});
+        log.add(numbered(made));
     }
     CHECK(ChunkSpill::bytesInFile() > log.all().bytesHeld());  // chunks of 256 findings, 96 KiB, and who wrote them
     CHECK(&first == &log.edit(0));                             // growing never moved it
