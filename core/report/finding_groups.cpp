@@ -17,34 +17,89 @@ double wallMsOf(const CaptureAnalysis& analysis, const std::vector<size_t>& find
     return std::round(static_cast<double>(coveredNs(mergeRanges(std::move(ranges)))) / 1e3) / 1e3;
 }
 
-std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
+namespace {
+
+using GroupKey = std::tuple<FindingKind, IpAddress, Endpoint>;
+
+// The group of each finding, numbered in the order of their first finding: a finding of a
+// connection the engine holds joins the group of its (kind, client host, server endpoint); any
+// other stands alone. `count` is set to the number of groups.
+std::vector<uint32_t> groupNumbers(const CaptureAnalysis& analysis, size_t& count) {
     const auto& connections = analysis.engine->connections();
-    std::vector<FindingGroup> groups;
-    // (kind, client host, server endpoint) -> index in groups
-    absl::flat_hash_map<std::tuple<FindingKind, IpAddress, Endpoint>, size_t> groupOf;
+    std::vector<uint32_t> numbers(analysis.findings.size());
+    absl::flat_hash_map<GroupKey, uint32_t> numberOf;
+    count = 0;
     for (size_t index = 0; index < analysis.findings.size(); ++index) {
         const Finding& finding = analysis.findings[index];
         // A finding whose flow the engine does not hold (a report of findings alone) stands alone.
         const bool known = finding.connection != kNoConnection && finding.connection < connections.size() &&
                            connections.holds(finding.connection);
-        size_t slot = groups.size();
+        uint32_t number = static_cast<uint32_t>(count);
         if (known) {
             const Connection& connection = connections[finding.connection];
-            slot = groupOf.try_emplace({finding.kind, connection.client.address, connection.server}, groups.size())
-                       .first->second;
+            number = numberOf.try_emplace({finding.kind, connection.client.address, connection.server}, number)
+                         .first->second;
         }
-        if (slot == groups.size()) {
-            FindingGroup& group = groups.emplace_back();
+        count += number == count ? 1 : 0;
+        numbers[index] = number;
+    }
+    return numbers;
+}
+
+// Puts groups[order[i]] at position i, moving each group once, without a second array of groups.
+void permute(std::vector<FindingGroup>& groups, std::vector<uint32_t>& order) {
+    for (size_t start = 0; start < groups.size(); ++start) {
+        if (order[start] == start) {
+            continue;
+        }
+        FindingGroup held = std::move(groups[start]);
+        size_t at = start;
+        while (order[at] != start) {
+            const size_t from = order[at];
+            groups[at] = std::move(groups[from]);
+            order[at] = static_cast<uint32_t>(at);
+            at = from;
+        }
+        groups[at] = std::move(held);
+        order[at] = static_cast<uint32_t>(at);
+    }
+}
+
+}  // namespace
+
+// A capture of millions of connections can have a group for nearly every finding, so the groups
+// are built in passes that hold as little at once as they can: the key map is gone before the
+// groups are made, each group's list is made at its size, and the groups are sorted through an
+// index rather than by a stable sort's copy of them all.
+std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
+    const auto& connections = analysis.engine->connections();
+    const auto& findings = analysis.findings;
+    size_t count = 0;
+    const std::vector<uint32_t> numbers = groupNumbers(analysis, count);
+    std::vector<FindingGroup> groups(count);
+    {
+        std::vector<uint32_t> sizes(count, 0);
+        for (const uint32_t number : numbers) {
+            ++sizes[number];
+        }
+        for (size_t number = 0; number < count; ++number) {
+            groups[number].findings.reserve(sizes[number]);
+        }
+    }
+    for (size_t index = 0; index < findings.size(); ++index) {
+        const Finding& finding = findings[index];
+        FindingGroup& group = groups[numbers[index]];
+        if (group.findings.empty()) {
             group.kind = finding.kind;
             group.severity = finding.severity;
             group.shortestMs = finding.durationMs;
-            if (known) {
+            if (finding.connection != kNoConnection && finding.connection < connections.size() &&
+                connections.holds(finding.connection)) {
                 const Connection& connection = connections[finding.connection];
                 group.client = connection.client.address.toString();
                 group.server = connection.server.toString();
             }
         }
-        FindingGroup& group = groups[slot];
         group.findings.push_back(index);
         group.severity = std::min(group.severity, finding.severity);  // Error < Warning < Info
         group.durationMs += finding.durationMs;
@@ -53,15 +108,22 @@ std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
         group.shortestMs = std::min(group.shortestMs, finding.durationMs);
         group.longestMs = std::max(group.longestMs, finding.durationMs);
     }
-    const auto& findings = analysis.findings;
     for (FindingGroup& group : groups) {
         group.wallMs = wallMsOf(analysis, group.findings);
         std::stable_sort(group.findings.begin(), group.findings.end(),
                          [&findings](size_t a, size_t b) { return findings[a].durationMs > findings[b].durationMs; });
     }
-    std::stable_sort(groups.begin(), groups.end(), [](const FindingGroup& a, const FindingGroup& b) {
-        return a.severity != b.severity ? a.severity < b.severity : a.durationMs > b.durationMs;
+    std::vector<uint32_t> order(count);
+    for (size_t number = 0; number < count; ++number) {
+        order[number] = static_cast<uint32_t>(number);
+    }
+    std::stable_sort(order.begin(), order.end(), [&groups](uint32_t a, uint32_t b) {
+        const FindingGroup& first = groups[a];
+        const FindingGroup& second = groups[b];
+        return first.severity != second.severity ? first.severity < second.severity
+                                                 : first.durationMs > second.durationMs;
     });
+    permute(groups, order);
     return groups;
 }
 
