@@ -90,7 +90,7 @@ int writeOutput(Output output, const Investigation& loaded, const AnalysisComman
             if (json) {
                 Json sections = loaded.points ? pointsJson(*loaded.points) : Json::object();
                 sections["incidents"] = incidentsJson(loaded.incidents, analysis.engine->timeOrigin());
-                writeAnalysisReportJson(std::cout, analysis, aligned, sections);
+                writeAnalysisReportJson(std::cout, analysis, aligned, std::move(sections));
                 std::cout << '\n';
             } else {
                 writeIncidentsText(std::cout, loaded.incidents);

@@ -542,7 +542,7 @@ void writeFindingGroups(JsonStreamWriter& out, const CaptureAnalysis& analysis) 
 // schema, capture, flows and (with strace logs) syscalls: the start of both the flows and the
 // analyze report; the caller closes the object.
 void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
-                        const Json& captureMembers = Json::object(), const Json& sections = Json::object()) {
+                        const Json& captureMembers = Json::object(), Json sections = Json::object()) {
     out.beginObject();
     out.field("schema", kReportSchema);
     if (captureMembers.empty()) {
@@ -557,6 +557,7 @@ void writeFlowsSections(JsonStreamWriter& out, const CaptureAnalysis& analysis, 
     for (const auto& [name, section] : sections.items()) {
         out.field(name, section);
     }
+    sections = Json::object();  // written: the incidents of a large capture are not held through the rest
     out.key("flows");
     out.beginArray();
     writeFlows(out, analysis, alignment);
@@ -576,9 +577,9 @@ Json parsedReport(const Write& write) {
 }  // namespace
 
 void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
-                          const Json& sections) {
+                          Json sections) {
     JsonStreamWriter writer(out, 2);
-    writeFlowsSections(writer, analysis, alignment, Json::object(), sections);
+    writeFlowsSections(writer, analysis, alignment, Json::object(), std::move(sections));
     writer.endObject();
 }
 
@@ -590,8 +591,8 @@ void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
 namespace {
 
 void writeAnalysisSections(JsonStreamWriter& writer, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
-                           const Json& captureMembers, const Json& sections) {
-    writeFlowsSections(writer, analysis, alignment, captureMembers, sections);
+                           const Json& captureMembers, Json sections) {
+    writeFlowsSections(writer, analysis, alignment, captureMembers, std::move(sections));
     writer.key("findings");
     writer.beginArray();
     std::vector<SenderStalls> senders;
@@ -611,9 +612,9 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
 }
 
 void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
-                             const Json& sections) {
+                             Json sections) {
     JsonStreamWriter writer(out, 2);
-    writeAnalysisSections(writer, analysis, alignment, Json::object(), sections);
+    writeAnalysisSections(writer, analysis, alignment, Json::object(), std::move(sections));
 }
 
 void writePacketsReportJson(std::ostream& out, const CaptureAnalysis& analysis, std::optional<uint32_t> flow,

@@ -26,9 +26,9 @@ using Json = nlohmann::ordered_json;
 void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis,
                              const StraceAlignment* alignment = nullptr);
 /// The same report with `sections` (an object: the capture points' `points` and `hops`) written as
-/// top-level members after `capture`.
+/// top-level members after `capture`; they are freed once written.
 void writeAnalysisReportJson(std::ostream& out, const CaptureAnalysis& analysis, const StraceAlignment* alignment,
-                             const Json& sections);
+                             Json sections);
 /// The same report through `writer` (its layout), with `captureMembers` (an object) appended to
 /// the capture section (a live capture's counters).
 void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& analysis,
@@ -36,7 +36,7 @@ void writeAnalysisReportJson(JsonStreamWriter& writer, const CaptureAnalysis& an
 /// Writes the report of `tcpscope-cli flows` (schema, capture, `sections` as in the analysis report,
 /// flows), as dump(2) would.
 void writeFlowsReportJson(std::ostream& out, const CaptureAnalysis& analysis,
-                          const StraceAlignment* alignment = nullptr, const Json& sections = Json::object());
+                          const StraceAlignment* alignment = nullptr, Json sections = Json::object());
 /// Writes the report of `tcpscope-cli packets` (schema and one object per TCP packet, of one flow
 /// if given), as dump(1) would.
 /// With `seenAt` (several capture points), each packet's `seen_at`.
