@@ -1,51 +1,63 @@
 #include "tcp/v4_tuple_numbers.hpp"
 
+#include <absl/hash/hash.h>
+
 #include <algorithm>
 #include <utility>
 
-#include <absl/hash/hash.h>
-
 namespace tcpscope {
 
-size_t V4TupleNumbers::homeOf(const V4Tuple& tuple) const {
-    const uint64_t hash = absl::Hash<std::pair<uint64_t, uint32_t>>{}(
+uint64_t V4TupleNumbers::hashOf(const V4Tuple& tuple) {
+    return absl::Hash<std::pair<uint64_t, uint32_t>>{}(
         {(uint64_t{tuple.lowAddress} << 32) | tuple.highAddress, tuple.ports});
-    return static_cast<size_t>(((hash >> 32) * slots_.size()) >> 32);
+}
+
+size_t V4TupleNumbers::bytesHeld() const {
+    size_t held = 0;
+    for (const Segment& segment : segments_) {
+        held += segment.table.capacity() * sizeof(Slot);
+    }
+    return held;
 }
 
 uint32_t V4TupleNumbers::numberOf(const V4Tuple& tuple, uint32_t next) {
+    const uint64_t hash = hashOf(tuple);
+    Segment& segment = segments_[segmentOf(hash)];
     // At most three quarters full: a tuple not there yet is found missing within a few lines.
-    if (4 * (count_ + 1) > 3 * slots_.size()) {
+    if (4 * (segment.count + 1) > 3 * segment.table.size()) {
         constexpr size_t kFirstSlots = 64;
-        resize(std::max(kFirstSlots, slots_.size() + slots_.size() / 2));
+        resize(segment, std::max(kFirstSlots, segment.table.size() + segment.table.size() / 2));
     }
-    size_t index = homeOf(tuple);
+    std::vector<Slot>& table = segment.table;
+    size_t index = homeOf(hash, table.size());
     while (true) {
-        Slot& slot = slots_[index];
+        Slot& slot = table[index];
         if (slot.number == kEmpty) {
             slot = Slot{tuple, next};
+            ++segment.count;
             ++count_;
             return next;
         }
         if (slot.tuple == tuple) {
             return slot.number;
         }
-        index = index + 1 == slots_.size() ? 0 : index + 1;
+        index = index + 1 == table.size() ? 0 : index + 1;
     }
 }
 
-void V4TupleNumbers::resize(size_t slotCount) {
+void V4TupleNumbers::resize(Segment& segment, size_t slotCount) {
     std::vector<Slot> old(slotCount);
-    old.swap(slots_);
+    old.swap(segment.table);
+    std::vector<Slot>& table = segment.table;
     for (const Slot& slot : old) {
         if (slot.number == kEmpty) {
             continue;
         }
-        size_t index = homeOf(slot.tuple);
-        while (slots_[index].number != kEmpty) {
-            index = index + 1 == slots_.size() ? 0 : index + 1;
+        size_t index = homeOf(hashOf(slot.tuple), table.size());
+        while (table[index].number != kEmpty) {
+            index = index + 1 == table.size() ? 0 : index + 1;
         }
-        slots_[index] = slot;
+        table[index] = slot;
     }
 }
 

@@ -1,7 +1,9 @@
 // The IPv4 tuples' table: a tuple keeps its number while the table grows, tuples that differ in
-// any field are told apart, and the table stays within twice the bytes of its slots in use.
+// any field are told apart, the table stays within twice the bytes of its slots in use, and it
+// grows by a segment at a time, never by half of itself at once.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -15,7 +17,9 @@ TEST_CASE("v4 tuple numbers: a tuple keeps its number while the table grows", "[
     const auto random = [&generator] { return static_cast<uint32_t>(generator()); };
     std::vector<V4Tuple> tuples;
     constexpr uint32_t kTuples = 200'000;
+    size_t largestGrowth = 0;  // bytes added by one numberOf, past the first 10,000 tuples
     for (uint32_t next = 0; next < kTuples; ++next) {
+        const size_t heldBefore = numbers.bytesHeld();
         // Few addresses and clustered ports, as a capture's tuples are; a repeat gets its old number.
         const V4Tuple tuple{0x0a000000U | (random() % 16), 0x0a000100U | (random() % 4), random() % (1U << 20)};
         const uint32_t number = numbers.numberOf(tuple, static_cast<uint32_t>(tuples.size()));
@@ -25,6 +29,9 @@ TEST_CASE("v4 tuple numbers: a tuple keeps its number while the table grows", "[
             REQUIRE(number < tuples.size());
             CHECK(tuples[number] == tuple);
         }
+        if (tuples.size() > 10'000) {
+            largestGrowth = std::max(largestGrowth, numbers.bytesHeld() - heldBefore);
+        }
     }
     CHECK(numbers.size() == tuples.size());
     for (uint32_t number = 0; number < tuples.size(); ++number) {
@@ -32,6 +39,9 @@ TEST_CASE("v4 tuple numbers: a tuple keeps its number while the table grows", "[
     }
     CHECK(numbers.size() == tuples.size());
     CHECK(numbers.bytesHeld() <= 2 * 16 * tuples.size());
+    // One segment of 64 grows at a time: a whole table would add half of itself.
+    CHECK(largestGrowth > 0);
+    CHECK(largestGrowth * 16 <= numbers.bytesHeld());
 }
 
 TEST_CASE("v4 tuple numbers: tuples that differ in one field are different tuples", "[tcp]") {
