@@ -181,7 +181,7 @@ ConnectionLookup ConnectionTable::lookup(const TcpSegment& segment, const TupleR
     if (tuple.tuple >= latestByTuple_.size()) {
         // Numbers come in order of first sight; a gap is only possible if frames were prepared
         // and then not analysed (a stopped load).
-        latestByTuple_.resize(size_t{tuple.tuple} + 1);
+        latestByTuple_.growTo(size_t{tuple.tuple} + 1);
     }
     Latest& latest = latestByTuple_[tuple.tuple];
     ConnectionLookup result;

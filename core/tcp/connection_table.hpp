@@ -92,7 +92,7 @@ public:
         // `= {}` would pick the containers' initializer-list assignment, which keeps their memory.
         sequences_ = {};
         freeSequences_ = std::vector<uint32_t>{};
-        latestByTuple_ = std::vector<Latest>{};
+        latestByTuple_ = ChunkedStore<Latest, 4096>{};
         closed_ = std::deque<Closed>{};
     }
     /// Bytes held by the connection records and by the slots of sequence states (held at once).
@@ -125,7 +125,9 @@ private:
     // The tuple entry of `connection` if it is the newest generation of its tuple and holds a state.
     [[nodiscard]] Latest* holderOf(const Connection& connection);
 
-    std::vector<Latest> latestByTuple_;  // by tuple number
+    // By tuple number; in chunks (in the spill file while one is on): growing never holds the old
+    // and a new array at once.
+    ChunkedStore<Latest, 4096> latestByTuple_;
     ConnectionStore connections_;
     // Slots taken by a connection when it opens (or a late segment revives its state) and given back
     // when it retires, ages past TIME_WAIT or a newer generation takes its tuple: their memory follows
