@@ -109,6 +109,9 @@ public:
 
     /// Keeps a population series a detector hands out when the input ends (for charts).
     void addPopulation(HostPopulation population) { populations_.push_back(std::move(population)); }
+    /// Makes room for `more` series at once, before a detector hands out its many: the series of
+    /// a million hosts then take their size, not up to twice it.
+    void reservePopulations(size_t more) { populations_.reserve(populations_.size() + more); }
     /// Takes the population series out of the log.
     std::vector<HostPopulation> releasePopulations() { return std::move(populations_); }
 

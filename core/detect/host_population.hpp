@@ -36,6 +36,7 @@ struct HostPopulation {
         population.portRangeLow = options.portRangeLow;
         population.portRangeHigh = options.portRangeHigh;
         population.series = std::move(series);
+        population.series.shrinkToFit();
         return population;
     }
 };

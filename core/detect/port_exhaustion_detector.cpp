@@ -442,7 +442,8 @@ void PortExhaustionDetector::describeWarning(const Pool& pool, Finding& finding)
 
 void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
-    // A compact pool has neither findings nor two ports in use at once.
+    // A compact pool has neither findings nor two ports in use at once; the others have a full pool.
+    log().reservePopulations(fullPools_.size());
     for (uint32_t index = 0; index < pools_.size(); ++index) {
         if (pools_[index].compact()) {
             continue;
@@ -480,6 +481,7 @@ std::optional<HostPopulation> PortExhaustionDetector::populationOf(const Pool& p
     }
     HostPopulation population = aboutPool(pool);
     population.series = std::move(series);
+    population.series.shrinkToFit();
     return population;
 }
 

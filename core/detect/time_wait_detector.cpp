@@ -298,6 +298,7 @@ void TimeWaitDetector::describe(uint32_t hostIndex, Finding& finding, Detail det
 
 void TimeWaitDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
+    log().reservePopulations(hosts_.size());
     for (uint32_t index = 0; index < hosts_.size(); ++index) {
         HostState& host = hosts_[index];
         if (host.closes >= options().timeWaitMinCloses) {

@@ -22,6 +22,11 @@ public:
     /// The count changes by `delta` at `tsNs`.
     void add(int64_t tsNs, int64_t delta) { set(tsNs, value_ + delta); }
 
+    /// Hands back the history's spare capacity (a series kept for a chart grows no more).
+    void shrinkToFit() {
+        std::visit([](auto& changed) { changed.shrink_to_fit(); }, changed_);
+    }
+
     /// The current count.
     [[nodiscard]] int64_t value() const { return value_; }
     /// The highest count so far, and when it was first reached.
