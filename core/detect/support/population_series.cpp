@@ -16,10 +16,7 @@ void PopulationSeries::set(int64_t tsNs, int64_t value) {
         started_ = true;
         startNs_ = tsNs;
     }
-    if (std::holds_alternative<NarrowBuckets>(changed_) &&
-        (value < INT32_MIN || value > INT32_MAX)) {  // the stored counts are earlier values, which fit
-        widen();
-    }
+    widenFor(value);  // the stored counts are earlier values, which fit
     std::visit([&](auto& changed) { record(changed, tsNs, value); }, changed_);
     value_ = value;
     if (value > peak_) {
@@ -28,9 +25,19 @@ void PopulationSeries::set(int64_t tsNs, int64_t value) {
     }
 }
 
+void PopulationSeries::widenFor(int64_t value) {
+    if (std::holds_alternative<TinyBuckets>(changed_) && (value < INT16_MIN || value > INT16_MAX)) {
+        widen<TinyBuckets, NarrowBuckets>();
+    }
+    if (std::holds_alternative<NarrowBuckets>(changed_) && (value < INT32_MIN || value > INT32_MAX)) {
+        widen<NarrowBuckets, WideBuckets>();
+    }
+}
+
+template <typename From, typename To>
 void PopulationSeries::widen() {
-    const NarrowBuckets& narrow = std::get<NarrowBuckets>(changed_);
-    WideBuckets wide;
+    const From& narrow = std::get<From>(changed_);
+    To wide;
     wide.reserve(narrow.size() + 1);
     for (const auto& entry : narrow) {
         wide.push_back({entry.bucket, entry.highest, entry.carriedBefore});
@@ -70,7 +77,8 @@ void PopulationSeries::record(Buckets& changed, int64_t tsNs, int64_t value) {
         // the count held until here
         lastBucket_ = bucket;
         lastHighest_ = std::max(value_, value);
-        changed.push_back({bucket, static_cast<Count>(lastHighest_), static_cast<Count>(value_)});
+        changed.push_back(
+            {static_cast<uint16_t>(bucket), static_cast<Count>(lastHighest_), static_cast<Count>(value_)});
     } else if (bucket == lastBucket_) {
         lastHighest_ = std::max(lastHighest_, value);
         changed.back().highest = static_cast<Count>(lastHighest_);
@@ -79,7 +87,7 @@ void PopulationSeries::record(Buckets& changed, int64_t tsNs, int64_t value) {
         auto slot = std::lower_bound(changed.begin(), changed.end(), bucket,
                                      [](const auto& entry, uint32_t wanted) { return entry.bucket < wanted; });
         if (slot->bucket != bucket) {
-            slot = changed.insert(slot, {bucket, slot->carriedBefore, slot->carriedBefore});
+            slot = changed.insert(slot, {static_cast<uint16_t>(bucket), slot->carriedBefore, slot->carriedBefore});
         }
         slot->highest = std::max(slot->highest, static_cast<Count>(value));
     }
@@ -93,7 +101,7 @@ void PopulationSeries::halveResolution(Buckets& changed) {
     size_t merged = 0;
     for (size_t i = 0; i < changed.size(); ++i) {
         const auto entry = changed[i];
-        const uint32_t target = entry.bucket / 2;
+        const auto target = static_cast<uint16_t>(entry.bucket / 2);
         if (merged > 0 && changed[merged - 1].bucket == target) {
             changed[merged - 1].highest = std::max(changed[merged - 1].highest, entry.highest);
             continue;

@@ -87,18 +87,25 @@ private:
         return (buckets + maxPoints - 1) / maxPoints;
     }
 
-    // A bucket in which the count changed: its highest count, and the count carried through the
-    // buckets between the previous changed bucket and this one. Counts are kept in 32 bits (12
-    // bytes a bucket) until one does not fit, then in 64 bits.
+    // A bucket in which the count changed: its number (below kMaxBuckets), its highest count, and
+    // the count carried through the buckets between the previous changed bucket and this one.
+    // Counts are kept in 16 bits (6 bytes a bucket: a host's TIME_WAIT series over a long capture
+    // has hundreds of buckets, and a capture tens of thousands of hosts) until one does not fit,
+    // then in 32 bits (12 bytes), then in 64.
     template <typename Count>
     struct ChangedBucket {
-        uint32_t bucket = 0;
+        uint16_t bucket = 0;
         Count highest = 0;
         Count carriedBefore = 0;
     };
+    static_assert(kMaxBuckets <= UINT16_MAX + 1, "bucket numbers fit in 16 bits");
+    using TinyBuckets = std::vector<ChangedBucket<int16_t>>;
     using NarrowBuckets = std::vector<ChangedBucket<int32_t>>;
     using WideBuckets = std::vector<ChangedBucket<int64_t>>;
 
+    // Stores the buckets with counts of the next width, once `value` does not fit the present one.
+    void widenFor(int64_t value);
+    template <typename From, typename To>
     void widen();
     template <typename Buckets>
     void record(Buckets& changed, int64_t tsNs, int64_t value);
@@ -118,7 +125,7 @@ private:
     int64_t lastHighest_ = 0;
     int64_t startNs_ = 0;
     int64_t bucketNs_ = 1'000'000;  // starts at 1 ms, doubles as needed
-    std::variant<NarrowBuckets, WideBuckets> changed_;  // by bucket
+    std::variant<TinyBuckets, NarrowBuckets, WideBuckets> changed_;  // by bucket
     int64_t value_ = 0;
     int64_t peak_ = 0;
     int64_t peakTsNs_ = 0;

@@ -109,26 +109,30 @@ TEST_CASE("population series keeps the same bucket maxima when times step back",
     }
 }
 
-TEST_CASE("population series keeps counts beyond 32 bits as they are", "[detect][population]") {
-    // Counts are stored in 32 bits until one does not fit; the history must not change when the
-    // storage widens, however far into the series that happens.
+TEST_CASE("population series keeps counts beyond 16 and 32 bits as they are", "[detect][population]") {
+    // Counts are stored in 16 bits, then 32, until one does not fit; the history must not change
+    // when the storage widens, however far into the series that happens, by one step or by two.
     std::mt19937_64 random(5);
-    for (int round = 0; round < 100; ++round) {
+    for (int round = 0; round < 300; ++round) {
         PopulationSeries sparse;
         DenseSeries dense;
         int64_t tsNs = 1'700'000'000'000'000'000;
         const int changes = 1 + static_cast<int>(random() % 300);
         const int widenAt = static_cast<int>(random() % static_cast<uint64_t>(changes));
+        const int jump = round % 3 == 0 ? 17 : (round % 3 == 1 ? 33 : 0);  // 0: past 16 bits, then 32
+        const int widenAgainAt = widenAt + static_cast<int>(random() % static_cast<uint64_t>(changes - widenAt));
         for (int i = 0; i < changes; ++i) {
             tsNs += static_cast<int64_t>(random() % (uint64_t{1} << 26));
             int64_t delta = static_cast<int64_t>(random() % 7) - 3;
             if (i == widenAt) {
+                delta = (random() % 2 == 0 ? 1 : -1) * (int64_t{1} << (jump == 0 ? 17 : jump));
+            } else if (jump == 0 && i == widenAgainAt) {
                 delta = (random() % 2 == 0 ? 1 : -1) * (int64_t{1} << 33);
             }
             sparse.add(tsNs, delta);
             dense.set(tsNs, dense.value() + delta);
         }
-        CAPTURE(round, changes, widenAt);
+        CAPTURE(round, changes, widenAt, jump, widenAgainAt);
         REQUIRE(sparse.bucketNs() == dense.bucketNs());
         REQUIRE(sparse.bucketMaxima() == dense.buckets());
         REQUIRE(sparse.value() == dense.value());
