@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <tuple>
 
 namespace tcpscope {
@@ -21,23 +22,27 @@ namespace {
 
 using GroupKey = std::tuple<FindingKind, IpAddress, Endpoint>;
 
+// The connection of `finding` if the engine holds it; null for a finding of no flow, or one whose
+// flow the engine does not hold (a report of findings alone): such a finding stands alone.
+const Connection* heldConnection(const CaptureAnalysis& analysis, const Finding& finding) {
+    const auto& connections = analysis.engine->connections();
+    const bool held = finding.connection != kNoConnection && finding.connection < connections.size() &&
+                      connections.holds(finding.connection);
+    return held ? &connections[finding.connection] : nullptr;
+}
+
 // The group of each finding, numbered in the order of their first finding: a finding of a
 // connection the engine holds joins the group of its (kind, client host, server endpoint); any
 // other stands alone. `count` is set to the number of groups.
 std::vector<uint32_t> groupNumbers(const CaptureAnalysis& analysis, size_t& count) {
-    const auto& connections = analysis.engine->connections();
     std::vector<uint32_t> numbers(analysis.findings.size());
     absl::flat_hash_map<GroupKey, uint32_t> numberOf;
     count = 0;
     for (size_t index = 0; index < analysis.findings.size(); ++index) {
         const Finding& finding = analysis.findings[index];
-        // A finding whose flow the engine does not hold (a report of findings alone) stands alone.
-        const bool known = finding.connection != kNoConnection && finding.connection < connections.size() &&
-                           connections.holds(finding.connection);
         uint32_t number = static_cast<uint32_t>(count);
-        if (known) {
-            const Connection& connection = connections[finding.connection];
-            number = numberOf.try_emplace({finding.kind, connection.client.address, connection.server}, number)
+        if (const Connection* connection = heldConnection(analysis, finding)) {
+            number = numberOf.try_emplace({finding.kind, connection->client.address, connection->server}, number)
                          .first->second;
         }
         count += number == count ? 1 : 0;
@@ -72,7 +77,6 @@ void permute(std::vector<FindingGroup>& groups, std::vector<uint32_t>& order) {
 // groups are made, each group's list is made at its size, and the groups are sorted through an
 // index rather than by a stable sort's copy of them all.
 std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
-    const auto& connections = analysis.engine->connections();
     const auto& findings = analysis.findings;
     size_t count = 0;
     const std::vector<uint32_t> numbers = groupNumbers(analysis, count);
@@ -93,11 +97,9 @@ std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
             group.kind = finding.kind;
             group.severity = finding.severity;
             group.shortestMs = finding.durationMs;
-            if (finding.connection != kNoConnection && finding.connection < connections.size() &&
-                connections.holds(finding.connection)) {
-                const Connection& connection = connections[finding.connection];
-                group.client = connection.client.address.toString();
-                group.server = connection.server.toString();
+            if (const Connection* connection = heldConnection(analysis, finding)) {
+                group.client = connection->client.address.toString();
+                group.server = connection->server.toString();
             }
         }
         group.findings.push_back(index);
@@ -114,9 +116,7 @@ std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
                          [&findings](size_t a, size_t b) { return findings[a].durationMs > findings[b].durationMs; });
     }
     std::vector<uint32_t> order(count);
-    for (size_t number = 0; number < count; ++number) {
-        order[number] = static_cast<uint32_t>(number);
-    }
+    std::iota(order.begin(), order.end(), 0U);
     std::stable_sort(order.begin(), order.end(), [&groups](uint32_t a, uint32_t b) {
         const FindingGroup& first = groups[a];
         const FindingGroup& second = groups[b];
