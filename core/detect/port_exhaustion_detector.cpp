@@ -293,11 +293,9 @@ void PortExhaustionDetector::countClientClose(Pool& pool, uint32_t poolIndex, in
         return;
     }
     const double rate = static_cast<double>(pool.recentTimeWaits.size()) / seconds(windowNs);
-    Strain& strain = strainOf(pool);
-    if (rate > strain.peakRate) {
-        strain.peakRate = rate;
-        strain.peakRateTsNs = tsNs;
-        strain.peakRateWindowS = seconds(windowNs);
+    if (rate > pool.peakCloseRate) {
+        pool.peakCloseRate = rate;
+        pool.peakCloseRateWindowNs = windowNs;
         if (rate * options().timeWaitSeconds >= rangePorts()) {
             refreshWarning(poolIndex, tsNs);
         }
@@ -322,8 +320,8 @@ nlohmann::json PortExhaustionDetector::poolEvidence(const Pool& pool, int64_t no
         {"time_wait_s", timeWait},
         {"peak_ports_in_use", pool.portsInUse.peak()},
         {"peak_ports_in_use_at_s", rounded(seconds(pool.portsInUse.peakTsNs() - pool.portsInUse.startTsNs()), 0.001)},
-        {"peak_rate_per_s", rounded(pool.strain->peakRate, 0.1)},
-        {"peak_rate_window_s", rounded(pool.strain->peakRateWindowS, 0.001)},
+        {"peak_rate_per_s", rounded(pool.peakCloseRate, 0.1)},
+        {"peak_rate_window_s", rounded(seconds(pool.peakCloseRateWindowNs), 0.001)},
         {"series", pool.portsInUse.points(pool.portsInUse.startTsNs(), nowNs, kMaxSeriesPoints)},
         {"series_step_s", pool.portsInUse.pointSeconds(nowNs, kMaxSeriesPoints)}};
 }
@@ -429,21 +427,26 @@ void PortExhaustionDetector::describeWarning(const Pool& pool, Finding& finding)
     finding.server = pool.key.server;
     finding.evidence = poolEvidence(pool, strain.warning.seriesEndNs);
     const double capacity = rangePorts() / options().timeWaitSeconds;
-    const double secondsToExhaust = static_cast<double>(rangePorts()) / std::max(strain.peakRate, 1e-9);
+    const double secondsToExhaust = static_cast<double>(rangePorts()) / std::max(pool.peakCloseRate, 1e-9);
     finding.evidence["seconds_to_exhaust"] = rounded(secondsToExhaust, 0.1);
     finding.summary = fmt::format(
         "{} -> {}: the client closes connections first at {:.0f}/s (over {:.1f} s), and each keeps its source port "
         "in TIME_WAIT for {:g} s: the {}-port range {}-{} sustains only {:.0f}/s and runs out after about {:.0f} s "
         "at this rate, after which connect() fails until ports come back; fix: {}.",
-        pool.key.client.toString(), pool.key.server.toString(), strain.peakRate, strain.peakRateWindowS,
+        pool.key.client.toString(), pool.key.server.toString(), pool.peakCloseRate, seconds(pool.peakCloseRateWindowNs),
         options().timeWaitSeconds, rangePorts(), options().portRangeLow, options().portRangeHigh, capacity,
         secondsToExhaust, kRemedies);
 }
 
 void PortExhaustionDetector::onEnd(int64_t lastTsNs) {
     expire(lastTsNs);
-    // A compact pool has neither findings nor two ports in use at once; the others have a full pool.
-    log().reservePopulations(fullPools_.size());
+    // A compact pool has neither findings nor two ports in use at once; the others have a full pool,
+    // and those that held two ports at once a series on the chart.
+    size_t charted = 0;
+    for (uint32_t index = 0; index < pools_.size(); ++index) {
+        charted += !pools_[index].compact() && fullPool(index).portsInUse.peak() >= 2 ? 1 : 0;
+    }
+    log().reservePopulations(charted);
     for (uint32_t index = 0; index < pools_.size(); ++index) {
         if (pools_[index].compact()) {
             continue;

@@ -89,12 +89,9 @@ private:
         int64_t seriesEndNs = 0;  // its series run until its last change
     };
 
-    // What only a pool that came near running out keeps: its peak rate of client closes, the
-    // pauses and its findings (built at the first rate or pause, so most pools never have one).
+    // What only a pool that ran out of ports, or closed connections fast enough to, keeps: the
+    // pauses and its findings (built with the first of them, so nearly every pool goes without).
     struct Strain {
-        double peakRate = 0;  // of client active closes, per second
-        int64_t peakRateTsNs = 0;
-        double peakRateWindowS = 0;
         std::vector<Pause> pauses;  // the first ones
         WaitTally waits;            // every pause, a wait of no connection
         int64_t pausedNs = 0;
@@ -117,6 +114,8 @@ private:
         int64_t inUseAfterLastSyn = 0;
         uint64_t clientCloses = 0;            // closed by the client first: each holds its port for TIME_WAIT
         FifoQueue<int64_t> recentTimeWaits;  // client active closes within the last TIME_WAIT length
+        double peakCloseRate = 0;            // of client active closes, per second
+        int64_t peakCloseRateWindowNs = 0;   // ... over this window
         std::unique_ptr<Strain> strain;
     };
 
