@@ -58,7 +58,7 @@ private:
 struct CaptureAnalysis {
     std::vector<InputSummary> inputs;
     std::unique_ptr<AnalysisEngine> engine;
-    std::vector<Finding> findings;
+    FindingList findings;
     /// What strace logs and capture points add to the findings, beside them by finding id (set by
     /// confirmFindingsWithSyscalls and analyzePoints; empty after analyzeCaptures).
     FindingEnrichments enrichments;

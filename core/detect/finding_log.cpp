@@ -3,7 +3,6 @@
 #include <atomic>
 #include <bit>
 #include <future>
-#include <malloc.h>
 #include <numeric>
 #include <stdexcept>
 
@@ -75,7 +74,7 @@ void FindingLog::holdUndescribed(Finding& finding) {
     finding.evidence = nlohmann::json();
 }
 
-std::vector<Finding> FindingLog::release() {
+FindingList FindingLog::release() {
     for (Finding& finding : findings_) {
         if (finding.provisional) {
             withdraw(finding.id);
@@ -86,8 +85,7 @@ std::vector<Finding> FindingLog::release() {
     if (!hadProvisional_) {
         return takeFindings();
     }
-    std::vector<Finding> released;
-    released.reserve(madeOrder_.size());
+    FindingList released;
     for (const uint32_t id : madeOrder_) {  // never a withdrawn one: only provisional ones are withdrawn
         released.push_back(std::move(findings_[id]));
         released.back().id = static_cast<uint32_t>(released.size() - 1);
@@ -97,27 +95,13 @@ std::vector<Finding> FindingLog::release() {
     return released;
 }
 
-std::vector<Finding> FindingLog::takeFindings() {
-    // A chunk at a time, each freed once moved. A chunk in the spill file goes at once; one on the
-    // heap goes to malloc's free lists, which keep its pages until malloc_trim hands them back: so
-    // every 16,384 findings (6 MB), or they would all be held twice at the end (W1 at 100 M
-    // packets in memory: 320 MB).
-    constexpr size_t kTrimEvery = 16384;
-    std::vector<Finding> taken;
-    taken.reserve(findings_.size());
-    for (size_t id = 0; id < findings_.size(); ++id) {
-        taken.push_back(std::move(findings_[id]));
-        findings_.release(id);
-        if ((id + 1) % kTrimEvery == 0) {
-            malloc_trim(0);
-        }
-    }
+FindingList FindingLog::takeFindings() {
+    FindingList taken(std::move(findings_));
     findings_ = FindingStore{};
-    malloc_trim(0);
     return taken;
 }
 
-std::vector<Finding> FindingLog::releaseMeasured() {
+FindingList FindingLog::releaseMeasured() {
     if (hadProvisional_) {
         throw std::logic_error("FindingLog::releaseMeasured: the log holds provisional findings");
     }

@@ -5,7 +5,7 @@
 
 #include "detect/host_population.hpp"
 #include "finding/finding.hpp"
-#include "tcp/chunked_store.hpp"
+#include "finding/finding_list.hpp"
 
 namespace tcpscope {
 
@@ -38,7 +38,7 @@ protected:
 /// The findings a FindingLog holds, by id: in chunks that never move (a finding's reference stays
 /// valid while the log grows, and growing never holds two copies), in the spill file while a
 /// ChunkSpill is on (W1 at 100 M packets makes about 830,000 findings, 320 MB).
-using FindingStore = ChunkedStore<Finding, 256>;
+using FindingStore = FindingChunks;
 
 /// The findings of one analysis, in the order they were first made. A detector adds a finding
 /// as soon as it is sure of it (so a live capture shows it at once) and may keep growing it
@@ -93,12 +93,12 @@ public:
     /// withdrawn (the listener hears it), the withdrawn ones left out, and the rest in the order
     /// add() or confirm() made them (so a live capture's findings come out as the analysis of its
     /// file gives them), ids renumbered.
-    std::vector<Finding> release();
+    FindingList release();
     /// As release() for an analysis that made no provisional finding (a file's), but each finding
     /// with an author is only measured (FindingAuthor::measure: duration and severity); its summary,
     /// frames, spans and evidence are written later, one finding at a time, by describeReleased(). All of
     /// them at once take several times the memory of the authors' records (W1: 260 MiB).
-    std::vector<Finding> releaseMeasured();
+    FindingList releaseMeasured();
     /// Whether `finding`, from releaseMeasured(), is still to be described.
     [[nodiscard]] bool describesLater(const Finding& finding) const { return authors_[finding.id].author != nullptr; }
     /// Writes the summary, frames, spans and evidence of `finding` (a copy of one from releaseMeasured()),
@@ -124,8 +124,8 @@ private:
         bool evidenceStale = false;   // described since without its evidence (listed in evidenceStale_)
     };
 
-    // The findings moved out of the store, in id order.
-    std::vector<Finding> takeFindings();
+    // The findings taken out of the log as they are, in id order.
+    FindingList takeFindings();
     void describe(uint32_t id) const;
     void describeStale(FindingAuthor::Detail detail) const;
     // Frees what a finding with an author holds only once described (its evidence: null until then).

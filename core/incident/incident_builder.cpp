@@ -75,7 +75,7 @@ StallCost stallCost(const CaptureAnalysis& analysis, const std::vector<uint32_t>
     return cost;
 }
 
-std::vector<ChainStep> chainOf(const std::vector<Finding>& findings, const LinkedFindings& story) {
+std::vector<ChainStep> chainOf(const FindingList& findings, const LinkedFindings& story) {
     std::vector<ChainStep> chain;
     for (const uint32_t index : story.findings) {
         const FindingKind kind = findings[index].kind;
@@ -387,7 +387,7 @@ bool worthAnIncident(const CaptureAnalysis& analysis, const LinkedFindings& stor
     return held == nullptr || held->fewPacketsEach;
 }
 
-int64_t incidentStartNs(const Incident& incident, const std::vector<Finding>& findings) {
+int64_t incidentStartNs(const Incident& incident, const FindingList& findings) {
     return incident.findings.empty() ? 0 : findings[incident.findings.front()].tsNs;
 }
 

@@ -223,7 +223,7 @@ struct ListenerStory {
     int64_t endNs = 0;
 };
 
-std::vector<ListenerStory> listenerStories(const std::vector<Finding>& findings, const std::vector<Subject>& subjects,
+std::vector<ListenerStory> listenerStories(const FindingList& findings, const std::vector<Subject>& subjects,
                                            const ConnectionStore& connections, const ConnectionGroups& groups) {
     std::vector<ListenerStory> stories;
     for (size_t index = 0; index < findings.size(); ++index) {
@@ -289,7 +289,7 @@ std::optional<Endpoint> churnTarget(const ConnectionStore& connections, const Co
     return target;
 }
 
-std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, const ConnectionStore& connections,
+std::vector<LinkedFindings> linkFindings(const FindingList& findings, const ConnectionStore& connections,
                                          const ConnectionGroups& groups, const WaitingSideFn& waitingSide,
                                          const SameHost& sameHost) {
     const Parties parties(connections);

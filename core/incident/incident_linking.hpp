@@ -6,6 +6,7 @@
 
 #include "decode/ip_address.hpp"
 #include "finding/finding.hpp"
+#include "finding/finding_list.hpp"
 #include "finding/kind_info.hpp"
 #include "incident/connection_groups.hpp"
 #include "tcp/connection.hpp"
@@ -50,7 +51,7 @@ struct LinkedFindings {
 /// addresses are one host (capture points: a proxy that listens on one address and connects onward from
 /// another); by default only equal addresses are.
 using WaitingSideFn = std::function<std::optional<Side>(uint32_t index)>;
-std::vector<LinkedFindings> linkFindings(const std::vector<Finding>& findings, const ConnectionStore& connections,
+std::vector<LinkedFindings> linkFindings(const FindingList& findings, const ConnectionStore& connections,
                                          const ConnectionGroups& groups, const WaitingSideFn& waitingSide,
                                          const SameHost& sameHost = {});
 

@@ -65,13 +65,13 @@ SequenceDiagram SequenceDiagram::ofProxy(const CaptureAnalysis& analysis, uint32
 }
 
 SequenceDiagram SequenceDiagram::ofConnection(const PacketIndex& packets, const Connection& connection,
-                                              const std::vector<Finding>& findings,
-                                              const FindingEnrichments& enrichments, const ConnectionStore* store) {
+                                              const FindingList& findings, const FindingEnrichments& enrichments,
+                                              const ConnectionStore* store) {
     return assemble(packets, {connection}, findings, enrichments, store);
 }
 
 SequenceDiagram SequenceDiagram::ofProxy(const PacketIndex& packets, const Connection& clientSide,
-                                         const Connection& serverSide, const std::vector<Finding>& findings,
+                                         const Connection& serverSide, const FindingList& findings,
                                          const FindingEnrichments& enrichments, const ConnectionStore* store) {
     if (clientSide.id == serverSide.id) {
         throw std::invalid_argument("a proxy diagram needs two different connections");
@@ -80,7 +80,7 @@ SequenceDiagram SequenceDiagram::ofProxy(const PacketIndex& packets, const Conne
 }
 
 SequenceDiagram SequenceDiagram::assemble(const PacketIndex& packets, std::vector<Connection> flows,
-                                          const std::vector<Finding>& findings, const FindingEnrichments& enrichments,
+                                          const FindingList& findings, const FindingEnrichments& enrichments,
                                           const ConnectionStore* store) {
     SequenceDiagram diagram;
     diagram.packets_ = &packets;
@@ -147,7 +147,7 @@ void SequenceDiagram::collectArrows() {
     }
 }
 
-void SequenceDiagram::collectStalls(const std::vector<Finding>& findings, const FindingEnrichments& enrichments) {
+void SequenceDiagram::collectStalls(const FindingList& findings, const FindingEnrichments& enrichments) {
     for (const Finding& finding : findings) {
         const auto leg = std::find(connections_.begin(), connections_.end(), finding.connection);
         if (leg == connections_.end()) {

@@ -81,10 +81,10 @@ public:
     /// strace logs add to them (a live capture's snapshot); `store`, if given, holds the earlier
     /// generations of reused 4-tuples (who closed them first: whose TIME_WAIT a colliding SYN ran into).
     static SequenceDiagram ofConnection(const PacketIndex& packets, const Connection& connection,
-                                        const std::vector<Finding>& findings, const FindingEnrichments& enrichments,
+                                        const FindingList& findings, const FindingEnrichments& enrichments,
                                         const ConnectionStore* store = nullptr);
     static SequenceDiagram ofProxy(const PacketIndex& packets, const Connection& clientSide,
-                                   const Connection& serverSide, const std::vector<Finding>& findings,
+                                   const Connection& serverSide, const FindingList& findings,
                                    const FindingEnrichments& enrichments, const ConnectionStore* store = nullptr);
 
     [[nodiscard]] const std::vector<SequenceParticipant>& participants() const { return participants_; }
@@ -122,10 +122,10 @@ private:
     // The diagram of `flows` (one, or a proxy's two); `store` (when not a live snapshot) gives the
     // earlier generations of reused 4-tuples.
     static SequenceDiagram assemble(const PacketIndex& packets, std::vector<Connection> flows,
-                                    const std::vector<Finding>& findings, const FindingEnrichments& enrichments,
+                                    const FindingList& findings, const FindingEnrichments& enrichments,
                                     const ConnectionStore* store);
     void collectArrows();
-    void collectStalls(const std::vector<Finding>& findings, const FindingEnrichments& enrichments);
+    void collectStalls(const FindingList& findings, const FindingEnrichments& enrichments);
     // A port reuse collision's bracket and the roles of its packets, from its span.
     void describeCollision(SequenceStall& stall, const FindingSpan& span, uint8_t leg);
     // The drawn connection whose id is `id` (one of connections_).

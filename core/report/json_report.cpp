@@ -110,7 +110,7 @@ Json captureJson(const CaptureAnalysis& analysis) {
 namespace {
 
 // The positions of the findings that have a connection, by connection (finding order within one).
-std::vector<uint32_t> findingsByConnection(const std::vector<Finding>& findings) {
+std::vector<uint32_t> findingsByConnection(const FindingList& findings) {
     std::vector<uint32_t> order;
     for (uint32_t i = 0; i < findings.size(); ++i) {
         if (findings[i].connection != kNoConnection) {
@@ -127,7 +127,7 @@ std::vector<uint32_t> findingsByConnection(const std::vector<Finding>& findings)
 class TimeLostCursor {
 public:
     // A cursor for connections from `firstConnection` on; `order` is findingsByConnection(findings).
-    TimeLostCursor(const std::vector<Finding>& findings, const std::vector<uint32_t>& order, uint32_t firstConnection)
+    TimeLostCursor(const FindingList& findings, const std::vector<uint32_t>& order, uint32_t firstConnection)
         : findings_(findings), order_(order) {
         next_ = static_cast<size_t>(
             std::lower_bound(order_.begin(), order_.end(), firstConnection,
@@ -155,7 +155,7 @@ public:
     }
 
 private:
-    const std::vector<Finding>& findings_;
+    const FindingList& findings_;
     const std::vector<uint32_t>& order_;
     size_t next_ = 0;
     std::vector<std::pair<std::string_view, double>> lost_;
@@ -472,8 +472,7 @@ void writeFindings(JsonStreamWriter& out, const CaptureAnalysis& analysis, std::
 
 // Delayed-ACK stalls summed per sending endpoint: which program's writes lose the most time.
 // Written as it is summed up (no tree); `senders` is what writeFindings() kept.
-void writeEndpointStalls(JsonStreamWriter& out, const std::vector<Finding>& findings,
-                         const std::vector<SenderStalls>& senders) {
+void writeEndpointStalls(JsonStreamWriter& out, const FindingList& findings, const std::vector<SenderStalls>& senders) {
     struct Total {
         std::string_view sender;
         uint64_t stalls = 0;

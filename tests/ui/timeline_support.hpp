@@ -59,7 +59,7 @@ inline tcpscope::Finding nagleFinding(uint32_t id, uint32_t connection, int64_t 
 /// `staggerNs`, alternating direction; every 97th packet a retransmission.
 struct SyntheticCapture {
     tcpscope::ConnectionStore connections;
-    std::vector<tcpscope::Finding> findings;
+    tcpscope::FindingList findings;
     tcpscope::ui::TimeRange range;
 };
 

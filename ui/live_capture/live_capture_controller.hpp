@@ -56,7 +56,7 @@ public:
     /// the copy is made under the analysis's lock, so only while someone looks at it.
     void setPopulationHost(std::optional<IpAddress> host);
     /// The findings of the live analysis at the end of the last capture (what its file must show again).
-    [[nodiscard]] const std::vector<Finding>& finalFindings() const { return finalFindings_; }
+    [[nodiscard]] const FindingList& finalFindings() const { return finalFindings_; }
 
 signals:
     /// The capture could not start: one line, and the command that fixes a missing privilege (or empty).
@@ -72,7 +72,7 @@ signals:
 private:
     struct Ending {
         LiveCaptureSummary summary;
-        std::vector<Finding> findings;
+        FindingList findings;
     };
     void onTimer();
     void publish(ResultsPtr results);
@@ -87,7 +87,7 @@ private:
     QElapsedTimer sinceStart_;
     QElapsedTimer sinceSnapshot_;
     ResultsPtr results_;
-    std::vector<Finding> finalFindings_;
+    FindingList finalFindings_;
     std::atomic<bool> snapshotInFlight_{false};
     std::atomic<uint64_t> findingEvents_{0};       // findings made or grown (analysis thread)
     std::atomic<uint64_t> findingEventsShown_{0};  // ... as of the last snapshot

@@ -31,7 +31,7 @@ std::shared_ptr<AnalysisResults> AnalysisResults::copyOf(const AnalysisCheckpoin
             kept.push_back(position);
         }
     }
-    results->findings_.resize(kept.size());
+    results->findings_.growTo(kept.size());
     const auto copyFindings = [&results, &findings, &kept](size_t from, size_t to) {
         for (size_t id = from; id < to; ++id) {
             results->findings_[id] = findings[kept[id]];

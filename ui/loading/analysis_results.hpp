@@ -43,7 +43,7 @@ public:
     [[nodiscard]] const ConnectionStore& connections() const {
         return isComplete() ? investigation_.analysis.engine->connections() : connections_;
     }
-    [[nodiscard]] const std::vector<Finding>& findings() const {
+    [[nodiscard]] const FindingList& findings() const {
         return isComplete() ? investigation_.analysis.findings : findings_;
     }
     /// What strace logs and capture points add to the findings, by finding id: the complete
@@ -94,7 +94,7 @@ private:
 
     Investigation investigation_;  // complete: the investigation; partial: its detectors only
     ConnectionStore connections_;
-    std::vector<Finding> findings_;
+    FindingList findings_;
     FindingEnrichments noEnrichments_;
     std::shared_ptr<const PacketIndex> packetsSnapshot_;
     std::vector<HostPopulation> populationsSnapshot_;

@@ -7,8 +7,7 @@
 
 namespace tcpscope::ui {
 
-ConnectionFindings ConnectionFindings::of(const ConnectionStore& connections,
-                                          const std::vector<Finding>& findings) {
+ConnectionFindings ConnectionFindings::of(const ConnectionStore& connections, const FindingList& findings) {
     ConnectionFindings result;
     result.timeLostMs.assign(connections.size(), 0);
     result.kinds.resize(connections.size());

@@ -1,9 +1,9 @@
 #pragma once
 #include <QString>
-
 #include <vector>
 
 #include "finding/finding.hpp"
+#include "finding/finding_list.hpp"
 #include "tcp/connection.hpp"
 
 namespace tcpscope::ui {
@@ -15,7 +15,7 @@ struct ConnectionFindings {
     std::vector<double> timeLostMs;  ///< sum of the findings' durations
     std::vector<QString> kinds;      ///< sorted, distinct, joined with ", "; empty without findings
 
-    static ConnectionFindings of(const ConnectionStore& connections, const std::vector<Finding>& findings);
+    static ConnectionFindings of(const ConnectionStore& connections, const FindingList& findings);
 };
 
 }  // namespace tcpscope::ui

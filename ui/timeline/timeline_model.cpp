@@ -74,7 +74,7 @@ uint32_t packetTracks(size_t connections) {
 TimelineModel::TimelineModel()
     : lanes_(std::make_shared<const TimelineLanes>()), groups_(std::make_shared<const LaneGroups>()) {}
 
-TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings,
+TimelineModelBuilder::TimelineModelBuilder(const ConnectionStore& connections, const FindingList& findings,
                                            TimeRange capture, int64_t timeWaitNs)
     : connections_(connections.size()), packets_(packetTracks(connections.size())) {
     model_.capture_ = capture;

@@ -10,6 +10,7 @@
 
 #include "detect/detector_options.hpp"
 #include "finding/finding.hpp"
+#include "finding/finding_list.hpp"
 #include "series/capture_population.hpp"
 #include "series/endpoint_groups.hpp"
 #include "tcp/analysis_flags.hpp"
@@ -300,7 +301,7 @@ inline const int64_t kDefaultTimeWaitNs = static_cast<int64_t>(DetectorOptions{}
 class TimelineModelBuilder {
 public:
     /// The density strips count a TIME_WAIT `timeWaitNs` long (ended sooner by an accepted reuse of its tuple).
-    TimelineModelBuilder(const ConnectionStore& connections, const std::vector<Finding>& findings, TimeRange capture,
+    TimelineModelBuilder(const ConnectionStore& connections, const FindingList& findings, TimeRange capture,
                          int64_t timeWaitNs = kDefaultTimeWaitNs);
     /// The lanes of the connections and findings of `results`, over its capture's time, with the
     /// TIME_WAIT length its detectors judged with (AnalysisResults::detectorOptions).

@@ -15,7 +15,7 @@ int64_t msToNs(double ms) {
 }
 }  // namespace
 
-std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const ConnectionStore& connections) {
+std::vector<StallSpan> stallSpans(const FindingList& findings, const ConnectionStore& connections) {
     std::vector<StallSpan> spans;
     for (const Finding& finding : findings) {
         const StallGroup cause = kindInfo(finding.kind).stallGroup;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "finding/finding.hpp"
+#include "finding/finding_list.hpp"
 #include "finding/kind_info.hpp"
 #include "tcp/connection.hpp"
 
@@ -24,6 +25,6 @@ struct StallSpan {
 /// Every span of `findings`, in finding order: the spans each finding lists (a stall, a pause, a
 /// delayed handshake, on the lane of its connection), or the finding's own time. A span naming a
 /// connection not in `connections` goes on its finding's lane.
-std::vector<StallSpan> stallSpans(const std::vector<Finding>& findings, const ConnectionStore& connections);
+std::vector<StallSpan> stallSpans(const FindingList& findings, const ConnectionStore& connections);
 
 }  // namespace tcpscope::ui

@@ -540,7 +540,7 @@ std::optional<size_t> TimelineView::packetOfFrame(uint32_t frame) const {
 }
 
 std::optional<size_t> TimelineView::firstPacketOfStall(uint32_t findingId, uint32_t instance) const {
-    for (const Finding& finding : results_ ? results_->findings() : std::vector<Finding>{}) {
+    for (const Finding& finding : results_ ? results_->findings() : FindingList{}) {
         if (finding.id != findingId) {
             continue;
         }

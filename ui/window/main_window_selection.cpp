@@ -56,7 +56,7 @@ void MainWindow::onFindingActivated(const QModelIndex& index) {
 void MainWindow::showPictureOf(const std::vector<uint32_t>& findings) {
     // An incident's picture comes to the front; a finding's leaves its lane on the timeline in front.
     const bool inFront = currentIncident() != nullptr;
-    const std::vector<Finding>& all = results_->findings();
+    const FindingList& all = results_->findings();
     std::vector<uint32_t> known;
     std::copy_if(findings.begin(), findings.end(), std::back_inserter(known),
                  [&all](uint32_t id) { return id < all.size(); });

@@ -19,7 +19,8 @@ using tcpscope::test::smallWorkload;
 namespace {
 
 // Checks the facts of each finding against its evidence; returns the kinds whose findings had facts.
-std::set<FindingKind> checkFacts(const std::vector<Finding>& findings) {
+template <typename Findings>  // a FindingList or a vector of findings
+std::set<FindingKind> checkFacts(const Findings& findings) {
     std::set<FindingKind> withFacts;
     for (const Finding& finding : findings) {
         CAPTURE(findingKindName(finding.kind), finding.id);

@@ -12,6 +12,7 @@
 using tcpscope::Finding;
 using tcpscope::FindingAuthor;
 using tcpscope::FindingKind;
+using tcpscope::FindingList;
 using tcpscope::FindingLog;
 
 namespace {
@@ -70,7 +71,7 @@ TEST_CASE("finding log describes authored findings when they are read", "[detect
 
     author.stalls[1] = 7;
     log.changed(second);
-    const std::vector<Finding> released = log.release();
+    const FindingList released = log.release();
     CHECK(released[first].summary == "100 stalls");
     CHECK(released[second].summary == "7 stalls");
     CHECK(released[second].evidence["stalls"] == 7);
@@ -162,7 +163,7 @@ TEST_CASE("finding log describes many stale findings once each, split over two t
     // (and listed two or three times).
     const int stale = static_cast<int>(kFindings) / 5 * 2;
     author.describes = 0;
-    const std::vector<Finding> released = log.release();
+    const FindingList released = log.release();
     CHECK(author.describes == stale);  // once each, the repeated ids skipped
     REQUIRE(released.size() == kFindings);
     for (uint32_t id = 0; id < kFindings; ++id) {
@@ -184,7 +185,7 @@ TEST_CASE("finding log released measured leaves each finding to be described onc
     const uint32_t second = log.add(findingOfKind(FindingKind::DelayedAckStall), &author, 1);
     log.changed(second);
 
-    const std::vector<Finding> measured = log.releaseMeasured();
+    const FindingList measured = log.releaseMeasured();
     CHECK(author.describes == 0);  // nothing described at the release
     CHECK(author.measures == 2);   // each authored finding measured once
     REQUIRE(measured.size() == 3);

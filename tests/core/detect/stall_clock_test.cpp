@@ -31,7 +31,7 @@ SegmentSpec closedWindow(SegmentSpec spec) {
 }
 
 // Everything of a finding the report shows.
-void checkSameFindings(const std::vector<Finding>& live, const std::vector<Finding>& file) {
+void checkSameFindings(const FindingList& live, const FindingList& file) {
     REQUIRE(live.size() == file.size());
     for (size_t index = 0; index < live.size(); ++index) {
         INFO("finding " << index);
@@ -139,7 +139,7 @@ TEST_CASE("zero window: a window still closed at the end is finalised there as w
     conversation(live, true);
     WindowSession file;
     conversation(file, false);
-    const std::vector<Finding> released = live.log.release();
+    const FindingList released = live.log.release();
     CHECK(released.front().durationMs == Approx(289));  // until the connection's last packet
     checkSameFindings(released, file.log.release());
 }
@@ -177,7 +177,7 @@ TEST_CASE("retransmission: unacknowledged data shows as an ongoing stall until t
     conversation(live, true);
     RetransmissionSession file;
     conversation(file, false);
-    const std::vector<Finding> released = live.log.release();
+    const FindingList released = live.log.release();
     REQUIRE(released.size() == 1);
     CHECK(released.front().durationMs == Approx(410));
     checkSameFindings(released, file.log.release());
@@ -296,7 +296,7 @@ TEST_CASE("finding log: provisional findings are released in the order packets c
     CHECK(log.all()[provisional].kind == FindingKind::DelayedAckStall);
     CHECK_FALSE(log.isProvisional(provisional));
 
-    const std::vector<Finding> released = log.release();
+    const FindingList released = log.release();
     REQUIRE(released.size() == 3);
     CHECK(released[0].kind == FindingKind::PortReuse);
     CHECK(released[1].kind == FindingKind::TimeWaitChurn);

@@ -35,7 +35,7 @@ struct Exchange {
 };
 
 struct Analysed {
-    std::vector<Finding> findings;
+    FindingList findings;
     size_t count(FindingKind kind) const {
         return static_cast<size_t>(std::count_if(findings.begin(), findings.end(),
                                                  [kind](const Finding& finding) { return finding.kind == kind; }));

@@ -43,7 +43,7 @@ int findingsOfKind(const QAbstractItemModel& model, const QString& kind) {
 int64_t nowNs() { return QDateTime::currentMSecsSinceEpoch() * 1'000'000; }
 
 // The findings as they compare between the live analysis and the file: kind, flow and frames.
-std::vector<std::tuple<FindingKind, uint32_t, std::vector<uint32_t>>> comparable(const std::vector<Finding>& findings) {
+std::vector<std::tuple<FindingKind, uint32_t, std::vector<uint32_t>>> comparable(const FindingList& findings) {
     std::vector<std::tuple<FindingKind, uint32_t, std::vector<uint32_t>>> rows;
     for (const Finding& finding : findings) {
         rows.emplace_back(finding.kind, finding.connection, finding.frames);
@@ -148,7 +148,7 @@ TEST_CASE("a live capture on lo shows the delayed-ACK stall while it runs, then 
     REQUIRE(window.request().captures == QStringList{output});
     CHECK(window.windowTitle().contains(QStringLiteral("(captured on lo)")));
     REQUIRE(window.results()->isComplete());
-    const std::vector<Finding>& reopened = window.results()->findings();
+    const FindingList& reopened = window.results()->findings();
     CHECK(findingsOfKind(*findingsView->model(), QStringLiteral("Nagle + delayed ACK")) == 1);  // one per connection
     CHECK(comparable(reopened) == comparable(capture.finalFindings()));
     CHECK(window.results()->connections().size() == 1);

@@ -14,7 +14,7 @@ constexpr int64_t kT0 = 1'795'231'732'000'000'000;
 constexpr int64_t kMs = 1'000'000;
 
 // Three connections from two clients to two servers, out of id order in time.
-TimelineModel threeConnections(std::vector<Finding> findings = {}) {
+TimelineModel threeConnections(FindingList findings = {}) {
     const ConnectionStore connections = {
         connection(0, endpoint(10, 0, 0, 1, 5000), endpoint(10, 0, 0, 9, 80), kT0 + 50 * kMs, kT0 + 900 * kMs),
         connection(1, endpoint(10, 0, 0, 2, 5001), endpoint(10, 0, 0, 9, 80), kT0, kT0 + 300 * kMs),
@@ -172,7 +172,7 @@ TEST_CASE("findings without instances span their time and duration, capture-wide
 TEST_CASE("partial results: lanes from the connections' times and the findings, no packets", "[timeline][model]") {
     const ConnectionStore connections = {
         connection(0, endpoint(10, 0, 0, 1, 5000), endpoint(10, 0, 0, 9, 80), kT0, kT0 + 700 * kMs)};
-    const std::vector<Finding> findings = {nagleFinding(0, 0, kT0 + 100 * kMs, {{0.0, 40.0}})};
+    const FindingList findings = {nagleFinding(0, 0, kT0 + 100 * kMs, {{0.0, 40.0}})};
     TimelineModel model = TimelineModelBuilder(connections, findings, {}).finish();
     CHECK_FALSE(model.hasPackets());
     CHECK(model.rows().size() == 1);
@@ -186,7 +186,7 @@ TEST_CASE("a builder's lanes are what it finishes with before its packets, and i
     const ConnectionStore connections = {
         connection(0, endpoint(10, 0, 0, 1, 5000), endpoint(10, 0, 0, 9, 80), kT0 + 50 * kMs, kT0 + 900 * kMs),
         connection(1, endpoint(10, 0, 0, 2, 5001), endpoint(10, 0, 0, 9, 80), kT0, kT0 + 300 * kMs)};
-    const std::vector<Finding> findings = {nagleFinding(0, 0, kT0 + 100 * kMs, {{0.0, 40.0}})};
+    const FindingList findings = {nagleFinding(0, 0, kT0 + 100 * kMs, {{0.0, 40.0}})};
     const TimelineModel withoutPackets = TimelineModelBuilder(connections, findings, {kT0, kT0 + 900 * kMs}).finish();
 
     TimelineModelBuilder builder(connections, findings, {kT0, kT0 + 900 * kMs});
