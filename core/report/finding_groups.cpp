@@ -52,7 +52,7 @@ std::vector<uint32_t> groupNumbers(const CaptureAnalysis& analysis, size_t& coun
 }
 
 // Puts groups[order[i]] at position i, moving each group once, without a second array of groups.
-void permute(std::vector<FindingGroup>& groups, std::vector<uint32_t>& order) {
+void permute(FindingGroups& groups, std::vector<uint32_t>& order) {
     for (size_t start = 0; start < groups.size(); ++start) {
         if (order[start] == start) {
             continue;
@@ -76,11 +76,11 @@ void permute(std::vector<FindingGroup>& groups, std::vector<uint32_t>& order) {
 // are built in passes that hold as little at once as they can: the key map is gone before the
 // groups are made, each group's list is made at its size, and the groups are sorted through an
 // index rather than by a stable sort's copy of them all.
-std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis) {
+FindingGroups groupFindings(const CaptureAnalysis& analysis) {
     const auto& findings = analysis.findings;
     size_t count = 0;
     const std::vector<uint32_t> numbers = groupNumbers(analysis, count);
-    std::vector<FindingGroup> groups(count);
+    FindingGroups groups(count);
     {
         std::vector<uint32_t> sizes(count, 0);
         for (const uint32_t number : numbers) {

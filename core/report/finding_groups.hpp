@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "analysis/capture_analysis.hpp"
+#include "tcp/chunked_list.hpp"
 
 namespace tcpscope {
 
@@ -24,12 +25,16 @@ struct FindingGroup {
     double longestMs = 0;
 };
 
+/// Groups in chunks (in the spill file while one is on): W1 at 100 M packets has a group for
+/// nearly each of its 830,000 findings, 120 MB of them.
+using FindingGroups = ChunkedList<FindingGroup, 512>;
+
 /// Wall-clock milliseconds during which at least one of `findings` (indexes in analysis.findings)
 /// waited: the union of their waits.
 double wallMsOf(const CaptureAnalysis& analysis, const std::vector<size_t>& findings);
 
 /// The groups of `analysis.findings`, most severe first, then by time lost (as the findings are
 /// listed), then in the order of their first finding.
-std::vector<FindingGroup> groupFindings(const CaptureAnalysis& analysis);
+FindingGroups groupFindings(const CaptureAnalysis& analysis);
 
 }  // namespace tcpscope

@@ -176,7 +176,7 @@ void writeAnalysisText(std::ostream& out, const CaptureAnalysis& analysis) {
     writeCaptureText(out, analysis);
     fmt::print(out, "\n");
     // One line per cause and endpoint pair: a group of one finding reads as the finding itself.
-    const std::vector<FindingGroup> groups = groupFindings(analysis);
+    const FindingGroups groups = groupFindings(analysis);
     fmt::print(out, "Findings ({}{}), most severe first, then by time lost\n", analysis.findings.size(),
                groups.size() < analysis.findings.size()
                    ? fmt::format(", in {} {} by cause and endpoint pair", groups.size(),

@@ -51,7 +51,7 @@ TEST_CASE("stalls between one client host and one server endpoint make one group
     const CaptureAnalysis analysis = analyzeBuilt(packets);
     REQUIRE(analysis.findings.size() == 4);
 
-    const std::vector<FindingGroup> groups = groupFindings(analysis);
+    const FindingGroups groups = groupFindings(analysis);
     REQUIRE(groups.size() == 2);
     CHECK(groups[0].kind == FindingKind::DelayedAckStall);
     CHECK(groups[0].client == "10.0.0.1");
