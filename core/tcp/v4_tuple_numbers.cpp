@@ -17,7 +17,7 @@ size_t V4TupleNumbers::bytesHeld() const {
     for (const Segment& segment : segments_) {
         held += segment.table.capacity() * sizeof(Slot);
     }
-    return held;
+    return held + tuples_.bytesHeld();
 }
 
 uint32_t V4TupleNumbers::numberOf(const V4Tuple& tuple, uint32_t next) {
@@ -29,16 +29,19 @@ uint32_t V4TupleNumbers::numberOf(const V4Tuple& tuple, uint32_t next) {
         resize(segment, std::max(kFirstSlots, segment.table.size() + segment.table.size() / 2));
     }
     std::vector<Slot>& table = segment.table;
-    size_t index = homeOf(hash, table.size());
+    const uint32_t below = belowOf(hash);
+    size_t index = homeOf(below, table.size());
     while (true) {
         Slot& slot = table[index];
         if (slot.number == kEmpty) {
-            slot = Slot{tuple, next};
+            slot = Slot{below, next};
+            tuples_.growTo(size_t{next} + 1);
+            tuples_[next] = tuple;
             ++segment.count;
             ++count_;
             return next;
         }
-        if (slot.tuple == tuple) {
+        if (slot.below == below && tuples_[slot.number] == tuple) {
             return slot.number;
         }
         index = index + 1 == table.size() ? 0 : index + 1;
@@ -53,7 +56,7 @@ void V4TupleNumbers::resize(Segment& segment, size_t slotCount) {
         if (slot.number == kEmpty) {
             continue;
         }
-        size_t index = homeOf(hashOf(slot.tuple), table.size());
+        size_t index = homeOf(slot.below, table.size());
         while (table[index].number != kEmpty) {
             index = index + 1 == table.size() ? 0 : index + 1;
         }

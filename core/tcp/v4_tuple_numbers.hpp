@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "tcp/chunked_store.hpp"
+
 namespace tcpscope {
 
 /// An IPv4 4-tuple in 12 bytes (a FlowKey takes 36), its lower endpoint (address, then port) first.
@@ -14,13 +16,14 @@ struct V4Tuple {
     bool operator==(const V4Tuple&) const = default;
 };
 
-/// The numbers of IPv4 tuples: an open-addressing table of 16-byte slots (a tuple and its number),
-/// probed linearly, grown by half when three quarters of it are used. A power-of-two table (absl's)
-/// of a million tuples has 2^21 slots of 17 bytes, 34 MiB, half of them empty; this one 1.5 million
-/// of 16 bytes, 23 MiB, and a lookup reads the line of its slot (absl's a control byte's line too).
+/// The numbers of IPv4 tuples: an open-addressing table of 8-byte slots (32 bits of the tuple's
+/// hash and its number), probed linearly, grown by half when three quarters of it are used, and the
+/// tuples themselves by number beside it in a ChunkedStore (in the spill file while one is on). A
+/// slot whose hash bits match reads its tuple there: for a tuple already numbered (nearly every
+/// packet's), that is the tuple of a connection just read; a new tuple reads none. With the tuples
+/// in the slots (16 bytes), W1 at 100 M packets held 217 MB of slots on the heap for 9.9 M tuples.
 /// The table is cut into 64 segments by the hash's top bits, each grown on its own: growing holds
-/// the old and the new slots at once, and for one table of 9.9 M tuples (W1 at 100 M packets) its
-/// last growth held 196 + 294 MB; a segment's, a 64th of that.
+/// the old and the new slots at once, a 64th of the table at most.
 class V4TupleNumbers {
 public:
     /// The number of `tuple`, which becomes `next` if the tuple has none yet.
@@ -30,7 +33,7 @@ public:
         const uint64_t hash = hashOf(tuple);
         const Segment& segment = segments_[segmentOf(hash)];
         if (!segment.table.empty()) {
-            __builtin_prefetch(&segment.table[homeOf(hash, segment.table.size())]);
+            __builtin_prefetch(&segment.table[homeOf(belowOf(hash), segment.table.size())]);
         }
     }
     /// Tuples numbered so far.
@@ -41,8 +44,10 @@ public:
 private:
     static constexpr uint32_t kEmpty = UINT32_MAX;
     static constexpr unsigned kSegmentBits = 6;
+    // `below`: the 32 bits of the hash below the segment's, which place the slot in its segment
+    // (homeOf), so that growing a segment reads no tuple.
     struct Slot {
-        V4Tuple tuple;
+        uint32_t below = 0;
         uint32_t number = kEmpty;
     };
     struct Segment {
@@ -53,15 +58,19 @@ private:
     [[nodiscard]] static uint64_t hashOf(const V4Tuple& tuple);
     // The segment of a hash: its top bits.
     [[nodiscard]] static size_t segmentOf(uint64_t hash) { return static_cast<size_t>(hash >> (64 - kSegmentBits)); }
-    // The slot of a segment of `slotCount` where the probe starts: the 32 bits below the segment's
-    // scaled to the segment (no division).
-    [[nodiscard]] static size_t homeOf(uint64_t hash, size_t slotCount) {
-        const uint64_t below = (hash >> (32 - kSegmentBits)) & 0xffffffffu;
-        return static_cast<size_t>((below * slotCount) >> 32);
+    // The 32 bits of the hash below the segment's.
+    [[nodiscard]] static uint32_t belowOf(uint64_t hash) {
+        return static_cast<uint32_t>((hash >> (32 - kSegmentBits)) & 0xffffffffu);
+    }
+    // The slot of a segment of `slotCount` where the probe starts: belowOf(hash) scaled to the
+    // segment (no division).
+    [[nodiscard]] static size_t homeOf(uint32_t below, size_t slotCount) {
+        return static_cast<size_t>((uint64_t{below} * slotCount) >> 32);
     }
     static void resize(Segment& segment, size_t slotCount);
 
     std::array<Segment, size_t{1} << kSegmentBits> segments_;
+    ChunkedStore<V4Tuple, 4096> tuples_;  // [number]: a number given to an IPv6 tuple stays a zero tuple
     size_t count_ = 0;
 };
 
