@@ -161,7 +161,7 @@ void addAnalysisInputOptions(CLI::App& command, AnalysisInputOptions& options, b
     CLI::Option* spillTo =
         command.add_option("--spill-dir", options.spillDirectory,
                            "keep the records of every connection (and the detectors' state of each) in a file in "
-                           "this directory, out of memory: W1 at 100 M packets in 1.6 GB instead of 7.2, "
+                           "this directory, out of memory: W1 at 100 M packets in 1.5-2.1 GB instead of 7.2, "
                            "about 3.7 times slower (by default only when the input is twice the memory available, in $TMPDIR "
                            "or /var/tmp)");
     command.add_flag("--no-spill", options.noSpill, "keep the records of every connection in memory")
